@@ -1,0 +1,67 @@
+"""The `focal` command: one click group that composes the CLIs of every package.
+
+Sub-commands are imported only when they are invoked, so that `focal eval` or `focal doc`
+never pay for importing Flask and SQLAlchemy (and the pure packages stay pure).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+# name -> "module:attribute" of a click command or group. Each package owns its entries.
+COMMANDS: dict[str, str] = {
+    # evaluation (pure)
+    "doc": "evaluation.cli:doc",
+    "convert": "evaluation.cli:convert",
+    "eval": "evaluation.cli:eval_command",
+    "baseline": "evaluation.baseline_cli:baseline",
+    # pooling (pure)
+    "pool": "pooling.cli:pool",
+    # assessor (web app and database)
+    "init-db": "assessor.commands:init_db",
+    "import": "assessor.commands:import_group",
+    "users": "assessor.commands:users",
+    "assign": "assessor.commands:assign",
+    "serve": "assessor.commands:serve",
+    "export-qrels": "assessor.commands:export_qrels",
+    "demo": "assessor.commands:demo",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are resolved from `COMMANDS` on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attribute = target.split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            return None  # declared but not built yet
+        loaded = getattr(module, attribute)
+        if not isinstance(loaded, click.Command):
+            raise TypeError(f"{target} is not a click command")
+        return loaded
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="focal")
+def main() -> None:
+    """Focal: assessment and evaluation for focused (XML element and passage) retrieval."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""Typed records that every INEX file becomes at the edge (spec section 2).
+
+Offsets are Unicode code points into the document text (spec section 1); passages are
+half-open `(start, end)` pairs. Topic and article ids are kept as the strings of the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Span = tuple[int, int]
+"""A passage `[start, end)` in code points."""
+
+RunKind = Literal["fol", "element", "article"]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One qrels line: an assessed article of a topic."""
+
+    topic: str
+    article: str
+    rel_chars: int
+    article_chars: int
+    bep: int | None
+    passages: tuple[Span, ...]  # sorted by start, non-overlapping; empty when not relevant
+    line: int  # 1-based line of the source file (0 when built in memory)
+
+    @property
+    def relevant(self) -> bool:
+        return self.rel_chars > 0
+
+
+Qrels = dict[str, dict[str, Judgement]]
+"""topic -> article -> judgement, both in the order of the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One retrieved result of a run.
+
+    FOL results have `start`/`length`; `missing` is true for an `X` or `-1` offset (a result that
+    does not exist in the article). Element results have `path`; article results have neither.
+    """
+
+    topic: str
+    article: str
+    rank: int
+    score: float
+    line: int
+    start: int | None = None
+    length: int | None = None
+    path: str | None = None
+    missing: bool = False
+
+    @property
+    def end(self) -> int | None:
+        if self.start is None or self.length is None:
+            return None
+        return self.start + self.length
+
+
+@dataclass(slots=True)
+class Run:
+    """A parsed run: results grouped per topic, each topic's results in file order."""
+
+    run_id: str
+    file: str
+    kind: RunKind
+    topics: dict[str, list[Result]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """An INEX 2009/2010 topic."""
+
+    id: str
+    ct_no: str | None
+    title: str
+    castitle: str
+    phrasetitle: str
+    description: str
+    narrative: str
