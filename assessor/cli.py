@@ -14,8 +14,8 @@ import click
 # name -> "module:attribute" of a click command or group. Each package owns its entries.
 COMMANDS: dict[str, str] = {
     # evaluation (pure)
-    "doc": "evaluation.cli:doc",
-    "convert": "evaluation.cli:convert",
+    "doc": "evaluation.doc_cli:doc",
+    "convert": "evaluation.formats.cli:convert",
     "eval": "evaluation.cli:eval_command",
     "baseline": "evaluation.baseline_cli:baseline",
     # pooling (pure)
