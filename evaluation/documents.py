@@ -220,16 +220,25 @@ class Document:
         if parsed.text_node is None:
             base, limit = element.start, element.end
         else:
-            nodes = self._text_nodes_of(self._index[element.path])
-            if parsed.text_node > len(nodes):
-                raise PathError(
-                    f"{element.path} has {len(nodes)} text node(s), not {parsed.text_node}"
-                )
-            node = nodes[parsed.text_node - 1]
+            node = self._text_node(parsed)
             base, limit = node.start, node.end
-        if base + parsed.offset > limit:
-            raise PathError(f"offset {parsed.offset} is past the end of {point!r}")
-        return base + parsed.offset
+        offset = parsed.offset or 0
+        if base + offset > limit:
+            raise PathError(f"offset {offset} is past the end of {point!r}")
+        return base + offset
+
+    def locate(self, expression: str) -> tuple[int, int]:
+        """`(offset, length)` of an element path, a text node (`path/text()[k]`) or a point.
+
+        A point with a `.N` offset is a position, so its length is 0.
+        """
+        parsed = parse_point(expression)
+        if parsed.offset is not None:
+            return self.resolve_point(parsed), 0
+        if parsed.text_node is None:
+            return self.path_to_fol(parsed.path)
+        node = self._text_node(parsed)
+        return node.start, node.end - node.start
 
     def range_to_fol(self, start_point: str, end_point: str) -> tuple[int, int]:
         """`(offset, length)` of the passage from `start_point` up to (excluding) `end_point`."""
@@ -237,6 +246,14 @@ class Document:
         if end < start:
             raise PathError(f"{end_point!r} comes before {start_point!r}")
         return start, end - start
+
+    def _text_node(self, point: Point) -> TextNode:
+        index = self.index(point.path)
+        nodes = self._text_nodes_of(index)
+        wanted = point.text_node or 1
+        if wanted > len(nodes):
+            raise PathError(f"{point.path} has {len(nodes)} text node(s), not {wanted}")
+        return nodes[wanted - 1]
 
     def _text_nodes_of(self, index: int) -> list[TextNode]:
         if self._nodes_of is None:

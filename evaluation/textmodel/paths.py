@@ -55,11 +55,11 @@ def normalise_path(path: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Point:
-    """A parsed point: an element path, an optional text node (1-based) and an offset."""
+    """A parsed point: an element path, an optional text node (1-based), an optional offset."""
 
     path: str
     text_node: int | None
-    offset: int
+    offset: int | None
 
 
 def parse_point(point: str) -> Point:
@@ -70,7 +70,7 @@ def parse_point(point: str) -> Point:
     >>> parse_point("/article[1]/p[2].5")
     Point(path='/article[1]/p[2]', text_node=None, offset=5)
     >>> parse_point("/article/p/text()")
-    Point(path='/article[1]/p[1]', text_node=1, offset=0)
+    Point(path='/article[1]/p[1]', text_node=1, offset=None)
     """
     stripped = point.strip()
     match = _POINT.match(stripped)
@@ -80,5 +80,5 @@ def parse_point(point: str) -> Point:
     text_node = None if match.group("text") is None else int(node or 1)
     if text_node == 0:
         raise PathError(f"{point!r}: text nodes are counted from 1")
-    offset = int(match.group("offset") or 0)
+    offset = None if match.group("offset") is None else int(match.group("offset"))
     return Point(normalise_path(match.group("path")), text_node, offset)
