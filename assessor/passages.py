@@ -1,0 +1,51 @@
+"""Passage sets as sorted lists of disjoint, non-touching half-open spans (pure functions).
+
+Highlighting merges overlapping or touching spans into one passage (the ATOM rule of the INEX
+assessment tool); removing a span splits the passages it cuts.
+
+>>> add_span([(0, 5), (10, 15)], 5, 10)
+[(0, 15)]
+>>> remove_span([(0, 15)], 5, 10)
+[(0, 5), (10, 15)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+Span = tuple[int, int]
+
+
+def normalise(spans: Iterable[Span]) -> list[Span]:
+    """Sort `spans`, drop empty ones and merge any that overlap or touch."""
+    merged: list[Span] = []
+    for start, end in sorted((s, e) for s, e in spans if e > s):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def add_span(passages: Iterable[Span], start: int, end: int) -> list[Span]:
+    """The passages with `[start, end)` highlighted as well."""
+    return normalise([*passages, (start, end)])
+
+
+def remove_span(passages: Iterable[Span], start: int, end: int) -> list[Span]:
+    """The passages with `[start, end)` no longer highlighted (cut passages are split)."""
+    remaining: list[Span] = []
+    for passage_start, passage_end in passages:
+        if passage_end <= start or passage_start >= end:
+            remaining.append((passage_start, passage_end))
+            continue
+        if passage_start < start:
+            remaining.append((passage_start, start))
+        if passage_end > end:
+            remaining.append((end, passage_end))
+    return normalise(remaining)
+
+
+def total_length(passages: Iterable[Span]) -> int:
+    """The number of highlighted characters."""
+    return sum(end - start for start, end in passages)

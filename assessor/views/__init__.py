@@ -1,0 +1,16 @@
+"""Blueprints: parse the request, call a use case, render a template, fragment or JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+
+def register_blueprints(app: Flask) -> None:
+    """Register every blueprint of the assessor on `app` (each package part adds its own line)."""
+    from assessor.views import api, auth
+
+    app.register_blueprint(auth.blueprint)
+    app.register_blueprint(api.blueprint)
