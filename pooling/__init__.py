@@ -1,1 +1,35 @@
-"""Pooling: which articles of the submitted runs the assessors will read (pure Python)."""
+"""Pooling: which articles of the submitted runs the assessors will read (pure Python).
+
+Public API (see docs/pooling.md for the definitions):
+
+Records (`pooling.records`)
+    `RankedRun(run_id, topics, file)` — a run reduced to topic -> article id per result, in rank
+    order; `PooledArticle(topic, article, first_round, best_rank, contributing_runs)`;
+    `TopicPool(topic, articles, depths, rounds)` (articles in pool-rank order);
+    `Pool(method, run_ids, topics)` with `size()` and `articles()`; `natural_key(id)`.
+
+Runs (`pooling.ranked`)
+    `ranked_run(run: Run) -> RankedRun` — refuses empty runs and repeated topic blocks with a
+    `FormatError` naming file and line; `as_ranked(runs)` accepts `Run`s or `RankedRun`s.
+
+Strategies (`pooling.strategies`) — each accepts `Run`s or `RankedRun`s, in pooling order
+    `top_n_pool(runs, size=500) -> Pool`, `depth_k_pool(runs, depth) -> Pool`,
+    `fusion_pool(runs, size, fused, method="borda"|"rrf", rrf_k=60) -> Pool`,
+    `fused_ranking(lists, method) -> list[str]`.
+
+Adaptive depth (`pooling.adaptive`)
+    `extend_pool(pool, runs, judged_qrels, budget, step=5, threshold=0.0) -> Extension`
+    (`Extension.pool`, `Extension.topics`: one `TopicExtension` decision per topic).
+
+Statistics (`pooling.stats`)
+    `pool_statistics(pool, ranked_runs, groups=None) -> PoolStatistics`,
+    `leave_group_out(pool, excluded_run_ids) -> Pool`, `pooled_prefix(articles, pooled)`.
+
+Files (`pooling.io`)
+    `write_pool(pool, stream, order="article"|"random"|"rank", seed=0)`, `pool_lines(...)`,
+    `read_pool(path) -> Pool`, `order_articles(topic_pool, order, seed)`,
+    `in_article_results(pool, runs) -> list[InArticleResult]`, `in_article_lines(results)`,
+    `read_groups(path) -> dict[run_id, group]`, `atomic_write(path, lines)`.
+
+Command line: `focal pool [build]`, `focal pool extend`, `focal pool stats` (`pooling.cli`).
+"""

@@ -1,0 +1,207 @@
+"""Pool files, the in-article results file, group files, and atomic output.
+
+Pool file (tab-separated, UTF-8, one pooled article a line, an optional first line starting with
+`topic` as header):
+
+    topic  article  first_round  best_rank  contributing_runs
+
+`contributing_runs` is a comma-separated list of run ids in the order the runs were given.
+Topics come in natural order (numbers numerically); within a topic the articles come in the
+order the assessors will see them (`order_articles`).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, TextIO
+
+from evaluation.formats.errors import FormatError
+from evaluation.formats.records import Result, Run
+from pooling.records import Pool, PooledArticle, TopicPool, natural_key
+
+ArticleOrder = Literal["article", "random", "rank"]
+POOL_COLUMNS = ("topic", "article", "first_round", "best_rank", "contributing_runs")
+RESULT_COLUMNS = ("topic", "article", "run", "rank", "passage")
+
+
+def order_articles(
+    topic_pool: TopicPool, order: ArticleOrder = "article", seed: int = 0
+) -> list[PooledArticle]:
+    """The articles of a topic in the order assessors see them.
+
+    `article`: by article id (natural order; the default, it hides system ranks from assessors).
+    `rank`: pool rank, the order in which articles entered the pool.
+    `random`: the article-id order shuffled by `random.Random(f"{seed}/{topic}")`, so one topic's
+    order depends only on the seed, the topic and its articles (not on the other topics).
+    """
+    if order == "rank":
+        return list(topic_pool.articles)
+    by_id = sorted(topic_pool.articles, key=lambda entry: natural_key(entry.article))
+    if order == "random":
+        random.Random(f"{seed}/{topic_pool.topic}").shuffle(by_id)
+    elif order != "article":
+        raise ValueError(f"unknown order {order!r} (expected article, random or rank)")
+    return by_id
+
+
+def pool_lines(pool: Pool, order: ArticleOrder = "article", seed: int = 0) -> Iterator[str]:
+    """The lines of a pool file, header first, each ending in a newline."""
+    yield "\t".join(POOL_COLUMNS) + "\n"
+    for topic_pool in pool.topics.values():
+        for entry in order_articles(topic_pool, order, seed):
+            runs = ",".join(entry.contributing_runs) or "-"
+            rounds = f"{entry.first_round}\t{entry.best_rank}"
+            yield f"{entry.topic}\t{entry.article}\t{rounds}\t{runs}\n"
+
+
+def write_pool(pool: Pool, stream: TextIO, order: ArticleOrder = "article", seed: int = 0) -> None:
+    """Write `pool` as a pool file to `stream`."""
+    stream.writelines(pool_lines(pool, order, seed))
+
+
+def read_pool(path: str | Path) -> Pool:
+    """Read a pool file; raises `FormatError` with file and line on anything unexpected.
+
+    Topics and articles keep the order of the file; depths are unknown (empty).
+    """
+    name = str(path)
+    per_topic: dict[str, dict[str, PooledArticle]] = {}
+    run_ids: dict[str, None] = {}
+    with open(path, encoding="utf-8") as stream:
+        for number, raw in enumerate(stream, start=1):
+            line = raw.rstrip("\r\n")
+            if number == 1 and line.startswith("topic"):
+                continue
+            if not line.strip():
+                raise FormatError(name, number, "empty line in a pool file")
+            entry = _pool_entry(line.split("\t"), name, number)
+            articles = per_topic.setdefault(entry.topic, {})
+            if entry.article in articles:
+                raise FormatError(
+                    name, number, f"article {entry.article} of topic {entry.topic} is pooled twice"
+                )
+            articles[entry.article] = entry
+            run_ids.update(dict.fromkeys(entry.contributing_runs))
+    topics = {
+        topic: TopicPool(topic, tuple(articles.values())) for topic, articles in per_topic.items()
+    }
+    return Pool(f"file {name}", tuple(run_ids), topics)
+
+
+def _pool_entry(fields: list[str], name: str, number: int) -> PooledArticle:
+    if len(fields) != len(POOL_COLUMNS):
+        raise FormatError(
+            name,
+            number,
+            f"expected {len(POOL_COLUMNS)} tab-separated fields "
+            f"({' '.join(POOL_COLUMNS)}), found {len(fields)}",
+        )
+    topic, article, first_round, best_rank, runs = (field.strip() for field in fields)
+    if not topic or not article:
+        raise FormatError(name, number, "empty topic or article id")
+    if not (first_round.isdigit() and best_rank.isdigit()):
+        raise FormatError(name, number, "first_round and best_rank must be non-negative integers")
+    contributors = () if runs == "-" else tuple(runs.split(","))
+    if any(not run for run in contributors):
+        raise FormatError(name, number, f"empty run id in contributing runs {runs!r}")
+    return PooledArticle(topic, article, int(first_round), int(best_rank), contributors)
+
+
+@dataclass(frozen=True, slots=True)
+class InArticleResult:
+    """A result a run returned inside a pooled article, for the assessment screen to outline.
+
+    `rank` is the result's 1-based position in the run's topic block.
+    """
+
+    topic: str
+    article: str
+    run_id: str
+    rank: int
+    result: Result
+
+    @property
+    def passage(self) -> str:
+        """`offset:length` (FOL), `X` (a missing FOL result), an element path, or `-` (article)."""
+        if self.result.missing:
+            return "X"
+        if self.result.start is not None and self.result.length is not None:
+            return f"{self.result.start}:{self.result.length}"
+        return self.result.path or "-"
+
+
+def in_article_results(pool: Pool, runs: Iterable[Run]) -> list[InArticleResult]:
+    """Every result of `runs` that lies in a pooled article (whole runs, not only pooled depth).
+
+    Sorted by topic (pool order), article (natural order), run (given order), rank.
+    """
+    pooled = {topic: topic_pool.article_ids() for topic, topic_pool in pool.topics.items()}
+    topic_index = {topic: index for index, topic in enumerate(pool.topics)}
+    found: list[tuple[tuple[int, tuple[int, int, str], int, int], InArticleResult]] = []
+    for run_index, run in enumerate(runs):
+        for topic, results in run.topics.items():
+            articles = pooled.get(topic)
+            if not articles:
+                continue
+            for rank, result in enumerate(results, start=1):
+                if result.article in articles:
+                    key = (topic_index[topic], natural_key(result.article), run_index, rank)
+                    found.append(
+                        (key, InArticleResult(topic, result.article, run.run_id, rank, result))
+                    )
+    found.sort(key=lambda item: item[0])
+    return [item for _, item in found]
+
+
+def in_article_lines(results: Sequence[InArticleResult]) -> Iterator[str]:
+    """Lines of the in-article results file: `topic article run rank passage`, header first."""
+    yield "\t".join(RESULT_COLUMNS) + "\n"
+    for item in results:
+        yield f"{item.topic}\t{item.article}\t{item.run_id}\t{item.rank}\t{item.passage}\n"
+
+
+def read_groups(path: str | Path) -> dict[str, str]:
+    """Read a groups file: `run-id<TAB>group` lines (blank lines and `#` comments allowed)."""
+    name = str(path)
+    groups: dict[str, str] = {}
+    with open(path, encoding="utf-8") as stream:
+        for number, raw in enumerate(stream, start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != 2 or not all(field.strip() for field in fields):
+                raise FormatError(name, number, "expected `run-id<TAB>group`")
+            run_id, group = (field.strip() for field in fields)
+            if run_id in groups:
+                raise FormatError(name, number, f"run {run_id} is listed twice")
+            groups[run_id] = group
+    return groups
+
+
+def atomic_write(path: str | Path, lines: Iterable[str]) -> None:
+    """Write `lines` to `path` through a temporary file in the same folder and a rename.
+
+    A reader never sees a half-written file, and a failure leaves no file behind.
+    """
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.writelines(lines)
+        os.chmod(temporary, 0o666 & ~_current_umask())  # mkstemp makes it private
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,91 @@
+"""What a pool is made of: pooled articles per topic, and runs reduced to ranked article lists.
+
+A `RankedRun` is the light form of a run that pooling needs: per topic, the article id of every
+result in rank order (one entry per result, so an article with three passages appears three
+times). At INEX 2006 scale (333 runs x 125 topics x 1500 results) that is 62 million references
+to interned strings instead of 62 million `Result` records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+FUSED_ROUND = 0
+"""`first_round` of an article taken from the top of a fused ranking (before any top-n round)."""
+
+
+def natural_key(identifier: str) -> tuple[int, int, str]:
+    """Sort key for topic and article ids: numbers numerically, then other ids as strings.
+
+    >>> sorted(["10", "9", "b", "a"], key=natural_key)
+    ['9', '10', 'a', 'b']
+    """
+    if identifier.isdigit():
+        return (0, int(identifier), "")
+    return (1, 0, identifier)
+
+
+@dataclass(frozen=True, slots=True)
+class RankedRun:
+    """A run as pooling sees it: topic -> article id of each result, in rank order."""
+
+    run_id: str
+    topics: Mapping[str, Sequence[str]]
+    file: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PooledArticle:
+    """One article of a topic's pool.
+
+    `first_round` is the pooling round in which the article entered the pool (`FUSED_ROUND`, 0,
+    for the fused top of a fusion pool); `best_rank` the best 1-based result rank at which a run
+    returned it within the part of the runs the pool read; `contributing_runs` the runs that
+    returned it within that part, in the order the runs were given.
+    """
+
+    topic: str
+    article: str
+    first_round: int
+    best_rank: int
+    contributing_runs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TopicPool:
+    """The pool of one topic.
+
+    `articles` are in pool-rank order (the order in which they entered the pool); `depths` maps
+    each run that has the topic to the number of its results the pool read (empty when the pool
+    was read from a file); `rounds` is the number of pooling rounds completed.
+    """
+
+    topic: str
+    articles: tuple[PooledArticle, ...]
+    depths: Mapping[str, int] = field(default_factory=dict)
+    rounds: int = 0
+
+    def article_ids(self) -> frozenset[str]:
+        """The pooled article ids."""
+        return frozenset(entry.article for entry in self.articles)
+
+    def __len__(self) -> int:
+        return len(self.articles)
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Pools of every topic, topics in natural order (see `natural_key`)."""
+
+    method: str
+    run_ids: tuple[str, ...]
+    topics: Mapping[str, TopicPool]
+
+    def size(self) -> int:
+        """The number of pooled (topic, article) pairs: the assessment effort."""
+        return sum(len(topic_pool) for topic_pool in self.topics.values())
+
+    def articles(self) -> list[PooledArticle]:
+        """Every pooled article, topic by topic, each topic in pool-rank order."""
+        return [entry for topic_pool in self.topics.values() for entry in topic_pool.articles]

@@ -1,0 +1,210 @@
+"""Pool statistics: sizes, the depth each run reached, unique contributions, overlap, and the
+leave-one-group-out pool (Zobel 1998: would a group's relevant articles be found without it?).
+
+Definitions (docs/pooling.md):
+- a run's *depth* on a topic is the length of the longest prefix of its topic block whose
+  articles are all pooled, so it works for a pool read from a file whatever built it; for a top-n
+  pool it is at least the round where the pool stopped (the seeds' Table VI "average run depth").
+- a run *contributed* an article when the pool file lists it among the article's contributing
+  runs; an article is *unique* to a run (group) when no other run (group) contributed it.
+- the leave-one-group-out pool keeps the articles that some run outside the group contributed:
+  every other run keeps the depth it had, so leaving a group out never adds an article.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from pooling.records import Pool, PooledArticle, RankedRun, TopicPool
+
+ALL_TOPICS = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class TopicStatistics:
+    """One topic (or `all`): pool size and how deep the runs were read."""
+
+    topic: str
+    pool_size: int
+    runs: int
+    mean_depth: float
+    min_depth: int
+    max_depth: int
+    unique_to_run: int
+    unique_to_group: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunStatistics:
+    run_id: str
+    group: str
+    topics: int
+    mean_depth: float
+    contributed: int
+    unique: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupStatistics:
+    group: str
+    runs: int
+    contributed: int
+    unique: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunOverlap:
+    """Pooled (topic, article) pairs two runs both contributed, over all topics."""
+
+    run_a: str
+    run_b: str
+    shared: int
+    jaccard: float
+
+
+@dataclass(frozen=True, slots=True)
+class PoolStatistics:
+    topics: tuple[TopicStatistics, ...]
+    overall: TopicStatistics
+    runs: tuple[RunStatistics, ...]
+    groups: tuple[GroupStatistics, ...]
+    overlaps: tuple[RunOverlap, ...]
+    depths: Mapping[str, Mapping[str, int]]  # topic -> run id -> depth
+
+
+def pooled_prefix(articles: Sequence[str], pooled: Collection[str]) -> int:
+    """How many leading results of a run have pooled articles.
+
+    >>> pooled_prefix(["a", "b", "c", "a"], {"a", "b"})
+    2
+    """
+    for position, article in enumerate(articles):
+        if article not in pooled:
+            return position
+    return len(articles)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def pool_statistics(
+    pool: Pool, runs: Sequence[RankedRun], groups: Mapping[str, str] | None = None
+) -> PoolStatistics:
+    """Statistics of `pool` against the runs it was built from.
+
+    `groups` maps run ids to group names; a run that is not listed is a group of its own.
+    """
+    group_of = dict(groups or {})
+
+    def group(run_id: str) -> str:
+        return group_of.get(run_id, run_id)
+
+    depths: dict[str, dict[str, int]] = {}
+    topic_rows: list[TopicStatistics] = []
+    contributed: dict[str, set[tuple[str, str]]] = {run.run_id: set() for run in runs}
+    unique_run: dict[str, int] = {}
+    unique_group: dict[str, int] = {}
+    group_contributed: dict[str, int] = {}
+    for topic, topic_pool in pool.topics.items():
+        pooled = topic_pool.article_ids()
+        depths[topic] = {
+            run.run_id: pooled_prefix(run.topics[topic], pooled)
+            for run in runs
+            if run.topics.get(topic)
+        }
+        alone_run = alone_group = 0
+        for entry in topic_pool.articles:
+            for run_id in entry.contributing_runs:
+                contributed.setdefault(run_id, set()).add((topic, entry.article))
+            entry_groups = {group(run_id) for run_id in entry.contributing_runs}
+            for name in entry_groups:
+                group_contributed[name] = group_contributed.get(name, 0) + 1
+            if len(entry.contributing_runs) == 1:
+                alone_run += 1
+                only = entry.contributing_runs[0]
+                unique_run[only] = unique_run.get(only, 0) + 1
+            if len(entry_groups) == 1:
+                alone_group += 1
+                (only_group,) = entry_groups
+                unique_group[only_group] = unique_group.get(only_group, 0) + 1
+        values = list(depths[topic].values())
+        topic_rows.append(
+            TopicStatistics(
+                topic,
+                len(topic_pool),
+                len(values),
+                _mean(values),
+                min(values, default=0),
+                max(values, default=0),
+                alone_run,
+                alone_group,
+            )
+        )
+    all_depths = [d for per_run in depths.values() for d in per_run.values()]
+    overall = TopicStatistics(
+        ALL_TOPICS,
+        pool.size(),
+        len(runs),
+        _mean([row.mean_depth for row in topic_rows]),
+        min(all_depths, default=0),
+        max(all_depths, default=0),
+        sum(row.unique_to_run for row in topic_rows),
+        sum(row.unique_to_group for row in topic_rows),
+    )
+    run_rows = tuple(
+        RunStatistics(
+            run.run_id,
+            group(run.run_id),
+            sum(1 for per_run in depths.values() if run.run_id in per_run),
+            _mean([per_run[run.run_id] for per_run in depths.values() if run.run_id in per_run]),
+            len(contributed[run.run_id]),
+            unique_run.get(run.run_id, 0),
+        )
+        for run in runs
+    )
+    members: dict[str, int] = {}
+    for run in runs:
+        members[group(run.run_id)] = members.get(group(run.run_id), 0) + 1
+    group_rows = tuple(
+        GroupStatistics(name, count, group_contributed.get(name, 0), unique_group.get(name, 0))
+        for name, count in members.items()
+    )
+    overlaps = tuple(
+        _overlap(a.run_id, b.run_id, contributed[a.run_id], contributed[b.run_id])
+        for a, b in combinations(runs, 2)
+    )
+    return PoolStatistics(tuple(topic_rows), overall, run_rows, group_rows, overlaps, depths)
+
+
+def _overlap(
+    a: str, b: str, first: set[tuple[str, str]], second: set[tuple[str, str]]
+) -> RunOverlap:
+    shared = len(first & second)
+    union = len(first) + len(second) - shared
+    return RunOverlap(a, b, shared, shared / union if union else 0.0)
+
+
+def leave_group_out(pool: Pool, excluded_runs: Collection[str]) -> Pool:
+    """The pool without the contributions of `excluded_runs` (e.g. one group's runs).
+
+    An article stays when a run outside `excluded_runs` contributed it; the excluded runs vanish
+    from contributing runs and depths. The result is always a subset of `pool`.
+    """
+    excluded = set(excluded_runs)
+    topics: dict[str, TopicPool] = {}
+    for topic, topic_pool in pool.topics.items():
+        kept: list[PooledArticle] = []
+        for entry in topic_pool.articles:
+            others = tuple(run for run in entry.contributing_runs if run not in excluded)
+            if others:
+                kept.append(
+                    PooledArticle(topic, entry.article, entry.first_round, entry.best_rank, others)
+                )
+        if kept:
+            depths = {run: d for run, d in topic_pool.depths.items() if run not in excluded}
+            topics[topic] = TopicPool(topic, tuple(kept), depths, topic_pool.rounds)
+    run_ids = tuple(run for run in pool.run_ids if run not in excluded)
+    return Pool(f"{pool.method} without {len(excluded)} runs", run_ids, topics)

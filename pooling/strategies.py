@@ -1,0 +1,249 @@
+"""Pooling strategies (spec section 6): INEX top-n, TREC depth-k, and Borda / RRF fusion pools.
+
+Every strategy works topic by topic on the runs that have the topic, in the order the runs are
+given (the order matters for top-n: it decides which article enters the pool first in a round).
+A run's *rank* of a result is its 1-based position in the run's topic block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from evaluation.formats.records import Run
+from pooling.ranked import as_ranked
+from pooling.records import FUSED_ROUND, Pool, PooledArticle, RankedRun, TopicPool, natural_key
+
+FusionMethod = Literal["borda", "rrf"]
+RRF_K = 60
+"""The constant of reciprocal-rank fusion (Cormack, Clarke & Büttcher 2009)."""
+
+RunLists = list[tuple[int, Sequence[str]]]
+"""The runs that have one topic: (index of the run in the given order, its article ids)."""
+
+
+@dataclass(slots=True)
+class _Entry:
+    first_round: int
+    best_rank: int
+    contributors: set[int] = field(default_factory=set)
+
+
+class _TopicPoolBuilder:
+    """Collects the articles of one topic's pool in the order they enter it."""
+
+    def __init__(self, topic: str, run_ids: Sequence[str]) -> None:
+        self.topic = topic
+        self.run_ids = run_ids
+        self.entries: dict[str, _Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def add(self, article: str, round_number: int, rank: int, run_index: int) -> None:
+        entry = self.entries.get(article)
+        if entry is None:
+            entry = self.entries[article] = _Entry(round_number, rank)
+        elif rank < entry.best_rank:
+            entry.best_rank = rank
+        entry.contributors.add(run_index)
+
+    def build(self, depths: dict[str, int], rounds: int) -> TopicPool:
+        articles = tuple(
+            PooledArticle(
+                topic=self.topic,
+                article=article,
+                first_round=entry.first_round,
+                best_rank=entry.best_rank,
+                contributing_runs=tuple(self.run_ids[i] for i in sorted(entry.contributors)),
+            )
+            for article, entry in self.entries.items()
+        )
+        return TopicPool(self.topic, articles, depths, rounds)
+
+
+def lists_per_topic(runs: Sequence[RankedRun]) -> dict[str, RunLists]:
+    """Topic -> the runs that have it, topics in natural order."""
+    per_topic: dict[str, RunLists] = {}
+    for index, run in enumerate(runs):
+        for topic, articles in run.topics.items():
+            if articles:
+                per_topic.setdefault(topic, []).append((index, articles))
+    return {topic: per_topic[topic] for topic in sorted(per_topic, key=natural_key)}
+
+
+def _top_n_rounds(builder: _TopicPoolBuilder, lists: RunLists, size: int) -> tuple[int, int]:
+    """Add rounds of k-th results until a round ends with at least `size` articles.
+
+    Returns (rounds completed, longest run). Stops early when every run is exhausted.
+    """
+    longest = max(len(articles) for _, articles in lists)
+    rounds = 0
+    while len(builder) < size and rounds < longest:
+        rounds += 1
+        position = rounds - 1
+        for run_index, articles in lists:
+            if position < len(articles):
+                builder.add(articles[position], rounds, rounds, run_index)
+    return rounds, longest
+
+
+def _round_depths(run_ids: Sequence[str], lists: RunLists, rounds: int) -> dict[str, int]:
+    return {run_ids[index]: min(rounds, len(articles)) for index, articles in lists}
+
+
+def top_n_pool(runs: Sequence[RankedRun | Run], size: int = 500) -> Pool:
+    """INEX top-n pool: rounds over the runs' k-th results until `size` distinct articles.
+
+    Round k adds, for every run in the given order, the article of its k-th result (a run without
+    a k-th result adds nothing). The pool stops at the end of the first complete round after which
+    it holds at least `size` distinct articles, or when every run is exhausted. A run's depth is
+    the number of its results read: min(rounds, length of its topic block).
+
+    >>> a = RankedRun("a", {"1": ["x", "x", "y"]})
+    >>> b = RankedRun("b", {"1": ["z", "y", "w"]})
+    >>> [e.article for e in top_n_pool([a, b], size=3).topics["1"].articles]
+    ['x', 'z', 'y', 'w']
+    """
+    if size < 1:
+        raise ValueError(f"pool size must be at least 1, got {size}")
+    ranked = as_ranked(runs)
+    run_ids = [run.run_id for run in ranked]
+    topics: dict[str, TopicPool] = {}
+    for topic, lists in lists_per_topic(ranked).items():
+        builder = _TopicPoolBuilder(topic, run_ids)
+        rounds, _ = _top_n_rounds(builder, lists, size)
+        topics[topic] = builder.build(_round_depths(run_ids, lists, rounds), rounds)
+    return Pool(f"topn size={size}", tuple(run_ids), topics)
+
+
+def first_distinct(articles: Sequence[str], limit: int | None = None) -> tuple[list[str], int]:
+    """The first `limit` distinct articles of a result list, and how many results that reads.
+
+    The results read stop just before the first result of the (limit+1)-th distinct article.
+
+    >>> first_distinct(["a", "a", "b", "a", "c"], 2)
+    (['a', 'b'], 4)
+    """
+    if limit is None:
+        return list(dict.fromkeys(articles)), len(articles)
+    seen: dict[str, None] = {}
+    for position, article in enumerate(articles):
+        if article not in seen:
+            if len(seen) == limit:
+                return list(seen), position
+            seen[article] = None
+    return list(seen), len(articles)
+
+
+def depth_k_pool(runs: Sequence[RankedRun | Run], depth: int) -> Pool:
+    """TREC depth-k pool: the union of every run's first `depth` distinct articles.
+
+    Articles enter in rounds of distinct ranks (round d adds every run's d-th distinct article,
+    runs in the given order); `first_round` is the best distinct rank, `best_rank` the best
+    result rank (a passage run may return an article's first passage at rank 3 and it be its
+    2nd distinct article). A run's depth is the number of its results read.
+
+    >>> a = RankedRun("a", {"1": ["x", "x", "y", "z"]})
+    >>> pool = depth_k_pool([a], depth=2)
+    >>> [e.article for e in pool.topics["1"].articles], dict(pool.topics["1"].depths)
+    (['x', 'y'], {'a': 3})
+    """
+    if depth < 1:
+        raise ValueError(f"pool depth must be at least 1, got {depth}")
+    ranked = as_ranked(runs)
+    run_ids = [run.run_id for run in ranked]
+    topics: dict[str, TopicPool] = {}
+    for topic, lists in lists_per_topic(ranked).items():
+        builder = _TopicPoolBuilder(topic, run_ids)
+        heads: list[tuple[int, list[str], dict[str, int]]] = []
+        depths: dict[str, int] = {}
+        for run_index, articles in lists:
+            distinct, read = first_distinct(articles, depth)
+            first_rank = _first_ranks(articles[:read])
+            heads.append((run_index, distinct, first_rank))
+            depths[run_ids[run_index]] = read
+        rounds = max(len(distinct) for _, distinct, _ in heads)
+        for round_number in range(1, rounds + 1):
+            for run_index, distinct, first_rank in heads:
+                if round_number <= len(distinct):
+                    article = distinct[round_number - 1]
+                    builder.add(article, round_number, first_rank[article], run_index)
+        topics[topic] = builder.build(depths, rounds)
+    return Pool(f"depth depth={depth}", tuple(run_ids), topics)
+
+
+def _first_ranks(articles: Iterable[str]) -> dict[str, int]:
+    """Article -> 1-based rank of its first result."""
+    ranks: dict[str, int] = {}
+    for rank, article in enumerate(articles, start=1):
+        ranks.setdefault(article, rank)
+    return ranks
+
+
+def fused_ranking(lists: RunLists, method: FusionMethod, rrf_k: int = RRF_K) -> list[str]:
+    """The articles of one topic ranked by Borda count or reciprocal-rank fusion.
+
+    Each run's articles are ranked by first appearance (distinct rank r = 1, 2, ...). Borda gives
+    an article L - r + 1 points per run, L being the longest distinct list of the topic (so every
+    run scores on the same scale); RRF gives 1 / (rrf_k + r). Runs that do not return an article
+    give it nothing. Scores are summed in run order; ties go to the smaller article id.
+
+    >>> fused_ranking([(0, ["x", "y"]), (1, ["y", "z"])], "borda")
+    ['y', 'x', 'z']
+    """
+    scores: dict[str, float] = {}
+    distinct_lists = [list(dict.fromkeys(articles)) for _, articles in lists]
+    longest = max((len(distinct) for distinct in distinct_lists), default=0)
+    for distinct in distinct_lists:
+        if method == "borda":
+            for rank, article in enumerate(distinct, start=1):
+                scores[article] = scores.get(article, 0) + (longest - rank + 1)
+        else:
+            for rank, article in enumerate(distinct, start=1):
+                scores[article] = scores.get(article, 0.0) + 1.0 / (rrf_k + rank)
+    return sorted(scores, key=lambda article: (-scores[article], natural_key(article)))
+
+
+def fusion_pool(
+    runs: Sequence[RankedRun | Run],
+    size: int,
+    fused: int,
+    method: FusionMethod = "borda",
+    rrf_k: int = RRF_K,
+) -> Pool:
+    """Fusion pool (Woodley & Geva 2005): the top `fused` articles of the fused ranking, then
+    top-n rounds until the pool holds at least `size` articles.
+
+    Fused articles have `first_round` 0 (`FUSED_ROUND`); their `best_rank` and contributing runs
+    cover the whole runs, since fusion reads every result. Run depths count the top-n rounds only.
+    """
+    if size < 1 or fused < 0:
+        raise ValueError(f"need size >= 1 and fused >= 0, got size={size}, fused={fused}")
+    if method not in ("borda", "rrf"):
+        raise ValueError(f"unknown fusion method {method!r} (expected borda or rrf)")
+    ranked = as_ranked(runs)
+    run_ids = [run.run_id for run in ranked]
+    topics: dict[str, TopicPool] = {}
+    for topic, lists in lists_per_topic(ranked).items():
+        builder = _TopicPoolBuilder(topic, run_ids)
+        top = fused_ranking(lists, method, rrf_k)[:fused]
+        chosen = set(top)
+        best: dict[str, tuple[int, list[int]]] = {}
+        for run_index, articles in lists:
+            for article in chosen.intersection(articles):
+                rank = articles.index(article) + 1
+                previous = best.get(article)
+                if previous is None:
+                    best[article] = (rank, [run_index])
+                else:
+                    best[article] = (min(rank, previous[0]), [*previous[1], run_index])
+        for article in top:
+            rank, contributors = best[article]
+            for run_index in contributors:
+                builder.add(article, FUSED_ROUND, rank, run_index)
+        rounds, _ = _top_n_rounds(builder, lists, size)
+        topics[topic] = builder.build(_round_depths(run_ids, lists, rounds), rounds)
+    label = f"{method} fused={fused} size={size}"
+    return Pool(label, tuple(run_ids), topics)
