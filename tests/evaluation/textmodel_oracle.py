@@ -63,3 +63,41 @@ def oracle(data: bytes) -> OracleResult:
     text = "".join(handler.chunks)
     rows = [(str(path), int(str(start)), int(str(end))) for path, start, end in handler.rows]
     return OracleResult(text, rows)
+
+
+JATS_DOCTYPE = (
+    '<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD '
+    'v1.1d1 20130915//EN"  "JATS-archivearticle1.dtd">'
+)
+
+# Small documents, one per corner of spec section 1. Tests of the text model, of the oracle and
+# of `focal doc` all run on them.
+EDGE_CASES: dict[str, bytes] = {
+    "astral": "<a>x\U0001f600y<b>\U0001d400</b>z</a>".encode(),
+    "cdata": b"<a>1<![CDATA[<2>&]]>3<b><![CDATA[]]></b></a>",
+    "comments-and-pis": (
+        b"<?before pi?><!--before--><a>x<!-- c1 -->y<?t data?>z<b/><!--c2-->w</a><!--after-->"
+    ),
+    "prefixed-namespaces": (
+        b'<article xmlns:mml="http://www.w3.org/1998/Math/MathML" '
+        b'xmlns:xlink="http://www.w3.org/1999/xlink"><p><mml:math><mml:mi>x</mml:mi></mml:math>'
+        b'<mml:math/><xref xlink:href="#f1">1</xref></p></article>'
+    ),
+    "default-namespace": (
+        b'<root xmlns="urn:d" xmlns:d="urn:d"><x>1</x><d:x>2</d:x><x>3</x><y xmlns="">4</y></root>'
+    ),
+    "same-local-names": (
+        b'<r xmlns:p="urn:p" xmlns:q="urn:p"><x/><x xmlns="urn:a"/><p:x/><q:x/><x/></r>'
+    ),
+    "whitespace-only": b"<a>\n  <b> </b>\n\t<c>\n</c>  \n</a>",
+    "entities-and-references": b"<a>&lt;&gt;&amp;&apos;&quot;&#x1F600;&#13;&#10;&#9;</a>",
+    "same-name-siblings": b"<a><p>1</p><q/><p>2</p><p>3<p>4</p></p></a>",
+    "empty-elements": b"<a><e/>x<e></e><f><g/></f><h/></a>",
+    "external-doctype": (JATS_DOCTYPE + "<article><front><p>t</p></front></article>").encode(),
+    "crlf-line-ends": b"<a>\r\nx\r\n<b>\ry</b></a>",
+    "latin-1": b'<?xml version="1.0" encoding="ISO-8859-1"?><a>caf\xe9</a>',
+    "utf-16": '<?xml version="1.0" encoding="UTF-16"?><a>\u00e9\U0001f600</a>'.encode("utf-16"),
+    "deep": b"<d>" * 200 + b"x" + b"</d>" * 200,
+    "text-only-root": b"<only>just text</only>",
+    "empty-root": b"<only/>",
+}
