@@ -1,0 +1,35 @@
+"""Reading a text input file once, with errors that name the file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evaluation.formats.errors import FormatError
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of `path` without a UTF-8 byte-order mark; an unreadable file is a FormatError."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
+    return data.removeprefix(UTF8_BOM)
+
+
+def decode_lines(data: bytes, name: str | Path) -> list[str]:
+    """The lines of UTF-8 `data`, split on `\\n` only (callers treat a `\\r` as whitespace).
+
+    Splitting on `\\n` rather than `str.splitlines` keeps line numbers equal to what an editor
+    shows even if a field contains an exotic Unicode line separator.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise FormatError(name, line, "expected UTF-8 text (found an invalid byte)") from error
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line does not start another
+    return lines
