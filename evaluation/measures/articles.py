@@ -1,0 +1,154 @@
+"""Article-level measures from passage qrels, with trec_eval semantics.
+
+An article is relevant when `rel_chars > 0` and judged non-relevant when `rel_chars == 0`; its
+graded gain (nDCG) is its relevant fraction `rel_chars / article_chars`. A run is reduced to
+articles (an article's score is the best score of its results) and ranked as trec_eval does:
+score descending, then article id descending (string order).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from evaluation.formats.records import Judgement, Result
+
+DEFAULT_MEASURES = ("MAP", "P@5", "P@10", "nDCG@10", "Rprec", "bpref")
+_NAME = re.compile(r"^(MAP|Rprec|bpref|P@(\d+)|nDCG@(\d+))$")
+
+
+def check_measure(name: str) -> str:
+    """Validate an article measure name (`MAP`, `P@k`, `nDCG@k`, `Rprec`, `bpref`).
+
+    >>> check_measure("P@10")
+    'P@10'
+    """
+    match = _NAME.match(name)
+    if match is None or (match.group(2) or match.group(3) or "1") == "0":
+        raise ValueError(f"unknown article measure {name!r}: use MAP, P@k, nDCG@k, Rprec, bpref")
+    return name
+
+
+@dataclass(frozen=True)
+class ArticleJudgements:
+    """One topic's article-level judgements."""
+
+    gains: dict[str, float]  # relevant article -> relevant fraction
+    nonrelevant: frozenset[str]
+
+    @classmethod
+    def from_qrels(cls, judgements: Mapping[str, Judgement]) -> ArticleJudgements:
+        gains = {
+            a: j.rel_chars / j.article_chars if j.article_chars > 0 else 1.0
+            for a, j in judgements.items()
+            if j.rel_chars > 0
+        }
+        return cls(gains, frozenset(a for a, j in judgements.items() if j.rel_chars <= 0))
+
+
+def article_ranking(results: Sequence[Result]) -> list[str]:
+    """Articles of a topic ranked as trec_eval ranks documents.
+
+    >>> rs = [Result("1", a, 0, s, 0) for a, s in [("5", 1.0), ("7", 2.0), ("5", 3.0), ("9", 2.0)]]
+    >>> article_ranking(rs)
+    ['5', '9', '7']
+    """
+    best: dict[str, float] = {}
+    for result in results:
+        if result.article not in best or result.score > best[result.article]:
+            best[result.article] = result.score
+    return sorted(best, key=lambda a: (best[a], a), reverse=True)
+
+
+def average_precision(ranking: Sequence[str], relevant: Mapping[str, float]) -> float:
+    """AP = Σ_{r: d_r relevant} P@r / R (MAP is its mean). Reference: trec_eval `m_map.c`.
+
+    >>> average_precision(["a", "x", "b"], {"a": 1.0, "b": 1.0, "c": 1.0})
+    0.5555555555555555
+    """
+    found, total = 0, 0.0
+    for rank, article in enumerate(ranking, 1):
+        if article in relevant:
+            found += 1
+            total += found / rank
+    return total / len(relevant) if relevant else 0.0
+
+
+def precision_at(ranking: Sequence[str], relevant: Mapping[str, float], k: int) -> float:
+    """P@k = |relevant in ranks 1..k| / k (always divided by k). Reference: trec_eval `m_P.c`.
+
+    >>> precision_at(["a", "x"], {"a": 1.0}, 5)
+    0.2
+    """
+    return sum(1 for article in ranking[:k] if article in relevant) / k
+
+
+def r_precision(ranking: Sequence[str], relevant: Mapping[str, float]) -> float:
+    """Rprec = |relevant in ranks 1..R| / R. Reference: trec_eval `m_Rprec.c`.
+
+    >>> r_precision(["a", "x", "b"], {"a": 1.0, "b": 1.0})
+    0.5
+    """
+    r = len(relevant)
+    return sum(1 for article in ranking[:r] if article in relevant) / r if r else 0.0
+
+
+def bpref(
+    ranking: Sequence[str], relevant: Mapping[str, float], nonrelevant: frozenset[str]
+) -> float:
+    """bpref = Σ_{relevant d_r} (1 − min(n_r, m)/m) / R with n_r the judged non-relevant
+    articles above rank r and m = min(R, |judged non-relevant|); unjudged articles are skipped.
+
+    Reference: Buckley & Voorhees, SIGIR 2004; trec_eval `m_bpref.c`.
+
+    >>> bpref(["n", "a", "u", "b"], {"a": 1.0, "b": 1.0}, frozenset({"n", "m"}))
+    0.5
+    """
+    r = len(relevant)
+    m = min(r, len(nonrelevant))
+    above, total = 0, 0.0
+    for article in ranking:
+        if article in relevant:
+            total += 1.0 - min(above, m) / m if above else 1.0
+        elif article in nonrelevant:
+            above += 1
+    return total / r if r else 0.0
+
+
+def ndcg_at(ranking: Sequence[str], gains: Mapping[str, float], k: int) -> float:
+    """nDCG@k = Σ_{r≤k} g(d_r) / log2(r+1) ÷ the same sum over the ideal ordering of all judged
+    gains. Reference: Järvelin & Kekäläinen, TOIS 2002; trec_eval `m_ndcg_cut.c`.
+
+    >>> round(ndcg_at(["b", "a"], {"a": 1.0, "b": 0.5}, 10), 6)
+    0.859719
+    """
+    dcg = sum(gains.get(a, 0.0) / math.log2(r + 1) for r, a in enumerate(ranking[:k], 1))
+    ideal_gains = sorted(gains.values(), reverse=True)[:k]
+    ideal = sum(g / math.log2(r + 1) for r, g in enumerate(ideal_gains, 1))
+    return dcg / ideal if ideal > 0 else 0.0
+
+
+def evaluate_topic(
+    ranking: Sequence[str], judged: ArticleJudgements, measures: Sequence[str]
+) -> dict[str, int | float]:
+    """Counts (num_ret, num_rel, num_rel_ret) and the requested measures of one topic."""
+    relevant = judged.gains
+    values: dict[str, int | float] = {
+        "num_ret": len(ranking),
+        "num_rel": len(relevant),
+        "num_rel_ret": sum(1 for a in ranking if a in relevant),
+    }
+    for name in measures:
+        if name == "MAP":
+            values[name] = average_precision(ranking, relevant)
+        elif name == "Rprec":
+            values[name] = r_precision(ranking, relevant)
+        elif name == "bpref":
+            values[name] = bpref(ranking, relevant, judged.nonrelevant)
+        elif name.startswith("P@"):
+            values[name] = precision_at(ranking, relevant, int(name[2:]))
+        else:
+            values[name] = ndcg_at(ranking, relevant, int(check_measure(name)[5:]))
+    return values

@@ -1,0 +1,134 @@
+"""Relevant characters of results: one topic's qrels passages as arrays, looked up in bulk.
+
+A result's relevant characters are its overlap with its article's qrels passages; results in
+unjudged or non-relevant articles have none. An `X`/`-1` result (one that does not exist in its
+article) is, as in the official program, 18 irrelevant characters starting at -10000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluation.formats.errors import FormatError
+from evaluation.formats.records import Judgement, Result, Span
+
+Ints = npt.NDArray[np.int64]
+
+MISSING_START = -10000  # where the official program places an `X`/`-1` result
+MISSING_LENGTH = 18  # and how long it takes it to be
+_SPAN = 1 << 40  # offsets are packed as key * _SPAN + offset for one sorted search
+
+
+def result_span(result: Result, file: str = "") -> Span:
+    """The `[start, end)` the official program uses for a FOL result.
+
+    >>> result_span(Result("1", "a", 1, 0.0, 1, start=5, length=10))
+    (5, 15)
+    >>> result_span(Result("1", "a", 1, 0.0, 1, missing=True))
+    (-10000, -9982)
+    """
+    if result.missing:
+        return (MISSING_START, MISSING_START + MISSING_LENGTH)
+    if result.start is None or result.length is None:
+        raise FormatError(file, result.line, "a passage task needs FOL results (offset length)")
+    return (result.start, result.start + result.length)
+
+
+def overlap_length(span: Span, passages: Sequence[Span]) -> int:
+    """Characters of `span` inside sorted, disjoint `passages` (the slow, obvious way).
+
+    >>> overlap_length((5, 15), [(0, 8), (12, 20)])
+    6
+    """
+    start, end = span
+    return sum(max(0, min(end, p_end) - max(start, p_start)) for p_start, p_end in passages)
+
+
+@dataclass(frozen=True)
+class TopicLines:
+    """One topic's results in file order, as arrays."""
+
+    articles: list[str]
+    starts: Ints
+    ends: Ints
+    lines: Ints
+    missing: npt.NDArray[np.bool_]
+
+    @classmethod
+    def from_results(cls, results: Sequence[Result], file: str = "") -> TopicLines:
+        spans = [result_span(result, file) for result in results]
+        return cls(
+            articles=[result.article for result in results],
+            starts=np.fromiter((s for s, _ in spans), np.int64, len(spans)),
+            ends=np.fromiter((e for _, e in spans), np.int64, len(spans)),
+            lines=np.fromiter((result.line for result in results), np.int64, len(results)),
+            missing=np.fromiter((result.missing for result in results), np.bool_, len(results)),
+        )
+
+    @property
+    def sizes(self) -> Ints:
+        return self.ends - self.starts
+
+    def __len__(self) -> int:
+        return len(self.articles)
+
+
+class RelevantText:
+    """Where one topic's relevant characters are, for vectorised overlap look-ups.
+
+    >>> j = Judgement("1", "a", 6, 100, 3, ((2, 4), (10, 14)), 0)
+    >>> text = RelevantText({"a": j})
+    >>> text.rel_size, text.num_rel
+    (6, 1)
+    >>> text.overlap(["a", "a", "b"], np.array([0, 3, 0]), np.array([12, 100, 50])).tolist()
+    [4, 5, 0]
+    """
+
+    def __init__(self, judgements: Mapping[str, Judgement]) -> None:
+        self.judgements = judgements
+        relevant = [j for j in judgements.values() if j.rel_chars > 0]
+        self.rel_size = sum(j.rel_chars for j in relevant)
+        self.num_rel = len(relevant)
+        self.key = {j.article: k for k, j in enumerate(relevant)}
+        keys, starts, lengths, before = [], [], [], []
+        for k, judgement in enumerate(relevant):
+            seen = 0
+            for p_start, p_end in judgement.passages:
+                keys.append(k)
+                starts.append(p_start)
+                lengths.append(p_end - p_start)
+                before.append(seen)
+                seen += p_end - p_start
+        self._keys = np.array(keys, np.int64)
+        self._starts = np.array(starts, np.int64)
+        self._lengths = np.array(lengths, np.int64)
+        self._before = np.array(before, np.int64)
+        self._probe = self._keys * _SPAN + self._starts  # sorted: keys ascend, starts ascend
+
+    def is_relevant(self, article: str) -> bool:
+        return article in self.key
+
+    def keys(self, articles: Sequence[str]) -> Ints:
+        """The key of each article, -1 for unjudged and non-relevant ones."""
+        key = self.key
+        return np.fromiter((key.get(a, -1) for a in articles), np.int64, len(articles))
+
+    def overlap(self, articles: Sequence[str], starts: Ints, ends: Ints) -> Ints:
+        """Relevant characters of each `[start, end)` of its article."""
+        keys = self.keys(articles)
+        return self._relevant_before(keys, ends) - self._relevant_before(keys, starts)
+
+    def _relevant_before(self, keys: Ints, offsets: Ints) -> Ints:
+        """Relevant characters of article `key` before `offset` (0 for key -1)."""
+        if len(self._probe) == 0 or len(keys) == 0:
+            return np.zeros(len(keys), np.int64)
+        x = np.clip(offsets, 0, _SPAN - 1)
+        index = np.searchsorted(self._probe, keys * _SPAN + x, side="right") - 1
+        safe = np.maximum(index, 0)
+        valid = (keys >= 0) & (index >= 0) & (self._keys[safe] == keys)
+        within = np.minimum(x - self._starts[safe], self._lengths[safe])
+        return np.where(valid, self._before[safe] + within, 0)
