@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "serve": "assessor.commands:serve",
     "export-qrels": "assessor.commands:export_qrels",
     "demo": "assessor.commands:demo",
+    "pool-build": "assessor.commands:pool_build",
 }
 
 
