@@ -226,3 +226,8 @@ class Event(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
     server_time: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     client_time: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+# Tables defined in other modules share this metadata (migrations and schema checks see them).
+# Imported last because they import `Base` from here.
+from assessor import elements as _issue6_elements  # noqa: E402, F401  (issue 6: element values)

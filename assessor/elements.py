@@ -1,0 +1,130 @@
+"""Issue-6 tables: the assessment mode of a topic and the 2005 two-phase element values.
+
+Element relevance on the 2006 scale is never stored: it is derived from the stored passages on
+demand (`evaluation.derivation`). Only what the assessor says in the 2005 second phase is stored:
+one row per element that has a value or a GAIN flag (`evaluation.twophase.ElementValue`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from sqlalchemy import (
+    CheckConstraint,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    delete,
+    select,
+)
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from assessor.models import Base
+from evaluation.twophase import ElementValue, Source, Value
+
+Mode = Literal["2006", "2005"]
+MODES: tuple[Mode, ...] = ("2006", "2005")
+
+
+class TopicMode(Base):
+    """How a topic is assessed: highlighting only (2006, default) or two-phase (2005)."""
+
+    __tablename__ = "topic_modes"
+    __table_args__ = (CheckConstraint("mode IN ('2006', '2005')", name="mode"),)
+    topic_id: Mapped[str] = mapped_column(
+        ForeignKey("topics.id", ondelete="CASCADE"), primary_key=True
+    )
+    mode: Mapped[str] = mapped_column(String(10), default="2006")
+    too_small_below: Mapped[int | None] = mapped_column(Integer)  # automatic `?`; None: off
+
+
+class ElementValueRow(Base):
+    """One element's 2005 exhaustivity (or GAIN flag) in one assessor's judgement of an article."""
+
+    __tablename__ = "element_values"
+    __table_args__ = (
+        UniqueConstraint("assignment_id", "article", "path"),
+        CheckConstraint("value IS NULL OR value IN ('2', '1', '0', '?')", name="value"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(
+        ForeignKey("assignments.id", ondelete="CASCADE"), index=True
+    )
+    article: Mapped[str] = mapped_column(String(200))
+    path: Mapped[str] = mapped_column(Text)
+    value: Mapped[str | None] = mapped_column(String(1))
+    source: Mapped[str | None] = mapped_column(String(20))
+    flag: Mapped[str | None] = mapped_column(Text)
+
+
+def topic_mode(session: Session, topic_id: str) -> TopicMode:
+    """The topic's mode row (a transient 2006 default when none is stored)."""
+    row = session.get(TopicMode, topic_id)
+    return row if row is not None else TopicMode(topic_id=topic_id, mode="2006")
+
+
+def set_topic_mode(
+    session: Session, topic_id: str, mode: str, too_small_below: int | None = None
+) -> TopicMode:
+    """Choose a topic's mode (the organiser's decision); the caller commits."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+    if too_small_below is not None and too_small_below < 1:
+        raise ValueError("the too-small threshold must be a positive number of characters")
+    row = session.get(TopicMode, topic_id)
+    if row is None:
+        row = TopicMode(topic_id=topic_id)
+        session.add(row)
+    row.mode, row.too_small_below = mode, too_small_below
+    return row
+
+
+def _as_value(text: str | None) -> Value | None:
+    for value in ("2", "1", "0", "?"):
+        if value == text:
+            return value
+    return None
+
+
+def _as_source(text: str | None) -> Source | None:
+    for source in ("assessor", "propagated", "automatic"):
+        if source == text:
+            return source
+    return None
+
+
+def load_values(session: Session, assignment_id: int, article: str) -> list[ElementValue]:
+    """The stored two-phase state of one article."""
+    rows = session.scalars(
+        select(ElementValueRow)
+        .where(ElementValueRow.assignment_id == assignment_id, ElementValueRow.article == article)
+        .order_by(ElementValueRow.id)
+    )
+    return [
+        ElementValue(row.path, _as_value(row.value), _as_source(row.source), row.flag)
+        for row in rows
+    ]
+
+
+def save_values(
+    session: Session, assignment_id: int, article: str, records: list[ElementValue]
+) -> None:
+    """Replace the stored two-phase state of one article; the caller commits."""
+    session.execute(
+        delete(ElementValueRow).where(
+            ElementValueRow.assignment_id == assignment_id, ElementValueRow.article == article
+        )
+    )
+    session.add_all(
+        ElementValueRow(
+            assignment_id=assignment_id,
+            article=article,
+            path=r.path,
+            value=r.value,
+            source=r.source,
+            flag=r.flag,
+        )
+        for r in records
+    )
