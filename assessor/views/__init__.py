@@ -14,3 +14,8 @@ def register_blueprints(app: Flask) -> None:
 
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(api.blueprint)
+
+    from assessor.views import assess, organiser
+
+    app.register_blueprint(assess.blueprint)
+    app.register_blueprint(organiser.blueprint)

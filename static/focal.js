@@ -1,0 +1,627 @@
+/* Focal assessment screen: selection → code-point offsets → idempotent operations.
+ *
+ * Plain JavaScript, no build step. The page gives us:
+ *   <div id="document">   the article, every text node verbatim (assessor/rendering.py)
+ *   <script type="application/json" id="focal-config">  URLs, CSRF token, state, keywords, runs
+ *
+ * Principles (docs: architecture, "The assessment screen"):
+ *   - Offsets are computed over the text nodes of #document, never over rendered text, so they
+ *     equal the server's offsets into Document.text (after UTF-16 → code point conversion).
+ *   - Highlights are painted from the stored state (plus our own queued operations), never from
+ *     the live selection: what you see is what the server has (or will have once saved).
+ *   - Every action is an operation with a client id. Operations go out one at a time, in order,
+ *     from a queue kept in sessionStorage, and a failed send is retried with the same id (the
+ *     server applies an op_id once), so nothing is lost on a network error or a reload.
+ *   - The DOM inside #document is never changed: the CSS Custom Highlight API paints ranges.
+ */
+"use strict";
+
+(() => {
+  const docEl = document.getElementById("document");
+  const configEl = document.getElementById("focal-config");
+  if (!docEl || !configEl) return;
+  const config = JSON.parse(configEl.textContent);
+  // The session's CSRF token lives in a meta tag (base.html), shared with htmx's requests.
+  const csrfToken = document.querySelector('meta[name="csrf-token"]')?.content || "";
+
+  /* ---------------------------------------------------------------- text index */
+
+  // Index of the first element of sorted `values` that is >= `x` (or > x with `strict`).
+  function lowerBound(values, x, strict = false) {
+    let lo = 0;
+    let hi = values.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[mid] < x || (strict && values[mid] === x)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  // One pass over the text nodes of #document: prefix sums in UTF-16 units (what DOM offsets
+  // count) and the positions of surrogate pairs (what makes UTF-16 differ from code points).
+  class TextIndex {
+    constructor(root) {
+      this.nodes = [];
+      this.starts = [];
+      const parts = [];
+      let total = 0;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        this.nodes.push(node);
+        this.starts.push(total);
+        parts.push(node.data);
+        total += node.data.length;
+      }
+      this.text = parts.join("");
+      this.length = total;
+      this.position = new Map(this.nodes.map((node, i) => [node, i]));
+      this.pairUnits = []; // UTF-16 index of each high surrogate that starts a pair
+      this.pairCodePoints = []; // the code-point offset of the same character
+      for (const match of this.text.matchAll(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)) {
+        this.pairCodePoints.push(match.index - this.pairUnits.length);
+        this.pairUnits.push(match.index);
+      }
+      this.codePointLength = total - this.pairUnits.length;
+    }
+
+    toCodePoint(units) {
+      // Every pair that ends at or before `units` counts one unit more than one code point.
+      return units - lowerBound(this.pairUnits, units - 1);
+    }
+
+    toUnits(codePoint) {
+      return codePoint + lowerBound(this.pairCodePoints, codePoint);
+    }
+
+    // The DOM position (text node, offset) of a UTF-16 offset into the text.
+    locate(units) {
+      if (this.nodes.length === 0) return { node: docEl, offset: 0 };
+      const i = Math.max(0, lowerBound(this.starts, units, true) - 1);
+      const node = this.nodes[i];
+      return { node, offset: Math.min(units - this.starts[i], node.data.length) };
+    }
+
+    // UTF-16 offset of a DOM boundary point (container, offset), clamped to #document.
+    unitsAt(container, offset) {
+      if (container !== docEl && !docEl.contains(container)) {
+        const before = container.compareDocumentPosition(docEl) & Node.DOCUMENT_POSITION_FOLLOWING;
+        return before ? 0 : this.length;
+      }
+      if (container.nodeType === Node.TEXT_NODE) {
+        const i = this.position.get(container);
+        return i === undefined ? 0 : this.starts[i] + offset;
+      }
+      // An element boundary: the point sits before child `offset`, i.e. at the first text node
+      // that follows in document order (inside that child or after it).
+      const walker = document.createTreeWalker(docEl, NodeFilter.SHOW_TEXT);
+      let next = null;
+      if (offset < container.childNodes.length) {
+        const child = container.childNodes[offset];
+        if (child.nodeType === Node.TEXT_NODE) next = child;
+        else {
+          walker.currentNode = child;
+          next = walker.nextNode();
+        }
+      } else {
+        let last = container;
+        while (last.lastChild) last = last.lastChild;
+        walker.currentNode = last;
+        next = walker.nextNode();
+      }
+      const i = next ? this.position.get(next) : undefined;
+      return i === undefined ? this.length : this.starts[i];
+    }
+
+    // {start, end, exact} in code points for a DOM Range, or null when it holds no text.
+    offsetsOf(range) {
+      if (!range.intersectsNode(docEl)) return null;
+      const startUnits = this.unitsAt(range.startContainer, range.startOffset);
+      const endUnits = this.unitsAt(range.endContainer, range.endOffset);
+      const start = this.toCodePoint(startUnits);
+      const end = this.toCodePoint(endUnits);
+      if (end <= start) return null;
+      return { start, end, exact: this.slice(start, end) };
+    }
+
+    slice(start, end) {
+      return this.text.slice(this.toUnits(start), this.toUnits(end));
+    }
+
+    rangeOf(start, end) {
+      const from = this.locate(this.toUnits(start));
+      const to = this.locate(this.toUnits(end));
+      const range = new Range();
+      range.setStart(from.node, from.offset);
+      range.setEnd(to.node, to.offset);
+      return range;
+    }
+  }
+
+  const index = new TextIndex(docEl);
+
+  /* ---------------------------------------------------------------- passages (ATOM) */
+
+  // Passages are sorted, disjoint [start, end) pairs; overlapping or touching ones merge.
+  function addPassage(passages, start, end) {
+    const result = [];
+    for (const [s, e] of passages) {
+      if (e < start || s > end) result.push([s, e]);
+      else {
+        start = Math.min(start, s);
+        end = Math.max(end, e);
+      }
+    }
+    result.push([start, end]);
+    return result.sort((a, b) => a[0] - b[0]);
+  }
+
+  function removePassage(passages, start, end) {
+    const result = [];
+    for (const [s, e] of passages) {
+      if (e <= start || s >= end) result.push([s, e]);
+      else {
+        if (s < start) result.push([s, start]);
+        if (e > end) result.push([end, e]);
+      }
+    }
+    return result;
+  }
+
+  function subtract(passages, others) {
+    return others.reduce((rest, [s, e]) => removePassage(rest, s, e), passages);
+  }
+
+  // What our state will be once the server has applied `op` (the server is the authority; this
+  // only lets the page show a queued operation before the answer arrives).
+  function applyLocally(state, op) {
+    const next = { ...state, passages: state.passages.map((p) => [...p]) };
+    if (op.op === "highlight") {
+      next.passages = addPassage(next.passages, op.start, op.end);
+      next.status = "relevant";
+      next.finished = false;
+    } else if (op.op === "unhighlight") {
+      next.passages = removePassage(next.passages, op.start, op.end);
+      next.finished = false;
+      if (next.passages.length === 0) {
+        next.status = "unjudged";
+        next.bep = null;
+      }
+    } else if (op.op === "set_bep") {
+      next.bep = op.offset;
+    } else if (op.op === "mark_nonrelevant") {
+      next.passages = [];
+      next.bep = null;
+      next.status = "nonrelevant";
+      next.finished = true;
+    } else if (op.op === "finish" && next.status !== "unjudged") {
+      if (next.status === "relevant" && next.bep === null) next.bep = next.passages[0][0];
+      next.finished = true;
+    }
+    return next;
+  }
+
+  /* ---------------------------------------------------------------- operation queue */
+
+  const QUEUE_KEY = "focal.pending-ops";
+  const saveEl = document.getElementById("save-state");
+  let serverState = normaliseState(config.state);
+  let sending = false;
+  let attempt = 0;
+  let retryTimer = null;
+
+  function normaliseState(state) {
+    return {
+      version: state?.version ?? 0,
+      status: state?.status ?? "unjudged",
+      passages: (state?.passages ?? []).map(([s, e]) => [s, e]),
+      bep: state?.bep ?? null,
+      finished: Boolean(state?.finished),
+    };
+  }
+
+  function readQueue() {
+    try {
+      return JSON.parse(sessionStorage.getItem(QUEUE_KEY)) || [];
+    } catch {
+      return [];
+    }
+  }
+
+  function writeQueue(queue) {
+    sessionStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
+  }
+
+  // Our state as it will be: the server's plus every queued operation of this article.
+  function localState() {
+    return readQueue()
+      .filter((entry) => entry.url === config.opsUrl)
+      .reduce((state, entry) => applyLocally(state, entry.op), serverState);
+  }
+
+  function enqueue(op) {
+    if (!config.opsUrl) {
+      showSaveState("refused", "read-only: nothing is saved");
+      return null;
+    }
+    const entry = {
+      url: config.opsUrl,
+      op: { op_id: crypto.randomUUID(), client_time: new Date().toISOString(), ...op },
+    };
+    writeQueue([...readQueue(), entry]);
+    paint();
+    pump();
+    return entry;
+  }
+
+  function showSaveState(kind, message) {
+    if (!saveEl) return;
+    saveEl.dataset.state = kind;
+    saveEl.textContent = message;
+  }
+
+  // Sends queued operations one at a time, oldest first. Never drops an operation the server
+  // did not answer; drops (and reports) one the server refused, since resending cannot help.
+  async function pump() {
+    if (sending) return;
+    sending = true;
+    clearTimeout(retryTimer);
+    try {
+      for (let queue = readQueue(); queue.length > 0; queue = readQueue()) {
+        const entry = queue[0];
+        showSaveState("saving", `saving… (${queue.length})`);
+        let response;
+        try {
+          response = await fetch(entry.url, {
+            method: "POST",
+            credentials: "same-origin",
+            headers: {
+              "Content-Type": "application/json",
+              Accept: "application/json",
+              [config.csrfHeader]: csrfToken,
+            },
+            body: JSON.stringify(entry.op),
+          });
+        } catch (error) {
+          response = null; // network failure: retry below
+        }
+        if (response && response.ok) {
+          const state = await response.json();
+          finish(entry, state);
+          attempt = 0;
+          continue;
+        }
+        if (response && isRefusal(response.status)) {
+          const detail = await errorText(response);
+          finish(entry, null);
+          showSaveState("refused", `not saved: ${detail}`);
+          await refreshState();
+          continue;
+        }
+        attempt += 1;
+        const delay = Math.min(30000, 1000 * 2 ** (attempt - 1));
+        const why = response ? `HTTP ${response.status}` : "no connection";
+        showSaveState("failed", `failed (${why}), retrying in ${Math.round(delay / 1000)} s…`);
+        retryTimer = setTimeout(pump, delay);
+        return;
+      }
+      if (saveEl?.dataset.state !== "refused") showSaveState("saved", "saved");
+    } finally {
+      sending = false;
+    }
+  }
+
+  // 4xx answers mean "this operation will never succeed" (a mismatched `exact`, a stale or
+  // malformed op), except those that a later attempt can fix: log-in, CSRF, rate limits.
+  function isRefusal(status) {
+    return status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
+  }
+
+  async function errorText(response) {
+    try {
+      const body = await response.json();
+      return body.error || body.description || body.message || `HTTP ${response.status}`;
+    } catch {
+      return `HTTP ${response.status}`;
+    }
+  }
+
+  function finish(entry, state) {
+    writeQueue(readQueue().filter((e) => e.op.op_id !== entry.op.op_id));
+    if (state && entry.url === config.opsUrl) serverState = normaliseState(state);
+    paint();
+  }
+
+  async function refreshState() {
+    try {
+      const response = await fetch(config.stateUrl, {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      });
+      if (response.ok) {
+        serverState = normaliseState(await response.json());
+        paint();
+      }
+    } catch {
+      /* keep what we have; the next operation brings the state anyway */
+    }
+  }
+
+  /* ---------------------------------------------------------------- painting */
+
+  const canHighlight = typeof Highlight === "function" && CSS.highlights !== undefined;
+  let showRuns = false;
+
+  function setHighlight(name, passages, priority) {
+    if (!canHighlight) return;
+    const ranges = passages.filter(([s, e]) => e > s).map(([s, e]) => index.rangeOf(s, e));
+    const highlight = new Highlight(...ranges);
+    highlight.priority = priority;
+    CSS.highlights.set(name, highlight);
+  }
+
+  function keywordPassages() {
+    // Case-insensitive occurrences of each keyword, found in UTF-16 and converted back.
+    const found = [];
+    const lower = index.text.toLowerCase();
+    const sameLength = lower.length === index.text.length;
+    for (const keyword of config.keywords || []) {
+      const needle = keyword.toLowerCase();
+      if (!needle || !sameLength) continue;
+      for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
+        found.push([index.toCodePoint(at), index.toCodePoint(at + needle.length)]);
+      }
+    }
+    return found;
+  }
+
+  function bepToShow(state) {
+    if (state.bep !== null) return { offset: state.bep, suggested: false };
+    if (state.passages.length > 0) return { offset: state.passages[0][0], suggested: true };
+    return null;
+  }
+
+  function paint() {
+    const state = localState();
+    const pending = subtract(state.passages, serverState.passages);
+    setHighlight("focal-passage", state.passages, 3);
+    setHighlight("focal-pending", pending, 4);
+    const bep = bepToShow(state);
+    const bepEnd = bep ? Math.min(bep.offset + 1, index.codePointLength) : 0;
+    setHighlight("focal-bep", bep && !bep.suggested ? [[bep.offset, bepEnd]] : [], 5);
+    placeBepMarker(bep);
+    updatePanel(state, bep);
+  }
+
+  const markerEl = document.getElementById("bep-marker");
+  const wrapEl = document.getElementById("document-wrap");
+
+  // The BEP is a point, which a highlight cannot show: a marker outside #document (so it adds
+  // no text) is positioned over it instead.
+  function placeBepMarker(bep) {
+    if (!markerEl || !wrapEl) return;
+    if (!bep || index.nodes.length === 0) {
+      markerEl.hidden = true;
+      return;
+    }
+    const range = index.rangeOf(bep.offset, bep.offset);
+    const rect = range.getClientRects()[0] || range.getBoundingClientRect();
+    const origin = wrapEl.getBoundingClientRect();
+    markerEl.hidden = false;
+    markerEl.classList.toggle("suggested", bep.suggested);
+    markerEl.title = bep.suggested
+      ? "suggested best entry point (press b to accept)"
+      : "best entry point";
+    markerEl.style.left = `${rect.left - origin.left}px`;
+    markerEl.style.top = `${rect.top - origin.top}px`;
+    markerEl.style.height = `${Math.max(rect.height, 12)}px`;
+  }
+
+  const STATUS_LABELS = {
+    unjudged: "not judged yet",
+    relevant: "relevant",
+    nonrelevant: "not relevant",
+    not_relevant: "not relevant",
+  };
+
+  function updatePanel(state, bep) {
+    const set = (id, text) => {
+      const el = document.getElementById(id);
+      if (el) el.textContent = text;
+    };
+    set("status-text", STATUS_LABELS[state.status] || state.status);
+    const chars = state.passages.reduce((sum, [s, e]) => sum + e - s, 0);
+    set("passage-count", `${state.passages.length} passage(s), ${chars} characters`);
+    set("bep-text", bep ? `${bep.offset}${bep.suggested ? " (suggested)" : ""}` : "none");
+    document.body.dataset.status = state.status;
+  }
+
+  /* ---------------------------------------------------------------- actions */
+
+  const undoStack = [];
+
+  function act(op) {
+    const before = localState();
+    undoStack.push({ passages: before.passages, bep: before.bep });
+    return enqueue(op);
+  }
+
+  function highlightRange(range) {
+    const offsets = index.offsetsOf(range);
+    if (!offsets) return false;
+    act({ op: "highlight", ...offsets });
+    return true;
+  }
+
+  function unhighlight([start, end]) {
+    act({ op: "unhighlight", start, end, exact: index.slice(start, end) });
+  }
+
+  function setBep(offset) {
+    // The server only takes a BEP on a relevant article; say so instead of sending a refusal.
+    if (localState().status !== "relevant") {
+      showSaveState("refused", "highlight relevant text before setting a best entry point");
+      return;
+    }
+    act({ op: "set_bep", offset: Math.min(offset, index.codePointLength - 1) });
+  }
+
+  // Undo restores the passages and BEP from before the last action with the operations that
+  // turn the current state into that one (a merge cannot be undone by unhighlighting the
+  // selection alone: that would also cut the passage it merged with).
+  function undo() {
+    const previous = undoStack.pop();
+    if (!previous) return;
+    const current = localState();
+    for (const [s, e] of subtract(current.passages, previous.passages)) {
+      enqueue({ op: "unhighlight", start: s, end: e, exact: index.slice(s, e) });
+    }
+    for (const [s, e] of subtract(previous.passages, current.passages)) {
+      enqueue({ op: "highlight", start: s, end: e, exact: index.slice(s, e) });
+    }
+    if (previous.bep !== null && previous.bep !== current.bep) {
+      enqueue({ op: "set_bep", offset: previous.bep });
+    }
+  }
+
+  function caretOffset(selection) {
+    if (!selection || selection.rangeCount === 0) return null;
+    const range = selection.getRangeAt(0);
+    if (!docEl.contains(range.startContainer)) return null;
+    return index.toCodePoint(index.unitsAt(range.startContainer, range.startOffset));
+  }
+
+  // The stored passage drawn under the pointer, found from the painted ranges' boxes, so that a
+  // click just beside a passage does not remove it.
+  function passageAtPoint(x, y) {
+    for (const passage of localState().passages) {
+      for (const rect of index.rangeOf(passage[0], passage[1]).getClientRects()) {
+        if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) return passage;
+      }
+    }
+    return null;
+  }
+
+  function goTo(url) {
+    if (url) window.location.assign(url);
+  }
+
+  // Leaving a highlighted article finishes it (which also fixes the suggested BEP); the queue
+  // survives the navigation, so the assessor never waits for the save.
+  function goNext() {
+    const state = localState();
+    if (config.opsUrl && state.status === "relevant" && !state.finished) enqueue({ op: "finish" });
+    goTo(config.nextUrl || config.poolUrl);
+  }
+
+  function markNonRelevantAndGoNext() {
+    act({ op: "mark_nonrelevant" });
+    goTo(config.nextUrl || config.poolUrl);
+  }
+
+  /* ---------------------------------------------------------------- events */
+
+  document.addEventListener("mouseup", (event) => {
+    if (event.button !== 0) return;
+    const selection = window.getSelection();
+    if (!selection || selection.rangeCount === 0) return;
+    const range = selection.getRangeAt(0);
+    if (!range.intersectsNode(docEl)) return;
+    if (!range.collapsed) {
+      // Mouse-up creates the highlight; the live selection is then dropped so that what shows
+      // is the stored passage.
+      if (highlightRange(range)) selection.removeAllRanges();
+      return;
+    }
+    if (!docEl.contains(event.target)) return;
+    if (event.shiftKey) {
+      const offset = caretOffset(selection);
+      if (offset !== null) setBep(offset);
+      return;
+    }
+    const passage = passageAtPoint(event.clientX, event.clientY);
+    if (passage) unhighlight(passage);
+  });
+
+  const helpEl = document.getElementById("help");
+
+  function toggleRuns(force) {
+    showRuns = force ?? !showRuns;
+    setHighlight("focal-run", showRuns ? config.runPassages || [] : [], 1);
+    const box = document.getElementById("toggle-runs");
+    if (box) box.checked = showRuns;
+  }
+
+  const KEYS = {
+    j: goNext,
+    n: goNext,
+    k: () => goTo(config.prevUrl),
+    p: () => goTo(config.prevUrl),
+    x: markNonRelevantAndGoNext,
+    u: undo,
+    r: () => toggleRuns(),
+    h: () => {
+      const selection = window.getSelection();
+      if (selection?.rangeCount && highlightRange(selection.getRangeAt(0))) {
+        selection.removeAllRanges();
+      }
+    },
+    b: () => {
+      const offset = caretOffset(window.getSelection());
+      const bep = bepToShow(localState());
+      if (offset !== null) setBep(offset);
+      else if (bep) setBep(bep.offset);
+    },
+    "?": () => (helpEl?.open ? helpEl.close() : helpEl?.showModal()),
+  };
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target.closest?.("input, textarea, select, [contenteditable]")) return;
+    const handler = KEYS[event.key];
+    if (!handler) return;
+    event.preventDefault();
+    handler();
+  });
+
+  // Buttons in the page name their action with data-action (and work without a keyboard).
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest?.("[data-action]");
+    if (!button) return;
+    const action = button.dataset.action;
+    if (action === "nonrelevant") markNonRelevantAndGoNext();
+    else if (action === "next") goNext();
+    else if (action === "undo") undo();
+    else if (action === "bep") KEYS.b();
+    else if (action === "help") KEYS["?"]();
+    else return;
+    event.preventDefault();
+  });
+
+  document.getElementById("toggle-runs")?.addEventListener("change", (event) => {
+    toggleRuns(event.target.checked);
+  });
+
+  // The keyword form is swapped by htmx; the new block carries the keyword list.
+  document.body.addEventListener("htmx:afterSwap", () => {
+    const block = document.getElementById("keywords");
+    if (!block?.dataset.keywords) return;
+    config.keywords = JSON.parse(block.dataset.keywords);
+    setHighlight("focal-keyword", keywordPassages(), 2);
+  });
+
+  window.addEventListener("resize", () => placeBepMarker(bepToShow(localState())));
+  window.addEventListener("online", pump);
+
+  if (!canHighlight) {
+    showSaveState("failed", "this browser cannot paint highlights (CSS Highlight API missing)");
+  }
+
+  setHighlight("focal-keyword", keywordPassages(), 2);
+  paint();
+  refreshState().then(pump);
+
+  // For tests and for scripts driving the page.
+  window.focal = { index, localState, pendingCount: () => readQueue().length, undo };
+})();
