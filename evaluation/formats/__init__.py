@@ -5,10 +5,34 @@ Public API: `read_qrels`, `write_qrels`, `read_run`, `write_run`, `read_topics`,
 `FormatError`/`FormatWarning`. See docs/formats.md for what is accepted and what is refused.
 """
 
+import importlib
+from typing import TYPE_CHECKING
+
 from evaluation.formats.errors import FormatError, FormatWarning
 from evaluation.formats.qrels import read_qrels, write_qrels
 from evaluation.formats.records import Judgement, Qrels, Result, Run, RunKind, Span, Topic
 from evaluation.formats.runs import read_run, write_run
+
+if TYPE_CHECKING:
+    from evaluation.formats.convert import to_fol
+    from evaluation.formats.submission import parse_submission
+    from evaluation.formats.topics import read_topics
+
+# These import the XML parser, which itself imports `evaluation.formats.errors`: loading them
+# on first use keeps `import evaluation.xmlsafe` free of an import cycle.
+_LAZY = {
+    "read_topics": "evaluation.formats.topics",
+    "parse_submission": "evaluation.formats.submission",
+    "to_fol": "evaluation.formats.convert",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "FormatError",
@@ -20,8 +44,11 @@ __all__ = [
     "RunKind",
     "Span",
     "Topic",
+    "parse_submission",
     "read_qrels",
     "read_run",
+    "read_topics",
+    "to_fol",
     "write_qrels",
     "write_run",
 ]

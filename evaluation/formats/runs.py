@@ -54,7 +54,9 @@ def read_run(path: str | Path, kind: RunKind | None = None) -> Run:
 
         run = parse_submission(data, name)
         if kind is not None and run.kind != kind:
-            raise FormatError(name, None, f"expected a {kind} run, found a {run.kind} submission")
+            raise FormatError(
+                name, None, f"expected an {kind} run, found a submission of {run.kind} results"
+            )
         return run
     with _collector_paused():
         return parse_run_bytes(data, name, kind)
@@ -76,7 +78,7 @@ def parse_run_bytes(data: bytes, name: str, kind: RunKind | None = None) -> Run:
         raise FormatError(
             name,
             numbers[0],
-            f"expected a {kind} run with {FIELDS_OF_KIND[kind]} fields {SHAPES[kind]}, "
+            f"expected an {kind} run with {FIELDS_OF_KIND[kind]} fields {SHAPES[kind]}, "
             f"found {len(rows[0])} fields",
         )
     columns = list(zip(*rows, strict=True))
@@ -169,7 +171,7 @@ def _detect_kind(rows: list[list[bytes]], numbers: list[int], name: str) -> RunK
         raise FormatError(
             name,
             numbers[index],
-            f"expected {width} fields {SHAPES[kind]} like line {numbers[0]} (a {kind} run), "
+            f"expected {width} fields {SHAPES[kind]} like line {numbers[0]} (an {kind} run), "
             f"found {len(rows[index])}",
         )
     return kind

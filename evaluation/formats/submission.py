@@ -128,7 +128,7 @@ def _agree(kind: RunKind | None, found: RunKind, element: etree._Element, name: 
         raise FormatError(
             name,
             _line(element),
-            f"expected a {kind} result like the others, found a {found} result",
+            f"expected only {kind} results, found an {found} result",
         )
     return found
 
