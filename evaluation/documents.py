@@ -94,7 +94,7 @@ class Document:
     def __init__(self, doc_id: str, root: etree._Element) -> None:
         self.id = doc_id
         pieces: list[str] = []
-        nodes: list[TextNode] = []
+        nodes: list[tuple[int, int, int]] = []  # (start, end, parent) of every text node
         # one entry per element, in preorder; `ends` is filled in when the element closes
         paths: list[str] = []
         tags: list[str] = []
@@ -107,7 +107,7 @@ class Document:
         for kind, item, offset in text_events(root):
             if isinstance(item, str):
                 pieces.append(item)
-                nodes.append(TextNode(offset, offset + len(item), open_rows[-1]))
+                nodes.append((offset, offset + len(item), open_rows[-1]))
             elif kind == "start":
                 tag = qualified_name(item)
                 counts = sibling_counts[-1]
@@ -125,13 +125,19 @@ class Document:
                 ends[open_rows.pop()] = offset
                 sibling_counts.pop()
         self.text = "".join(pieces)
-        elements = list(map(Element, paths, tags, starts, ends, depths, parents))
-        self.elements: tuple[Element, ...] = tuple(elements)
-        self.text_nodes: tuple[TextNode, ...] = tuple(nodes)
+        self.elements: tuple[Element, ...] = tuple(
+            map(Element, paths, tags, starts, ends, depths, parents)
+        )
         self._starts = starts
-        self._index = {element.path: i for i, element in enumerate(elements)}
+        self._index = dict(zip(paths, range(len(paths)), strict=True))
+        self._nodes = nodes
         self._nodes_of: dict[int, list[TextNode]] | None = None
         self._utf16: Utf16Offsets | None = None
+
+    @property
+    def text_nodes(self) -> list[TextNode]:
+        """Every text node in document order, with the index of its parent element."""
+        return [TextNode(*node) for node in self._nodes]
 
     # -- construction -------------------------------------------------------------------------
 
@@ -258,8 +264,8 @@ class Document:
     def _text_nodes_of(self, index: int) -> list[TextNode]:
         if self._nodes_of is None:
             self._nodes_of = {}
-            for node in self.text_nodes:
-                self._nodes_of.setdefault(node.parent, []).append(node)
+            for start, end, parent in self._nodes:
+                self._nodes_of.setdefault(parent, []).append(TextNode(start, end, parent))
         return self._nodes_of.get(index, [])
 
     # -- units --------------------------------------------------------------------------------
