@@ -147,8 +147,12 @@ def test_write_refuses_relevant_without_bep() -> None:
 @st.composite
 def qrels_strategy(draw: st.DrawFn) -> Qrels:
     qrels: Qrels = {}
-    for topic in draw(st.lists(st.from_regex(r"[0-9]{1,7}", fullmatch=True), unique=True)):
-        articles = draw(st.lists(st.from_regex(r"[0-9a-z]{1,8}", fullmatch=True), unique=True))
+    for topic in draw(
+        st.lists(st.from_regex(r"[0-9]{1,7}", fullmatch=True), max_size=4, unique=True)
+    ):
+        articles = draw(
+            st.lists(st.from_regex(r"[0-9a-z]{1,8}", fullmatch=True), max_size=5, unique=True)
+        )
         qrels[topic] = {}
         for article in articles:
             # disjoint passages from sorted distinct cut points, taken pairwise

@@ -129,6 +129,7 @@ def test_element_run_to_fol(tmp_path: Path, collection: Path) -> None:
         "1 Q0 a 2 2.0 E /article[1]/bdy[1]/sec[1]/p[1]\n"
         "1 Q0 b 3 1.0 E /article[1]\n"
         "2 Q0 a 1 1.0 E /article[1]/title[1]\n"
+        "2 Q0 a 2 1.0 E /article/bdy/sec/p[2]\n"
     )
     run = to_fol(read_run(run_path), collection)
     assert run.kind == "fol" and run.run_id == "E"
@@ -139,6 +140,7 @@ def test_element_run_to_fol(tmp_path: Path, collection: Path) -> None:
         ("1", "a", 2, 2, 3, 2, None),
         ("1", "b", 3, 0, 4, 3, None),
         ("2", "a", 1, 0, 2, 4, None),
+        ("2", "a", 2, 5, 3, 5, None),  # `[1]` left out
     ]
 
 
