@@ -60,6 +60,16 @@ def import_collection_command(directory: Path, name: str | None) -> None:
     click.echo(f"imported {count} documents from {directory}")
 
 
+def _register_qrels_import() -> None:
+    """`focal import qrels` lives in assessor/qrels_import.py (issue 6)."""
+    from assessor.qrels_import import import_qrels_command
+
+    import_group.add_command(import_qrels_command, "qrels")
+
+
+_register_qrels_import()
+
+
 @import_group.command("topics")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @friendly_errors
@@ -129,11 +139,28 @@ def serve(host: str, port: int) -> None:
 
 
 @click.command("export-qrels")
-@click.option("--format", "format_", type=click.Choice(["fol"]), default="fol", show_default=True)
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(["fol", "elements", "trec"]),
+    default="fol",
+    show_default=True,
+    help="fol: INEX 2009/2010 qrels; elements: per-element relevance; trec: article qrels.",
+)
 @click.option("--topic", help="Only this topic.")
 @click.option(
     "--assessor", help="Only this assessor's judgements (needed for doubly assessed topics)."
 )
+@click.option("--xml", is_flag=True, help="elements: the INEX 2005/2006 assessment XML.")
+@click.option(
+    "--offset-unit",
+    type=click.Choice(["codepoint", "utf16", "utf8"]),
+    default="codepoint",
+    show_default=True,
+    help="fol: unit of offsets and lengths (utf16/utf8 need the collection's texts).",
+)
+@click.option("--graded", is_flag=True, help="trec: grades 0-3 by highlighted share, not 0/1.")
+@click.option("--all-elements", is_flag=True, help="elements: also elements without highlight.")
 @click.option(
     "-o",
     "--output",
@@ -142,13 +169,40 @@ def serve(host: str, port: int) -> None:
 )
 @friendly_errors
 def export_qrels(
-    format_: str, topic: str | None, assessor: str | None, output: Path | None
+    format_: str,
+    topic: str | None,
+    assessor: str | None,
+    xml: bool,
+    offset_unit: str,
+    graded: bool,
+    all_elements: bool,
+    output: Path | None,
 ) -> None:
-    """Write every judged article as FOL qrels (not relevant ones as 0 lines)."""
+    """Write every judged article as qrels: FOL (default; not relevant ones as 0 lines),
+    per-element relevance (tab-separated or INEX XML), or TREC article qrels."""
     from assessor.export import collect_qrels, qrels_text, write_atomically
+    from assessor.qrels_export import export_text
 
     with transaction() as session:
-        text = qrels_text(collect_qrels(session, topic, assessor))
+        if (format_, offset_unit, xml, graded, all_elements) == (
+            "fol",
+            "codepoint",
+            False,
+            False,
+            False,
+        ):
+            text = qrels_text(collect_qrels(session, topic, assessor))
+        else:  # issue 6 formats and options
+            text = export_text(
+                session,
+                format_=format_,
+                topic=topic,
+                assessor=assessor,
+                xml=xml,
+                offset_unit=offset_unit,
+                graded=graded,
+                all_elements=all_elements,
+            )
     if output is None:
         sys.stdout.write(text)
     else:

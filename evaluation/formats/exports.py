@@ -215,12 +215,19 @@ def write_elements(articles: Iterable[ArticleElements], stream: TextIO) -> None:
 
 
 def write_assessments_xml(
-    articles: Iterable[ArticleElements], stream: TextIO, *, scale: str = "2006"
+    articles: Iterable[ArticleElements],
+    stream: TextIO,
+    *,
+    scale: str | Mapping[str, str] = "2006",
 ) -> None:
-    """The INEX 2005/2006 assessment XML (layout in the module docstring)."""
+    """The INEX 2005/2006 assessment XML (layout in the module docstring).
+
+    `scale` is one scale for every topic, or a mapping topic -> scale (default ``2006``).
+    """
     topics = []
     for topic, group in groupby(articles, key=lambda a: a.topic):
-        node = etree.Element("assessments", topic=topic, scale=scale)
+        topic_scale = scale if isinstance(scale, str) else scale.get(topic, "2006")
+        node = etree.Element("assessments", topic=topic, scale=topic_scale)
         for article in group:
             file_node = etree.SubElement(
                 node,
