@@ -116,6 +116,7 @@ class Pool(Base):
     method: Mapped[str] = mapped_column(String(50))
     parameters: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    topic: Mapped[Topic] = relationship()
     entries: Mapped[list[PoolEntry]] = relationship(
         back_populates="pool", order_by="PoolEntry.position", cascade="all, delete-orphan"
     )
