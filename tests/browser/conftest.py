@@ -1,0 +1,212 @@
+"""A live Focal server in a thread and Debian's Chromium driven by Playwright.
+
+Each test gets a fresh site (temporary SQLite database, a small collection, one pooled topic,
+assessors alice and bob, organiser olga) served by werkzeug on 127.0.0.1 at a free port. The
+browser comes from pytest-playwright, launched from /usr/bin/chromium (never `playwright install`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+from werkzeug.serving import make_server
+
+from assessor import create_app, db, migrate
+from assessor.commands_users import add_user, assign_topic
+from assessor.importing import import_collection
+from assessor.models import Pool, PoolEntry, Topic
+from evaluation.documents import Document
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHARED_ELIFE = (
+    Path(__file__).resolve().parents[2].parent / "shared" / "data" / "collections" / "elife"
+)
+ELIFE_ARTICLE = "elife00240"
+
+# Written here, not taken from anywhere: astral characters (two UTF-16 units each) before and
+# inside the text to select, a carriage return kept as a character reference, inline markup.
+ASTRAL_XML = (
+    "<article><title>Symbols 𝄞 and 😀</title><bdy>"
+    "<p>Clef 𝄞𝄞 starts the staff, then 😀 smiles.</p>"
+    "<p>More 𝌆 text with <it>italic 𝒳 words</it> and a return&#13;here.</p>"
+    "<p>Last 🎵 paragraph of the 🎶 article.</p>"
+    "</bdy></article>"
+)
+PLAIN_XML = "<article><title>Plain</title><bdy><p>Nothing relevant in here.</p></bdy></article>"
+PASSWORDS = {"alice": "alice-pw", "bob": "bob-pw", "olga": "olga-pw"}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is absent (make test installs Debian's chromium)")
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": LAUNCH_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 1400}}
+
+
+@dataclass
+class LiveSite:
+    url: str
+    directory: Path
+    assignments: dict[str, int]
+    articles: list[str]
+    app: Any
+    documents: dict[str, Document] = field(default_factory=dict)
+
+    def document(self, article: str) -> Document:
+        if article not in self.documents:
+            self.documents[article] = Document.from_file(self.directory / f"{article}.xml")
+        return self.documents[article]
+
+    def article_url(self, user: str, article: str) -> str:
+        return f"{self.url}/assignments/{self.assignments[user]}/articles/{article}"
+
+    def state_url(self, user: str, article: str) -> str:
+        return f"{self.url}/api/assignments/{self.assignments[user]}/documents/{article}"
+
+
+@pytest.fixture
+def live_site(tmp_path: Path) -> Iterator[LiveSite]:
+    directory = tmp_path / "collection"
+    directory.mkdir()
+    (directory / "astral.xml").write_text(ASTRAL_XML, encoding="utf-8")
+    (directory / "plain.xml").write_text(PLAIN_XML, encoding="utf-8")
+    articles = ["astral", "plain"]
+    elife = SHARED_ELIFE / f"{ELIFE_ARTICLE}.xml"
+    if elife.exists():  # a link, not a copy: shared data stays outside the repository
+        (directory / elife.name).symlink_to(elife)
+        articles.append(ELIFE_ARTICLE)
+    app = create_app(
+        {"DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite'}", "SECRET_KEY": "browser-tests"}
+    )
+    migrate.upgrade(db.engine_of(app))
+    with db.session_scope(app) as session:
+        import_collection(session, directory, "browser")
+        session.add(Topic(id="1", title="symbols in text", description="d", narrative="n"))
+        session.flush()
+        pool = Pool(topic_id="1", method="manual", parameters={})
+        session.add(pool)
+        session.flush()
+        for position, article in enumerate(articles):
+            session.add(
+                PoolEntry(pool_id=pool.id, article=article, position=position, pool_rank=position)
+            )
+        for name, password in PASSWORDS.items():
+            add_user(session, name, "organiser" if name == "olga" else "assessor", password)
+        ids = {name: assign_topic(session, "1", name).id for name in ("alice", "bob")}
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield LiveSite(f"http://127.0.0.1:{server.server_port}", directory, ids, articles, app)
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        db.engine_of(app).dispose()
+
+
+# JavaScript: viewport points just inside the left edge of a UTF-16 unit of the first text node
+# of an element (by data-path), for each [path, unit] given; the first element is scrolled to the
+# top of the viewport first, so that nearby points are all visible at once.
+CHAR_POINTS = """(points) => {
+    const at = (path) => document.querySelector(`#document [data-path="${path}"]`);
+    at(points[0][0]).scrollIntoView({block: "start"});
+    window.scrollBy(0, -40);
+    return points.map(([path, units]) => {
+        const range = new Range();
+        range.setStart(at(path).firstChild, units);
+        range.setEnd(at(path).firstChild, units + 1);
+        const rect = range.getClientRects()[0];
+        const visible = rect.bottom < innerHeight;
+        return {x: rect.left + 1, y: rect.top + rect.height / 2, visible};
+    });
+}"""
+
+
+class Browse:
+    """What the browser tests do again and again, bound to one live site and browser."""
+
+    def __init__(self, browser: Browser, site: LiveSite) -> None:
+        self.browser = browser
+        self.site = site
+
+    def log_in(self, name: str) -> Page:
+        """A page in a fresh browser context, logged in as `name` through the log-in form."""
+        page = self.browser.new_context().new_page()
+        page.goto(f"{self.site.url}/login")
+        page.fill('input[name="name"]', name)
+        page.fill('input[name="password"]', PASSWORDS[name])
+        page.click('button[type="submit"]')
+        page.wait_for_url(f"{self.site.url}/topics")
+        return page
+
+    def open_article(self, page: Page, user: str, article: str) -> None:
+        page.goto(self.site.article_url(user, article))
+        self.ready(page)
+
+    @staticmethod
+    def ready(page: Page) -> None:
+        """Wait for the page script, then keep a copy of the selection at each mouse-up.
+
+        The page turns a selection into a highlight and clears it; a capture listener on
+        window runs before the page's own listener on document, so it still sees it.
+        """
+        page.wait_for_function("window.focal !== undefined")
+        page.evaluate(
+            """() => window.addEventListener("mouseup", () => {
+                const s = getSelection();
+                window.__selection = s.toString();
+                window.__range = s.rangeCount ? s.getRangeAt(0).toString() : "";
+            }, true)"""
+        )
+
+    @staticmethod
+    def wait_saved(page: Page) -> None:
+        """Until every queued operation has been answered by the server."""
+        page.wait_for_function(
+            "window.focal.pendingCount() === 0"
+            " && document.getElementById('save-state').dataset.state === 'saved'"
+        )
+
+    def stored_state(self, page: Page, user: str, article: str) -> dict[str, Any]:
+        """The judgement state the server holds (through the API, with the page's cookies)."""
+        response = page.request.get(self.site.state_url(user, article))
+        assert response.ok, response.text()
+        state: dict[str, Any] = response.json()
+        return state
+
+    @staticmethod
+    def char_points(page: Page, *points: tuple[str, int]) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = page.evaluate(CHAR_POINTS, [list(p) for p in points])
+        assert all(point["visible"] for point in found), found
+        return found
+
+    def drag_select(self, page: Page, start: tuple[str, int], end: tuple[str, int]) -> None:
+        """Press the mouse at `start` (path, UTF-16 unit), drag to `end`, release."""
+        begin, finish = self.char_points(page, start, end)
+        page.mouse.move(begin["x"], begin["y"])
+        page.mouse.down()
+        page.mouse.move(finish["x"], finish["y"], steps=12)
+        page.mouse.up()
+
+
+@pytest.fixture
+def ui(browser: Browser, live_site: LiveSite) -> Browse:
+    return Browse(browser, live_site)
