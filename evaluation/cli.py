@@ -86,10 +86,19 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
 )
 @click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
 @click.option(
-    "-n", "bep_window", type=int, default=500, show_default=True, help="BiC distance window."
+    "-n",
+    "bep_window",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="BiC distance window.",
 )
 @click.option(
-    "--irr", type=int, default=300, show_default=True, help="T2I irrelevant characters tolerated."
+    "--irr",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="T2I irrelevant characters tolerated.",
 )
 @click.option(
     "--strict", is_flag=True, help="Corrected definitions instead of the official quirks."

@@ -40,6 +40,8 @@ class Settings:
             raise ValueError(f"unknown task {self.task!r}: one of {', '.join(declarations.TASKS)}")
         for name in self.measures:
             articles.check_measure(name)
+        if self.n < 1 or self.irr < 1 or self.beta < 0:
+            raise ValueError("n and irr must be at least 1 and beta at least 0")
 
 
 @dataclass(frozen=True)
