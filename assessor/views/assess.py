@@ -108,6 +108,7 @@ def pool(assignment_id: int) -> ResponseReturnValue:
         rows=shown,
         total=len(rows),
         progress=assignments.progress(session, assignment),
+        first_unjudged=next((row.article for row in rows if row.status == "unjudged"), None),
         status_filter=wanted,
         filters=STATUS_FILTERS,
     )
@@ -192,7 +193,8 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         "poolUrl": url_for(".pool", assignment_id=assignment.id),
         "state": state.to_json(),
         "keywords": keywords,
-        "runPassages": [[start, end] for start, end, _run in spans],
+        # A whole-article result would outline everything and say nothing: list it only.
+        "runPassages": [[s, e] for s, e, _run in spans if (s, e) != (0, len(document.text))],
         "textLength": len(document.text),
     }
     return page_or_fragment(
