@@ -7,6 +7,7 @@ one row per element that has a value or a GAIN flag (`evaluation.twophase.Elemen
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from sqlalchemy import (
@@ -21,8 +22,19 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from assessor.models import Base
-from evaluation.twophase import ElementValue, Source, Value
+from assessor import judging, texts
+from assessor.judging import JudgementState
+from assessor.models import Assignment, Base, Event, User
+from evaluation.documents import Document as ParsedDocument
+from evaluation.twophase import (
+    Change,
+    ElementValue,
+    Source,
+    TwoPhaseError,
+    TwoPhaseState,
+    Value,
+    start_two_phase,
+)
 
 Mode = Literal["2006", "2005"]
 MODES: tuple[Mode, ...] = ("2006", "2005")
@@ -128,3 +140,62 @@ def save_values(
         )
         for r in records
     )
+
+
+@dataclass(frozen=True)
+class ArticleTwoPhase:
+    """What the two-phase screen shows for one article of one assignment."""
+
+    mode: TopicMode
+    document: ParsedDocument
+    judgement: JudgementState
+    state: TwoPhaseState
+    changes: tuple[Change, ...]  # what restoring (or the last action) changed
+
+
+def article_two_phase(session: Session, assignment: Assignment, article: str) -> ArticleTwoPhase:
+    """The two-phase state of one article (restored from storage, rules re-applied)."""
+    row = judging.pooled_document(session, assignment, article)  # NotFound when not pooled
+    if row.file == "":
+        raise judging.NotFound(
+            f"article {article} is known only by id and length; import its collection"
+        )
+    document = texts.load(row)
+    judgement = judging.get_state(session, assignment, article)
+    mode = topic_mode(session, assignment.topic_id)
+    step = start_two_phase(
+        document.elements,
+        [(start, end) for start, end in judgement.passages],
+        saved=load_values(session, assignment.id, article),
+        too_small_below=mode.too_small_below,
+    )
+    return ArticleTwoPhase(mode, document, judgement, step.state, step.changes)
+
+
+def assess_element(
+    session: Session, assignment: Assignment, user: User, article: str, path: str, value: str
+) -> ArticleTwoPhase:
+    """The assessor gives `value` (2, 1, 0, ?, or "clear") to an element; stores and commits.
+
+    Raises `TwoPhaseError` for what the rules refuse (including a topic not in the 2005 mode).
+    """
+    current = article_two_phase(session, assignment, article)
+    if current.mode.mode != "2005":
+        raise TwoPhaseError(f"topic {assignment.topic_id} is assessed on the 2006 scale")
+    step = current.state.clear(path) if value == "clear" else current.state.assess(path, value)
+    save_values(session, assignment.id, article, step.state.records())
+    session.add(
+        Event(
+            assignment_id=assignment.id,
+            user_id=user.id,
+            article=article,
+            kind="element-value",
+            payload={
+                "path": path,
+                "value": value,
+                "changes": [[c.path, c.before, c.after, c.rule] for c in step.changes],
+            },
+        )
+    )
+    session.commit()
+    return replace(current, state=step.state, changes=step.changes)

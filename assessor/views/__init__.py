@@ -19,3 +19,7 @@ def register_blueprints(app: Flask) -> None:
 
     app.register_blueprint(assess.blueprint)
     app.register_blueprint(organiser.blueprint)
+
+    from assessor.views import twophase  # issue 6: the 2005 two-phase screen and topic modes
+
+    app.register_blueprint(twophase.blueprint)
