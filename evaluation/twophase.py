@@ -31,10 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from evaluation.derivation import ElementLike, derive
 from evaluation.formats.records import Span
+
+if TYPE_CHECKING:
+    from evaluation.twophase_status import RuleStatus
 
 Value = Literal["2", "1", "0", "?"]
 Source = Literal["assessor", "propagated", "automatic"]
@@ -87,16 +90,6 @@ class ElementState:
     value: Value | None
     source: Source | None
     flag: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class RuleStatus:
-    """One rule, what it says, and how the current state stands with it."""
-
-    rule: str
-    description: str
-    status: str
-    satisfied: bool
 
 
 @dataclass(frozen=True)
@@ -243,7 +236,9 @@ class TwoPhaseState:
         ]
 
     def rule_status(self) -> list[RuleStatus]:
-        """The state of every rule, for the screen."""
+        """The state of every rule, for the screen (`evaluation.twophase_status`)."""
+        from evaluation.twophase_status import rule_status
+
         return rule_status(self)
 
 
@@ -346,41 +341,3 @@ def start_two_phase(
                 edit.put(i, "?", "automatic", RULE_AUTOMATIC, reason)
     edit.enforce_gain()
     return edit.step()
-
-
-def rule_status(state: TwoPhaseState) -> list[RuleStatus]:
-    """How `state` stands with every rule, in words a screen can show."""
-    t = state.table
-    needing = [i for i in range(len(t.paths)) if t.needs_value(i)]
-    missing = len(state.needs_value)
-    flagged = len(state.flagged)
-    automatic = sum(1 for i in needing if state.sources[i] == "automatic")
-    too_small = (
-        f"elements under {state.too_small_below} characters: {automatic} set to ? automatically"
-        if state.too_small_below is not None
-        else "off"
-    )
-    return [
-        RuleStatus(
-            RULE_ALL,
-            "every element that intersects a highlight needs a value",
-            f"{len(needing) - missing} of {len(needing)} elements have a value",
-            missing == 0,
-        ),
-        RuleStatus(
-            RULE_ONLY,
-            "no other element may get a value",
-            "enforced: elements without highlighted text cannot be assessed",
-            True,
-        ),
-        RuleStatus(
-            RULE_GAIN,
-            "an element cannot be more exhaustive than its parent; on conflict the ancestor is "
-            "reset and flagged",
-            f"{flagged} element(s) flagged for re-assessment" if flagged else "no conflict",
-            flagged == 0,
-        ),
-        RuleStatus(RULE_TOO_SMALL, "? given to an element is given to its descendants", "", True),
-        RuleStatus(RULE_EXHAUSTIVE, "2 given to an element is given to its ancestors", "", True),
-        RuleStatus(RULE_AUTOMATIC, "small elements are too small without asking", too_small, True),
-    ]
