@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 from assessor import create_app, db, migrate
 from assessor.commands_users import add_user, assign_topic
 from assessor.importing import import_collection
-from assessor.models import Pool, PoolEntry, Topic
+from assessor.models import Pool, PoolEntry, Run, RunResult, Topic
 from evaluation.documents import Document
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -108,6 +108,23 @@ def live_site(tmp_path: Path) -> Iterator[LiveSite]:
             session.add(
                 PoolEntry(pool_id=pool.id, article=article, position=position, pool_rank=position)
             )
+        run = Run(name="bm25", file="bm25.run", kind="fol")
+        session.add(run)
+        session.flush()
+        # One passage result in the astral article: "staff, then 😀" (offsets in code points).
+        astral_text = Document.from_file(directory / "astral.xml").text
+        start = astral_text.index("staff")
+        session.add(
+            RunResult(
+                run_id=run.id,
+                topic_id="1",
+                article="astral",
+                rank=1,
+                score=1.0,
+                start=start,
+                length=len("staff, then 😀"),
+            )
+        )
         for name, password in PASSWORDS.items():
             add_user(session, name, "organiser" if name == "olga" else "assessor", password)
         ids = {name: assign_topic(session, "1", name).id for name in ("alice", "bob")}

@@ -279,3 +279,21 @@ def test_queued_operations_survive_a_reload(ui: Any) -> None:
     document = ui.site.document("astral")
     start = document.span(P2)[0] + len("More ")
     assert ui.stored_state(page, "alice", "astral")["passages"] == [[start, start + len("𝌆 text")]]
+
+
+def test_keywords_and_run_outlines_are_painted(ui: Any) -> None:
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "astral")
+    text = ui.site.document("astral").text
+    page.fill("#keyword-input", "ARTICLE")
+    page.click("#keywords button[type=submit]:text('Add')")
+    page.wait_for_function("CSS.highlights.get('focal-keyword')?.size > 0")
+    painted = page.evaluate(
+        "() => [...CSS.highlights.get('focal-keyword')].map((r) => r.toString())"
+    )
+    assert painted == ["article"] * text.lower().count("article")
+    assert page.evaluate("CSS.highlights.get('focal-run')?.size ?? 0") == 0
+    page.keyboard.press("r")
+    outlined = page.evaluate("() => [...CSS.highlights.get('focal-run')].map((r) => r.toString())")
+    assert outlined == ["staff, then 😀"] and "staff, then 😀" in text
+    assert page.locator("#toggle-runs").is_checked()
