@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evaluation.formats.errors import FormatError
@@ -214,3 +214,74 @@ def test_write_read_round_trip(tmp_path_factory: pytest.TempPathFactory, run: Ru
     assert list(back.topics) == list(run.topics)
     assert strip_lines(back) == strip_lines(run)
     assert [r.line for r in all_results(back)] == list(range(1, len(all_results(run)) + 1))
+
+
+# --- the fast reader against an obviously correct one ------------------------------------------
+
+
+def oracle(data: bytes) -> list[tuple[object, ...]] | None:
+    """Line by line, the slow way; None where the reader must refuse the file."""
+    rows = [(n, line.split()) for n, line in enumerate(data.split(b"\n"), start=1)]
+    rows = [(n, fields) for n, fields in rows if fields]
+    if not rows or len({len(fields) for _, fields in rows}) != 1 or len(rows[0][1]) != 8:
+        return None
+    if len({fields[5] for _, fields in rows}) != 1:
+        return None
+    results = []
+    for n, f in rows:
+        missing = f[6] in (b"X", b"-1")
+        start = None if missing else int(f[6])
+        key = (f[0].decode(), f[2].decode(), int(f[3]), float(f[4]), n, start, int(f[7]), missing)
+        results.append(key)
+    order = list(dict.fromkeys(r[0] for r in results))
+    return sorted(results, key=lambda r: order.index(r[0]))  # stable: file order within a topic
+
+
+field_token = st.one_of(
+    st.sampled_from([b"1", b"2", b"3"]),
+    st.integers(0, 99).map(lambda i: str(i).encode()),
+)
+separator = st.sampled_from([b" "] * 8 + [b"  ", b"\t", b" \t"])
+
+
+@st.composite
+def run_bytes(draw: st.DrawFn) -> bytes:
+    out = []
+    for _ in range(draw(st.integers(1, 6))):
+        fields = [draw(st.sampled_from([b"1", b"2"])), b"Q0", draw(field_token)]
+        fields += [draw(field_token), draw(field_token), draw(st.sampled_from([b"r", b"r", b"s"]))]
+        fields += [draw(st.sampled_from([b"0", b"5", b"X", b"-1"])), draw(field_token)]
+        if draw(st.integers(0, 9)) == 0:
+            fields = fields[: draw(st.integers(5, 7))] if draw(st.booleans()) else [*fields, b"x"]
+        line = b""
+        for index, value in enumerate(fields):
+            line += (draw(separator) if index else b"") + value
+        if draw(st.integers(0, 5)) == 0:
+            line = draw(separator) + line + draw(separator)
+        out.append(line + draw(st.sampled_from([b"\n", b"\n", b"\r\n"])))
+        if draw(st.integers(0, 7)) == 0:
+            out.append(draw(st.sampled_from([b"\n", b" \n", b"\r\n"])))
+    return b"".join(out)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=run_bytes())
+# same number of spaces on every line, but a doubled space hides a missing field
+@example(data=b"1 Q0 b 2 1 r 0 5\n1 Q0 a 1 1 r  5\n")
+@example(data=b"1 Q0 a 1 1 r 0 5 \r\n\r\n2 Q0 b 2 1 r X 5\n1 Q0 c 3 1 r -1 5\n")
+def test_reader_agrees_with_line_by_line_oracle(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes
+) -> None:
+    path = tmp_path_factory.mktemp("oracle") / "o.run"
+    path.write_bytes(data)
+    expected = oracle(data)
+    if expected is None:
+        with pytest.raises(FormatError):
+            read_run(path, kind="fol")
+        return
+    run = read_run(path, kind="fol")
+    got = [
+        (r.topic, r.article, r.rank, r.score, r.line, r.start, r.length, r.missing)
+        for r in all_results(run)
+    ]
+    assert got == expected
