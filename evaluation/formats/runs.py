@@ -37,6 +37,11 @@ SHAPES: dict[RunKind, str] = {
     "element": "`topic Q0 article rank score run-id path`",
     "article": "`topic Q0 article rank score run-id`",
 }
+A_RUN: dict[RunKind, str] = {
+    "fol": "a FOL run",
+    "element": "an element run",
+    "article": "an article run",
+}
 MISSING_OFFSETS = frozenset({b"X", b"x", b"-1"})
 
 T = TypeVar("T")
@@ -55,7 +60,7 @@ def read_run(path: str | Path, kind: RunKind | None = None) -> Run:
         run = parse_submission(data, name)
         if kind is not None and run.kind != kind:
             raise FormatError(
-                name, None, f"expected an {kind} run, found a submission of {run.kind} results"
+                name, None, f"expected {A_RUN[kind]}, found a submission of {run.kind} results"
             )
         return run
     with _collector_paused():
@@ -75,7 +80,7 @@ def parse_run_bytes(data: bytes, name: str, kind: RunKind | None = None) -> Run:
         raise FormatError(
             name,
             numbers[0],
-            f"expected an {kind} run with {FIELDS_OF_KIND[kind]} fields {SHAPES[kind]}, "
+            f"expected {A_RUN[kind]} with {FIELDS_OF_KIND[kind]} fields {SHAPES[kind]}, "
             f"found {FIELDS_OF_KIND[detected]} fields",
         )
     column = _ColumnReader(numbers, name)
@@ -211,7 +216,7 @@ def _detect_kind(rows: list[list[bytes]], numbers: list[int], name: str) -> RunK
         raise FormatError(
             name,
             numbers[index],
-            f"expected {width} fields {SHAPES[kind]} like line {numbers[0]} (an {kind} run), "
+            f"expected {width} fields {SHAPES[kind]} like line {numbers[0]} ({A_RUN[kind]}), "
             f"found {len(rows[index])}",
         )
     return kind

@@ -128,7 +128,7 @@ def _agree(kind: RunKind | None, found: RunKind, element: etree._Element, name: 
         raise FormatError(
             name,
             _line(element),
-            f"expected only {kind} results, found an {found} result",
+            f"expected only {kind} results, found a result of kind {found}",
         )
     return found
 

@@ -99,7 +99,7 @@ def test_blank_lines_crlf_and_tabs(tmp_path: Path) -> None:
 def test_kind_requested_must_match(tmp_path: Path) -> None:
     path = write(tmp_path, "1 Q0 a 1 3 r\n")
     assert read_run(path, kind="article").kind == "article"
-    with pytest.raises(FormatError, match=r":1: expected an fol run with 8 fields"):
+    with pytest.raises(FormatError, match=r":1: expected a FOL run with 8 fields"):
         read_run(path, kind="fol")
 
 

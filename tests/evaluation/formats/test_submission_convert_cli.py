@@ -66,7 +66,7 @@ def test_element_submission_and_kind_from_contents(tmp_path: Path) -> None:
     assert run.kind == "element"
     assert run.topics["3"][0].path == "/article[1]/bdy[1]/sec[1]/p[2]"
     with pytest.raises(
-        FormatError, match="expected an fol run, found a submission of element results"
+        FormatError, match="expected a FOL run, found a submission of element results"
     ):
         read_run(submission(tmp_path, body, attributes=""), kind="fol")
 
@@ -82,7 +82,7 @@ def test_element_submission_and_kind_from_contents(tmp_path: Path) -> None:
         ('<topic topic-id="1"><result><file>a</file><fol offset="1"/></result></topic>\n', "", 4,
          'expected attribute length="..."'),
         ('<topic topic-id="1"><result><file>a</file><path>/a[1]</path></result></topic>\n',
-         'result-type="fol"', 4, "expected only fol results, found an element result"),
+         'result-type="fol"', 4, "expected only fol results, found a result of kind element"),
         ('<topic topic-id="1"><result><file>a</file><rank>one</rank></result></topic>\n', "", 4,
          "an integer <rank>"),
         ("", "", 2, "expected at least one <topic> with a <result>"),
