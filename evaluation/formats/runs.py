@@ -158,7 +158,10 @@ def build_results(*columns: Sequence[object]) -> list[Result]:
     each field through `object.__setattr__` in Python, whereas the slot descriptors below are
     called from C, one column at a time.
     """
-    results: list[Result] = list(map(object.__new__, repeat(Result, len(columns[0]))))
+    count = len(columns[0])
+    if any(len(values) != count for values in columns):
+        raise ValueError("every column needs one value per result")  # else slots stay unset
+    results: list[Result] = list(map(object.__new__, repeat(Result, count)))
     for field_name, values in zip(_RESULT_FIELDS, columns, strict=True):
         deque(map(_RESULT_SLOTS[field_name].__set__, results, values), maxlen=0)
     return results

@@ -164,6 +164,8 @@ def test_fast_builder_equals_the_dataclass_constructor() -> None:
     assert [hash(r) for r in built] == [hash(r) for r in expected]
     with pytest.raises(AttributeError):
         built[0].topic = "x"  # type: ignore[misc]
+    with pytest.raises(ValueError, match="one value per result"):
+        build_results(*columns[:-1], [False])
 
 
 # --- writing -----------------------------------------------------------------------------------
