@@ -109,6 +109,8 @@ def _pool_entry(fields: list[str], name: str, number: int) -> PooledArticle:
     contributors = () if runs == "-" else tuple(runs.split(","))
     if any(not run for run in contributors):
         raise FormatError(name, number, f"empty run id in contributing runs {runs!r}")
+    if len(set(contributors)) != len(contributors):
+        raise FormatError(name, number, f"a run is listed twice in contributing runs {runs!r}")
     return PooledArticle(topic, article, int(first_round), int(best_rank), contributors)
 
 

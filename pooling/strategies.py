@@ -7,8 +7,10 @@ A run's *rank* of a result is its 1-based position in the run's topic block.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import islice
+from operator import itemgetter
 from typing import Literal
 
 from evaluation.formats.records import Run
@@ -27,7 +29,7 @@ RunLists = list[tuple[int, Sequence[str]]]
 class _Entry:
     first_round: int
     best_rank: int
-    contributors: set[int] = field(default_factory=set)
+    contributors: list[int]  # run indices, possibly repeated; deduplicated when built
 
 
 class _TopicPoolBuilder:
@@ -44,10 +46,11 @@ class _TopicPoolBuilder:
     def add(self, article: str, round_number: int, rank: int, run_index: int) -> None:
         entry = self.entries.get(article)
         if entry is None:
-            entry = self.entries[article] = _Entry(round_number, rank)
-        elif rank < entry.best_rank:
+            self.entries[article] = _Entry(round_number, rank, [run_index])
+            return
+        if rank < entry.best_rank:
             entry.best_rank = rank
-        entry.contributors.add(run_index)
+        entry.contributors.append(run_index)
 
     def build(self, depths: dict[str, int], rounds: int) -> TopicPool:
         articles = tuple(
@@ -56,7 +59,7 @@ class _TopicPoolBuilder:
                 article=article,
                 first_round=entry.first_round,
                 best_rank=entry.best_rank,
-                contributing_runs=tuple(self.run_ids[i] for i in sorted(entry.contributors)),
+                contributing_runs=tuple(self.run_ids[i] for i in sorted(set(entry.contributors))),
             )
             for article, entry in self.entries.items()
         )
@@ -73,20 +76,31 @@ def lists_per_topic(runs: Sequence[RankedRun]) -> dict[str, RunLists]:
     return {topic: per_topic[topic] for topic in sorted(per_topic, key=natural_key)}
 
 
-def _top_n_rounds(builder: _TopicPoolBuilder, lists: RunLists, size: int) -> tuple[int, int]:
+def _top_n_rounds(builder: _TopicPoolBuilder, lists: RunLists, size: int) -> int:
     """Add rounds of k-th results until a round ends with at least `size` articles.
 
-    Returns (rounds completed, longest run). Stops early when every run is exhausted.
+    Returns the rounds completed; stops early when every run is exhausted. This is the hot loop
+    of pooling, hence the inlined `add`: within top-n rounds the rank is the round, so an article
+    already pooled never improves its best rank.
     """
-    longest = max(len(articles) for _, articles in lists)
+    entries = builder.entries
+    active = list(lists)
+    shortest = min((len(articles) for _, articles in active), default=0)
     rounds = 0
-    while len(builder) < size and rounds < longest:
+    while len(entries) < size and active:
+        position = rounds
         rounds += 1
-        position = rounds - 1
-        for run_index, articles in lists:
-            if position < len(articles):
-                builder.add(articles[position], rounds, rounds, run_index)
-    return rounds, longest
+        for run_index, articles in active:
+            article = articles[position]
+            entry = entries.get(article)
+            if entry is None:
+                entries[article] = _Entry(rounds, rounds, [run_index])
+            else:
+                entry.contributors.append(run_index)
+        if rounds >= shortest:  # some run is exhausted: drop it from the next rounds
+            active = [(index, articles) for index, articles in active if len(articles) > rounds]
+            shortest = min((len(articles) for _, articles in active), default=0)
+    return rounds
 
 
 def _round_depths(run_ids: Sequence[str], lists: RunLists, rounds: int) -> dict[str, int]:
@@ -104,7 +118,7 @@ def top_n_pool(runs: Sequence[RankedRun | Run], size: int = 500) -> Pool:
     >>> a = RankedRun("a", {"1": ["x", "x", "y"]})
     >>> b = RankedRun("b", {"1": ["z", "y", "w"]})
     >>> [e.article for e in top_n_pool([a, b], size=3).topics["1"].articles]
-    ['x', 'z', 'y', 'w']
+    ['x', 'z', 'y']
     """
     if size < 1:
         raise ValueError(f"pool size must be at least 1, got {size}")
@@ -113,28 +127,40 @@ def top_n_pool(runs: Sequence[RankedRun | Run], size: int = 500) -> Pool:
     topics: dict[str, TopicPool] = {}
     for topic, lists in lists_per_topic(ranked).items():
         builder = _TopicPoolBuilder(topic, run_ids)
-        rounds, _ = _top_n_rounds(builder, lists, size)
+        rounds = _top_n_rounds(builder, lists, size)
         topics[topic] = builder.build(_round_depths(run_ids, lists, rounds), rounds)
     return Pool(f"topn size={size}", tuple(run_ids), topics)
 
 
-def first_distinct(articles: Sequence[str], limit: int | None = None) -> tuple[list[str], int]:
-    """The first `limit` distinct articles of a result list, and how many results that reads.
+def first_ranks(articles: Sequence[str]) -> dict[str, int]:
+    """Article -> 1-based rank of its first result, in order of first appearance.
 
-    The results read stop just before the first result of the (limit+1)-th distinct article.
+    >>> first_ranks(["a", "b", "a", "c"])
+    {'a': 1, 'b': 2, 'c': 4}
+    """
+    # Built at C speed: later keys overwrite earlier values, so reading the results backwards
+    # leaves each article its first rank; sorting by rank restores the order of appearance.
+    backwards = dict(zip(reversed(articles), range(len(articles), 0, -1), strict=True))
+    return dict(sorted(backwards.items(), key=itemgetter(1)))
+
+
+def first_distinct(articles: Sequence[str], limit: int) -> tuple[dict[str, int], int]:
+    """The first `limit` distinct articles of a result list with the rank of their first
+    result, and how many results that reads (up to just before the (limit+1)-th distinct one).
 
     >>> first_distinct(["a", "a", "b", "a", "c"], 2)
-    (['a', 'b'], 4)
+    ({'a': 1, 'b': 3}, 4)
     """
-    if limit is None:
-        return list(dict.fromkeys(articles)), len(articles)
-    seen: dict[str, None] = {}
-    for position, article in enumerate(articles):
-        if article not in seen:
-            if len(seen) == limit:
-                return list(seen), position
-            seen[article] = None
-    return list(seen), len(articles)
+    window = 4 * limit
+    ranks = first_ranks(articles[:window])
+    while len(ranks) <= limit and window < len(articles):  # read more only when needed
+        window *= 4
+        ranks = first_ranks(articles[:window])
+    if len(ranks) <= limit:
+        return ranks, len(articles)
+    head = dict(islice(ranks.items(), limit + 1))
+    _, next_rank = head.popitem()
+    return head, next_rank - 1
 
 
 def depth_k_pool(runs: Sequence[RankedRun | Run], depth: int) -> Pool:
@@ -160,9 +186,8 @@ def depth_k_pool(runs: Sequence[RankedRun | Run], depth: int) -> Pool:
         heads: list[tuple[int, list[str], dict[str, int]]] = []
         depths: dict[str, int] = {}
         for run_index, articles in lists:
-            distinct, read = first_distinct(articles, depth)
-            first_rank = _first_ranks(articles[:read])
-            heads.append((run_index, distinct, first_rank))
+            first_rank, read = first_distinct(articles, depth)
+            heads.append((run_index, list(first_rank), first_rank))
             depths[run_ids[run_index]] = read
         rounds = max(len(distinct) for _, distinct, _ in heads)
         for round_number in range(1, rounds + 1):
@@ -172,14 +197,6 @@ def depth_k_pool(runs: Sequence[RankedRun | Run], depth: int) -> Pool:
                     builder.add(article, round_number, first_rank[article], run_index)
         topics[topic] = builder.build(depths, rounds)
     return Pool(f"depth depth={depth}", tuple(run_ids), topics)
-
-
-def _first_ranks(articles: Iterable[str]) -> dict[str, int]:
-    """Article -> 1-based rank of its first result."""
-    ranks: dict[str, int] = {}
-    for rank, article in enumerate(articles, start=1):
-        ranks.setdefault(article, rank)
-    return ranks
 
 
 def fused_ranking(lists: RunLists, method: FusionMethod, rrf_k: int = RRF_K) -> list[str]:
@@ -196,13 +213,15 @@ def fused_ranking(lists: RunLists, method: FusionMethod, rrf_k: int = RRF_K) -> 
     scores: dict[str, float] = {}
     distinct_lists = [list(dict.fromkeys(articles)) for _, articles in lists]
     longest = max((len(distinct) for distinct in distinct_lists), default=0)
+    points: Sequence[float]
+    if method == "borda":
+        points = range(longest, 0, -1)  # L - r + 1 for r = 1 .. L
+    else:
+        points = [1.0 / (rrf_k + rank) for rank in range(1, longest + 1)]
+    get = scores.get
     for distinct in distinct_lists:
-        if method == "borda":
-            for rank, article in enumerate(distinct, start=1):
-                scores[article] = scores.get(article, 0) + (longest - rank + 1)
-        else:
-            for rank, article in enumerate(distinct, start=1):
-                scores[article] = scores.get(article, 0.0) + 1.0 / (rrf_k + rank)
+        for article, gained in zip(distinct, points, strict=False):
+            scores[article] = get(article, 0) + gained
     return sorted(scores, key=lambda article: (-scores[article], natural_key(article)))
 
 
@@ -229,21 +248,18 @@ def fusion_pool(
     for topic, lists in lists_per_topic(ranked).items():
         builder = _TopicPoolBuilder(topic, run_ids)
         top = fused_ranking(lists, method, rrf_k)[:fused]
-        chosen = set(top)
-        best: dict[str, tuple[int, list[int]]] = {}
-        for run_index, articles in lists:
-            for article in chosen.intersection(articles):
-                rank = articles.index(article) + 1
-                previous = best.get(article)
-                if previous is None:
-                    best[article] = (rank, [run_index])
-                else:
-                    best[article] = (min(rank, previous[0]), [*previous[1], run_index])
         for article in top:
-            rank, contributors = best[article]
-            for run_index in contributors:
-                builder.add(article, FUSED_ROUND, rank, run_index)
-        rounds, _ = _top_n_rounds(builder, lists, size)
+            builder.entries[article] = _Entry(FUSED_ROUND, 0, [])
+        for run_index, articles in lists:
+            # article -> rank of its first result, built at C speed (later keys overwrite).
+            first_rank = dict(zip(reversed(articles), range(len(articles), 0, -1), strict=True))
+            for article in first_rank.keys() & builder.entries.keys():
+                entry = builder.entries[article]
+                rank = first_rank[article]
+                if not entry.best_rank or rank < entry.best_rank:
+                    entry.best_rank = rank
+                entry.contributors.append(run_index)
+        rounds = _top_n_rounds(builder, lists, size)
         topics[topic] = builder.build(_round_depths(run_ids, lists, rounds), rounds)
     label = f"{method} fused={fused} size={size}"
     return Pool(label, tuple(run_ids), topics)

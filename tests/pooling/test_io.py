@@ -89,6 +89,7 @@ def test_a_pool_file_round_trips(tmp_path: Path) -> None:
         ("topic\tarticle\n1\t5\tone\t1\tA\n", 2, "integers"),
         ("1\t5\t1\t1\tA\n1\t5\t2\t2\tB\n", 2, "pooled twice"),
         ("1\t5\t1\t1\tA,,B\n", 1, "empty run id"),
+        ("1\t5\t1\t1\tA,B,A\n", 1, "listed twice"),
         ("1\t5\t1\t1\tA\n\n", 2, "empty line"),
     ],
 )

@@ -1,0 +1,227 @@
+"""Pooling at INEX 2006 scale: 333 runs x 125 topics x 1500 results (62 million results).
+
+Synthetic runs: every topic has 5000 candidate articles; a run draws 1500 results with a heavy
+bias towards the topic's best candidates (so runs agree near the top, as real runs do) and
+returns some articles several times (as passage runs do). The same in-memory lists feed
+`pooling` and a plain dict-and-list reference written here; the figure is the ratio of wall times
+and of peak memory (tracemalloc, measured in a second pass so that tracing does not slow the
+timed pass). Both must give the same pools.
+
+    .venv/bin/python benchmarks/pooling.py [--runs 333 --topics 125 --results 1500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import operator
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pooling.records import Pool, RankedRun
+from pooling.stats import pool_statistics
+from pooling.strategies import depth_k_pool, fusion_pool, top_n_pool
+
+PlainRuns = list[tuple[str, dict[str, list[str]]]]
+CANDIDATES = 5000
+
+
+def synthetic_runs(runs: int, topics: int, results: int, seed: int) -> PlainRuns:
+    rng = np.random.default_rng(seed)
+    vocabulary = [str(1_000_000 + n) for n in range(topics * CANDIDATES)]
+    plain: PlainRuns = [(f"run{r:03d}", {}) for r in range(runs)]
+    for t in range(topics):
+        topic = str(2006_001 + t)
+        base = t * CANDIDATES
+        for _, per_topic in plain:
+            quality = (rng.pareto(1.1, results) * 40).astype(np.int64) % CANDIDATES
+            order = np.argsort(quality + rng.normal(0.0, 25.0, results), kind="stable")
+            chosen = (quality[order] + base).tolist()
+            per_topic[topic] = list(operator.itemgetter(*chosen)(vocabulary))
+    return plain
+
+
+# ---- the plain reference -------------------------------------------------------------------
+
+
+Rows = dict[str, dict[str, list]]  # type: ignore[type-arg]
+"""topic -> article -> [first_round, best_rank, contributing run ids]: what a pool file says."""
+
+
+def reference_top_n(runs: PlainRuns, size: int, start: Rows | None = None) -> Rows:
+    pools: Rows = {}
+    for topic in sorted({t for _, per_topic in runs for t in per_topic}):
+        pool = (start or {}).get(topic, {})
+        longest = max(len(per_topic.get(topic, [])) for _, per_topic in runs)
+        k = 0
+        while len(pool) < size and k < longest:
+            k += 1
+            for run_id, per_topic in runs:
+                results = per_topic.get(topic, [])
+                if k <= len(results):
+                    row = pool.setdefault(results[k - 1], [k, k, []])
+                    if run_id not in row[2]:
+                        row[2].append(run_id)
+        pools[topic] = pool
+    return pools
+
+
+def reference_depth_k(runs: PlainRuns, depth: int) -> Rows:
+    pools: Rows = {}
+    for run_id, per_topic in runs:
+        for topic, results in per_topic.items():
+            pool = pools.setdefault(topic, {})
+            seen: dict[str, int] = {}
+            for rank, article in enumerate(results, start=1):
+                if article not in seen:
+                    if len(seen) == depth:
+                        break
+                    seen[article] = len(seen) + 1
+                    row = pool.setdefault(article, [seen[article], rank, []])
+                    row[0] = min(row[0], seen[article])
+                    row[1] = min(row[1], rank)
+                    row[2].append(run_id)
+    return pools
+
+
+def reference_borda(runs: PlainRuns, size: int, fused: int) -> Rows:
+    top: Rows = {}
+    for topic in sorted({t for _, per_topic in runs for t in per_topic}):
+        distinct = [list(dict.fromkeys(per_topic.get(topic, []))) for _, per_topic in runs]
+        longest = max(len(d) for d in distinct)
+        scores: dict[str, int] = {}
+        for d in distinct:
+            for rank, article in enumerate(d):
+                scores[article] = scores.get(article, 0) + longest - rank
+        chosen = sorted(scores, key=lambda a, s=scores: (-s[a], int(a)))[:fused]
+        rows: dict[str, list] = {article: [0, 0, []] for article in chosen}  # type: ignore[type-arg]
+        for run_id, per_topic in runs:
+            results = per_topic.get(topic, [])
+            for rank, article in enumerate(results, start=1):
+                row = rows.get(article)
+                if row is not None and run_id not in row[2]:
+                    row[1] = rank if not row[1] else min(row[1], rank)
+                    row[2].append(run_id)
+        top[topic] = rows
+    return reference_top_n(runs, size, top)
+
+
+def reference_stats(runs: PlainRuns, pool: Pool) -> dict[str, object]:
+    """Depths, contributions, unique contributions and pairwise overlaps with sets and dicts."""
+    pooled = {topic: set(tp.article_ids()) for topic, tp in pool.topics.items()}
+    depths: dict[str, list[int]] = {}
+    for _, per_topic in runs:
+        for topic, results in per_topic.items():
+            depth = 0
+            while depth < len(results) and results[depth] in pooled[topic]:
+                depth += 1
+            depths.setdefault(topic, []).append(depth)
+    contributed: dict[str, set[tuple[str, str]]] = {run_id: set() for run_id, _ in runs}
+    unique: dict[str, int] = {}
+    for entry in pool.articles():
+        for run_id in entry.contributing_runs:
+            contributed[run_id].add((entry.topic, entry.article))
+        if len(entry.contributing_runs) == 1:
+            unique[entry.contributing_runs[0]] = unique.get(entry.contributing_runs[0], 0) + 1
+    overlaps = {}
+    run_ids = [run_id for run_id, _ in runs]
+    for i, a in enumerate(run_ids):
+        for b in run_ids[i + 1 :]:
+            shared = len(contributed[a] & contributed[b])
+            union = len(contributed[a] | contributed[b])
+            overlaps[a, b] = (shared, shared / union if union else 0.0)
+    mean_depths = {topic: sum(d) / len(d) for topic, d in depths.items()}
+    return {"depths": mean_depths, "unique": unique, "overlaps": overlaps}
+
+
+# ---- measuring -----------------------------------------------------------------------------
+
+
+def measure(call: Callable[[], object]) -> tuple[float, float, object]:
+    """Wall seconds of one call, then peak MiB of a second, traced call."""
+    gc.collect()
+    started = time.perf_counter()
+    value = call()
+    seconds = time.perf_counter() - started
+    del value
+    gc.collect()
+    tracemalloc.start()
+    value = call()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return seconds, peak / 2**20, value
+
+
+def normalised(rows: Rows) -> Rows:
+    """Contributors in run order (run ids here sort in run order)."""
+    return {
+        topic: {article: [row[0], row[1], sorted(row[2])] for article, row in per_topic.items()}
+        for topic, per_topic in rows.items()
+    }
+
+
+def rows_of(pool: Pool) -> Rows:
+    return {
+        topic: {
+            e.article: [e.first_round, e.best_rank, list(e.contributing_runs)] for e in tp.articles
+        }
+        for topic, tp in pool.topics.items()
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=333)
+    parser.add_argument("--topics", type=int, default=125)
+    parser.add_argument("--results", type=int, default=1500)
+    parser.add_argument("--seed", type=int, default=2006)
+    options = parser.parse_args()
+    started = time.perf_counter()
+    plain = synthetic_runs(options.runs, options.topics, options.results, options.seed)
+    ranked = [RankedRun(run_id, per_topic) for run_id, per_topic in plain]
+    total = options.runs * options.topics * options.results
+    print(
+        f"{options.runs} runs x {options.topics} topics x {options.results} results "
+        f"= {total:,} results, generated in {time.perf_counter() - started:.1f} s"
+    )
+    top_pool = top_n_pool(ranked, 500)
+    cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
+        ("top-n 500", lambda: top_n_pool(ranked, 500), lambda: reference_top_n(plain, 500)),
+        ("depth-k 100", lambda: depth_k_pool(ranked, 100), lambda: reference_depth_k(plain, 100)),
+        (
+            "borda 250+500",
+            lambda: fusion_pool(ranked, 500, 250, "borda"),
+            lambda: reference_borda(plain, 500, 250),
+        ),
+        (
+            "stats (top-n 500)",
+            lambda: pool_statistics(top_pool, ranked),
+            lambda: reference_stats(plain, top_pool),
+        ),
+    ]
+    print(
+        f"{'case':<20}{'pooling s':>11}{'reference s':>13}{'time ratio':>12}"
+        f"{'pooling MiB':>13}{'reference MiB':>15}{'memory ratio':>14}"
+    )
+    for name, ours, reference in cases:
+        our_seconds, our_mib, our_value = measure(ours)
+        ref_seconds, ref_mib, ref_value = measure(reference)
+        if isinstance(our_value, Pool) and rows_of(our_value) != normalised(ref_value):  # type: ignore[arg-type]
+            print(f"{name}: pooling and the reference disagree", file=sys.stderr)
+            return 1
+        print(
+            f"{name:<20}{our_seconds:>11.2f}{ref_seconds:>13.2f}{our_seconds / ref_seconds:>12.2f}"
+            f"{our_mib:>13.1f}{ref_mib:>15.1f}{our_mib / max(ref_mib, 1e-9):>14.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
