@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Judgement, Run
 from evaluation.measures import articles, declarations, focused, incontext
@@ -152,18 +154,14 @@ def _evaluate_topic(
 
 def _note_past_end(lines: TopicLines, text: RelevantText, evaluation: RunEvaluation) -> None:
     """Warn about results that end past their (judged) article's length."""
-    judgements = text.judgements
-    for i, article in enumerate(lines.articles):
-        judgement = judgements.get(article)
-        if (
-            judgement is not None
-            and judgement.article_chars
-            and lines.ends[i] > judgement.article_chars
-        ):
-            evaluation.warnings.append(
-                f"{evaluation.file}:{int(lines.lines[i])}: result ends at {int(lines.ends[i])}, "
-                f"past the end of article {article} ({judgement.article_chars} characters)"
-            )
+    sizes = text.article_chars
+    limits = np.fromiter((sizes.get(a, -1) for a in lines.unique), np.int64, len(lines.unique))
+    limit = limits[lines.codes]
+    for i in np.flatnonzero((limit >= 0) & (lines.ends > limit)).tolist():
+        evaluation.warnings.append(
+            f"{evaluation.file}:{int(lines.lines[i])}: result ends at {int(lines.ends[i])}, "
+            f"past the end of article {lines.articles[i]} ({int(limit[i])} characters)"
+        )
 
 
 def _missing_topic(prepared: PreparedQrels, topic: str, settings: Settings) -> TopicEvaluation:

@@ -136,12 +136,12 @@ def unseen_parts(lines: TopicLines, text: RelevantText) -> tuple[Ints, Ints]:
     """Thorough: (rel, size) of each line where, in a relevant article, only the part of a
     result not covered by earlier results of that article counts. Reference: Kamps et al. 2007.
     """
-    rel = text.overlap(lines.articles, lines.starts, lines.ends)
+    keys = text.line_keys(lines)
+    rel = text.key_overlap(keys, lines.starts, lines.ends)
     size = lines.sizes.copy()
     seen: dict[str, list[Span]] = {}
-    for i, article in enumerate(lines.articles):
-        if not text.is_relevant(article):
-            continue
+    for i in np.flatnonzero(keys >= 0).tolist():
+        article = lines.articles[i]
         spans = seen.setdefault(article, [])
         span = (int(lines.starts[i]), int(lines.ends[i]))
         if spans:
@@ -155,10 +155,7 @@ def unseen_parts(lines: TopicLines, text: RelevantText) -> tuple[Ints, Ints]:
 
 def check_no_overlap(lines: TopicLines, file: str) -> None:
     """Focused, RiC: a result may not overlap an earlier result of its article (X excepted)."""
-    codes: dict[str, int] = {}
-    article_codes = np.fromiter(
-        (codes.setdefault(a, len(codes)) for a in lines.articles), np.int64, len(lines)
-    )
+    article_codes = lines.codes
     real = np.flatnonzero(~lines.missing)
     order = real[np.lexsort((lines.starts[real], article_codes[real]))]
     same = article_codes[order[1:]] == article_codes[order[:-1]]
@@ -180,7 +177,7 @@ def evaluate_topic(
     if thorough:
         rel, size = unseen_parts(lines, text)
     else:
-        rel, size = text.overlap(lines.articles, lines.starts, lines.ends), lines.sizes
+        rel, size = text.line_overlap(lines), lines.sizes
     relret, ret = np.cumsum(rel), np.cumsum(size)
     precision = np.divide(relret, ret, out=np.zeros(len(ret)), where=ret > 0)
     bins = recall_bins(relret, text.rel_size, RECALL_POINTS - 1, strict)
@@ -189,7 +186,8 @@ def evaluate_topic(
         warnings.append(f"recall above 1 at {int((bins >= RECALL_POINTS).sum())} ranks: dropped")
         precision, bins = precision[bins < RECALL_POINTS], bins[bins < RECALL_POINTS]
     curve = interpolated_precision(precision, bins, RECALL_POINTS - 1)
-    num_ret, num_rel, num_rel_ret = article_counts(lines.articles, text)
+    num_ret, num_rel = len(lines.unique), text.num_rel
+    num_rel_ret = int((text.unique_keys(lines) >= 0).sum())
     ret_size, rel_ret_size = int(ret[-1]) if len(ret) else 0, int(relret[-1]) if len(ret) else 0
     art_prec, art_rec = ratio(num_rel_ret, num_ret), ratio(num_rel_ret, num_rel)
     char_prec = character_precision(rel_ret_size, ret_size)

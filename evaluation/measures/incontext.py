@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from evaluation.formats.errors import FormatError
-from evaluation.formats.records import Judgement, Span
-from evaluation.measures.focused import Value, article_counts, interpolated_precision, recall_bins
-from evaluation.measures.passages import RelevantText, TopicLines
+from evaluation.formats.records import Span
+from evaluation.measures.focused import Value, interpolated_precision, recall_bins
+from evaluation.measures.passages import Ints, RelevantText, TopicLines
 
 CUTOFFS = (1, 2, 3, 5, 10, 25, 50)
 RECALL_POINTS = 11
@@ -114,27 +114,24 @@ def t2i_score(
     return relevant / read if read else 0.0
 
 
-def article_blocks(lines: TopicLines, file: str, one_line: bool) -> list[tuple[str, int, int]]:
-    """(article, first, end) index ranges of the ranks; returning to an article is an error."""
-    blocks: list[tuple[str, int, int]] = []
-    seen: set[str] = set()
-    for i, article in enumerate(lines.articles):
-        if blocks and blocks[-1][0] == article:
-            if one_line:
-                raise FormatError(
-                    file, int(lines.lines[i]), f"a second result for article {article} "
-                    "(Best in Context allows one result per article)"
-                )  # fmt: skip
-            blocks[-1] = (article, blocks[-1][1], i + 1)
-            continue
-        if article in seen:
-            raise FormatError(
-                file, int(lines.lines[i]), f"article {article} comes back after other articles "
-                "(in context runs give each article's results together)"
-            )  # fmt: skip
-        seen.add(article)
-        blocks.append((article, i, i + 1))
-    return blocks
+def article_blocks(lines: TopicLines, file: str, one_line: bool) -> Ints:
+    """The index of the first line of each rank; returning to an article is an error."""
+    codes = lines.codes
+    firsts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    if len(firsts) != len(lines.unique):
+        # codes number articles in first-seen order: block j holds article j until one returns
+        back = int(firsts[np.flatnonzero(codes[firsts] != np.arange(len(firsts)))[0]])
+        raise FormatError(
+            file, int(lines.lines[back]), f"article {lines.articles[back]} comes back after "
+            "other articles (in context runs give each article's results together)"
+        )  # fmt: skip
+    if one_line and len(firsts) != len(lines):
+        second = int(np.flatnonzero(codes[1:] == codes[:-1])[0]) + 1
+        raise FormatError(
+            file, int(lines.lines[second]), f"a second result for article "
+            f"{lines.articles[second]} (Best in Context allows one result per article)"
+        )  # fmt: skip
+    return firsts
 
 
 def generalised_precision(
@@ -174,32 +171,32 @@ def generalised_precision(
 def article_scores(
     task: str,
     lines: TopicLines,
-    blocks: list[tuple[str, int, int]],
+    firsts: Ints,
     text: RelevantText,
-    rel: np.ndarray,
+    rel: Ints,
     *,
     beta: float,
     n: int,
     irr: int,
 ) -> list[float]:
-    """The score of each ranked article for `task` (ric, bic or t2i)."""
-    scores = []
-    for article, first, end in blocks:
-        judgement: Judgement | None = text.judgements.get(article)
-        if judgement is None or judgement.rel_chars <= 0:
-            scores.append(0.0)
-        elif task == "ric":
-            retrieved = int(lines.ends[first:end].sum() - lines.starts[first:end].sum())
-            scores.append(
-                ric_score(int(rel[first:end].sum()), retrieved, judgement.rel_chars, beta)
-            )
+    """The score of each ranked article for `task` (ric, bic or t2i); 0 unless relevant."""
+    scores = [0.0] * len(firsts)
+    if len(firsts) == 0:
+        return scores
+    block_ends = np.r_[firsts[1:], len(lines)].tolist()
+    rel_sums = np.add.reduceat(rel, firsts).tolist()
+    ret_sums = np.add.reduceat(lines.sizes, firsts).tolist()
+    starts, ends = lines.starts.tolist(), lines.ends.tolist()
+    for block in np.flatnonzero(text.line_keys(lines)[firsts] >= 0).tolist():
+        first, end = int(firsts[block]), block_ends[block]
+        judgement = text.judgements[lines.articles[first]]
+        if task == "ric":
+            scores[block] = ric_score(rel_sums[block], ret_sums[block], judgement.rel_chars, beta)
         elif task == "bic":
-            scores.append(bic_score(judgement.bep, int(lines.starts[first]), n))
+            scores[block] = bic_score(judgement.bep, starts[first], n)
         else:
-            spans = list(
-                zip(lines.starts[first:end].tolist(), lines.ends[first:end].tolist(), strict=True)
-            )
-            scores.append(t2i_score(spans, judgement.passages, judgement.article_chars, irr))
+            spans = list(zip(starts[first:end], ends[first:end], strict=True))
+            scores[block] = t2i_score(spans, judgement.passages, judgement.article_chars, irr)
     return scores
 
 
@@ -215,11 +212,12 @@ def evaluate_topic(
     strict: bool = False,
 ) -> tuple[dict[str, Value], list[float]]:
     """Per-topic values of an In Context task and its 11-point interpolated gP curve."""
-    blocks = article_blocks(lines, file, one_line=task == "bic")
-    rel = text.overlap(lines.articles, lines.starts, lines.ends)
-    scores = article_scores(task, lines, blocks, text, rel, beta=beta, n=n, irr=irr)
-    relevant = [text.is_relevant(article) for article, _, _ in blocks]
-    num_ret, num_rel, num_rel_ret = article_counts(lines.articles, text)
+    firsts = article_blocks(lines, file, one_line=task == "bic")
+    rel = text.line_overlap(lines)
+    scores = article_scores(task, lines, firsts, text, rel, beta=beta, n=n, irr=irr)
+    relevant = (text.line_keys(lines)[firsts] >= 0).tolist()
+    num_ret, num_rel = len(lines.unique), text.num_rel
+    num_rel_ret = int((text.unique_keys(lines) >= 0).sum())
     sized = task != "bic"  # the official program does not count text for Best in Context
     values: dict[str, Value] = {
         "num_ret": num_ret,
