@@ -117,7 +117,10 @@ def _write_pool_outputs(
 
 @click.group(cls=_DefaultToBuild)
 def pool() -> None:
-    """Decide which articles the assessors read: pools from submitted runs (spec section 6)."""
+    """Decide which articles the assessors read: pools from submitted runs (spec section 6).
+
+    `focal pool [OPTIONS] RUN...` without a sub-command name means `focal pool build`.
+    """
 
 
 @pool.command("build")
