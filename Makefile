@@ -43,8 +43,9 @@ pytest: install system-packages
 
 test: install system-packages lint typecheck pytest
 
-benchmarks: install
-	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+# -P keeps benchmarks/ off sys.path: benchmarks/pooling.py must not shadow the pooling package.
+benchmarks: install system-packages
+	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python -P $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
