@@ -53,13 +53,14 @@ class _TopicPoolBuilder:
         entry.contributors.append(run_index)
 
     def build(self, depths: dict[str, int], rounds: int) -> TopicPool:
+        run_id_of = self.run_ids.__getitem__
         articles = tuple(
             PooledArticle(
                 topic=self.topic,
                 article=article,
                 first_round=entry.first_round,
                 best_rank=entry.best_rank,
-                contributing_runs=tuple(self.run_ids[i] for i in sorted(set(entry.contributors))),
+                contributing_runs=tuple(map(run_id_of, sorted(set(entry.contributors)))),
             )
             for article, entry in self.entries.items()
         )
