@@ -13,6 +13,7 @@ Runs (`pooling.ranked`)
     `FormatError` naming file and line; `as_ranked(runs)` accepts `Run`s or `RankedRun`s.
 
 Strategies (`pooling.strategies`) — each accepts `Run`s or `RankedRun`s, in pooling order
+    `build_pool(runs, "topn"|"depth"|"borda"|"rrf", size=, depth=, fused=, rrf_k=) -> Pool`,
     `top_n_pool(runs, size=500) -> Pool`, `depth_k_pool(runs, depth) -> Pool`,
     `fusion_pool(runs, size, fused, method="borda"|"rrf", rrf_k=60) -> Pool`,
     `fused_ranking(lists, method) -> list[str]`.

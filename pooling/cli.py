@@ -59,6 +59,9 @@ def _reports_format_errors(command: F) -> F:
         except FormatError as error:
             click.echo(f"focal pool: {error}", err=True)
             sys.exit(2)
+        except OSError as error:  # e.g. an output folder that does not exist
+            click.echo(f"focal pool: {error}", err=True)
+            sys.exit(1)
 
     return cast(F, wrapper)
 
@@ -172,20 +175,15 @@ def build(
     seed: int,
 ) -> None:
     """Build a pool from RUN files, given in the order top-n rounds visit them."""
-    from pooling.strategies import FusionMethod, depth_k_pool, fusion_pool, top_n_pool
+    from pooling.strategies import PoolMethod, build_pool
 
     if method == "depth" and depth is None:
         raise click.UsageError("--method depth needs --depth K")
     if method in ("borda", "rrf") and fused is None:
         raise click.UsageError(f"--method {method} needs --fused M")
     ranked = load_ranked_runs(runs)
-    if method == "topn":
-        built = top_n_pool(ranked, size)
-    elif method == "depth":
-        built = depth_k_pool(ranked, cast(int, depth))
-    else:
-        fusion: FusionMethod = "borda" if method == "borda" else "rrf"
-        built = fusion_pool(ranked, size, cast(int, fused), fusion, rrf_k)
+    chosen = cast(PoolMethod, method)
+    built = build_pool(ranked, chosen, size=size, depth=depth, fused=fused, rrf_k=rrf_k)
     _write_pool_outputs(built, runs, output, results, order, seed)
 
 

@@ -72,21 +72,19 @@ def read_pool(path: str | Path) -> Pool:
     name = str(path)
     per_topic: dict[str, dict[str, PooledArticle]] = {}
     run_ids: dict[str, None] = {}
-    with open(path, encoding="utf-8") as stream:
-        for number, raw in enumerate(stream, start=1):
-            line = raw.rstrip("\r\n")
-            if number == 1 and line.startswith("topic"):
-                continue
-            if not line.strip():
-                raise FormatError(name, number, "empty line in a pool file")
-            entry = _pool_entry(line.split("\t"), name, number)
-            articles = per_topic.setdefault(entry.topic, {})
-            if entry.article in articles:
-                raise FormatError(
-                    name, number, f"article {entry.article} of topic {entry.topic} is pooled twice"
-                )
-            articles[entry.article] = entry
-            run_ids.update(dict.fromkeys(entry.contributing_runs))
+    for number, line in _text_lines(path):
+        if number == 1 and line.startswith("topic"):
+            continue
+        if not line.strip():
+            raise FormatError(name, number, "empty line in a pool file")
+        entry = _pool_entry(line.split("\t"), name, number)
+        articles = per_topic.setdefault(entry.topic, {})
+        if entry.article in articles:
+            raise FormatError(
+                name, number, f"article {entry.article} of topic {entry.topic} is pooled twice"
+            )
+        articles[entry.article] = entry
+        run_ids.update(dict.fromkeys(entry.contributing_runs))
     topics = {
         topic: TopicPool(topic, tuple(articles.values())) for topic, articles in per_topic.items()
     }
@@ -112,6 +110,15 @@ def _pool_entry(fields: list[str], name: str, number: int) -> PooledArticle:
     if len(set(contributors)) != len(contributors):
         raise FormatError(name, number, f"a run is listed twice in contributing runs {runs!r}")
     return PooledArticle(topic, article, int(first_round), int(best_rank), contributors)
+
+
+def _text_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(line number, line without its end) of a UTF-8 file; bad UTF-8 is a FormatError."""
+    for number, raw in enumerate(Path(path).read_bytes().splitlines(), start=1):
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise FormatError(path, number, f"not UTF-8 ({error.reason})") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,18 +178,17 @@ def read_groups(path: str | Path) -> dict[str, str]:
     """Read a groups file: `run-id<TAB>group` lines (blank lines and `#` comments allowed)."""
     name = str(path)
     groups: dict[str, str] = {}
-    with open(path, encoding="utf-8") as stream:
-        for number, raw in enumerate(stream, start=1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            fields = line.split("\t")
-            if len(fields) != 2 or not all(field.strip() for field in fields):
-                raise FormatError(name, number, "expected `run-id<TAB>group`")
-            run_id, group = (field.strip() for field in fields)
-            if run_id in groups:
-                raise FormatError(name, number, f"run {run_id} is listed twice")
-            groups[run_id] = group
+    for number, raw in _text_lines(path):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 2 or not all(field.strip() for field in fields):
+            raise FormatError(name, number, "expected `run-id<TAB>group`")
+        run_id, group = (field.strip() for field in fields)
+        if run_id in groups:
+            raise FormatError(name, number, f"run {run_id} is listed twice")
+        groups[run_id] = group
     return groups
 
 

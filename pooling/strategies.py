@@ -264,3 +264,32 @@ def fusion_pool(
         topics[topic] = builder.build(_round_depths(run_ids, lists, rounds), rounds)
     label = f"{method} fused={fused} size={size}"
     return Pool(label, tuple(run_ids), topics)
+
+
+PoolMethod = Literal["topn", "depth", "borda", "rrf"]
+
+
+def build_pool(
+    runs: Sequence[RankedRun | Run],
+    method: PoolMethod = "topn",
+    *,
+    size: int = 500,
+    depth: int | None = None,
+    fused: int | None = None,
+    rrf_k: int = RRF_K,
+) -> Pool:
+    """One entry point for every method, as `focal pool --method` offers them.
+
+    `depth` is required for "depth", `fused` for "borda" and "rrf" (ValueError otherwise).
+    """
+    if method == "topn":
+        return top_n_pool(runs, size)
+    if method == "depth":
+        if depth is None:
+            raise ValueError("the depth method needs a depth")
+        return depth_k_pool(runs, depth)
+    if method in ("borda", "rrf"):
+        if fused is None:
+            raise ValueError(f"the {method} method needs the number of fused articles")
+        return fusion_pool(runs, size, fused, "borda" if method == "borda" else "rrf", rrf_k)
+    raise ValueError(f"unknown pooling method {method!r} (expected topn, depth, borda or rrf)")

@@ -91,13 +91,14 @@ def test_a_pool_file_round_trips(tmp_path: Path) -> None:
         ("1\t5\t1\t1\tA,,B\n", 1, "empty run id"),
         ("1\t5\t1\t1\tA,B,A\n", 1, "listed twice"),
         ("1\t5\t1\t1\tA\n\n", 2, "empty line"),
+        ("1\t5\t1\t1\tA\n1\t\xe9\t1\t1\tA\n", 2, "not UTF-8"),
     ],
 )
 def test_bad_pool_files_name_file_and_line(
     tmp_path: Path, content: str, line: int, message: str
 ) -> None:
     path = tmp_path / "bad.pool"
-    path.write_text(content, encoding="utf-8")
+    path.write_bytes(content.encode("utf-8").replace("\xe9".encode(), b"\xe9"))
     with pytest.raises(FormatError, match=message) as caught:
         read_pool(path)
     assert (caught.value.file, caught.value.line) == (str(path), line)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from pooling.records import FUSED_ROUND, Pool, RankedRun
-from pooling.strategies import depth_k_pool, fused_ranking, fusion_pool, top_n_pool
+from pooling.strategies import build_pool, depth_k_pool, fused_ranking, fusion_pool, top_n_pool
 
 A = RankedRun("A", {"1": ["a1", "a2", "a1", "a3", "a4"]})
 B = RankedRun("B", {"1": ["b1", "a1", "b2"]})
@@ -158,3 +158,13 @@ def test_fused_articles_seen_only_deep_get_their_best_rank() -> None:
 def test_bad_parameters_are_refused(call: object) -> None:
     with pytest.raises(ValueError):
         call()  # type: ignore[operator]
+
+
+def test_build_pool_dispatches_every_method() -> None:
+    assert build_pool(RUNS, "topn", size=4) == top_n_pool(RUNS, 4)
+    assert build_pool(RUNS, "depth", depth=2) == depth_k_pool(RUNS, 2)
+    assert build_pool(RUNS, "rrf", size=5, fused=2) == fusion_pool(RUNS, 5, 2, "rrf")
+    with pytest.raises(ValueError, match="needs a depth"):
+        build_pool(RUNS, "depth")
+    with pytest.raises(ValueError, match="fused"):
+        build_pool(RUNS, "borda", size=5)
