@@ -79,7 +79,7 @@ def extend_pool(
             topic, depth, len(recent), len(judged_recent), relevant, 0, False
         )
         rate = relevant / len(judged_recent) if judged_recent else None
-        if depth > 0 and rate is not None and rate > threshold:
+        if new and rate is not None and rate > threshold:  # no new article: runs exhausted
             plans.append((-rate, order, topic, depth, new))
     total = pool.size()
     extended: dict[str, dict[str, tuple[int, list[int]]]] = {}

@@ -106,3 +106,12 @@ def test_unjudged_recent_articles_give_no_evidence() -> None:
     pool = top_n_pool(RUNS, 4)
     extension = extend_pool(pool, RUNS, {}, budget=100)
     assert extension.topics[0].rate is None and not extension.topics[0].extended
+
+
+def test_a_topic_whose_runs_are_pooled_to_their_end_is_not_extended() -> None:
+    runs = [RankedRun("A", {"1": ["1", "2"]})]
+    pool = top_n_pool(runs, 5)  # both articles, the run is exhausted
+    extension = extend_pool(pool, runs, {"1": {"2": judgement("1", "2", True)}}, budget=100)
+    (decision,) = extension.topics
+    assert (decision.depth, decision.relevant, decision.extended) == (2, 1, False)
+    assert extension.pool.size() == 2
