@@ -156,11 +156,10 @@ class ArticleTwoPhase:
 def article_two_phase(session: Session, assignment: Assignment, article: str) -> ArticleTwoPhase:
     """The two-phase state of one article (restored from storage, rules re-applied)."""
     row = judging.pooled_document(session, assignment, article)  # NotFound when not pooled
-    if row.file == "":
-        raise judging.NotFound(
-            f"article {article} is known only by id and length; import its collection"
-        )
-    document = texts.load(row)
+    try:
+        document = texts.load(row)
+    except texts.MissingTextError as error:
+        raise judging.NotFound(str(error)) from error
     judgement = judging.get_state(session, assignment, article)
     mode = topic_mode(session, assignment.topic_id)
     step = start_two_phase(

@@ -20,6 +20,8 @@ from evaluation.formats.records import Run as ParsedRun
 from evaluation.formats.records import Topic as ParsedTopic
 
 BATCH = 5000
+# Where `focal import qrels` puts articles known only by id and length (file and hash NULL).
+PLACEHOLDER_COLLECTION = "qrels: id and length only"
 
 
 def import_collection(session: Session, directory: str | Path, name: str | None = None) -> int:
@@ -27,7 +29,10 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
 
     Re-importing a document is allowed when its text is unchanged (only the path is updated); a
     changed text is refused when the document already has judgements, since their offsets would
-    then point at other text.
+    then point at other text. An article known only by id and length (`focal import qrels`
+    without the collection) gets its file when the text has the stored length, even if judged;
+    a judged one whose text has another length is refused. Everything is checked before
+    anything is written.
     """
     root = Path(directory).resolve()
     if not root.is_dir():
@@ -40,6 +45,13 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
         document = ParsedDocument.from_file(path)  # raises DocumentError naming the file
         parsed.append((path.stem, str(path), len(document.text), text_sha256(document.text)))
 
+    existing = {row.id: row for row in session.scalars(select(Document))}
+    judged = set(session.scalars(select(Judgement.article).distinct()))
+    for article, file, length, digest in parsed:
+        row = existing.get(article)
+        if row is not None and article in judged:
+            _check_judged_text(row, file, length, digest)
+
     collection_name = name or root.name
     collection = session.scalars(
         select(Collection).where(Collection.name == collection_name)
@@ -49,8 +61,6 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
         session.add(collection)
         session.flush()
     collection.directory = str(root)
-    existing = {row.id: row for row in session.scalars(select(Document))}
-    judged = set(session.scalars(select(Judgement.article).distinct()))
     for article, file, length, digest in parsed:
         row = existing.get(article)
         if row is None:
@@ -64,12 +74,38 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
                 )
             )
             continue
-        if row.text_sha256 != digest and article in judged:
-            raise FormatError(file, None, f"text differs from the judged article {article}")
         row.collection_id, row.file = collection.id, file
         row.text_length, row.text_sha256 = length, digest
     session.flush()
+    _drop_empty_placeholder(session)
     return len(parsed)
+
+
+def _check_judged_text(row: Document, file: str, length: int, digest: str) -> None:
+    """Refuse a file whose text is not the one the judgements of `row` were made on."""
+    if row.text_sha256 is None:  # known only by id and length: the length is all we can check
+        if row.text_length != length:
+            raise FormatError(
+                file,
+                None,
+                f"article {row.id} was judged as {row.text_length} characters long (known only "
+                f"by id and length), this file's text has {length}: the judged offsets would "
+                "point at other text",
+            )
+    elif row.text_sha256 != digest:
+        raise FormatError(file, None, f"text differs from the judged article {row.id}")
+
+
+def _drop_empty_placeholder(session: Session) -> None:
+    """Remove the collection of articles known only by id and length once none is left."""
+    placeholder = session.scalars(
+        select(Collection).where(Collection.name == PLACEHOLDER_COLLECTION)
+    ).first()
+    if placeholder is None:
+        return
+    if session.scalar(select(Document.id).where(Document.collection_id == placeholder.id)) is None:
+        session.delete(placeholder)
+        session.flush()
 
 
 def import_topics(session: Session, path: str | Path) -> int:

@@ -310,7 +310,10 @@ def _checked_span(
     if operation.op == "highlight" and operation.exact is None:
         raise InvalidOperation("highlight needs `exact`, the selected text")
     if operation.exact is not None:
-        actual = text_of(document)[start:end]
+        try:
+            actual = text_of(document)[start:end]
+        except texts.MissingTextError as error:
+            raise Conflict(str(error)) from error
         if actual != operation.exact:
             raise Conflict(
                 f"exact does not match the text at [{start}, {end}): "

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from assessor.models import Base
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+
+class MigrationError(RuntimeError):
+    """A migration that would leave the database inconsistent (nothing was committed)."""
 
 
 def alembic_config(engine: Engine) -> Config:
@@ -24,12 +30,46 @@ def alembic_config(engine: Engine) -> Config:
     return config
 
 
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[tuple[Config, Connection]]:
+    """An Alembic config bound to one connection, in one transaction.
+
+    SQLite cannot ALTER a column, so batch migrations copy the table, drop the old one and
+    rename the copy; with foreign keys enforced, dropping a table that other rows refer to
+    fails. As SQLite's documentation prescribes, enforcement is switched off (which works only
+    outside a transaction), every foreign key is checked before the commit, and enforcement is
+    switched on again whatever happens.
+    """
+    config = alembic_config(engine)
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                yield config, connection
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise MigrationError(f"foreign keys broken by the migration: {broken}")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the database schema to `revision` (creates every table on an empty database)."""
-    config = alembic_config(engine)
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
+    with _migrating(engine) as (config, _connection):
         command.upgrade(config, revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the database schema back to `revision` ("base": no tables)."""
+    with _migrating(engine) as (config, _connection):
+        command.downgrade(config, revision)
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -60,15 +60,24 @@ class Collection(Base):
 
 
 class Document(Base):
-    """An article: its text is re-read from `file` when needed and checked against the hash."""
+    """An article: its text is re-read from `file` when needed and checked against the hash.
+
+    An article known only by id and length (`focal import qrels` without its collection) has
+    neither file nor hash (both NULL) until `focal import collection` supplies the file.
+    """
 
     __tablename__ = "documents"
     id: Mapped[str] = mapped_column(String(200), primary_key=True)  # file stem
     collection_id: Mapped[int] = mapped_column(ForeignKey("collections.id", ondelete="CASCADE"))
-    file: Mapped[str] = mapped_column(Text)  # absolute path
+    file: Mapped[str | None] = mapped_column(Text)  # absolute path; None: no text yet
     text_length: Mapped[int] = mapped_column(Integer)  # code points
-    text_sha256: Mapped[str] = mapped_column(String(64))  # of the UTF-8 text
+    text_sha256: Mapped[str | None] = mapped_column(String(64))  # of the UTF-8 text
     collection: Mapped[Collection] = relationship(back_populates="documents")
+
+    @property
+    def has_text(self) -> bool:
+        """False for an article known only by id and length."""
+        return self.file is not None and self.text_sha256 is not None
 
 
 class Topic(Base):

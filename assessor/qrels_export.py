@@ -35,7 +35,7 @@ def _documents(session: Session, qrels: Qrels) -> dict[str, Document]:
 
 
 def _parsed(row: Document | None, article: str, topic: str, what: str) -> ParsedDocument:
-    if row is None or row.file == "":
+    if row is None or not row.has_text:
         raise ExportError(
             f"{what} needs the text of article {article} (topic {topic}), which is known only "
             "by id and length; import its collection first"
@@ -127,7 +127,7 @@ def export_text(
 
             def text_of(article: str) -> str | None:
                 row = documents.get(article)
-                return None if row is None or row.file == "" else texts.text_of(row)
+                return None if row is None or not row.has_text else texts.text_of(row)
 
             unit = next(u for u in exports.OFFSET_UNITS if u == offset_unit)
             exports.write_fol(qrels, out, offset_unit=unit, text_of=text_of)

@@ -6,9 +6,10 @@ nothing), with bulk inserts:
 - the assessor (a token-less, password-less ``assessor`` user; default name: the file's stem),
   the topics (empty texts, filled by a later `focal import topics`) and the assignments are
   created when missing;
-- an article not in the database is stored by id and length only (a placeholder collection,
-  ``file = ""``, ``text_sha256 = ""``): the collection may be absent. An article that IS in the
-  database must have the qrels' length, else the line is refused;
+- an article not in the database is stored by id and length only (in a placeholder
+  collection, with ``file`` and ``text_sha256`` NULL): the collection may be absent, and a
+  later `focal import collection` fills in the file when its text has that length. An article
+  that IS in the database must have the qrels' length, else the line is refused;
 - a topic without a pool gets one (method ``qrels``) holding its judged articles in file order, so
   the assessor screens can show them;
 - each line becomes a finished judgement (``relevant`` with its passages merged by H-Rule ATOM
@@ -28,6 +29,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from assessor.cli_support import friendly_errors, transaction
+from assessor.importing import PLACEHOLDER_COLLECTION
 from assessor.models import (
     Assignment,
     Base,
@@ -46,7 +48,6 @@ from evaluation.formats.errors import FormatError
 from evaluation.formats.qrels import read_qrels
 from evaluation.formats.records import Judgement as QrelsLine
 
-PLACEHOLDER_COLLECTION = "qrels: id and length only"
 BATCH = 5000
 
 
@@ -134,9 +135,9 @@ def import_qrels(session: Session, path: str | Path, assessor: str | None = None
                 {
                     "id": article,
                     "collection_id": collection_id,
-                    "file": "",
+                    "file": None,
                     "text_length": length,
-                    "text_sha256": "",
+                    "text_sha256": None,
                 }
                 for article, length in new_documents.items()
             ),

@@ -23,13 +23,26 @@ class ChangedDocumentError(FormatError):
     """A document file whose text is no longer the text that was imported."""
 
 
+class MissingTextError(LookupError):
+    """An article known only by id and length: its collection was never imported."""
+
+    def __init__(self, article: str) -> None:
+        self.article = article
+        super().__init__(f"article {article} is known only by id and length; import its collection")
+
+
 def text_sha256(text: str) -> str:
     """The hash stored for a document's text (SHA-256 of its UTF-8 encoding)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def load(row: models.Document) -> Document:
-    """The parsed document of `row` (cached; checked against the stored hash)."""
+    """The parsed document of `row` (cached; checked against the stored hash).
+
+    Raises `MissingTextError` for an article known only by id and length.
+    """
+    if row.file is None or row.text_sha256 is None:
+        raise MissingTextError(row.id)
     key = (row.file, row.text_sha256)
     with _lock:
         cached = _cache.get(key)

@@ -165,12 +165,14 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         row = judging.pooled_document(session, assignment, article)
     except judging.NotFound:
         abort(404)
-    html, document = render_file(Path(row.file))
-    if texts.text_sha256(document.text) != row.text_sha256:
-        abort(409, description=f"the file of {article} changed since it was imported")
     state = judging.get_state(session, assignment, article)
     articles = assignments.pool_articles(session, assignment.topic_id)
     previous, following = _neighbours(articles, article)
+    if row.file is None or row.text_sha256 is None:
+        return _without_text(assignment, article, state, articles, previous, following)
+    html, document = render_file(Path(row.file))
+    if texts.text_sha256(document.text) != row.text_sha256:
+        abort(409, description=f"the file of {article} changed since it was imported")
     read_only = assignment.user_id != _user().id
     spans = retrieved_spans(session, assignment.topic_id, document)
 
@@ -213,6 +215,40 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         runs=sorted({run for _s, _e, run in spans}),
         read_only=read_only,
         focal_config=config,
+    )
+
+
+def _without_text(
+    assignment: Assignment,
+    article: str,
+    state: judging.JudgementState,
+    articles: list[str],
+    previous: str | None,
+    following: str | None,
+) -> ResponseReturnValue:
+    """An article known only by id and length: its stored judgement and why it cannot be shown.
+
+    409 like a changed file: the article exists, but its text is not there to assess.
+    """
+
+    def article_url(name: str | None) -> str | None:
+        if name is None:
+            return None
+        return url_for(".article_screen", assignment_id=assignment.id, article=name)
+
+    return page_or_fragment(
+        "assess/no_text.html",
+        "content",
+        status=409,
+        assignment=assignment,
+        topic=assignment.topic,
+        article=article,
+        message=str(texts.MissingTextError(article)),
+        state=state,
+        position=articles.index(article) + 1,
+        pool_size=len(articles),
+        previous_url=article_url(previous),
+        next_url=article_url(following),
     )
 
 

@@ -149,8 +149,8 @@ def article(assignment_id: int, article: str) -> ResponseReturnValue:
     visible = _visible(session, assignment_id)
     try:
         view = article_two_phase(session, visible, article)
-    except judging.NotFound:
-        abort(404)
+    except judging.NotFound as error:  # not pooled, or known only by id and length
+        abort(404, description=str(error))
     editable = visible.user_id == _user().id
     return page_or_fragment("twophase.html", "twophase", **_context(view, visible, editable))
 

@@ -74,7 +74,8 @@ def test_import_creates_assessor_topics_assignments_and_judgements(
             ("3", "9999"): ("relevant", [[0, 10]], 0, True, 1),  # ATOM merged the touching pair
         }
         unknown = session.get(Document, "9999")
-        assert unknown is not None and (unknown.file, unknown.text_length) == ("", 500)
+        assert unknown is not None and (unknown.file, unknown.text_length) == (None, 500)
+        assert unknown.text_sha256 is None and not unknown.has_text
         placeholder = session.get(Collection, unknown.collection_id)
         assert placeholder is not None and placeholder.name == PLACEHOLDER_COLLECTION
         pools = {p.topic_id: [e.article for e in p.entries] for p in session.scalars(select(Pool))}
