@@ -26,6 +26,8 @@ Statistics (`pooling.stats`)
     `pool_statistics(pool, ranked_runs, groups=None) -> PoolStatistics`,
     `leave_group_out(pool, excluded_run_ids) -> Pool`, `pooled_prefix(articles, pooled)`.
 
+Stats tables (`pooling.tables`): `statistics_tables(statistics)`, `table_lines(tables, titled)`.
+
 Files (`pooling.io`)
     `write_pool(pool, stream, order="article"|"random"|"rank", seed=0)`, `pool_lines(...)`,
     `read_pool(path) -> Pool`, `order_articles(topic_pool, order, seed)`,

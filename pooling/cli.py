@@ -32,12 +32,12 @@ from pooling.io import (
 )
 from pooling.ranked import as_ranked, ranked_run
 from pooling.records import Pool, RankedRun
-from pooling.stats import PoolStatistics, leave_group_out, pool_statistics
+from pooling.stats import leave_group_out, pool_statistics
+from pooling.tables import TABLES, excluded_table, statistics_tables, table_lines
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 OUTPUT_FILE = click.Path(dir_okay=False, writable=True, path_type=Path)
-TABLES = ("topics", "runs", "groups", "overlap", "depths", "excluded")
 
 
 class _DefaultToBuild(click.Group):
@@ -289,91 +289,12 @@ def stats(
             raise click.UsageError(f"group {exclude_group!r} has no runs in {groups}")
         examined = leave_group_out(full, members)
         ranked = [run for run in ranked if run.run_id not in members]
-        tables["excluded"] = _excluded_table(full, examined)
+        tables["excluded"] = excluded_table(full, examined)
     elif excluded_pool is not None or table == "excluded":
         raise click.UsageError("--excluded-pool and --table excluded need --exclude-group")
     tables = {**statistics_tables(pool_statistics(examined, ranked, group_of)), **tables}
     chosen = {table: tables[table]} if table else tables
-    lines = list(_table_lines(chosen, titled=table is None))
+    lines = list(table_lines(chosen, titled=table is None))
     _emit(lines, output)
     if excluded_pool is not None:
         atomic_write(excluded_pool, pool_lines(examined))
-
-
-def statistics_tables(statistics: PoolStatistics) -> dict[str, list[list[str]]]:
-    """The statistics as tables of strings, header row first."""
-    topic_rows = [*statistics.topics, statistics.overall]
-    return {
-        "topics": [
-            [
-                "topic",
-                "pool_size",
-                "runs",
-                "mean_depth",
-                "min_depth",
-                "max_depth",
-                "unique_to_run",
-                "unique_to_group",
-            ],
-            *[
-                [
-                    r.topic,
-                    str(r.pool_size),
-                    str(r.runs),
-                    f"{r.mean_depth:.2f}",
-                    str(r.min_depth),
-                    str(r.max_depth),
-                    str(r.unique_to_run),
-                    str(r.unique_to_group),
-                ]
-                for r in topic_rows
-            ],
-        ],
-        "runs": [
-            ["run", "group", "topics", "mean_depth", "contributed", "unique"],
-            *[
-                [
-                    r.run_id,
-                    r.group,
-                    str(r.topics),
-                    f"{r.mean_depth:.2f}",
-                    str(r.contributed),
-                    str(r.unique),
-                ]
-                for r in statistics.runs
-            ],
-        ],
-        "groups": [
-            ["group", "runs", "contributed", "unique"],
-            *[[g.group, str(g.runs), str(g.contributed), str(g.unique)] for g in statistics.groups],
-        ],
-        "overlap": [
-            ["run_a", "run_b", "shared", "jaccard"],
-            *[[o.run_a, o.run_b, str(o.shared), f"{o.jaccard:.4f}"] for o in statistics.overlaps],
-        ],
-        "depths": [
-            ["topic", "run", "depth"],
-            *[
-                [topic, run, str(depth)]
-                for topic, per_run in statistics.depths.items()
-                for run, depth in per_run.items()
-            ],
-        ],
-    }
-
-
-def _excluded_table(full: Pool, excluded: Pool) -> list[list[str]]:
-    rows = [["topic", "full_size", "pool_size", "lost"]]
-    for topic, topic_pool in full.topics.items():
-        kept = len(excluded.topics[topic]) if topic in excluded.topics else 0
-        rows.append([topic, str(len(topic_pool)), str(kept), str(len(topic_pool) - kept)])
-    rows.append(["all", str(full.size()), str(excluded.size()), str(full.size() - excluded.size())])
-    return rows
-
-
-def _table_lines(tables: dict[str, list[list[str]]], titled: bool) -> Iterator[str]:
-    for index, (name, rows) in enumerate(tables.items()):
-        if titled:
-            yield ("\n" if index else "") + f"# {name}\n"
-        for row in rows:
-            yield "\t".join(row) + "\n"
