@@ -19,7 +19,7 @@ COMMANDS: dict[str, str] = {
     "eval": "evaluation.cli:eval_command",
     "baseline": "evaluation.baseline_cli:baseline",
     # pooling (pure)
-    "pool": "pooling.cli:pool",
+    "pool": "assessor.pool_cli:pool",
     # assessor (web app and database)
     "init-db": "assessor.commands:init_db",
     "import": "assessor.commands:import_group",

@@ -12,6 +12,9 @@ class FormatError(ValueError):
     'runs/a.run:12: expected 8 fields, found 7'
     >>> str(FormatError("topics.xml", None, "not well-formed"))
     'topics.xml: not well-formed'
+    >>> import pickle
+    >>> str(pickle.loads(pickle.dumps(FormatError("a.run", 3, "bad"))))
+    'a.run:3: bad'
     """
 
     def __init__(self, file: str | Path, line: int | None, message: str) -> None:
@@ -20,6 +23,10 @@ class FormatError(ValueError):
         self.message = message
         where = self.file if line is None else f"{self.file}:{line}"
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self) -> tuple[type[FormatError], tuple[str, int | None, str]]:
+        # Errors cross process boundaries (`focal eval -j`): rebuild from the three fields.
+        return (type(self), (self.file, self.line, self.message))
 
 
 class FormatWarning(UserWarning):

@@ -1,0 +1,69 @@
+"""`focal pool build`: pool files from RUN files, or database pools when no RUN file is given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from assessor import create_app, db
+from assessor.models import Pool, PoolEntry
+
+from .test_commands import cli, prepared
+
+__all__ = ["cli"]
+
+
+def pooled(tmp_path: Path) -> dict[str, list[str]]:
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite'}"})
+    with db.session_scope(app) as session:
+        rows = session.execute(
+            select(Pool.topic_id, PoolEntry.article)
+            .join(PoolEntry, PoolEntry.pool_id == Pool.id)
+            .order_by(Pool.topic_id, PoolEntry.position)
+        )
+        result: dict[str, list[str]] = {}
+        for topic, article in rows:
+            result.setdefault(topic, []).append(article)
+        return result
+
+
+def test_without_run_files_the_pool_goes_to_the_database(cli: Any, tmp_path: Path) -> None:
+    prepared(cli, tmp_path)
+    out = cli("pool", "build", "--method", "topn", "--size", "1", "--topic", "9")
+    # Top-n with n = 1 stops after round 1: only the run's first article (1002).
+    assert out.output.strip() == "topic 9: 1 articles"
+    assert pooled(tmp_path) == {"9": ["1002"]}
+    cli("pool", "--method", "depth", "--depth", "2")
+    assert pooled(tmp_path) == {"9": ["1001", "1002"]}
+
+
+def test_with_run_files_the_pool_goes_to_a_file(cli: Any, tmp_path: Path) -> None:
+    prepared(cli, tmp_path)
+    out = cli("pool", "build", "--size", "2", str(tmp_path / "r1.run"))
+    assert out.output.splitlines()[0].startswith("topic\tarticle")
+    assert [line.split("\t")[1] for line in out.output.splitlines()[1:]] == ["1001", "1002"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--method", "rrf", "--fused", "2"], "database pools support --method topn or depth"),
+        (["--size", "2", "-o", "pool.tsv"], "--output: only for pools built from RUN files"),
+        (["--method", "depth"], "--method depth needs --depth K"),
+    ],
+)
+def test_file_only_options_are_refused_for_database_pools(
+    cli: Any, tmp_path: Path, args: list[str], message: str
+) -> None:
+    prepared(cli, tmp_path)
+    result = cli("pool", "build", *args, code=2)
+    assert message in result.output + result.stderr
+
+
+def test_topic_is_refused_with_run_files(cli: Any, tmp_path: Path) -> None:
+    prepared(cli, tmp_path)
+    result = cli("pool", "build", "--topic", "9", str(tmp_path / "r1.run"), code=2)
+    assert "--topic applies to database pools" in result.output + result.stderr
