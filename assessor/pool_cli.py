@@ -36,7 +36,7 @@ def _build_params() -> list[click.Parameter]:
 
 
 @click.pass_context
-def _build(ctx: click.Context, **options: Any) -> None:
+def _build(ctx: click.Context, /, **options: Any) -> None:
     topics: tuple[str, ...] = options.pop("topics")
     if options["runs"]:
         if topics:
