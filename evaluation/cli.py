@@ -7,11 +7,9 @@ official program. Errors in input files are one line on stderr and exit code 2.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import cast
 
 import click
@@ -27,12 +25,16 @@ _SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qre
 
 
 def _evaluate_file(path: str) -> RunEvaluation:
+    from evaluation.formats.columns import read_run_columns
     from evaluation.formats.runs import read_run
 
     prepared = cast(PreparedQrels, _SHARED["qrels"])
     settings = cast(Settings, _SHARED["settings"])
     parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
-    return evaluate(prepared, read_run(path), settings.task, **parameters)
+    # Passage tasks read FOL runs as columns (no record per line); article measures need scores
+    # per result and accept any kind of run, so they read records.
+    run = read_run(path) if settings.task == "articles" else read_run_columns(path)
+    return evaluate(prepared, run, settings.task, **parameters)
 
 
 def evaluate_files(
@@ -40,7 +42,12 @@ def evaluate_files(
 ) -> list[RunEvaluation]:
     """Evaluate run files, in a pool of `jobs` forked processes when there are several."""
     _SHARED.update(qrels=prepared, settings=settings)
-    if jobs <= 1 or len(paths) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or len(paths) <= 1:
+        return [_evaluate_file(path) for path in paths]
+    import multiprocessing  # with the pool: a single run does not pay for importing them
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return [_evaluate_file(path) for path in paths]
     for topic in prepared.qrels:  # index once, before forking, so workers share it
         prepared.text(topic)

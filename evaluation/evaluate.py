@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from evaluation.formats.columns import RunColumns, TopicColumns
 from evaluation.formats.errors import FormatError
-from evaluation.formats.records import Judgement, Run
+from evaluation.formats.records import Judgement, Result, Run
 from evaluation.measures import articles, declarations, focused, incontext
 from evaluation.measures.passages import RelevantText, TopicLines
 
@@ -95,9 +96,10 @@ class PreparedQrels:
 
 
 def evaluate(
-    qrels: Qrels | PreparedQrels, run: Run, task: str = "focused", **params: Any
+    qrels: Qrels | PreparedQrels, run: Run | RunColumns, task: str = "focused", **params: Any
 ) -> RunEvaluation:
-    """Evaluate `run` for `task` (focused, thorough, ric, bic, t2i, articles).
+    """Evaluate `run` (records from `read_run`, or columns from `read_run_columns`) for `task`
+    (focused, thorough, ric, bic, t2i, articles).
 
     `params` are the fields of `Settings` (complete, beta, n, irr, strict, measures). Topics are
     those of the run found in the qrels, in run order; with `complete`, the qrels topics the run
@@ -122,7 +124,10 @@ def evaluate(
 
 
 def _evaluate_topic(
-    prepared: PreparedQrels, topic: str, results: Sequence[Any], evaluation: RunEvaluation
+    prepared: PreparedQrels,
+    topic: str,
+    results: Sequence[Result] | TopicColumns,
+    evaluation: RunEvaluation,
 ) -> TopicEvaluation:
     settings, file = evaluation.settings, evaluation.file
     if settings.task == "articles":
@@ -132,7 +137,10 @@ def _evaluate_topic(
     text = prepared.text(topic)
     if text.num_rel == 0:
         evaluation.warnings.append(f"topic {topic} has no relevant text: every measure is 0")
-    lines = TopicLines.from_results(results, file)
+    if isinstance(results, TopicColumns):
+        lines = TopicLines.from_columns(results)
+    else:
+        lines = TopicLines.from_results(results, file)
     _note_past_end(lines, text, evaluation)
     if settings.task in declarations.PASSAGE_TASKS:
         if settings.task == "focused":
@@ -160,7 +168,7 @@ def _note_past_end(lines: TopicLines, text: RelevantText, evaluation: RunEvaluat
     for i in np.flatnonzero((limit >= 0) & (lines.ends > limit)).tolist():
         evaluation.warnings.append(
             f"{evaluation.file}:{int(lines.lines[i])}: result ends at {int(lines.ends[i])}, "
-            f"past the end of article {lines.articles[i]} ({int(limit[i])} characters)"
+            f"past the end of article {lines.article(i)} ({int(limit[i])} characters)"
         )
 
 

@@ -13,8 +13,9 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TextIO
 
-from evaluation.formats._source import decode_lines, read_bytes
+from evaluation.formats._source import collector_paused, decode_lines, read_bytes
 from evaluation.formats.errors import FormatError
+from evaluation.formats.qrels_fast import read_plain_qrels
 from evaluation.formats.records import Judgement, Qrels, Span
 
 QRELS_SHAPE = "`topic Q0 article rel_chars article_chars [bep offset:length ...]`"
@@ -26,8 +27,16 @@ def read_qrels(path: str | Path) -> Qrels:
     Raises FormatError naming the file, the line and what was expected.
     """
     name = str(path)
+    lines = decode_lines(read_bytes(path), name)
+    with collector_paused():
+        plain = read_plain_qrels(lines)
+        return plain if plain is not None else _read_lines(lines, name)
+
+
+def _read_lines(lines: list[str], name: str) -> Qrels:
+    """Line by line: every check of `parse_qrels_line`, the first bad line named."""
     qrels: Qrels = {}
-    for number, line in enumerate(decode_lines(read_bytes(path), name), start=1):
+    for number, line in enumerate(lines, start=1):
         fields = line.split()
         if not fields:
             continue

@@ -16,17 +16,15 @@ only when a conversion fails do we walk the lines again to name the first bad on
 
 from __future__ import annotations
 
-import gc
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from itertools import groupby, repeat
 from operator import attrgetter
 from pathlib import Path
 from typing import TextIO, TypeVar, cast
 
-from evaluation.formats._source import read_bytes
+from evaluation.formats._source import collector_paused, read_bytes
 from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Result, Run, RunKind
 
@@ -52,8 +50,11 @@ def read_run(path: str | Path, kind: RunKind | None = None) -> Run:
 
     Raises FormatError naming the file, the line and what was expected.
     """
-    name = str(path)
-    data = read_bytes(path)
+    return parse_run_data(read_bytes(path), str(path), kind)
+
+
+def parse_run_data(data: bytes, name: str, kind: RunKind | None = None) -> Run:
+    """Parse the bytes of a run file named `name`: an XML submission or a text run."""
     if data.lstrip()[:1] == b"<":
         from evaluation.formats.submission import parse_submission
 
@@ -63,7 +64,7 @@ def read_run(path: str | Path, kind: RunKind | None = None) -> Run:
                 name, None, f"expected {A_RUN[kind]}, found a submission of {run.kind} results"
             )
         return run
-    with _collector_paused():
+    with collector_paused():
         return parse_run_bytes(data, name, kind)
 
 
@@ -189,19 +190,6 @@ def group_results(run: Run, results: Sequence[Result]) -> None:
                 "would miscount them)"
             )
         begin = end
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: allocating 10^5 records would trigger it often for
-    nothing (records hold no cycles), which doubles the parse time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _detect_kind(rows: list[list[bytes]], numbers: list[int], name: str) -> RunKind:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from evaluation.formats.columns import TopicColumns
 from evaluation.formats.records import Judgement, Result
 
 DEFAULT_MEASURES = ("MAP", "P@5", "P@10", "nDCG@10", "Rprec", "bpref")
@@ -48,17 +49,22 @@ class ArticleJudgements:
         return cls(gains, frozenset(a for a, j in judgements.items() if j.rel_chars <= 0))
 
 
-def article_ranking(results: Sequence[Result]) -> list[str]:
-    """Articles of a topic ranked as trec_eval ranks documents.
+def article_ranking(results: Sequence[Result] | TopicColumns) -> list[str]:
+    """Articles of a topic (its results, or its columns) ranked as trec_eval ranks documents.
 
     >>> rs = [Result("1", a, 0, s, 0) for a, s in [("5", 1.0), ("7", 2.0), ("5", 3.0), ("9", 2.0)]]
     >>> article_ranking(rs)
     ['5', '9', '7']
     """
+    scored: Iterable[tuple[str, float]]
+    if isinstance(results, TopicColumns):
+        scored = zip(results.articles, results.scores.tolist(), strict=True)
+    else:
+        scored = ((result.article, result.score) for result in results)
     best: dict[str, float] = {}
-    for result in results:
-        if result.article not in best or result.score > best[result.article]:
-            best[result.article] = result.score
+    for article, score in scored:
+        if article not in best or score > best[article]:
+            best[article] = score
     return sorted(best, key=lambda a: (best[a], a), reverse=True)
 
 

@@ -141,7 +141,7 @@ def unseen_parts(lines: TopicLines, text: RelevantText) -> tuple[Ints, Ints]:
     size = lines.sizes.copy()
     seen: dict[str, list[Span]] = {}
     for i in np.flatnonzero(keys >= 0).tolist():
-        article = lines.articles[i]
+        article = lines.article(i)
         spans = seen.setdefault(article, [])
         span = (int(lines.starts[i]), int(lines.ends[i]))
         if spans:
@@ -166,7 +166,7 @@ def check_no_overlap(lines: TopicLines, file: str) -> None:
             file,
             int(lines.lines[b]),
             f"result overlaps the result of line {int(lines.lines[a])} in article "
-            f"{lines.articles[b]} (overlap is only allowed in thorough runs)",
+            f"{lines.article(b)} (overlap is only allowed in thorough runs)",
         )
 
 

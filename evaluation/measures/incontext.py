@@ -122,14 +122,14 @@ def article_blocks(lines: TopicLines, file: str, one_line: bool) -> Ints:
         # codes number articles in first-seen order: block j holds article j until one returns
         back = int(firsts[np.flatnonzero(codes[firsts] != np.arange(len(firsts)))[0]])
         raise FormatError(
-            file, int(lines.lines[back]), f"article {lines.articles[back]} comes back after "
+            file, int(lines.lines[back]), f"article {lines.article(back)} comes back after "
             "other articles (in context runs give each article's results together)"
         )  # fmt: skip
     if one_line and len(firsts) != len(lines):
         second = int(np.flatnonzero(codes[1:] == codes[:-1])[0]) + 1
         raise FormatError(
             file, int(lines.lines[second]), f"a second result for article "
-            f"{lines.articles[second]} (Best in Context allows one result per article)"
+            f"{lines.article(second)} (Best in Context allows one result per article)"
         )  # fmt: skip
     return firsts
 
@@ -189,7 +189,7 @@ def article_scores(
     starts, ends = lines.starts.tolist(), lines.ends.tolist()
     for block in np.flatnonzero(text.line_keys(lines)[firsts] >= 0).tolist():
         first, end = int(firsts[block]), block_ends[block]
-        judgement = text.judgements[lines.articles[first]]
+        judgement = text.judgements[lines.article(first)]
         if task == "ric":
             scores[block] = ric_score(rel_sums[block], ret_sums[block], judgement.rel_chars, beta)
         elif task == "bic":

@@ -15,6 +15,7 @@ from operator import attrgetter
 import numpy as np
 import numpy.typing as npt
 
+from evaluation.formats.columns import TopicColumns
 from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Judgement, Result, Span
 
@@ -56,20 +57,46 @@ _LINE, _MISSING = attrgetter("line"), attrgetter("missing")
 
 @dataclass(frozen=True)
 class TopicLines:
-    """One topic's results in file order, as arrays; `codes` index `unique` (first-seen order)."""
+    """One topic's results in file order, as arrays; `codes` index `unique` (first-seen order).
 
-    articles: list[str]
+    `starts`/`ends` are the official spans (an `X` result is 18 characters at -10000). Line
+    numbers come from `numbers` when known, else from `results` when first needed.
+    """
+
     unique: list[str]
     codes: Ints
     starts: Ints
     ends: Ints
     missing: npt.NDArray[np.bool_]
-    results: Sequence[Result]
+    numbers: Ints | None = None
+    results: Sequence[Result] = ()
 
     @cached_property
     def lines(self) -> Ints:
         """Source line numbers (needed only to name lines in errors and warnings)."""
+        if self.numbers is not None:
+            return self.numbers
         return np.fromiter(map(_LINE, self.results), np.int64, len(self.results))
+
+    def article(self, index: int) -> str:
+        """The article of line `index`."""
+        return self.unique[int(self.codes[index])]
+
+    @cached_property
+    def articles(self) -> list[str]:
+        """The article of every line."""
+        unique = self.unique
+        return [unique[code] for code in self.codes.tolist()]
+
+    @classmethod
+    def from_columns(cls, columns: TopicColumns) -> TopicLines:
+        """From a columnar run's topic (no per-line work)."""
+        missing = columns.missing
+        starts, ends = columns.starts, columns.starts + columns.lengths
+        if missing.any():
+            starts = np.where(missing, MISSING_START, starts)
+            ends = np.where(missing, MISSING_START + MISSING_LENGTH, ends)
+        return cls(columns.unique, columns.codes, starts, ends, missing, numbers=columns.lines)
 
     @classmethod
     def from_results(cls, results: Sequence[Result], file: str = "") -> TopicLines:
@@ -92,7 +119,6 @@ class TopicLines:
             starts = np.fromiter((s for s, _ in spans), np.int64, n)
             ends = np.fromiter((e for _, e in spans), np.int64, n)
         return cls(
-            articles=articles,
             unique=unique,
             codes=np.fromiter(map(position.__getitem__, articles), np.int64, n),
             starts=starts,
@@ -106,7 +132,7 @@ class TopicLines:
         return self.ends - self.starts
 
     def __len__(self) -> int:
-        return len(self.articles)
+        return len(self.codes)
 
 
 class RelevantText:

@@ -1,0 +1,315 @@
+"""FOL runs as per-topic columns (numpy arrays), without a `Result` per line.
+
+`read_run_columns(path)` accepts exactly what `read_run` accepts and refuses it with the same
+`file:line` messages, because it only takes a fast path when nothing can go wrong: a FOL run
+written canonically (single spaces, eight fields on every line, `\\n` or `\\r\\n` line ends,
+contiguous topic blocks, no NUL byte) whose ranks, offsets and lengths are plain digits and
+whose scores are plain decimals (`-12.5`; exponents, `nan`… are converted with `float` on that
+column alone). Such a file is tokenised as a whole with numpy: separators are found in the bytes,
+each column becomes a small byte matrix, checked and converted without Python objects per line.
+Any other file (an `X` offset, a tab, a split topic block, a non-UTF-8 id, an XML submission, an
+error) goes through `read_run`, and its `Run` is turned into columns: its errors and warnings are
+`read_run`'s by construction.
+
+Element and article runs have no offsets to put in columns: they come back as the `Run`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluation.formats._source import read_bytes
+from evaluation.formats.records import Result, Run, RunKind
+from evaluation.formats.runs import parse_run_data
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+
+FOL_FIELDS = 8
+MAX_DIGITS = 18  # a longer integer might not fit in int64: left to `read_run`
+EXACT_DIGITS = 15  # m / 10**k is the correctly rounded float of a decimal with so many digits
+_SPACE, _NEWLINE, _ZERO, _DOT, _MINUS = 32, 10, 48, 46, 45
+_POWERS_OF_TEN = np.array([float(10**k) for k in range(EXACT_DIGITS + 1)])  # exact
+
+
+@dataclass(frozen=True)
+class TopicColumns:
+    """One topic's results in file order (the order is the rank; ranks as written are left out).
+
+    A missing result (`X` or `-1` offset) has `missing` set and `start` 0.
+    """
+
+    unique: list[str]  # distinct articles in first-seen order
+    codes: Ints  # each result's article, as an index into `unique`
+    scores: Floats
+    starts: Ints
+    lengths: Ints
+    missing: Bools
+    lines: Ints  # 1-based line numbers in the file
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @property
+    def articles(self) -> list[str]:
+        """Each result's article id."""
+        unique = self.unique
+        return [unique[code] for code in self.codes.tolist()]
+
+
+@dataclass
+class RunColumns:
+    """A FOL run as columns: `Run` without the records."""
+
+    run_id: str
+    file: str
+    kind: RunKind = "fol"
+    topics: dict[str, TopicColumns] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_run_columns(path: str | Path) -> RunColumns | Run:
+    """Read a run: a FOL run as `RunColumns`, an element or article run as its `Run`.
+
+    Raises FormatError naming the file, the line and what was expected, as `read_run` does.
+    """
+    name = str(path)
+    data = read_bytes(path)
+    if data.lstrip()[:1] != b"<":
+        fast = _canonical_fol(data, name)
+        if fast is not None:
+            return fast
+    run = parse_run_data(data, name)
+    return columns_of_run(run) if run.kind == "fol" else run
+
+
+def columns_of_run(run: Run) -> RunColumns:
+    """The columns of a parsed FOL run (for runs that did not take the fast path)."""
+    columns = RunColumns(run.run_id, run.file, run.kind, {}, list(run.warnings))
+    for topic, results in run.topics.items():
+        columns.topics[topic] = topic_columns(results)
+    return columns
+
+
+def topic_columns(results: list[Result]) -> TopicColumns:
+    """One topic's columns from its FOL results."""
+    n = len(results)
+    articles = [result.article for result in results]
+    position = {article: code for code, article in enumerate(dict.fromkeys(articles))}
+    return TopicColumns(
+        unique=list(position),
+        codes=np.fromiter(map(position.__getitem__, articles), np.int64, n),
+        scores=np.fromiter((result.score for result in results), np.float64, n),
+        starts=np.fromiter((result.start or 0 for result in results), np.int64, n),
+        lengths=np.fromiter((result.length or 0 for result in results), np.int64, n),
+        missing=np.fromiter((result.missing for result in results), np.bool_, n),
+        lines=np.fromiter((result.line for result in results), np.int64, n),
+    )
+
+
+class _Tokens:
+    """The tokens of a canonical FOL file: `begin[i, c]`/`end[i, c]` of field c of line i."""
+
+    def __init__(self, body: bytes, buffer: npt.NDArray[np.uint8], separators: Ints) -> None:
+        self.body = body
+        self.buffer = buffer
+        grid = separators.reshape(-1, FOL_FIELDS)
+        self.end = grid
+        self.begin = np.empty_like(grid)
+        self.begin[0, 0] = 0
+        self.begin[1:, 0] = grid[:-1, -1] + 1
+        self.begin[:, 1:] = grid[:, :-1] + 1
+
+    def matrix(self, column: int, fill: int) -> tuple[npt.NDArray[np.uint8], Ints]:
+        """Field `column` of every line as a byte matrix, right-aligned and padded with `fill`,
+        and the field's lengths."""
+        end = self.end[:, column]
+        lengths = end - self.begin[:, column]
+        width = int(lengths.max())
+        index = end[:, None] + np.arange(-width, 0)
+        np.maximum(index, 0, out=index)
+        matrix = self.buffer[index]
+        matrix[np.arange(width) < (width - lengths)[:, None]] = fill
+        return matrix, lengths
+
+    def token(self, line: int, column: int) -> bytes:
+        return self.body[int(self.begin[line, column]) : int(self.end[line, column])]
+
+    def tokens(self, column: int) -> list[bytes]:
+        body, ends = self.body, self.end[:, column].tolist()
+        return [body[b:e] for b, e in zip(self.begin[:, column].tolist(), ends, strict=True)]
+
+    def digits(self, column: int) -> Ints | None:
+        """The values of an all-digit column (what `int` reads), or None."""
+        matrix, _ = self.matrix(column, _ZERO)
+        if matrix.shape[1] > MAX_DIGITS:
+            return None
+        digit = matrix - np.uint8(_ZERO)  # below `0` wraps around to above 9
+        if (digit > 9).any():
+            return None
+        values = np.zeros(len(matrix), np.int64)
+        for place in range(matrix.shape[1]):
+            values = values * 10 + digit[:, place]
+        return values
+
+    def decimals(self, column: int) -> Floats | None:
+        """The values of a column of plain decimals (`-?digits.digits`), as `float` reads them.
+
+        Any other number (an exponent, `inf`, a `+`) is read with `float`; None if one is not a
+        number. Exact: with at most 15 digits, `m / 10**k` is the correctly rounded value.
+        """
+        matrix, lengths = self.matrix(column, _ZERO)
+        width = matrix.shape[1]
+        digit = matrix - np.uint8(_ZERO)
+        is_digit, is_dot, is_minus = digit <= 9, matrix == _DOT, matrix == _MINUS
+        dots = is_dot.sum(axis=1)
+        minus_lines, minus_places = np.nonzero(is_minus)
+        signs = len(minus_lines)
+        if (
+            not (is_digit | is_dot | is_minus).all()
+            or (minus_places != width - lengths[minus_lines]).any()  # a sign leads its field
+            or dots.max() > 1
+            or (lengths - dots - is_minus.any(axis=1) < 1).any()  # a digit at least
+            or (lengths - dots - is_minus.any(axis=1)).max() > EXACT_DIGITS
+        ):
+            try:
+                return np.array(list(map(float, self.tokens(column))), np.float64)
+            except ValueError:
+                return None
+        mantissa = np.zeros(len(matrix), np.int64)
+        for place in range(width):
+            step = digit[:, place]
+            mantissa = np.where(step <= 9, mantissa * 10 + step, mantissa)
+        fraction = np.where(dots > 0, width - 1 - np.argmax(is_dot, axis=1), 0)
+        values: Floats = mantissa / _POWERS_OF_TEN[fraction]
+        if signs:
+            values[minus_lines] = -values[minus_lines]
+        return values
+
+
+def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
+    """The columns of a canonical FOL run, or None when `read_run` must decide (see above)."""
+    body = data.replace(b"\r\n", b"\n") if b"\r" in data else data
+    if not body.endswith(b"\n"):
+        body += b"\n"
+    if any(other in body for other in (b"\t", b"\r", b"\x0b", b"\x0c", b"\x00")):
+        return None
+    buffer = np.frombuffer(body, np.uint8)
+    separators = np.flatnonzero((buffer == _SPACE) | (buffer == _NEWLINE))
+    lines = body.count(b"\n")
+    if lines == 0 or len(separators) != FOL_FIELDS * lines:
+        return None
+    tokens = _Tokens(body, buffer, separators)
+    if (buffer[tokens.end[:, -1]] != _NEWLINE).any() or (tokens.end <= tokens.begin).any():
+        return None  # another field count somewhere, a blank line, a doubled or end space
+    run_ids, _ = tokens.matrix(5, 0)
+    if (run_ids != run_ids[0]).any():
+        return None
+    blocks = _topic_blocks(tokens)
+    scores = tokens.decimals(4)
+    starts, missing = _offsets(tokens)
+    lengths = tokens.digits(7)
+    if blocks is None or scores is None or starts is None or lengths is None:
+        return None
+    if tokens.digits(3) is None:
+        return None  # ranks: only checked
+    articles = _articles(tokens, blocks[1])
+    try:
+        run_id = tokens.token(0, 5).decode()
+    except UnicodeDecodeError:
+        return None
+    if articles is None:
+        return None
+    run = RunColumns(run_id, name)
+    numbers = np.arange(1, lines + 1, dtype=np.int64)
+    bounds = [*blocks[1].tolist(), lines]
+    unique, codes = articles
+    for topic, begin, end, names in zip(blocks[0], bounds[:-1], bounds[1:], unique, strict=True):
+        run.topics[topic] = TopicColumns(
+            unique=names,
+            codes=codes[begin:end],
+            scores=scores[begin:end],
+            starts=starts[begin:end],
+            lengths=lengths[begin:end],
+            missing=missing[begin:end],
+            lines=numbers[begin:end],
+        )
+    return run
+
+
+def _topic_blocks(tokens: _Tokens) -> tuple[list[str], Ints] | None:
+    """The topic of each block of lines and its first line; None if a topic comes back."""
+    matrix, _ = tokens.matrix(0, 0)
+    firsts = np.flatnonzero(np.r_[True, (matrix[1:] != matrix[:-1]).any(axis=1)])
+    try:
+        topics = [tokens.token(line, 0).decode() for line in firsts.tolist()]
+    except UnicodeDecodeError:
+        return None
+    if len(set(topics)) != len(topics):
+        return None  # read_run groups them and warns
+    return topics, firsts
+
+
+def _offsets(tokens: _Tokens) -> tuple[Ints | None, Bools]:
+    """FOL offsets, with `X`, `x` and `-1` marking missing results (start 0)."""
+    starts = tokens.digits(6)
+    if starts is not None:
+        return starts, np.zeros(len(starts), np.bool_)
+    values, missing = [], []
+    for token in tokens.tokens(6):
+        absent = token in (b"X", b"x", b"-1")
+        if len(token) > MAX_DIGITS or not (absent or token.isdigit()):
+            return None, np.zeros(0, np.bool_)
+        values.append(0 if absent else int(token))
+        missing.append(absent)
+    return np.array(values, np.int64), np.array(missing, np.bool_)
+
+
+def _articles(tokens: _Tokens, firsts: Ints) -> tuple[list[list[str]], Ints] | None:
+    """Per topic block, its distinct articles in first-seen order; each line's code in it."""
+    matrix, _ = tokens.matrix(2, 0)  # no NUL in the file: zero padding keeps ids distinct
+    lines = len(matrix)
+    if matrix.shape[1] <= 8:
+        padded = np.zeros((lines, 8), np.uint8)
+        padded[:, 8 - matrix.shape[1] :] = matrix
+        keys = padded.view(np.uint64).ravel()
+    else:
+        keys = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").ravel()
+    block = np.zeros(lines, np.int64)
+    block[firsts[1:]] = 1
+    block = np.cumsum(block)
+    order = np.argsort(keys, kind="stable")
+    order = order[np.argsort(block[order], kind="stable")]  # by block, then key, then line
+    ordered_keys, ordered_blocks = keys[order], block[order]
+    new = np.r_[True, (ordered_keys[1:] != ordered_keys[:-1]) | (np.diff(ordered_blocks) != 0)]
+    group = np.cumsum(new) - 1
+    first_line = order[new]  # the first line of each (block, article)
+    by_first = np.argsort(first_line, kind="stable")  # groups in file order: block, first seen
+    groups_per_block = np.bincount(block[first_line], minlength=len(firsts))
+    before = np.r_[0, np.cumsum(groups_per_block)[:-1]]
+    code_of_group = np.empty(len(first_line), np.int64)
+    code_of_group[by_first] = np.arange(len(first_line)) - np.repeat(before, groups_per_block)
+    codes = np.empty(lines, np.int64)
+    codes[order] = code_of_group[group]
+    names = _decode_rows(matrix[first_line[by_first]])
+    if names is None:
+        return None
+    bounds = np.r_[0, np.cumsum(groups_per_block)].tolist()
+    return [names[a:b] for a, b in pairwise(bounds)], codes
+
+
+def _decode_rows(matrix: npt.NDArray[np.uint8]) -> list[str] | None:
+    """The zero-padded byte rows of `matrix` as strings (None if one is not UTF-8)."""
+    rows = np.empty((len(matrix), matrix.shape[1] + 1), np.uint8)
+    rows[:, :-1] = matrix
+    rows[:, -1] = _NEWLINE
+    try:
+        return rows.tobytes().replace(b"\0", b"").decode().split("\n")[:-1]
+    except UnicodeDecodeError:
+        return None

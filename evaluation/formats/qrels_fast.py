@@ -1,0 +1,133 @@
+"""A whole-file fast path for FOL qrels, used by `read_qrels` when it can be.
+
+It accepts a subset of what the line-by-line parser accepts and builds the same judgements: every
+number a plain ASCII digit string, non-relevant lines with exactly five fields and `rel_chars`
+`0`, relevant lines with a best entry point and at least one `offset:length` passage of positive
+length, no overlapping passages, passages adding up to `rel_chars`, no duplicate judgement. The
+checks run on whole columns (joined strings, numpy arrays) instead of per field. Whenever one
+fails it returns None, and `read_qrels` parses the file line by line, which names the first bad
+line exactly as before.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import fields
+from itertools import chain, groupby, pairwise, repeat
+from operator import itemgetter
+
+import numpy as np
+
+from evaluation.formats.records import Judgement, Qrels, Span
+
+_HEAD = itemgetter(0, 2, 3, 4)  # topic, article, rel_chars, article_chars
+_FIELDS = tuple(field.name for field in fields(Judgement))
+_SLOTS = {name: Judgement.__dict__[name] for name in _FIELDS}
+
+
+def read_plain_qrels(lines: list[str]) -> Qrels | None:
+    """The qrels of decoded `lines` when every line is plain (see above), else None."""
+    try:
+        return _read(lines)
+    except OverflowError:  # a number too large for numpy: the line-by-line parser takes it
+        return None
+
+
+def _read(lines: list[str]) -> Qrels | None:
+    rows = list(map(str.split, lines))
+    numbers = [number for number, row in enumerate(rows, start=1) if row]
+    if not numbers:
+        return None
+    if len(numbers) != len(rows):
+        rows = [rows[number - 1] for number in numbers]
+    widths = np.fromiter(map(len, rows), np.int64, len(rows))
+    if widths.min() < 5 or (widths == 6).any():
+        return None  # too few fields, or a best entry point without passages: errors
+    topics, articles, rel_tokens, size_tokens = zip(*map(_HEAD, rows), strict=True)
+    if not _all_digits(chain(rel_tokens, size_tokens)):
+        return None
+    rel_chars = list(map(int, rel_tokens))
+    relevant = np.flatnonzero(widths > 5)
+    if ((np.array(rel_chars, np.int64) > 0) != (widths > 5)).any():
+        return None  # passages on a non-relevant line, or relevant without them: errors
+    judged = _relevant_parts([rows[i] for i in relevant.tolist()])
+    if judged is None:
+        return None
+    beps, passages, totals = judged
+    if totals != [rel_chars[i] for i in relevant.tolist()]:
+        return None
+    count = len(rows)
+    bep_column: list[int | None] = [None] * count
+    passage_column: list[tuple[Span, ...]] = [()] * count
+    for position, index in enumerate(relevant.tolist()):
+        bep_column[index] = beps[position]
+        passage_column[index] = passages[position]
+    judgements = _build(
+        topics, articles, rel_chars, list(map(int, size_tokens)), bep_column, passage_column,
+        numbers,
+    )  # fmt: skip
+    return _group(topics, articles, judgements)
+
+
+def _all_digits(tokens: chain[str] | list[str]) -> bool:
+    text = "".join(tokens)
+    return text.isascii() and text.isdigit()
+
+
+def _relevant_parts(
+    rows: list[list[str]],
+) -> tuple[list[int], list[tuple[Span, ...]], list[int]] | None:
+    """Best entry points, sorted passages and their totals of relevant lines (None: refuse)."""
+    if not rows:
+        return [], [], []
+    bep_tokens = [row[5] for row in rows]
+    tokens = list(chain.from_iterable(row[6:] for row in rows))
+    if not _all_digits(bep_tokens) or set(map(str.count, tokens, repeat(":"))) != {1}:
+        return None
+    parts = ":".join(tokens).split(":")
+    if "" in parts or not _all_digits(parts):
+        return None
+    numbers = np.array(list(map(int, parts)), np.int64)
+    starts, sizes = numbers[0::2], numbers[1::2]
+    if sizes.min() <= 0:
+        return None
+    counts = np.array([len(row) - 6 for row in rows], np.int64)
+    owner = np.repeat(np.arange(len(rows)), counts)
+    ends = starts + sizes
+    order = np.lexsort((ends, starts, owner))  # per line, sorted as `sorted(spans)` sorts
+    starts, ends, owner = starts[order], ends[order], owner[order]
+    if ((owner[1:] == owner[:-1]) & (starts[1:] < ends[:-1])).any():
+        return None  # overlapping passages: an error
+    bounds = np.r_[0, np.cumsum(counts)]
+    totals = np.add.reduceat(sizes[order], bounds[:-1]).tolist()
+    spans = list(zip(starts.tolist(), ends.tolist(), strict=True))
+    edges = bounds.tolist()
+    passages = [tuple(spans[a:b]) for a, b in pairwise(edges)]
+    return list(map(int, bep_tokens)), passages, totals
+
+
+def _build(*columns: Sequence[object]) -> list[Judgement]:
+    """Judgements from columns in field order, filled through their slots from C (as runs do)."""
+    count = len(columns[0])
+    judgements: list[Judgement] = list(map(object.__new__, repeat(Judgement, count)))
+    for name, values in zip(_FIELDS, columns, strict=True):
+        deque(map(_SLOTS[name].__set__, judgements, values), maxlen=0)
+    return judgements
+
+
+def _group(
+    topics: tuple[str, ...], articles: tuple[str, ...], judgements: list[Judgement]
+) -> Qrels | None:
+    """topic -> article -> judgement in file order; None when an article is judged twice."""
+    qrels: Qrels = {}
+    begin = 0
+    for topic, block in groupby(topics):
+        end = begin + sum(1 for _ in block)
+        qrels.setdefault(topic, {}).update(
+            zip(articles[begin:end], judgements[begin:end], strict=True)
+        )
+        begin = end
+    if sum(map(len, qrels.values())) != len(judgements):
+        return None  # a duplicate: the line-by-line parser names both lines
+    return qrels
