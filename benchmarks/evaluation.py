@@ -1,24 +1,35 @@
 """Speed of `focal eval`: the shared runs per task, and synthetic runs of 100 topics x 1500 results.
 
-Figures (wall time, one machine, one run of the script):
+Figures (wall time, one machine, one run of the script; processes: best of `--repeat`):
 - `focal eval` as a process (start-up, parsing, evaluation, output) for each task on the shared
   indri-passages runs, when ../shared is present;
-- one synthetic 1500-result run over 100 topics: `focal eval` as a process, and the evaluation
-  alone in-process against a straightforward per-line Python loop (the ratio baseline);
-- 100 synthetic runs in one call: one process (-j 1) against all cores (the process pool).
+- one synthetic 1500-result run over 100 topics: `focal eval` as a process and its steps
+  in-process, before (records: `read_run`, qrels line by line, measures from records) and after
+  (columns: `read_run_columns`, the qrels fast path, measures from columns); and both against a
+  straightforward per-line Python loop (the ratio baseline) for evaluating, and for reading plus
+  evaluating;
+- 100 synthetic runs in one call: one process (-j 1) against all cores (the process pool), with
+  the CPU time the processes used (cores busy = CPU time / wall time).
 
-    .venv/bin/python benchmarks/evaluation.py [--topics 100 --results 1500 --runs 100]
+    .venv/bin/python -P benchmarks/evaluation.py [--topics 100 --results 1500 --runs 100]
+
+(`-P` keeps `benchmarks/` off `sys.path`, so that this file does not shadow the `evaluation`
+package; the script also puts the repository first on `sys.path` for plain `python`.)
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -26,13 +37,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evaluation.evaluate import PreparedQrels, evaluate  # noqa: E402
-from evaluation.formats.qrels import read_qrels  # noqa: E402
-from evaluation.formats.records import Judgement, Run  # noqa: E402
+from evaluation.formats._source import decode_lines, read_bytes  # noqa: E402
+from evaluation.formats.columns import read_run_columns  # noqa: E402
+from evaluation.formats.qrels import _read_lines, read_qrels  # noqa: E402
+from evaluation.formats.records import Judgement  # noqa: E402
 from evaluation.formats.runs import read_run  # noqa: E402
 
 FOCAL = [sys.executable, "-c", "import sys; from assessor.cli import main; sys.exit(main())"]
 SHARED = ROOT.parent / "shared" / "data" / "inex2010"
 SHARED_CASES = {"focused": "fol", "thorough": "fol", "ric": "ric", "bic": "bic", "t2i": "ric"}
+T = TypeVar("T")
+Lines = dict[str, list[tuple[str, int, int, int]]]  # topic -> (article, start, length, line)
 
 
 def write_synthetic(folder: Path, topics: int, results: int, runs: int, seed: int) -> list[Path]:
@@ -66,28 +81,39 @@ def write_synthetic(folder: Path, topics: int, results: int, runs: int, seed: in
     return paths
 
 
-def per_line_baseline(qrels: dict[str, dict[str, Judgement]], run: Run) -> dict[str, float]:
+def per_line_read(path: Path) -> Lines:
+    """A FOL run the straightforward way: split every line, convert the fields it needs."""
+    topics: Lines = {}
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            fields = line.split()
+            topics.setdefault(fields[0], []).append(
+                (fields[2], int(fields[6]), int(fields[7]), number)
+            )
+    return topics
+
+
+def per_line_baseline(qrels: dict[str, dict[str, Judgement]], run: Lines) -> dict[str, float]:
     """Focused rows the straightforward way: every line, every passage, Python floats; the
     same output as `evaluate` (counts, sizes, overlap check, iP curve, AiP)."""
     scores = {}
-    for topic, results in run.topics.items():
+    for topic, results in run.items():
         judged = qrels.get(topic, {})
         total = sum(j.rel_chars for j in judged.values())
         relret = ret = 0
         curve = [0.0] * 101
         taken: dict[str, list[tuple[int, int]]] = {}
-        for result in results:
-            assert result.start is not None and result.length is not None
-            end = result.start + result.length
-            spans = taken.setdefault(result.article, [])
-            if any(s < end and result.start < e for s, e in spans):
-                raise ValueError(f"overlap on line {result.line}")
-            spans.append((result.start, end))
-            judgement = judged.get(result.article)
+        for article, start, length, number in results:
+            end = start + length
+            spans = taken.setdefault(article, [])
+            if any(s < end and start < e for s, e in spans):
+                raise ValueError(f"overlap on line {number}")
+            spans.append((start, end))
+            judgement = judged.get(article)
             if judgement is not None:
                 for s, e in judgement.passages:
-                    relret += max(0, min(end, e) - max(result.start, s))
-            ret += result.length
+                    relret += max(0, min(end, e) - max(start, s))
+            ret += length
             level = math.floor(100 * (relret / total)) if total else 0
             curve[level] = max(curve[level], relret / ret)
         for i in range(99, -1, -1):
@@ -99,27 +125,46 @@ def per_line_baseline(qrels: dict[str, dict[str, Judgement]], run: Run) -> dict[
     return scores
 
 
-def wall(command: list[str]) -> float:
+def timed(action: Callable[[], T]) -> tuple[T, float]:
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    value = action()
+    return value, time.perf_counter() - start
+
+
+def wall(command: list[str], repeat: int = 1) -> tuple[float, float]:
+    """Best wall time of `repeat` runs of `command`, and the CPU time (user + system) it used."""
+    best, cpu = math.inf, 0.0
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if seconds < best:
+            best = seconds
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return best, cpu
+
+
+def row(label: str, before: float, after: float) -> None:
+    print(f"  {label:34s} {before:7.3f} s  {after:7.3f} s  {before / after:6.1f}x")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--topics", type=int, default=100)
     parser.add_argument("--results", type=int, default=1500)
     parser.add_argument("--runs", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3, help="processes: best of this many")
     arguments = parser.parse_args()
 
     if SHARED.exists():
         print("shared indri-passages runs, `focal eval -q` as a process:")
         for task, kind in SHARED_CASES.items():
-            run = SHARED / "runs" / f"indri-passages.{kind}.run"
-            seconds = wall(
-                [*FOCAL, "eval", "--task", task, "-q", str(SHARED / "inex2010.qrels"), str(run)]
-            )
-            print(f"  {task:9s} {seconds:6.3f} s")
+            run_path = SHARED / "runs" / f"indri-passages.{kind}.run"
+            qrels_file = SHARED / "inex2010.qrels"
+            command = [*FOCAL, "eval", "--task", task, "-q", str(qrels_file), str(run_path)]
+            print(f"  {task:9s} {wall(command, arguments.repeat)[0]:6.3f} s")
     else:
         print(f"(no shared data at {SHARED}: shared-run figures skipped)")
 
@@ -129,35 +174,61 @@ def main() -> None:
         qrels_path = folder / "synthetic.qrels"
         size = f"{arguments.topics} topics x {arguments.results} results"
         print(f"one synthetic run ({size}):")
-        seconds = wall([*FOCAL, "eval", str(qrels_path), str(paths[0])])
-        print(f"  focal eval (process, all steps)   {seconds:6.3f} s")
-        qrels = read_qrels(qrels_path)
-        start = time.perf_counter()
-        run = read_run(paths[0])
-        parse = time.perf_counter() - start
-        start = time.perf_counter()
-        ours = evaluate(PreparedQrels(qrels), run, "focused")
-        vectorised = time.perf_counter() - start
-        start = time.perf_counter()
-        baseline = per_line_baseline(qrels, run)
-        loop = time.perf_counter() - start
+        start_up, _ = wall([sys.executable, "-c", "import assessor.cli, evaluation.cli"], 3)
+        bare, _ = wall([sys.executable, "-c", "pass"], 3)
+        seconds, _ = wall([*FOCAL, "eval", str(qrels_path), str(paths[0])], arguments.repeat)
+        print(f"  focal eval (process, all steps)    {seconds:6.3f} s")
+        print(
+            f"    of which interpreter start       {bare:6.3f} s, imports {start_up - bare:.3f} s"
+        )
+        print(f"  {'in-process steps':34s} {'before':>9s}  {'after':>9s}  {'ratio':>7s}")
+        print(f"  {'':34s} {'(records)':>9s}  {'(columns)':>9s}")
+        lines = decode_lines(read_bytes(qrels_path), str(qrels_path))
+        old_qrels, old_qrels_time = timed(lambda: _read_lines(lines, str(qrels_path)))
+        qrels, qrels_time = timed(lambda: read_qrels(qrels_path))
+        assert qrels == old_qrels
+        row("read the qrels", old_qrels_time, qrels_time)
+        records, records_time = timed(lambda: read_run(paths[0]))
+        columns, columns_time = timed(lambda: read_run_columns(paths[0]))
+        row("read the run", records_time, columns_time)
+        prepared = PreparedQrels(qrels)
+        _, prepare_time = timed(lambda: [prepared.text(topic) for topic in qrels])
+        old, old_time = timed(lambda: evaluate(prepared, records, "focused"))
+        ours, ours_time = timed(lambda: evaluate(prepared, columns, "focused"))
+        assert [t.values for t in old.topics] == [t.values for t in ours.topics]
+        print(f"  index the qrels (once per call)    {prepare_time:6.3f} s")
+        row("evaluate focused", old_time, ours_time)
+        row(
+            "total",
+            old_qrels_time + records_time + prepare_time + old_time,
+            qrels_time + columns_time + prepare_time + ours_time,
+        )
+        baseline_run, baseline_read = timed(lambda: per_line_read(paths[0]))
+        baseline, baseline_time = timed(lambda: per_line_baseline(qrels, baseline_run))
         for topic in ours.topics:
             assert abs(float(topic.values["AiP"]) - baseline[topic.topic]) < 1e-12
-        print(f"  read_run                          {parse:6.3f} s")
-        print(f"  evaluate (focused, vectorised)    {vectorised:6.3f} s")
-        print(
-            f"  per-line Python loop (baseline)   {loop:6.3f} s   ratio {loop / vectorised:5.1f}x"
+        print("  against a per-line Python loop (baseline):")
+        row("evaluate focused: loop / ours", baseline_time, prepare_time + ours_time)
+        row(
+            "read the run + evaluate: loop / ours",
+            baseline_read + baseline_time,
+            columns_time + prepare_time + ours_time,
         )
         for task in ("thorough", "ric", "t2i"):  # bic needs one line per article
-            start = time.perf_counter()
-            evaluate(PreparedQrels(qrels), run, task)
-            print(f"  evaluate ({task:8s})               {time.perf_counter() - start:6.3f} s")
+            fresh = PreparedQrels(qrels)
+            _, seconds = timed(lambda task=task, fresh=fresh: evaluate(fresh, columns, task))
+            print(f"  evaluate {task:8s} (columns, indexing) {seconds:6.3f} s")
+
         batch = [str(p) for p in paths]
-        print(f"{len(paths)} synthetic runs in one call:")
-        one = wall([*FOCAL, "eval", "-j", "1", str(qrels_path), *batch])
-        both = wall([*FOCAL, "eval", str(qrels_path), *batch])
-        print(f"  -j 1 (one process)                {one:6.3f} s")
-        print(f"  all cores (process pool)          {both:6.3f} s   ratio {one / both:5.2f}x")
+        cores = os.cpu_count() or 1
+        print(f"{len(paths)} synthetic runs in one call ({cores} cores):")
+        one, one_cpu = wall([*FOCAL, "eval", "-j", "1", str(qrels_path), *batch])
+        both, both_cpu = wall([*FOCAL, "eval", str(qrels_path), *batch])
+        print(f"  -j 1 (one process)                {one:7.3f} s   {one_cpu / one:4.2f} cores busy")
+        print(
+            f"  all cores (process pool)          {both:7.3f} s   {both_cpu / both:4.2f} cores busy"
+            f"   ratio {one / both:4.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -118,13 +118,17 @@ class _Tokens:
 
     def __init__(self, body: bytes, buffer: npt.NDArray[np.uint8], separators: Ints) -> None:
         self.body = body
-        self.buffer = buffer
         grid = separators.reshape(-1, FOL_FIELDS)
         self.end = grid
         self.begin = np.empty_like(grid)
         self.begin[0, 0] = 0
         self.begin[1:, 0] = grid[:-1, -1] + 1
         self.begin[:, 1:] = grid[:, :-1] + 1
+        # Every window of `pad` bytes ending at a token's end, as a view: a column's byte
+        # matrix is then one row gather. The padding in front serves the first tokens.
+        self.pad = int((grid - self.begin).max())
+        padded = np.concatenate([np.zeros(self.pad, np.uint8), buffer])
+        self.windows = np.lib.stride_tricks.sliding_window_view(padded, self.pad)
 
     def matrix(self, column: int, fill: int) -> tuple[npt.NDArray[np.uint8], Ints]:
         """Field `column` of every line as a byte matrix, right-aligned and padded with `fill`,
@@ -132,10 +136,8 @@ class _Tokens:
         end = self.end[:, column]
         lengths = end - self.begin[:, column]
         width = int(lengths.max())
-        index = end[:, None] + np.arange(-width, 0)
-        np.maximum(index, 0, out=index)
-        matrix = self.buffer[index]
-        matrix[np.arange(width) < (width - lengths)[:, None]] = fill
+        matrix = self.windows[end, self.pad - width :]
+        np.putmask(matrix, np.arange(width) < (width - lengths)[:, None], fill)
         return matrix, lengths
 
     def token(self, line: int, column: int) -> bytes:
@@ -171,12 +173,14 @@ class _Tokens:
         dots = is_dot.sum(axis=1)
         minus_lines, minus_places = np.nonzero(is_minus)
         signs = len(minus_lines)
+        digits = lengths - dots  # of each field, once the sign is taken off
+        digits[minus_lines] -= 1
         if (
             not (is_digit | is_dot | is_minus).all()
             or (minus_places != width - lengths[minus_lines]).any()  # a sign leads its field
             or dots.max() > 1
-            or (lengths - dots - is_minus.any(axis=1) < 1).any()  # a digit at least
-            or (lengths - dots - is_minus.any(axis=1)).max() > EXACT_DIGITS
+            or digits.min() < 1
+            or digits.max() > EXACT_DIGITS
         ):
             try:
                 return np.array(list(map(float, self.tokens(column))), np.float64)
@@ -284,8 +288,10 @@ def _articles(tokens: _Tokens, firsts: Ints) -> tuple[list[list[str]], Ints] | N
     block = np.zeros(lines, np.int64)
     block[firsts[1:]] = 1
     block = np.cumsum(block)
+    # by block, then key, then line; a stable sort of 16-bit block numbers is a radix sort
+    small = block.astype(np.uint16) if len(firsts) <= 1 << 16 else block
     order = np.argsort(keys, kind="stable")
-    order = order[np.argsort(block[order], kind="stable")]  # by block, then key, then line
+    order = order[np.argsort(small[order], kind="stable")]
     ordered_keys, ordered_blocks = keys[order], block[order]
     new = np.r_[True, (ordered_keys[1:] != ordered_keys[:-1]) | (np.diff(ordered_blocks) != 0)]
     group = np.cumsum(new) - 1
