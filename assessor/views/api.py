@@ -90,13 +90,17 @@ def document_state(assignment_id: int, article: str) -> ResponseReturnValue:
 @login_required
 def apply_operation(assignment_id: int, article: str) -> ResponseReturnValue:
     """Apply one operation (idempotent by op_id) and return the new state."""
-    session = get_session()
-    assignment = judging.own_assignment(session, assignment_id, _user())
+    session, user = get_session(), _user()
     data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise judging.InvalidOperation("send a JSON object")
-    operation = judging.Operation.from_json(data)
-    return jsonify(judging.apply(session, assignment, article, operation).to_json())
+    try:
+        if not isinstance(data, dict):
+            raise judging.InvalidOperation("send a JSON object")
+        operation = judging.Operation.from_json(data)
+    except judging.InvalidOperation:
+        judging.own_assignment(session, assignment_id, user)  # someone else's: 404 comes first
+        raise
+    # Ownership is checked in the operation's one read (the hot path of every mouse-up).
+    return jsonify(judging.apply_as(session, assignment_id, user, article, operation).to_json())
 
 
 @blueprint.get("/assignments/<int:assignment_id>/keywords")
