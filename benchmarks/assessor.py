@@ -5,24 +5,24 @@ operations over real HTTP to a threaded Werkzeug server on 127.0.0.1 (the `focal
 PostgreSQL runs as a throw-away cluster (needs root and /usr/lib/postgresql/15) or at
 `FOCAL_TEST_POSTGRES_URL`; it is skipped with a note otherwise.
 
-    .venv/bin/python benchmarks/assessor.py [--ops 50]
+    .venv/bin/python -P benchmarks/assessor.py [--ops 50]
+
+`-P` keeps this script's folder off sys.path, where this file's name would hide the `assessor`
+package (run every benchmark that way).
+
+A line with one client gives the latency of an operation on an idle server; with 10 clients
+sending back to back, the server is saturated and the times are mostly queueing (one Python
+process, two cores): they fall with the work an operation costs.
 """
 
-# ruff: noqa: E402  (the sys.path fix below must run before the imports)
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# Run as a script, this file's folder comes first on sys.path and its name would hide the
-# `assessor` package: drop that folder before importing it.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 import argparse
 import http.client
 import json
 import logging
 import os
+import secrets
 import shutil
 import socket
 import statistics
@@ -58,10 +58,13 @@ def free_port() -> int:
 
 @contextmanager
 def postgres() -> Iterator[str | None]:
-    """A PostgreSQL database URL for the benchmark, or None when none can be had."""
+    """A PostgreSQL server URL (no database name) for the benchmark, or None when none can be had.
+
+    `FOCAL_TEST_POSTGRES_URL` names a server, as for the tests: each run gets its own database.
+    """
     given = os.environ.get("FOCAL_TEST_POSTGRES_URL")
     if given:
-        yield db.normalise_url(given)
+        yield db.normalise_url(given).rstrip("/")
         return
     if os.geteuid() != 0 or not (PG_BIN / "initdb").exists():
         yield None
@@ -77,12 +80,7 @@ def postgres() -> Iterator[str | None]:
         as_postgres(f"{PG_BIN}/initdb -D {data} -A trust -U focal")
         options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1"
         as_postgres(f"{PG_BIN}/pg_ctl -D {data} -o '{options}' -l {data}/log -w start")
-        url = f"postgresql+psycopg://focal@127.0.0.1:{port}/postgres"
-        engine = create_engine(url)
-        with engine.begin() as connection:
-            connection.execute(text("SELECT 1"))
-        engine.dispose()
-        yield url
+        yield f"postgresql+psycopg://focal@127.0.0.1:{port}"
     finally:
         subprocess.run(
             ["su", "postgres", "-c", f"{PG_BIN}/pg_ctl -D {data} -m fast -w stop"],
@@ -91,15 +89,30 @@ def postgres() -> Iterator[str | None]:
         shutil.rmtree(data, ignore_errors=True)
 
 
-def seed(url: str, workdir: Path) -> tuple[Flask, list[tuple[int, str]], str]:
-    """A migrated app with one article, one topic and CLIENTS assessors; (app, clients, text)."""
+@contextmanager
+def fresh_database(server: str) -> Iterator[str]:
+    """A new, empty database on the PostgreSQL `server`, dropped afterwards."""
+    name = f"focal_bench_{secrets.token_hex(4)}"
+    admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        yield f"{server}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def seed(url: str, workdir: Path, clients: int) -> tuple[Flask, list[tuple[int, str]], str]:
+    """A migrated app with one article, one topic and `clients` assessors; (app, clients, text)."""
     texts.clear_cache()
     article = workdir / "1.xml"
     article.write_text(ARTICLE_XML, encoding="utf-8")
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench"})
     migrate.upgrade(db.engine_of(app))
     document_text = ParsedDocument.from_file(article).text
-    clients = []
+    tokens = []
     with db.session_scope(app) as session:
         collection = Collection(name="bench", directory=str(workdir))
         session.add(collection)
@@ -117,13 +130,13 @@ def seed(url: str, workdir: Path) -> tuple[Flask, list[tuple[int, str]], str]:
         pool = Pool(topic=topic, method="bench", parameters={})
         pool.entries.append(PoolEntry(article="1", position=0, pool_rank=1))
         session.add_all([topic, pool])
-        for number in range(CLIENTS):
+        for number in range(clients):
             user = User(name=f"assessor{number}", role="assessor")
             assignment = Assignment(topic=topic, user=user)
             session.add(assignment)
             session.flush()
-            clients.append((assignment.id, issue_token(session, user)))
-    return app, clients, document_text
+            tokens.append((assignment.id, issue_token(session, user)))
+    return app, tokens, document_text
 
 
 def client_loop(
@@ -149,10 +162,10 @@ def client_loop(
     connection.close()
 
 
-def round_trips(url: str, ops: int) -> list[float]:
-    """Per-operation round-trip times of CLIENTS concurrent clients against a live server."""
+def round_trips(url: str, clients: int, ops: int) -> list[float]:
+    """Per-operation round-trip times of `clients` concurrent clients against a live server."""
     with tempfile.TemporaryDirectory() as workdir:
-        app, clients, document_text = seed(url, Path(workdir))
+        app, assessors, document_text = seed(url, Path(workdir), clients)
         server = make_server("127.0.0.1", 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
@@ -162,7 +175,7 @@ def round_trips(url: str, ops: int) -> list[float]:
                 target=client_loop,
                 args=(server.port, assignment, token, ops, document_text, times),
             )
-            for assignment, token in clients
+            for assignment, token in assessors
         ]
         for worker in workers:
             worker.start()
@@ -180,21 +193,27 @@ def report(label: str, times: list[float]) -> None:
     print(f"{label}: {len(times)} ops, p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms")
 
 
+def label(backend: str, clients: int) -> str:
+    return f"{backend}, {clients} client{'s' if clients > 1 else ''}"
+
+
 def main() -> None:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no access log per request
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--ops", type=int, default=50, help="operations per client")
+    parser.add_argument("--ops", type=int, default=50, help="operations per client (of 10)")
     args = parser.parse_args()
+    total = args.ops * CLIENTS  # the same number of operations for 1 client and for 10
     with tempfile.TemporaryDirectory() as directory:
-        report(
-            f"SQLite, {CLIENTS} clients",
-            round_trips(f"sqlite:///{Path(directory) / 'bench.sqlite'}", args.ops),
-        )
-    with postgres() as url:
-        if url is None:
+        for clients in (1, CLIENTS):
+            url = f"sqlite:///{Path(directory) / f'bench-{clients}.sqlite'}"
+            report(label("SQLite", clients), round_trips(url, clients, total // clients))
+    with postgres() as server:
+        if server is None:
             print("PostgreSQL: skipped (needs root and PostgreSQL 15, or FOCAL_TEST_POSTGRES_URL)")
-        else:
-            report(f"PostgreSQL, {CLIENTS} clients", round_trips(url, args.ops))
+            return
+        for clients in (1, CLIENTS):
+            with fresh_database(server) as url:
+                report(label("PostgreSQL", clients), round_trips(url, clients, total // clients))
 
 
 if __name__ == "__main__":

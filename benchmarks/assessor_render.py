@@ -6,6 +6,9 @@ Prints, best of several runs:
 - page: the whole article screen through Flask (cold: nothing cached; warm: rendered HTML
   cached), with a temporary SQLite database holding Hamlet in a one-article pool.
 Machines are shared and noisy: the ratios matter, the absolute times are for orientation.
+
+Run with `python -P` (keeps benchmarks/ off sys.path, where the script names assessor.py and
+pooling.py would hide the packages): `.venv/bin/python -P benchmarks/assessor_render.py`.
 """
 
 from __future__ import annotations
@@ -16,13 +19,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-# Run as `python benchmarks/assessor_render.py`, this folder comes first on sys.path, where
-# benchmarks/pooling.py would shadow the `pooling` package that the assessor imports.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from assessor.rendering import _render_cached, render_events  # noqa: E402
-from evaluation.documents import Document  # noqa: E402
-from evaluation.xmlsafe import parse_xml  # noqa: E402
+from assessor.rendering import _render_cached, render_events
+from evaluation.documents import Document
+from evaluation.xmlsafe import parse_xml
 
 HAMLET = Path(__file__).resolve().parents[2] / "shared/data/collections/shakespeare/hamlet.xml"
 

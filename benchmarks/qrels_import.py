@@ -2,6 +2,9 @@
 
 Runs on a fresh SQLite file; set FOCAL_BENCH_POSTGRES_URL to a PostgreSQL database URL to time
 that too. Prints absolute times (machines are shared and noisy; orientation only).
+
+Run with `python -P` (keeps benchmarks/ off sys.path, where the script names assessor.py and
+pooling.py would hide the packages): `.venv/bin/python -P benchmarks/qrels_import.py`.
 """
 
 from __future__ import annotations
@@ -12,18 +15,13 @@ import tempfile
 import time
 from pathlib import Path
 
-# benchmarks/ holds a script named assessor.py: keep this directory off the import path so that
-# `import assessor` finds the package (what `python -P` does).
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
 
-from sqlalchemy import create_engine  # noqa: E402
-from sqlalchemy.orm import Session  # noqa: E402
-
-from assessor import migrate  # noqa: E402
-from assessor.db import normalise_url  # noqa: E402
-from assessor.export import collect_qrels, qrels_text  # noqa: E402
-from assessor.qrels_import import import_qrels  # noqa: E402
+from assessor import migrate
+from assessor.db import normalise_url
+from assessor.export import collect_qrels, qrels_text
+from assessor.qrels_import import import_qrels
 
 QRELS = Path(__file__).resolve().parents[2] / "shared/data/inex2010/inex2010.qrels"
 
