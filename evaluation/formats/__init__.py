@@ -1,7 +1,8 @@
 """INEX file formats, parsed into the typed records of `records` with file:line errors.
 
-Public API: `read_qrels`, `write_qrels`, `read_run`, `write_run`, `read_topics`,
-`parse_submission`, `to_fol`, the records (`Judgement`, `Qrels`, `Result`, `Run`, `Topic`) and
+Public API: `read_qrels`, `write_qrels`, `read_run`, `write_run`, `read_run_columns` (FOL runs as
+per-topic numpy columns: `RunColumns`, `TopicColumns`), `read_topics`, `parse_submission`,
+`to_fol`, the records (`Judgement`, `Qrels`, `Result`, `Run`, `Topic`) and
 `FormatError`/`FormatWarning`. See docs/formats.md for what is accepted and what is refused.
 """
 
@@ -14,13 +15,18 @@ from evaluation.formats.records import Judgement, Qrels, Result, Run, RunKind, S
 from evaluation.formats.runs import read_run, write_run
 
 if TYPE_CHECKING:
+    from evaluation.formats.columns import RunColumns, TopicColumns, read_run_columns
     from evaluation.formats.convert import to_fol
     from evaluation.formats.submission import parse_submission
     from evaluation.formats.topics import read_topics
 
 # These import the XML parser, which itself imports `evaluation.formats.errors`: loading them
-# on first use keeps `import evaluation.xmlsafe` free of an import cycle.
+# on first use keeps `import evaluation.xmlsafe` free of an import cycle. The columns import
+# numpy, which the other readers do without.
 _LAZY = {
+    "read_run_columns": "evaluation.formats.columns",
+    "RunColumns": "evaluation.formats.columns",
+    "TopicColumns": "evaluation.formats.columns",
     "read_topics": "evaluation.formats.topics",
     "parse_submission": "evaluation.formats.submission",
     "to_fol": "evaluation.formats.convert",
@@ -41,12 +47,15 @@ __all__ = [
     "Qrels",
     "Result",
     "Run",
+    "RunColumns",
     "RunKind",
     "Span",
     "Topic",
+    "TopicColumns",
     "parse_submission",
     "read_qrels",
     "read_run",
+    "read_run_columns",
     "read_topics",
     "to_fol",
     "write_qrels",

@@ -15,7 +15,6 @@ from typing import TextIO
 
 from evaluation.formats._source import collector_paused, decode_lines, read_bytes
 from evaluation.formats.errors import FormatError
-from evaluation.formats.qrels_fast import read_plain_qrels
 from evaluation.formats.records import Judgement, Qrels, Span
 
 QRELS_SHAPE = "`topic Q0 article rel_chars article_chars [bep offset:length ...]`"
@@ -26,6 +25,9 @@ def read_qrels(path: str | Path) -> Qrels:
 
     Raises FormatError naming the file, the line and what was expected.
     """
+    # numpy, which the fast path uses, is loaded on first use: importing the formats stays light
+    from evaluation.formats.qrels_fast import read_plain_qrels
+
     name = str(path)
     lines = decode_lines(read_bytes(path), name)
     with collector_paused():
