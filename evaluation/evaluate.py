@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -163,7 +164,8 @@ def _evaluate_topic(
 def _note_past_end(lines: TopicLines, text: RelevantText, evaluation: RunEvaluation) -> None:
     """Warn about results that end past their (judged) article's length."""
     sizes = text.article_chars
-    limits = np.fromiter((sizes.get(a, -1) for a in lines.unique), np.int64, len(lines.unique))
+    count = len(lines.unique)
+    limits = np.fromiter(map(sizes.get, lines.unique, repeat(-1, count)), np.int64, count)
     limit = limits[lines.codes]
     for i in np.flatnonzero((limit >= 0) & (lines.ends > limit)).tolist():
         evaluation.warnings.append(

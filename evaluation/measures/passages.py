@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import repeat
 from operator import attrgetter
 
 import numpy as np
@@ -175,8 +176,8 @@ class RelevantText:
 
     def keys(self, articles: Sequence[str]) -> Ints:
         """The key of each article, -1 for unjudged and non-relevant ones."""
-        key = self.key
-        return np.fromiter((key.get(a, -1) for a in articles), np.int64, len(articles))
+        count = len(articles)
+        return np.fromiter(map(self.key.get, articles, repeat(-1, count)), np.int64, count)
 
     def unique_keys(self, lines: TopicLines) -> Ints:
         """The key of each distinct article of `lines` (remembered for the last `lines`)."""
