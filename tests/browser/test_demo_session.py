@@ -1,0 +1,107 @@
+"""Issue 5's "done when", end to end: the demo, judged with the mouse and the keyboard in
+Chromium, exported by `focal export-qrels` as exactly the passages that were selected."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from playwright.sync_api import Browser, Page
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+from assessor import create_app, db
+from assessor.cli import main
+from assessor.models import Assignment, User
+from evaluation.documents import Document
+
+from .conftest import Browse, LiveSite
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DEMO = Path(__file__).resolve().parents[2] / "demo" / "collection"
+TOPIC = "9001"
+BOLD = "/article[1]/bdy[1]/p[1]/b[1]"  # "lighthouse" in the first paragraph
+P2 = "/article[1]/bdy[1]/p[2]"
+
+
+@pytest.fixture
+def demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSite]:
+    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.sqlite'}")
+    monkeypatch.setenv("FOCAL_SECRET_KEY", "demo-session-test")
+    prepared = CliRunner().invoke(main, ["demo", "--no-serve"])
+    assert prepared.exit_code == 0, prepared.output
+    app = create_app()
+    with db.session_scope(app) as session:
+        assignment = session.scalars(
+            select(Assignment)
+            .join(User, Assignment.user_id == User.id)
+            .where(User.name == "assessor", Assignment.topic_id == TOPIC)
+        ).one()
+        ids = {"assessor": assignment.id}
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield LiveSite(f"http://127.0.0.1:{server.server_port}", DEMO, ids, [], app)
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        db.engine_of(app).dispose()
+
+
+def log_in_as_demo_assessor(browser: Browser, site: LiveSite) -> Page:
+    page = browser.new_context().new_page()
+    page.goto(f"{site.url}/login")
+    page.fill('input[name="name"]', "assessor")
+    page.fill('input[name="password"]', "assessor")
+    page.click('button[type="submit"]')
+    page.wait_for_url(f"{site.url}/topics")
+    return page
+
+
+def test_demo_judged_in_the_browser_exports_exactly_those_passages(
+    browser: Browser, demo_site: LiveSite
+) -> None:
+    ui = Browse(browser, demo_site)
+    page = log_in_as_demo_assessor(browser, demo_site)
+    page.click(f"a[href='/assignments/{demo_site.assignments['assessor']}']")
+    first, second = [
+        href.rsplit("/", 1)[1]
+        for href in page.locator("a[href*='/articles/']").evaluate_all(
+            "links => [...new Set(links.map(a => a.getAttribute('href')))]"
+        )[:2]
+    ]
+    ui.open_article(page, "assessor", first)
+
+    # Mouse: drag from inside a bold word of the first paragraph into the second paragraph;
+    # the page stores the passage on mouse-up.
+    ui.drag_select(page, (BOLD, 2), (P2, 30))
+    ui.wait_saved(page)
+    selected = page.evaluate("window.__range")
+    assert len(selected) > 20
+    # Keyboard: j finishes the article (BEP suggested at the passage start) and goes on;
+    # x marks the second article not relevant and goes on again.
+    page.keyboard.press("j")
+    page.wait_for_url(demo_site.article_url("assessor", second))
+    ui.ready(page)
+    page.keyboard.press("x")
+    page.wait_for_url(lambda url: url != demo_site.article_url("assessor", second))
+    ui.ready(page)
+    ui.wait_saved(page)
+
+    exported = CliRunner().invoke(
+        main, ["export-qrels", "--topic", TOPIC, "--assessor", "assessor"]
+    )
+    assert exported.exit_code == 0, exported.output
+    text = Document.from_file(DEMO / f"{first}.xml").text
+    start = text.index(selected)
+    assert text.count(selected) == 1 and "\n" in selected  # one place, across two paragraphs
+    length_of_second = len(Document.from_file(DEMO / f"{second}.xml").text)
+    assert exported.output.splitlines() == [
+        f"{TOPIC} Q0 {first} {len(selected)} {len(text)} {start} {start}:{len(selected)}",
+        f"{TOPIC} Q0 {second} 0 {length_of_second}",
+    ]
