@@ -21,7 +21,7 @@ import numpy as np
 
 from evaluation.formats.records import Judgement, Qrels, Span
 
-_HEAD = itemgetter(0, 2, 3, 4)  # topic, article, rel_chars, article_chars
+_HEAD = tuple(map(itemgetter, (0, 2, 3, 4)))  # topic, article, rel_chars, article_chars
 _FIELDS = tuple(field.name for field in fields(Judgement))
 _SLOTS = {name: Judgement.__dict__[name] for name in _FIELDS}
 
@@ -44,7 +44,7 @@ def _read(lines: list[str]) -> Qrels | None:
     widths = np.fromiter(map(len, rows), np.int64, len(rows))
     if widths.min() < 5 or (widths == 6).any():
         return None  # too few fields, or a best entry point without passages: errors
-    topics, articles, rel_tokens, size_tokens = zip(*map(_HEAD, rows), strict=True)
+    topics, articles, rel_tokens, size_tokens = (list(map(get, rows)) for get in _HEAD)
     if not _all_digits(chain(rel_tokens, size_tokens)):
         return None
     rel_chars = list(map(int, rel_tokens))
@@ -116,9 +116,7 @@ def _build(*columns: Sequence[object]) -> list[Judgement]:
     return judgements
 
 
-def _group(
-    topics: tuple[str, ...], articles: tuple[str, ...], judgements: list[Judgement]
-) -> Qrels | None:
+def _group(topics: list[str], articles: list[str], judgements: list[Judgement]) -> Qrels | None:
     """topic -> article -> judgement in file order; None when an article is judged twice."""
     qrels: Qrels = {}
     begin = 0
