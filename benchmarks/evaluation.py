@@ -147,7 +147,7 @@ def wall(command: list[str], repeat: int = 1) -> tuple[float, float]:
 
 
 def row(label: str, before: float, after: float) -> None:
-    print(f"  {label:34s} {before:7.3f} s  {after:7.3f} s  {before / after:6.1f}x")
+    print(f"  {label:38s} {before:7.3f} s  {after:7.3f} s  {before / after:6.1f}x")
 
 
 def main() -> None:
@@ -177,12 +177,10 @@ def main() -> None:
         start_up, _ = wall([sys.executable, "-c", "import assessor.cli, evaluation.cli"], 3)
         bare, _ = wall([sys.executable, "-c", "pass"], 3)
         seconds, _ = wall([*FOCAL, "eval", str(qrels_path), str(paths[0])], arguments.repeat)
-        print(f"  focal eval (process, all steps)    {seconds:6.3f} s")
-        print(
-            f"    of which interpreter start       {bare:6.3f} s, imports {start_up - bare:.3f} s"
-        )
-        print(f"  {'in-process steps':34s} {'before':>9s}  {'after':>9s}  {'ratio':>7s}")
-        print(f"  {'':34s} {'(records)':>9s}  {'(columns)':>9s}")
+        print(f"  {'focal eval (process, all steps)':38s} {seconds:7.3f} s")
+        print(f"    of which interpreter start {bare:.3f} s, imports {start_up - bare:.3f} s")
+        print(f"  {'in-process steps':38s} {'before':>9s}  {'after':>9s}  {'ratio':>7s}")
+        print(f"  {'':38s} {'(records)':>9s}  {'(columns)':>9s}")
         lines = decode_lines(read_bytes(qrels_path), str(qrels_path))
         old_qrels, old_qrels_time = timed(lambda: _read_lines(lines, str(qrels_path)))
         qrels, qrels_time = timed(lambda: read_qrels(qrels_path))
@@ -196,7 +194,7 @@ def main() -> None:
         old, old_time = timed(lambda: evaluate(prepared, records, "focused"))
         ours, ours_time = timed(lambda: evaluate(prepared, columns, "focused"))
         assert [t.values for t in old.topics] == [t.values for t in ours.topics]
-        print(f"  index the qrels (once per call)    {prepare_time:6.3f} s")
+        print(f"  {'index the qrels (once per call)':38s} {prepare_time:7.3f} s")
         row("evaluate focused", old_time, ours_time)
         row(
             "total",
@@ -217,17 +215,18 @@ def main() -> None:
         for task in ("thorough", "ric", "t2i"):  # bic needs one line per article
             fresh = PreparedQrels(qrels)
             _, seconds = timed(lambda task=task, fresh=fresh: evaluate(fresh, columns, task))
-            print(f"  evaluate {task:8s} (columns, indexing) {seconds:6.3f} s")
+            print(f"  {f'evaluate {task} (columns, indexing)':38s} {seconds:7.3f} s")
 
         batch = [str(p) for p in paths]
         cores = os.cpu_count() or 1
         print(f"{len(paths)} synthetic runs in one call ({cores} cores):")
         one, one_cpu = wall([*FOCAL, "eval", "-j", "1", str(qrels_path), *batch])
         both, both_cpu = wall([*FOCAL, "eval", str(qrels_path), *batch])
-        print(f"  -j 1 (one process)                {one:7.3f} s   {one_cpu / one:4.2f} cores busy")
+        busy = f"{one_cpu / one:4.2f} cores busy"
+        print(f"  {'-j 1 (one process)':38s} {one:7.3f} s   {busy}")
+        busy = f"{both_cpu / both:4.2f} cores busy"
         print(
-            f"  all cores (process pool)          {both:7.3f} s   {both_cpu / both:4.2f} cores busy"
-            f"   ratio {one / both:4.2f}x"
+            f"  {'all cores (process pool)':38s} {both:7.3f} s   {busy}   ratio {one / both:4.2f}x"
         )
 
 
