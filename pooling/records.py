@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+RunLists = list[tuple[int, Sequence[str]]]
+"""The runs that have one topic: (index of the run in the given order, its article ids)."""
+
 FUSED_ROUND = 0
 """`first_round` of an article taken from the top of a fused ranking (before any top-n round)."""
 

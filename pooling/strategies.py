@@ -15,14 +15,20 @@ from typing import Literal
 
 from evaluation.formats.records import Run
 from pooling.ranked import as_ranked
-from pooling.records import FUSED_ROUND, Pool, PooledArticle, RankedRun, TopicPool, natural_key
+from pooling.records import (
+    FUSED_ROUND,
+    Pool,
+    PooledArticle,
+    RankedRun,
+    RunLists,
+    TopicPool,
+    natural_key,
+)
+from pooling.topn import top_n_topic_pool
 
 FusionMethod = Literal["borda", "rrf"]
 RRF_K = 60
 """The constant of reciprocal-rank fusion (Cormack, Clarke & Büttcher 2009)."""
-
-RunLists = list[tuple[int, Sequence[str]]]
-"""The runs that have one topic: (index of the run in the given order, its article ids)."""
 
 
 @dataclass(slots=True)
@@ -77,37 +83,6 @@ def lists_per_topic(runs: Sequence[RankedRun]) -> dict[str, RunLists]:
     return {topic: per_topic[topic] for topic in sorted(per_topic, key=natural_key)}
 
 
-def _top_n_rounds(builder: _TopicPoolBuilder, lists: RunLists, size: int) -> int:
-    """Add rounds of k-th results until a round ends with at least `size` articles.
-
-    Returns the rounds completed; stops early when every run is exhausted. This is the hot loop
-    of pooling, hence the inlined `add`: within top-n rounds the rank is the round, so an article
-    already pooled never improves its best rank.
-    """
-    entries = builder.entries
-    active = list(lists)
-    shortest = min((len(articles) for _, articles in active), default=0)
-    rounds = 0
-    while len(entries) < size and active:
-        position = rounds
-        rounds += 1
-        for run_index, articles in active:
-            article = articles[position]
-            entry = entries.get(article)
-            if entry is None:
-                entries[article] = _Entry(rounds, rounds, [run_index])
-            else:
-                entry.contributors.append(run_index)
-        if rounds >= shortest:  # some run is exhausted: drop it from the next rounds
-            active = [(index, articles) for index, articles in active if len(articles) > rounds]
-            shortest = min((len(articles) for _, articles in active), default=0)
-    return rounds
-
-
-def _round_depths(run_ids: Sequence[str], lists: RunLists, rounds: int) -> dict[str, int]:
-    return {run_ids[index]: min(rounds, len(articles)) for index, articles in lists}
-
-
 def top_n_pool(runs: Sequence[RankedRun | Run], size: int = 500) -> Pool:
     """INEX top-n pool: rounds over the runs' k-th results until `size` distinct articles.
 
@@ -127,9 +102,7 @@ def top_n_pool(runs: Sequence[RankedRun | Run], size: int = 500) -> Pool:
     run_ids = [run.run_id for run in ranked]
     topics: dict[str, TopicPool] = {}
     for topic, lists in lists_per_topic(ranked).items():
-        builder = _TopicPoolBuilder(topic, run_ids)
-        rounds = _top_n_rounds(builder, lists, size)
-        topics[topic] = builder.build(_round_depths(run_ids, lists, rounds), rounds)
+        topics[topic] = top_n_topic_pool(topic, lists, run_ids, size)
     return Pool(f"topn size={size}", tuple(run_ids), topics)
 
 
@@ -247,23 +220,31 @@ def fusion_pool(
     run_ids = [run.run_id for run in ranked]
     topics: dict[str, TopicPool] = {}
     for topic, lists in lists_per_topic(ranked).items():
-        builder = _TopicPoolBuilder(topic, run_ids)
-        top = fused_ranking(lists, method, rrf_k)[:fused]
-        for article in top:
-            builder.entries[article] = _Entry(FUSED_ROUND, 0, [])
-        for run_index, articles in lists:
-            # article -> rank of its first result, built at C speed (later keys overwrite).
-            first_rank = dict(zip(reversed(articles), range(len(articles), 0, -1), strict=True))
-            for article in first_rank.keys() & builder.entries.keys():
-                entry = builder.entries[article]
-                rank = first_rank[article]
-                if not entry.best_rank or rank < entry.best_rank:
-                    entry.best_rank = rank
-                entry.contributors.append(run_index)
-        rounds = _top_n_rounds(builder, lists, size)
-        topics[topic] = builder.build(_round_depths(run_ids, lists, rounds), rounds)
+        top = _fused_top(topic, lists, run_ids, fused_ranking(lists, method, rrf_k)[:fused])
+        topics[topic] = top_n_topic_pool(topic, lists, run_ids, size, top)
     label = f"{method} fused={fused} size={size}"
     return Pool(label, tuple(run_ids), topics)
+
+
+def _fused_top(
+    topic: str, lists: RunLists, run_ids: Sequence[str], top: Sequence[str]
+) -> list[PooledArticle]:
+    """The fused articles' rows: best rank and contributors over the whole runs."""
+    best = dict.fromkeys(top, 0)
+    contributors: dict[str, list[str]] = {article: [] for article in top}
+    for run_index, articles in lists:
+        # article -> rank of its first result, built at C speed (later keys overwrite).
+        first_rank = dict(zip(reversed(articles), range(len(articles), 0, -1), strict=True))
+        run_id = run_ids[run_index]
+        for article in first_rank.keys() & best.keys():
+            rank = first_rank[article]
+            if not best[article] or rank < best[article]:
+                best[article] = rank
+            contributors[article].append(run_id)
+    return [
+        PooledArticle(topic, article, FUSED_ROUND, best[article], tuple(contributors[article]))
+        for article in top
+    ]
 
 
 PoolMethod = Literal["topn", "depth", "borda", "rrf"]
