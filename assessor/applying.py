@@ -9,7 +9,6 @@ event (tests/assessor/test_statements.py keeps it so).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from sqlalchemy import and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -29,13 +28,12 @@ from assessor.models import (
 )
 from assessor.operations import (
     Conflict,
-    InvalidOperation,
     JudgementState,
     NotFound,
     Operation,
     not_in_pool,
 )
-from assessor.passages import Span, add_span, remove_span
+from assessor.rules import Draft, change
 
 RETRIES = 8
 
@@ -111,18 +109,6 @@ class _LostRace(Exception):
     """Another request changed the judgement between this one's read and its write."""
 
 
-@dataclass(slots=True)
-class _Draft:
-    """The judgement an operation changes, as read (id None: not judged before)."""
-
-    id: int | None
-    status: str
-    passages: list[list[int]]
-    bep: int | None
-    finished: bool
-    version: int
-
-
 def _apply(
     session: Session,
     assignment_id: int,
@@ -173,9 +159,9 @@ def _apply_once(
         found
     )
     draft = (
-        _Draft(None, "unjudged", [], None, False, 0)
+        Draft(None, "unjudged", [], None, False, 0)
         if judgement_id is None
-        else _Draft(judgement_id, status, passages, bep, finished, version)
+        else Draft(judgement_id, status, passages, bep, finished, version)
     )
     if done_kind is not None:  # a replay: answer the current state, change nothing
         if done_article != article or done_kind != operation.op:
@@ -186,7 +172,7 @@ def _apply_once(
             f"stale version {operation.version}: the judgement is at version {draft.version}"
         )
     read_version = draft.version
-    _change(draft, operation, document, text_of)
+    change(draft, operation, document, text_of)
     draft.version += 1
     values = {
         "status": draft.status,
@@ -228,68 +214,8 @@ def _apply_once(
     return _state(assignment_id, article, draft)
 
 
-def _state(assignment_id: int, article: str, draft: _Draft) -> JudgementState:
+def _state(assignment_id: int, article: str, draft: Draft) -> JudgementState:
     passages = tuple((start, end) for start, end in draft.passages)
     return JudgementState(
         assignment_id, article, draft.version, draft.status, passages, draft.bep, draft.finished
     )
-
-
-def _change(
-    judgement: _Draft,
-    operation: Operation,
-    document: Document,
-    text_of: Callable[[Document], str],
-) -> None:
-    """Apply the operation's rule to `judgement` in memory (raises before changing anything)."""
-    passages: list[Span] = [(start, end) for start, end in judgement.passages]
-    if operation.op in ("highlight", "unhighlight"):
-        start, end = _checked_span(operation, document, text_of)
-        if operation.op == "highlight":
-            passages = add_span(passages, start, end)
-            judgement.status = "relevant"
-        else:
-            passages = remove_span(passages, start, end)
-            if not passages:
-                judgement.status, judgement.bep = "unjudged", None
-        judgement.passages = [[s, e] for s, e in passages]
-        judgement.finished = False
-    elif operation.op == "set_bep":
-        offset = operation.offset
-        if offset is None or not 0 <= offset < document.text_length:
-            raise InvalidOperation(f"offset must be in [0, {document.text_length})")
-        if judgement.status != "relevant":
-            raise InvalidOperation("a best entry point needs a relevant article: highlight first")
-        judgement.bep = offset
-    elif operation.op == "mark_nonrelevant":
-        judgement.status, judgement.passages, judgement.bep = "nonrelevant", [], None
-        judgement.finished = True
-    else:  # finish
-        if judgement.status == "unjudged":
-            raise InvalidOperation("nothing to finish: highlight a passage or mark not relevant")
-        if judgement.status == "relevant" and judgement.bep is None:
-            judgement.bep = passages[0][0]
-        judgement.finished = True
-
-
-def _checked_span(
-    operation: Operation, document: Document, text_of: Callable[[Document], str]
-) -> Span:
-    start, end = operation.start, operation.end
-    if start is None or end is None or not 0 <= start < end <= document.text_length:
-        raise InvalidOperation(
-            f"start and end must satisfy 0 <= start < end <= {document.text_length}"
-        )
-    if operation.op == "highlight" and operation.exact is None:
-        raise InvalidOperation("highlight needs `exact`, the selected text")
-    if operation.exact is not None:
-        try:
-            actual = text_of(document)[start:end]
-        except texts.MissingTextError as error:
-            raise Conflict(str(error)) from error
-        if actual != operation.exact:
-            raise Conflict(
-                f"exact does not match the text at [{start}, {end}): "
-                f"the server has {actual[:40]!r}, the client sent {operation.exact[:40]!r}"
-            )
-    return start, end

@@ -12,6 +12,8 @@ Rules (docs/assessor.md):
 - mark_nonrelevant: clears passages and BEP.
 - finish: marks the judgement finished; a relevant article without a BEP gets the suggested one
   (the start of its first passage). Finishing an unjudged article is refused.
+- restore (undo): the judgement becomes exactly the state sent (status, passages with their
+  `exacts`, BEP, finished), if the other operations could have reached it (`assessor.rules`).
 Concurrent writers are serialised by a version check on UPDATE: a lost race is retried.
 """
 

@@ -7,13 +7,14 @@ where callers find them: `judging.Operation`, `judging.Conflict`, ...).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from assessor.passages import Span
 
-OPERATIONS = ("highlight", "unhighlight", "set_bep", "mark_nonrelevant", "finish")
+OPERATIONS = ("highlight", "unhighlight", "set_bep", "mark_nonrelevant", "finish", "restore")
+STATUSES = ("unjudged", "relevant", "nonrelevant")
 
 
 class JudgingError(Exception):
@@ -51,6 +52,12 @@ class Operation:
     offset: int | None = None
     version: int | None = None  # the version the client saw; refused when stale
     client_time: datetime | None = None
+    # `restore` only: the whole judgement to go back to (undo), `exacts` one text per passage.
+    status: str | None = None
+    passages: tuple[Span, ...] | None = None
+    exacts: tuple[str, ...] | None = None
+    bep: int | None = None
+    finished: bool | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Operation:
@@ -61,17 +68,61 @@ class Operation:
         op = data.get("op")
         if op not in OPERATIONS:
             raise InvalidOperation(f"op must be one of {', '.join(OPERATIONS)}")
-        ints = {name: _optional_int(data, name) for name in ("start", "end", "offset", "version")}
+        start, end, offset, version = (
+            _optional_int(data, name) for name in ("start", "end", "offset", "version")
+        )
         exact = data.get("exact")
         if exact is not None and not isinstance(exact, str):
             raise InvalidOperation("exact must be a string")
-        return cls(op_id, op, exact=exact, client_time=_client_time(data), **ints)
+        operation = cls(op_id, op, start, end, exact, offset, version, _client_time(data))
+        return _with_restored_state(operation, data) if op == "restore" else operation
 
     def payload(self) -> dict[str, Any]:
         """What the event log keeps: the offsets suffice to replay (`exact` is only checked)."""
-        fields = {"start": self.start, "end": self.end, "offset": self.offset}
+        fields: dict[str, Any] = {"start": self.start, "end": self.end, "offset": self.offset}
         fields["version"] = self.version
-        return {"op": self.op, **{k: v for k, v in fields.items() if v is not None}}
+        kept = {k: v for k, v in fields.items() if v is not None}
+        if self.op == "restore":  # the whole state, BEP included when it is none
+            passages = [[start, end] for start, end in self.passages or ()]
+            kept |= {"status": self.status, "passages": passages, "bep": self.bep}
+            kept["finished"] = self.finished
+        return {"op": self.op, **kept}
+
+
+def _with_restored_state(operation: Operation, data: Mapping[str, Any]) -> Operation:
+    """The fields of `restore`: `status`, `passages`, `exacts`, `bep`, `finished` (shape only;
+    whether they fit the article and each other is checked where the text is known)."""
+    status = data.get("status")
+    if status not in STATUSES:
+        raise InvalidOperation(f"status must be one of {', '.join(STATUSES)}")
+    raw_passages = data.get("passages", [])
+    if not isinstance(raw_passages, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and all(_is_int(x) for x in pair)
+        for pair in raw_passages
+    ):
+        raise InvalidOperation("passages must be a list of [start, end] integer pairs")
+    exacts = data.get("exacts")
+    if exacts is not None and (
+        not isinstance(exacts, list)
+        or not all(isinstance(x, str) for x in exacts)
+        or len(exacts) != len(raw_passages)
+    ):
+        raise InvalidOperation("exacts must be a list of strings, one per passage")
+    finished = data.get("finished")
+    if not isinstance(finished, bool):
+        raise InvalidOperation("finished must be true or false")
+    return replace(
+        operation,
+        status=status,
+        passages=tuple((start, end) for start, end in raw_passages),
+        exacts=None if exacts is None else tuple(exacts),
+        bep=_optional_int(data, "bep"),
+        finished=finished,
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _optional_int(data: Mapping[str, Any], name: str) -> int | None:

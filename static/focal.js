@@ -168,6 +168,10 @@
     return result;
   }
 
+  function addAll(passages) {
+    return passages.reduce((merged, [s, e]) => addPassage(merged, s, e), []);
+  }
+
   function subtract(passages, others) {
     return others.reduce((rest, [s, e]) => removePassage(rest, s, e), passages);
   }
@@ -197,6 +201,11 @@
     } else if (op.op === "finish" && next.status !== "unjudged") {
       if (next.status === "relevant" && next.bep === null) next.bep = next.passages[0][0];
       next.finished = true;
+    } else if (op.op === "restore") {
+      next.status = op.status;
+      next.passages = addAll(op.passages);
+      next.bep = op.bep ?? null;
+      next.finished = Boolean(op.finished);
     }
     return next;
   }
@@ -239,13 +248,14 @@
       .reduce((state, entry) => applyLocally(state, entry.op), serverState);
   }
 
-  function enqueue(op) {
-    if (!config.opsUrl) {
+  // `url`: the operations URL of another article of the topic (undo of an action there).
+  function enqueue(op, url = config.opsUrl) {
+    if (!url) {
       showSaveState("refused", "read-only: nothing is saved");
       return null;
     }
     const entry = {
-      url: config.opsUrl,
+      url,
       op: { op_id: crypto.randomUUID(), client_time: new Date().toISOString(), ...op },
     };
     writeQueue([...readQueue(), entry]);
@@ -438,11 +448,40 @@
 
   /* ---------------------------------------------------------------- actions */
 
-  const undoStack = [];
+  // Undo goes back to the exact state before the last action (status, passages, BEP,
+  // finished) with one `restore` operation. The stack lives in sessionStorage, per topic, so
+  // that it survives the page changes that x and j make: an action on another article is
+  // undone there and the page goes back to it. Each entry keeps the text of its passages,
+  // which the server checks, since that article's text may not be on this page.
+  const UNDO_KEY = `focal.undo:${config.poolUrl}`;
+  const UNDO_LIMIT = 200;
+
+  function readUndo() {
+    try {
+      return JSON.parse(sessionStorage.getItem(UNDO_KEY)) || [];
+    } catch {
+      return [];
+    }
+  }
+
+  function remember(before) {
+    if (!config.opsUrl) return;
+    const entry = {
+      url: config.opsUrl,
+      page: window.location.pathname,
+      state: {
+        status: before.status,
+        passages: before.passages,
+        exacts: before.passages.map(([s, e]) => index.slice(s, e)),
+        bep: before.bep,
+        finished: before.finished,
+      },
+    };
+    sessionStorage.setItem(UNDO_KEY, JSON.stringify([...readUndo(), entry].slice(-UNDO_LIMIT)));
+  }
 
   function act(op) {
-    const before = localState();
-    undoStack.push({ passages: before.passages, bep: before.bep });
+    remember(localState());
     return enqueue(op);
   }
 
@@ -466,22 +505,16 @@
     act({ op: "set_bep", offset: Math.min(offset, index.codePointLength - 1) });
   }
 
-  // Undo restores the passages and BEP from before the last action with the operations that
-  // turn the current state into that one (a merge cannot be undone by unhighlighting the
-  // selection alone: that would also cut the passage it merged with).
   function undo() {
-    const previous = undoStack.pop();
-    if (!previous) return;
-    const current = localState();
-    for (const [s, e] of subtract(current.passages, previous.passages)) {
-      enqueue({ op: "unhighlight", start: s, end: e, exact: index.slice(s, e) });
+    const stack = readUndo();
+    const last = stack.pop();
+    if (!last) {
+      showSaveState("saved", "nothing to undo");
+      return;
     }
-    for (const [s, e] of subtract(previous.passages, current.passages)) {
-      enqueue({ op: "highlight", start: s, end: e, exact: index.slice(s, e) });
-    }
-    if (previous.bep !== null && previous.bep !== current.bep) {
-      enqueue({ op: "set_bep", offset: previous.bep });
-    }
+    sessionStorage.setItem(UNDO_KEY, JSON.stringify(stack));
+    enqueue({ op: "restore", ...last.state }, last.url);
+    if (last.page !== window.location.pathname) goTo(last.page);
   }
 
   function caretOffset(selection) {
@@ -510,7 +543,7 @@
   // survives the navigation, so the assessor never waits for the save.
   function goNext() {
     const state = localState();
-    if (config.opsUrl && state.status === "relevant" && !state.finished) enqueue({ op: "finish" });
+    if (config.opsUrl && state.status === "relevant" && !state.finished) act({ op: "finish" });
     goTo(config.nextUrl || config.poolUrl);
   }
 
@@ -612,6 +645,10 @@
   });
 
   window.addEventListener("resize", () => placeBepMarker(bepToShow(localState())));
+  // A page restored from the back/forward cache shows the state of when it was left.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) refreshState().then(pump);
+  });
   window.addEventListener("online", pump);
 
   if (!canHighlight) {
@@ -623,5 +660,11 @@
   refreshState().then(pump);
 
   // For tests and for scripts driving the page.
-  window.focal = { index, localState, pendingCount: () => readQueue().length, undo };
+  window.focal = {
+    index,
+    localState,
+    pendingCount: () => readQueue().length,
+    undo,
+    undoCount: () => readUndo().length,
+  };
 })();

@@ -106,6 +106,22 @@ def test_a_highlight_is_refused_with_the_message_and_changes_nothing(erin: Seede
         assert (judgement.version, judgement.passages) == (1, [[0, 4]])
 
 
+def test_undo_works_without_the_text_where_a_highlight_cannot(erin: Seeded) -> None:
+    """`restore` needs no text to check when the server has none: ranges are still checked."""
+    assignment = erin_assignment(erin)
+    client, headers = erin.app.test_client(), bearer(erin, "erin")
+    url = f"/api/assignments/{assignment}/documents/9999/ops"
+    state = {"status": "relevant", "passages": [[0, 4]], "bep": 0, "finished": True}
+    undone = client.post(url, json={"op_id": "n", "op": "mark_nonrelevant"}, headers=headers)
+    assert undone.get_json()["status"] == "nonrelevant"
+    response = client.post(url, json={"op_id": "r", "op": "restore", **state}, headers=headers)
+    assert response.status_code == 200
+    assert {k: response.get_json()[k] for k in state} == state
+    too_long = {**state, "passages": [[0, 101]]}
+    response = client.post(url, json={"op_id": "r2", "op": "restore", **too_long}, headers=headers)
+    assert response.status_code == 422
+
+
 def test_the_two_phase_screen_and_element_exports_give_the_message(
     erin: Seeded, monkeypatch: pytest.MonkeyPatch
 ) -> None:

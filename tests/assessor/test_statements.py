@@ -78,6 +78,7 @@ def test_other_operations_stay_within_the_budget(any_seeded: Seeded, statements:
         {"op_id": "b1", "op": "set_bep", "offset": 15},
         {"op_id": "f1", "op": "finish"},
         {"op_id": "n1", "op": "mark_nonrelevant"},
+        {"op_id": "r1", "op": "restore", "status": "unjudged", "finished": False},
     ):
         statements.clear()
         post_op(any_seeded, body)
