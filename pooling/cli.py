@@ -30,7 +30,7 @@ from pooling.io import (
     read_groups,
     read_pool,
 )
-from pooling.ranked import as_ranked, ranked_run
+from pooling.ranked import as_ranked, read_ranked_run
 from pooling.records import Pool, RankedRun
 from pooling.stats import leave_group_out, pool_statistics
 from pooling.tables import TABLES, excluded_table, statistics_tables, table_lines
@@ -80,10 +80,9 @@ def _order_options(command: F) -> F:
 
 
 def load_ranked_runs(paths: Sequence[Path]) -> list[RankedRun]:
-    """Read run files one at a time, keeping only their ranked article lists."""
-    from evaluation.formats.runs import read_run
-
-    return as_ranked(ranked_run(read_run(path)) for path in paths)
+    """Read run files one at a time, keeping only their ranked article lists (FOL runs are
+    read as columns, see `read_ranked_run`)."""
+    return as_ranked(read_ranked_run(path) for path in paths)
 
 
 def _iterate_runs(paths: Sequence[Path]) -> Iterator[Run]:
