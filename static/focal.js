@@ -547,6 +547,21 @@
     goTo(config.nextUrl || config.poolUrl);
   }
 
+  // The two-phase screen is rendered from the stored passages: leave once they are saved.
+  async function goWhenSaved(url) {
+    if (!url) return;
+    const ours = () => readQueue().filter((entry) => entry.url === config.opsUrl).length;
+    for (let waited = 0; ours() > 0; waited += 100) {
+      if (waited >= 10000 || saveEl?.dataset.state === "failed") {
+        showSaveState("failed", "not saved yet: the highlights must be saved first");
+        return;
+      }
+      pump();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    goTo(url);
+  }
+
   function markNonRelevantAndGoNext() {
     act({ op: "mark_nonrelevant" });
     goTo(config.nextUrl || config.poolUrl);
@@ -593,6 +608,7 @@
     x: markNonRelevantAndGoNext,
     u: undo,
     r: () => toggleRuns(),
+    e: () => goWhenSaved(config.twoPhaseUrl),
     h: () => {
       const selection = window.getSelection();
       if (selection?.rangeCount && highlightRange(selection.getRangeAt(0))) {
@@ -628,6 +644,7 @@
     else if (action === "undo") undo();
     else if (action === "bep") KEYS.b();
     else if (action === "help") KEYS["?"]();
+    else if (action === "twophase") KEYS.e();
     else return;
     event.preventDefault();
   });

@@ -16,10 +16,12 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
 
 from assessor import assignments, judging, texts
 from assessor.auth import CSRF_HEADER, current_user, login_required
 from assessor.db import get_session
+from assessor.elements import topic_mode
 from assessor.models import Assignment, Run, RunResult, User
 from assessor.rendering import render_file
 from assessor.views.htmx import page_or_fragment
@@ -64,7 +66,14 @@ def my_topics() -> ResponseReturnValue:
         for assignment in assignments.assignments_for(session, user)
         if assignment.user_id == user.id
     ]
-    return page_or_fragment("assess/topics.html", "assignments", rows=rows)
+    return _always_fresh(page_or_fragment("assess/topics.html", "assignments", rows=rows))
+
+
+def _always_fresh(response: Response) -> Response:
+    """Progress pages are never kept: the back button after judging must show the new counts
+    (browsers otherwise show a history entry from their cache, without asking)."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,17 +110,19 @@ def pool(assignment_id: int) -> ResponseReturnValue:
         wanted = "all"
     rows = pool_rows(session, assignment)
     shown = [row for row in rows if wanted in ("all", row.status)]
-    return page_or_fragment(
+    page = page_or_fragment(
         "assess/pool.html",
         "pool",
         assignment=assignment,
         rows=shown,
         total=len(rows),
         progress=assignments.progress(session, assignment),
+        two_phase=topic_mode(session, assignment.topic_id).mode == "2005",
         first_unjudged=next((row.article for row in rows if row.status == "unjudged"), None),
         status_filter=wanted,
         filters=STATUS_FILTERS,
     )
+    return _always_fresh(page)
 
 
 def retrieved_spans(
@@ -184,6 +195,12 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         )
 
     keywords = assignments.keywords(session, assignment)
+    # In the 2005 mode the assessor goes on to the two-phase screen after highlighting.
+    two_phase_url = (
+        url_for("twophase.article", assignment_id=assignment.id, article=article)
+        if topic_mode(session, assignment.topic_id).mode == "2005"
+        else None
+    )
     config: dict[str, Any] = {
         "opsUrl": None
         if read_only
@@ -198,6 +215,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         # A whole-article result would outline everything and say nothing: list it only.
         "runPassages": [[s, e] for s, e, _run in spans if (s, e) != (0, len(document.text))],
         "textLength": len(document.text),
+        "twoPhaseUrl": two_phase_url,
     }
     return page_or_fragment(
         "assess/article.html",
@@ -214,6 +232,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         keywords=keywords,
         runs=sorted({run for _s, _e, run in spans}),
         read_only=read_only,
+        two_phase_url=two_phase_url,
         focal_config=config,
     )
 

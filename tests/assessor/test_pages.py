@@ -186,8 +186,13 @@ def test_pool_page_shows_states_and_htmx_gets_only_the_block(site: Site) -> None
     fragment = alice.get(url + "?status=relevant", headers={"HX-Request": "true"})
     body = fragment.get_data(as_text=True)
     assert "HX-Request" in fragment.headers["Vary"]
-    assert "<html" not in body and body.lstrip().startswith('<div id="pool">')
+    assert "<html" not in body and body.lstrip().startswith('<div id="pool"')
     assert re.findall(r'data-article="(a\d)"', body) == ["a2"]
+    # The progress is part of the block, so a swap brings it up to date too; the page is not
+    # kept by the browser (the back button after judging must show the new counts).
+    assert 'data-judged="1" data-pool-size="3"' in body and "1 of 3 articles judged" in body
+    assert full.headers["Cache-Control"] == "no-store"
+    assert alice.get("/topics").headers["Cache-Control"] == "no-store"
     # Every htmx link also works as a plain link.
     for tag in re.findall(r"<a [^>]*hx-get=[^>]*>", html):
         assert "href=" in tag

@@ -195,3 +195,23 @@ def test_assignment_overview_counts_what_is_missing(
         r'data-article="1001">\s*<td><a [^>]+>1001</a></td>\s*<td>1</td>\s*<td>0</td>', page
     )
     assert "(2005 scale)" in page
+
+
+def test_the_assessor_finds_the_two_phase_screen_in_the_2005_mode_only(
+    highlighted: Seeded, client: FlaskClient, log_in: Any
+) -> None:
+    organiser = highlighted.app.test_client()
+    organiser_csrf = log_in(organiser, "olga")
+    assert 'href="/twophase/modes"' in organiser.get("/organiser/progress").get_data(as_text=True)
+    log_in(client, "alice")
+    article = f"/assignments/{highlighted.alice}/articles/1001"
+    link = f'href="{page_of(highlighted)}"'
+    pool_link = f'href="/twophase/assignments/{highlighted.alice}"'
+    assert link not in client.get(article).get_data(as_text=True)
+    assert pool_link not in client.get(f"/assignments/{highlighted.alice}").get_data(as_text=True)
+    set_mode(organiser, organiser_csrf, "1", "2005")
+    page = client.get(article).get_data(as_text=True)
+    assert link in page and '"twoPhaseUrl": "' + page_of(highlighted) + '"' in page
+    assert pool_link in client.get(f"/assignments/{highlighted.alice}").get_data(as_text=True)
+    back = f'href="/assignments/{highlighted.alice}/articles/1001"'
+    assert back in client.get(page_of(highlighted)).get_data(as_text=True)
