@@ -8,8 +8,12 @@ to interned strings instead of 62 million `Result` records.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import gc
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
+from itertools import repeat
 
 RunLists = list[tuple[int, Sequence[str]]]
 """The runs that have one topic: (index of the run in the given order, its article ids)."""
@@ -53,6 +57,44 @@ class PooledArticle:
     first_round: int
     best_rank: int
     contributing_runs: tuple[str, ...]
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a pool is built.
+
+    Pooling creates a few hundred thousand containers (pool rows, contributor tuples) next to
+    runs that hold tens of millions of references (62 million at INEX 2006 scale): each full
+    collection the allocations trigger walks all of them, for nothing (nothing here makes a
+    cycle). At that scale it more than doubled the time of a top-n pool.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def pooled_articles(
+    topic: str,
+    articles: Sequence[str],
+    first_rounds: Iterable[int],
+    best_ranks: Iterable[int],
+    contributing_runs: Iterable[tuple[str, ...]],
+) -> list[PooledArticle]:
+    """`PooledArticle`s of one topic from columns, equal to those the constructor makes.
+
+    A frozen dataclass's `__init__` sets each field with a Python-level `object.__setattr__`;
+    here each field is set for all records at once through its slot descriptor, from C (as
+    unpickling does). Two to three times faster, which counts at 62,500 pooled articles.
+    """
+    records = list(map(object.__new__, repeat(PooledArticle, len(articles))))
+    values = (repeat(topic), articles, first_rounds, best_ranks, contributing_runs)
+    for column, value in zip(fields(PooledArticle), values, strict=True):
+        deque(map(getattr(PooledArticle, column.name).__set__, records, value), maxlen=0)
+    return records
 
 
 @dataclass(frozen=True, slots=True)

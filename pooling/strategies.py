@@ -22,7 +22,9 @@ from pooling.records import (
     RankedRun,
     RunLists,
     TopicPool,
+    collector_paused,
     natural_key,
+    pooled_articles,
 )
 from pooling.topn import top_n_topic_pool
 
@@ -60,17 +62,15 @@ class _TopicPoolBuilder:
 
     def build(self, depths: dict[str, int], rounds: int) -> TopicPool:
         run_id_of = self.run_ids.__getitem__
-        articles = tuple(
-            PooledArticle(
-                topic=self.topic,
-                article=article,
-                first_round=entry.first_round,
-                best_rank=entry.best_rank,
-                contributing_runs=tuple(map(run_id_of, sorted(set(entry.contributors)))),
-            )
-            for article, entry in self.entries.items()
+        entries = self.entries.values()
+        articles = pooled_articles(
+            self.topic,
+            list(self.entries),
+            [entry.first_round for entry in entries],
+            [entry.best_rank for entry in entries],
+            [tuple(map(run_id_of, sorted(set(entry.contributors)))) for entry in entries],
         )
-        return TopicPool(self.topic, articles, depths, rounds)
+        return TopicPool(self.topic, tuple(articles), depths, rounds)
 
 
 def lists_per_topic(runs: Sequence[RankedRun]) -> dict[str, RunLists]:
@@ -101,8 +101,9 @@ def top_n_pool(runs: Sequence[RankedRun | Run], size: int = 500) -> Pool:
     ranked = as_ranked(runs)
     run_ids = [run.run_id for run in ranked]
     topics: dict[str, TopicPool] = {}
-    for topic, lists in lists_per_topic(ranked).items():
-        topics[topic] = top_n_topic_pool(topic, lists, run_ids, size)
+    with collector_paused():  # see there: no full collections over the runs
+        for topic, lists in lists_per_topic(ranked).items():
+            topics[topic] = top_n_topic_pool(topic, lists, run_ids, size)
     return Pool(f"topn size={size}", tuple(run_ids), topics)
 
 
@@ -155,21 +156,22 @@ def depth_k_pool(runs: Sequence[RankedRun | Run], depth: int) -> Pool:
     ranked = as_ranked(runs)
     run_ids = [run.run_id for run in ranked]
     topics: dict[str, TopicPool] = {}
-    for topic, lists in lists_per_topic(ranked).items():
-        builder = _TopicPoolBuilder(topic, run_ids)
-        heads: list[tuple[int, list[str], dict[str, int]]] = []
-        depths: dict[str, int] = {}
-        for run_index, articles in lists:
-            first_rank, read = first_distinct(articles, depth)
-            heads.append((run_index, list(first_rank), first_rank))
-            depths[run_ids[run_index]] = read
-        rounds = max(len(distinct) for _, distinct, _ in heads)
-        for round_number in range(1, rounds + 1):
-            for run_index, distinct, first_rank in heads:
-                if round_number <= len(distinct):
-                    article = distinct[round_number - 1]
-                    builder.add(article, round_number, first_rank[article], run_index)
-        topics[topic] = builder.build(depths, rounds)
+    with collector_paused():  # see there: no full collections over the runs
+        for topic, lists in lists_per_topic(ranked).items():
+            builder = _TopicPoolBuilder(topic, run_ids)
+            heads: list[tuple[int, list[str], dict[str, int]]] = []
+            depths: dict[str, int] = {}
+            for run_index, articles in lists:
+                first_rank, read = first_distinct(articles, depth)
+                heads.append((run_index, list(first_rank), first_rank))
+                depths[run_ids[run_index]] = read
+            rounds = max(len(distinct) for _, distinct, _ in heads)
+            for round_number in range(1, rounds + 1):
+                for run_index, distinct, first_rank in heads:
+                    if round_number <= len(distinct):
+                        article = distinct[round_number - 1]
+                        builder.add(article, round_number, first_rank[article], run_index)
+            topics[topic] = builder.build(depths, rounds)
     return Pool(f"depth depth={depth}", tuple(run_ids), topics)
 
 
@@ -219,9 +221,10 @@ def fusion_pool(
     ranked = as_ranked(runs)
     run_ids = [run.run_id for run in ranked]
     topics: dict[str, TopicPool] = {}
-    for topic, lists in lists_per_topic(ranked).items():
-        top = _fused_top(topic, lists, run_ids, fused_ranking(lists, method, rrf_k)[:fused])
-        topics[topic] = top_n_topic_pool(topic, lists, run_ids, size, top)
+    with collector_paused():  # see there: no full collections over the runs
+        for topic, lists in lists_per_topic(ranked).items():
+            top = _fused_top(topic, lists, run_ids, fused_ranking(lists, method, rrf_k)[:fused])
+            topics[topic] = top_n_topic_pool(topic, lists, run_ids, size, top)
     label = f"{method} fused={fused} size={size}"
     return Pool(label, tuple(run_ids), topics)
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from itertools import chain, islice, repeat, zip_longest
 from typing import cast
 
-from pooling.records import PooledArticle, RunLists, TopicPool
+from pooling.records import PooledArticle, RunLists, TopicPool, pooled_articles
 
 Round = tuple[str | None, ...]
 """The k-th result of every run of a topic, in run order (None: the run has no k-th result)."""
@@ -77,13 +77,8 @@ def top_n_topic_pool(
         run_id = run_ids[run_index]
         for article in returned:
             contributors[article].append(run_id)
-    rows = map(
-        PooledArticle,
-        repeat(topic),
-        new,
-        first_rounds,
-        first_rounds,
-        map(tuple, contributors.values()),
+    rows = pooled_articles(
+        topic, new, first_rounds, first_rounds, map(tuple, contributors.values())
     )
     depths = {run_ids[index]: min(read, len(articles)) for index, articles in lists}
     return TopicPool(topic, (*before, *rows), depths, read)

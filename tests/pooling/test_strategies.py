@@ -16,9 +16,19 @@ Top-n rounds (runs in order A, B, C), distinct articles after each round:
 
 from __future__ import annotations
 
+import gc
+from dataclasses import FrozenInstanceError
+
 import pytest
 
-from pooling.records import FUSED_ROUND, Pool, RankedRun
+from pooling.records import (
+    FUSED_ROUND,
+    Pool,
+    PooledArticle,
+    RankedRun,
+    collector_paused,
+    pooled_articles,
+)
 from pooling.strategies import build_pool, depth_k_pool, fused_ranking, fusion_pool, top_n_pool
 
 A = RankedRun("A", {"1": ["a1", "a2", "a1", "a3", "a4"]})
@@ -168,3 +178,23 @@ def test_build_pool_dispatches_every_method() -> None:
         build_pool(RUNS, "depth")
     with pytest.raises(ValueError, match="fused"):
         build_pool(RUNS, "borda", size=5)
+
+
+def test_pooled_articles_built_from_columns_equal_constructed_ones() -> None:
+    rows = [("a1", 1, 1, ("A", "B")), ("b1", 1, 2, ("B",)), ("x", 0, 7, ())]
+    built = pooled_articles("9", *map(list, zip(*rows, strict=True)))  # type: ignore[arg-type]
+    expected = [PooledArticle("9", *row) for row in rows]
+    assert built == expected
+    assert [hash(entry) for entry in built] == [hash(entry) for entry in expected]
+    assert [repr(entry) for entry in built] == [repr(entry) for entry in expected]
+    with pytest.raises(FrozenInstanceError):
+        built[0].best_rank = 3  # type: ignore[misc]
+
+
+def test_the_collector_is_paused_only_while_pooling() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    top_n_pool(RUNS, size=3)
+    assert gc.isenabled()
