@@ -15,7 +15,7 @@ import functools
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -25,7 +25,7 @@ from pooling.io import (
     ArticleOrder,
     atomic_write,
     in_article_lines,
-    in_article_results,
+    in_article_rows,
     pool_lines,
     read_groups,
     read_pool,
@@ -34,6 +34,9 @@ from pooling.ranked import as_ranked, read_ranked_run
 from pooling.records import Pool, RankedRun
 from pooling.stats import leave_group_out, pool_statistics
 from pooling.tables import TABLES, excluded_table, statistics_tables, table_lines
+
+if TYPE_CHECKING:
+    from evaluation.formats.columns import RunColumns
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -85,11 +88,12 @@ def load_ranked_runs(paths: Sequence[Path]) -> list[RankedRun]:
     return as_ranked(read_ranked_run(path) for path in paths)
 
 
-def _iterate_runs(paths: Sequence[Path]) -> Iterator[Run]:
-    from evaluation.formats.runs import read_run
+def _iterate_runs(paths: Sequence[Path]) -> Iterator[Run | RunColumns]:
+    """The runs again, one at a time, for the in-article results (FOL runs as columns)."""
+    from evaluation.formats.columns import read_run_columns
 
     for path in paths:
-        yield read_run(path)
+        yield read_run_columns(path)
 
 
 def _emit(lines: Iterable[str], output: Path | None) -> None:
@@ -111,7 +115,7 @@ def _write_pool_outputs(
     lines = list(pool_lines(pool, cast(ArticleOrder, order), seed))
     result_lines = None
     if results is not None:
-        result_lines = list(in_article_lines(in_article_results(pool, _iterate_runs(run_paths))))
+        result_lines = list(in_article_lines(in_article_rows(pool, _iterate_runs(run_paths))))
     _emit(lines, output)
     if results is not None and result_lines is not None:
         atomic_write(results, result_lines)

@@ -18,11 +18,14 @@ import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Result, Run
 from pooling.records import Pool, PooledArticle, TopicPool, natural_key
+
+if TYPE_CHECKING:  # the columns module loads numpy
+    from evaluation.formats.columns import RunColumns
 
 ArticleOrder = Literal["article", "random", "rank"]
 POOL_COLUMNS = ("topic", "article", "first_round", "best_rank", "contributing_runs")
@@ -137,11 +140,12 @@ class InArticleResult:
     @property
     def passage(self) -> str:
         """`offset:length` (FOL), `X` (a missing FOL result), an element path, or `-` (article)."""
-        if self.result.missing:
-            return "X"
-        if self.result.start is not None and self.result.length is not None:
-            return f"{self.result.start}:{self.result.length}"
-        return self.result.path or "-"
+        return _passage(self.result)
+
+
+HitKey = tuple[int, tuple[int, int, str], int, int]  # topic, article, run (given order), rank
+ResultRow = tuple[str, str, str, int, str]
+"""A line of the in-article results file: topic, article, run id, rank, passage."""
 
 
 def in_article_results(pool: Pool, runs: Iterable[Run]) -> list[InArticleResult]:
@@ -149,29 +153,97 @@ def in_article_results(pool: Pool, runs: Iterable[Run]) -> list[InArticleResult]
 
     Sorted by topic (pool order), article (natural order), run (given order), rank.
     """
-    pooled = {topic: topic_pool.article_ids() for topic, topic_pool in pool.topics.items()}
-    topic_index = {topic: index for index, topic in enumerate(pool.topics)}
-    found: list[tuple[tuple[int, tuple[int, int, str], int, int], InArticleResult]] = []
+    pooled = _pooled_sets(pool)
+    found: list[tuple[HitKey, InArticleResult]] = []
     for run_index, run in enumerate(runs):
-        for topic, results in run.topics.items():
-            articles = pooled.get(topic)
-            if not articles:
-                continue
-            for rank, result in enumerate(results, start=1):
-                if result.article in articles:
-                    key = (topic_index[topic], natural_key(result.article), run_index, rank)
-                    found.append(
-                        (key, InArticleResult(topic, result.article, run.run_id, rank, result))
-                    )
+        for key, topic, rank, result in _record_hits(pooled, run_index, run):
+            found.append((key, InArticleResult(topic, result.article, run.run_id, rank, result)))
     found.sort(key=lambda item: item[0])
     return [item for _, item in found]
 
 
-def in_article_lines(results: Sequence[InArticleResult]) -> Iterator[str]:
+def in_article_rows(pool: Pool, runs: Iterable[Run | RunColumns]) -> list[ResultRow]:
+    """The lines of `in_article_results` as rows, for runs given as records or FOL columns.
+
+    Columns give the same rows without a `Result` per line (the file's passage column is all a
+    FOL result contributes): `focal pool --results` reads FOL runs that way.
+    """
+    pooled = _pooled_sets(pool)
+    found: list[tuple[HitKey, ResultRow]] = []
+    for run_index, run in enumerate(runs):
+        if isinstance(run, Run):
+            for key, topic, rank, result in _record_hits(pooled, run_index, run):
+                row = (topic, result.article, run.run_id, rank, _passage(result))
+                found.append((key, row))
+        else:
+            found.extend(_column_hits(pooled, run_index, run))
+    found.sort(key=lambda item: item[0])
+    return [row for _, row in found]
+
+
+def _pooled_sets(pool: Pool) -> dict[str, tuple[int, frozenset[str]]]:
+    """Topic -> (its index in pool order, its pooled articles)."""
+    return {
+        topic: (index, topic_pool.article_ids())
+        for index, (topic, topic_pool) in enumerate(pool.topics.items())
+    }
+
+
+def _record_hits(
+    pooled: dict[str, tuple[int, frozenset[str]]], run_index: int, run: Run
+) -> Iterator[tuple[HitKey, str, int, Result]]:
+    for topic, results in run.topics.items():
+        topic_index, articles = pooled.get(topic, (0, frozenset()))
+        if not articles:
+            continue
+        for rank, result in enumerate(results, start=1):
+            if result.article in articles:
+                key = (topic_index, natural_key(result.article), run_index, rank)
+                yield key, topic, rank, result
+
+
+def _column_hits(
+    pooled: dict[str, tuple[int, frozenset[str]]], run_index: int, run: RunColumns
+) -> Iterator[tuple[HitKey, ResultRow]]:
+    import numpy as np  # only with columns, which already loaded it
+
+    for topic, columns in run.topics.items():
+        topic_index, articles = pooled.get(topic, (0, frozenset()))
+        inside = [article in articles for article in columns.unique]
+        if not any(inside):
+            continue
+        hits = np.flatnonzero(np.array(inside)[columns.codes])
+        unique, keys = columns.unique, [natural_key(article) for article in columns.unique]
+        for rank, code, start, length, missing in zip(
+            (hits + 1).tolist(),
+            columns.codes[hits].tolist(),
+            columns.starts[hits].tolist(),
+            columns.lengths[hits].tolist(),
+            columns.missing[hits].tolist(),
+            strict=True,
+        ):
+            passage = "X" if missing else f"{start}:{length}"
+            row = (topic, unique[code], run.run_id, rank, passage)
+            yield (topic_index, keys[code], run_index, rank), row
+
+
+def _passage(result: Result) -> str:
+    """`offset:length` (FOL), `X` (a missing FOL result), an element path, or `-` (article)."""
+    if result.missing:
+        return "X"
+    if result.start is not None and result.length is not None:
+        return f"{result.start}:{result.length}"
+    return result.path or "-"
+
+
+def in_article_lines(results: Sequence[InArticleResult | ResultRow]) -> Iterator[str]:
     """Lines of the in-article results file: `topic article run rank passage`, header first."""
     yield "\t".join(RESULT_COLUMNS) + "\n"
     for item in results:
-        yield f"{item.topic}\t{item.article}\t{item.run_id}\t{item.rank}\t{item.passage}\n"
+        if isinstance(item, InArticleResult):
+            item = (item.topic, item.article, item.run_id, item.rank, item.passage)
+        topic, article, run_id, rank, passage = item
+        yield f"{topic}\t{article}\t{run_id}\t{rank}\t{passage}\n"
 
 
 def read_groups(path: str | Path) -> dict[str, str]:

@@ -18,6 +18,7 @@ from evaluation.formats.columns import RunColumns, columns_of_run, read_run_colu
 from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Result, Run
 from evaluation.formats.runs import read_run
+from pooling.io import in_article_lines, in_article_results, in_article_rows
 from pooling.ranked import ranked_run, read_ranked_run
 from pooling.records import RankedRun
 from pooling.strategies import build_pool
@@ -81,6 +82,16 @@ def test_pools_from_columns_equal_pools_from_records(
         len(pool.topics) == 52
         and pool.size() >= 52 * options.get("size", options.get("depth", 1)) // 5
     )
+
+
+def test_in_article_rows_from_columns_equal_those_from_records(shared_runs: list[Path]) -> None:
+    records = [read_run(path) for path in shared_runs]
+    pool = build_pool(records, "topn", size=50)
+    expected = in_article_results(pool, records)
+    rows = in_article_rows(pool, [read_run_columns(path) for path in shared_runs])
+    assert rows == [(r.topic, r.article, r.run_id, r.rank, r.passage) for r in expected]
+    assert len(rows) > 50 * 52
+    assert list(in_article_lines(rows)) == list(in_article_lines(expected))
 
 
 def test_an_article_run_keeps_the_record_path(inex2010: Path) -> None:
