@@ -33,7 +33,8 @@ Stats tables (`pooling.tables`): `statistics_tables(statistics)`, `table_lines(t
 Files (`pooling.io`)
     `write_pool(pool, stream, order="article"|"random"|"rank", seed=0)`, `pool_lines(...)`,
     `read_pool(path) -> Pool`, `order_articles(topic_pool, order, seed)`,
-    `in_article_results(pool, runs) -> list[InArticleResult]`, `in_article_lines(results)`,
+    `in_article_results(pool, runs) -> list[InArticleResult]`, `in_article_rows(pool, runs)`
+    (runs as records or FOL columns), `in_article_lines(results or rows)`,
     `read_groups(path) -> dict[run_id, group]`, `atomic_write(path, lines)`.
 
 Command line: `focal pool [build]`, `focal pool extend`, `focal pool stats` (`pooling.cli`).
