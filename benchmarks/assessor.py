@@ -38,10 +38,11 @@ from flask import Flask
 from sqlalchemy import create_engine, text
 from werkzeug.serving import make_server
 
-from assessor import create_app, db, migrate, texts
-from assessor.auth import issue_token
-from assessor.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
-from evaluation.documents import Document as ParsedDocument
+from assessor.store import db, migrate, texts
+from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
+from assessor.web.app import create_app
+from assessor.campaign.users import issue_token
+from evaluation.text.document import Document as ParsedDocument
 
 CLIENTS = 10
 PG_BIN = Path("/usr/lib/postgresql/15/bin")

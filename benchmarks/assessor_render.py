@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from assessor.rendering import _render_cached, render_events
-from evaluation.documents import Document
-from evaluation.xmlsafe import parse_xml
+from assessor.web.rendering import _render_cached, render_events
+from evaluation.text.document import Document
+from evaluation.text.xmlsafe import parse_xml
 
 HAMLET = Path(__file__).resolve().parents[2] / "shared/data/collections/shakespeare/hamlet.xml"
 
@@ -37,11 +37,12 @@ def best_of(repeats: int, action: Callable[[], object]) -> float:
 
 def page_times(repeats: int) -> tuple[float, float]:
     """(cold, warm) seconds for GET of Hamlet's article screen, bearer-authenticated."""
-    from assessor import create_app, db, migrate
-    from assessor.auth import issue_token
-    from assessor.commands_users import add_user, assign_topic
-    from assessor.importing import import_collection
-    from assessor.models import Pool, PoolEntry, Topic
+    from assessor.campaign.importing import import_collection
+    from assessor.campaign.users import add_user, assign_topic
+    from assessor.store import db, migrate
+    from assessor.store.models import Pool, PoolEntry, Topic
+    from assessor.web.app import create_app
+    from assessor.campaign.users import issue_token
 
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)

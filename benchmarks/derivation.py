@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evaluation.derivation import derive, merge_passages
-from evaluation.documents import Document
+from evaluation.relevance.derivation import derive, merge_passages
+from evaluation.text.document import Document
 
 HAMLET = Path(__file__).resolve().parents[2] / "shared/data/collections/shakespeare/hamlet.xml"
 

@@ -36,14 +36,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evaluation.evaluate import PreparedQrels, evaluate  # noqa: E402
 from evaluation.formats._source import decode_lines, read_bytes  # noqa: E402
 from evaluation.formats.columns import read_run_columns  # noqa: E402
 from evaluation.formats.qrels import _read_lines, read_qrels  # noqa: E402
 from evaluation.formats.records import Judgement  # noqa: E402
 from evaluation.formats.runs import read_run  # noqa: E402
+from evaluation.measures.evaluate import PreparedQrels, evaluate  # noqa: E402
 
-FOCAL = [sys.executable, "-c", "import sys; from assessor.cli import main; sys.exit(main())"]
+FOCAL = [sys.executable, "-c", "import sys; from assessor.cli.main import main; sys.exit(main())"]
 SHARED = ROOT.parent / "shared" / "data" / "inex2010"
 SHARED_CASES = {"focused": "fol", "thorough": "fol", "ric": "ric", "bic": "bic", "t2i": "ric"}
 T = TypeVar("T")
@@ -174,7 +174,9 @@ def main() -> None:
         qrels_path = folder / "synthetic.qrels"
         size = f"{arguments.topics} topics x {arguments.results} results"
         print(f"one synthetic run ({size}):")
-        start_up, _ = wall([sys.executable, "-c", "import assessor.cli, evaluation.cli"], 3)
+        start_up, _ = wall(
+            [sys.executable, "-c", "import assessor.cli.main, evaluation.cli.eval"], 3
+        )
         bare, _ = wall([sys.executable, "-c", "pass"], 3)
         seconds, _ = wall([*FOCAL, "eval", str(qrels_path), str(paths[0])], arguments.repeat)
         print(f"  {'focal eval (process, all steps)':38s} {seconds:7.3f} s")

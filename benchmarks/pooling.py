@@ -194,7 +194,7 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 DRIVER = """
 import sys
 from pathlib import Path
-from assessor.cli import main
+from assessor.cli.main import main
 if sys.argv[1] == "records":  # the reader `focal pool` used before columns
     import pooling.cli
     from evaluation.formats.runs import read_run

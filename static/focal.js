@@ -1,7 +1,7 @@
 /* Focal assessment screen: selection → code-point offsets → idempotent operations.
  *
  * Plain JavaScript, no build step. The page gives us:
- *   <div id="document">   the article, every text node verbatim (assessor/rendering.py)
+ *   <div id="document">   the article, every text node verbatim (assessor/web/rendering.py)
  *   <script type="application/json" id="focal-config">  URLs, CSRF token, state, keywords, runs
  *
  * Principles (docs: architecture, "The assessment screen"):

@@ -13,12 +13,12 @@ from types import ModuleType
 import pytest
 from click.testing import CliRunner
 
-from evaluation.baseline import query_terms, tokenize
-from evaluation.baseline_cli import baseline
-from evaluation.documents import Document
+from evaluation.baseline.bm25 import query_terms, tokenize
+from evaluation.cli.baseline import baseline
 from evaluation.formats.qrels import read_qrels
 from evaluation.formats.runs import read_run
 from evaluation.formats.topics import read_topics
+from evaluation.text.document import Document
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 DEMO = REPOSITORY / "demo"

@@ -9,7 +9,7 @@ per-topic numpy columns: `RunColumns`, `TopicColumns`), `read_topics`, `parse_su
 import importlib
 from typing import TYPE_CHECKING
 
-from evaluation.formats.errors import FormatError, FormatWarning
+from evaluation.errors import FormatError, FormatWarning
 from evaluation.formats.qrels import read_qrels, write_qrels
 from evaluation.formats.records import Judgement, Qrels, Result, Run, RunKind, Span, Topic
 from evaluation.formats.runs import read_run, write_run
@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from evaluation.formats.submission import parse_submission
     from evaluation.formats.topics import read_topics
 
-# These import the XML parser, which itself imports `evaluation.formats.errors`: loading them
-# on first use keeps `import evaluation.xmlsafe` free of an import cycle. The columns import
+# These import the XML parser, which itself imports `evaluation.errors`: loading them
+# on first use keeps `import evaluation.text.xmlsafe` free of an import cycle. The columns import
 # numpy, which the other readers do without.
 _LAZY = {
     "read_run_columns": "evaluation.formats.columns",

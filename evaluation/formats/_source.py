@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 
 UTF8_BOM = b"\xef\xbb\xbf"
 

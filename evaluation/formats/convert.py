@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from evaluation.documents import Document, PathError
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 from evaluation.formats.records import Result, Run
+from evaluation.text.document import Document, PathError
 
 
 class Collection:

@@ -28,7 +28,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Literal, TextIO
@@ -36,7 +36,6 @@ from typing import Literal, TextIO
 import numpy as np
 from lxml import etree
 
-from evaluation.derivation import ElementLike, derive
 from evaluation.formats.qrels import write_qrels
 from evaluation.formats.records import Judgement, Qrels
 
@@ -154,56 +153,6 @@ def write_fol(
                 )
             converted[topic][article] = convert_judgement(judgement, text, offset_unit)
     write_qrels(converted, stream)
-
-
-def article_elements(
-    judgement: Judgement,
-    elements: Sequence[ElementLike],
-    *,
-    text_length: int,
-    exhaustivity: Mapping[str, str] | None = None,
-    all_elements: bool = False,
-) -> ArticleElements:
-    """The element records of one judged article.
-
-    With `exhaustivity` None the implicit 2006 scale is used; otherwise it maps paths to the
-    2005 two-phase values, and an element with highlighted text but no value yet is left out.
-    By default only elements with highlighted text are listed; `all_elements` lists every one.
-    """
-    if text_length != judgement.article_chars:
-        raise ExportError(
-            f"topic {judgement.topic}, article {judgement.article}: the qrels say "
-            f"{judgement.article_chars} characters but the document text has {text_length}"
-        )
-    derived = derive(elements, judgement.passages)
-    records = []
-    for row in derived.rows(relevant_only=not all_elements):
-        if row.rsize == 0:
-            value: str | None = "0"
-        elif exhaustivity is None:
-            value = str(row.exhaustivity)
-        else:
-            value = exhaustivity.get(row.path)
-        if value is None:
-            continue
-        records.append(
-            ElementRecord(
-                judgement.topic,
-                judgement.article,
-                row.path,
-                value,
-                row.specificity,
-                row.rsize,
-                row.size,
-            )
-        )
-    return ArticleElements(
-        judgement.topic,
-        judgement.article,
-        judgement.article_chars,
-        judgement.rel_chars,
-        tuple(records),
-    )
 
 
 def write_elements(articles: Iterable[ArticleElements], stream: TextIO) -> None:

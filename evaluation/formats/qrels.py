@@ -13,8 +13,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TextIO
 
+from evaluation.errors import FormatError
 from evaluation.formats._source import collector_paused, decode_lines, read_bytes
-from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Judgement, Qrels, Span
 
 QRELS_SHAPE = "`topic Q0 article rel_chars article_chars [bep offset:length ...]`"

@@ -6,7 +6,10 @@ half-open `(start, end)` pairs. Topic and article ids are kept as the strings of
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import attrgetter
 from typing import Literal
 
 Span = tuple[int, int]
@@ -83,3 +86,25 @@ class Topic:
     phrasetitle: str
     description: str
     narrative: str
+
+
+_topic_of = attrgetter("topic")
+
+
+def group_results(run: Run, results: Sequence[Result]) -> None:
+    """Put `results` into `run.topics` per topic in first-seen order, warning on split topics."""
+    grouped = run.topics
+    begin = 0
+    for topic, block in groupby(map(_topic_of, results)):
+        end = begin + len(list(block))
+        existing = grouped.get(topic)
+        if existing is None:
+            grouped[topic] = list(results[begin:end])
+        else:
+            existing.extend(results[begin:end])
+            run.warnings.append(
+                f"{run.file}:{results[begin].line}: topic {topic} resumes after other topics; "
+                "its results were grouped together in file order (the official INEX program "
+                "would miscount them)"
+            )
+        begin = end

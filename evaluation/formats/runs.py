@@ -19,14 +19,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import fields
-from itertools import groupby, repeat
-from operator import attrgetter
+from itertools import repeat
 from pathlib import Path
 from typing import TextIO, TypeVar, cast
 
+from evaluation.errors import FormatError
 from evaluation.formats._source import collector_paused, read_bytes
-from evaluation.formats.errors import FormatError
-from evaluation.formats.records import Result, Run, RunKind
+from evaluation.formats.records import Result, Run, RunKind, group_results
 
 FIELDS_OF_KIND: dict[RunKind, int] = {"fol": 8, "element": 7, "article": 6}
 KIND_OF_FIELDS: dict[int, RunKind] = {count: kind for kind, count in FIELDS_OF_KIND.items()}
@@ -168,28 +167,8 @@ def build_results(*columns: Sequence[object]) -> list[Result]:
     return results
 
 
-_topic_of = attrgetter("topic")
 _RESULT_FIELDS = tuple(field.name for field in fields(Result))
 _RESULT_SLOTS = {name: Result.__dict__[name] for name in _RESULT_FIELDS}
-
-
-def group_results(run: Run, results: Sequence[Result]) -> None:
-    """Put `results` into `run.topics` per topic in first-seen order, warning on split topics."""
-    grouped = run.topics
-    begin = 0
-    for topic, block in groupby(map(_topic_of, results)):
-        end = begin + len(list(block))
-        existing = grouped.get(topic)
-        if existing is None:
-            grouped[topic] = list(results[begin:end])
-        else:
-            existing.extend(results[begin:end])
-            run.warnings.append(
-                f"{run.file}:{results[begin].line}: topic {topic} resumes after other topics; "
-                "its results were grouped together in file order (the official INEX program "
-                "would miscount them)"
-            )
-        begin = end
 
 
 def _detect_kind(rows: list[list[bytes]], numbers: list[int], name: str) -> RunKind:

@@ -24,17 +24,15 @@ from __future__ import annotations
 
 from lxml import etree
 
-from evaluation.formats.errors import FormatError
-from evaluation.formats.records import Result, Run, RunKind
-from evaluation.xmlsafe import parse_xml
+from evaluation.errors import FormatError
+from evaluation.formats.records import Result, Run, RunKind, group_results
+from evaluation.text.xmlsafe import parse_xml
 
 RESULT_TYPES: dict[str, RunKind] = {"fol": "fol", "element": "element", "article": "article"}
 
 
 def parse_submission(data: bytes, name: str) -> Run:
     """Parse the bytes of an INEX XML submission; errors name the file and line."""
-    from evaluation.formats.runs import group_results
-
     root = parse_xml(data, name).getroot()
     if _local(root) != "inex-submission":
         raise FormatError(name, _line(root), f"expected <inex-submission>, found <{_local(root)}>")

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 from evaluation.formats.records import Topic
-from evaluation.xmlsafe import parse_xml
+from evaluation.text.xmlsafe import parse_xml
 
 REQUIRED = ("title", "description", "narrative")
 OPTIONAL = ("castitle", "phrasetitle")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 from evaluation.formats.records import Span
 from evaluation.measures.passages import Ints, RelevantText, TopicLines, overlap_length
 

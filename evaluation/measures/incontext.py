@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 from evaluation.formats.records import Span
 from evaluation.measures.focused import Value, interpolated_precision, recall_bins
 from evaluation.measures.passages import Ints, RelevantText, TopicLines

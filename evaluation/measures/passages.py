@@ -16,8 +16,8 @@ from operator import attrgetter
 import numpy as np
 import numpy.typing as npt
 
+from evaluation.errors import FormatError
 from evaluation.formats.columns import TopicColumns
-from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Judgement, Result, Span
 
 Ints = npt.NDArray[np.int64]

@@ -27,10 +27,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 
-from assessor import create_app, db, migrate, texts
-from assessor.auth import hash_password, issue_token
-from assessor.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
-from evaluation.documents import Document as ParsedDocument
+from assessor.campaign.users import hash_password, issue_token
+from assessor.store import db, migrate, texts
+from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
+from assessor.web.app import create_app
+from evaluation.text.document import Document as ParsedDocument
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 

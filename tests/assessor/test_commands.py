@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from assessor import REPOSITORY_DIR, create_app
-from assessor.cli import main
+from assessor.cli.main import main
+from assessor.web.app import create_app
 
 from .conftest import write_collection
 
@@ -143,9 +143,6 @@ def test_users_and_assignments_are_checked(cli: Any, tmp_path: Path) -> None:
     assert "not assigned" in cli("assign", "9", "bob", "--remove", code=2).stderr
 
 
-@pytest.mark.skipif(
-    not (REPOSITORY_DIR / "demo" / "topics.xml").exists(), reason="demo material not built yet"
-)
 def test_demo_prepares_a_database_twice(cli: Any) -> None:
     first = cli("demo", "--no-serve")
     assert "log in as 'assessor' with password 'assessor'" in first.output

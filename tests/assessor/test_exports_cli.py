@@ -8,12 +8,12 @@ import pytest
 from click.testing import CliRunner, Result
 from lxml import etree
 
-from assessor import db
-from assessor.cli import main
-from assessor.elements import save_values, set_topic_mode
-from assessor.export import collect_qrels, qrels_text
-from evaluation.documents import Document as ParsedDocument
-from evaluation.twophase import start_two_phase
+from assessor.campaign.qrels_export import collect_qrels, qrels_text
+from assessor.cli.main import main
+from assessor.judging.elements import save_values, set_topic_mode
+from assessor.store import db
+from evaluation.relevance.twophase import start_two_phase
+from evaluation.text.document import Document as ParsedDocument
 
 from .conftest import Seeded
 

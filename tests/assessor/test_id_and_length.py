@@ -12,12 +12,13 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import func, select
 
-from assessor import cli_support, db, texts
-from assessor.auth import issue_token
-from assessor.cli import main
-from assessor.importing import PLACEHOLDER_COLLECTION
-from assessor.models import Collection, Document, Judgement, Topic, User
-from evaluation.documents import Document as ParsedDocument
+from assessor.campaign.importing import PLACEHOLDER_COLLECTION
+from assessor.campaign.users import issue_token
+from assessor.cli import support
+from assessor.cli.main import main
+from assessor.store import db, texts
+from assessor.store.models import Collection, Document, Judgement, Topic, User
+from evaluation.text.document import Document as ParsedDocument
 
 from .conftest import Seeded
 
@@ -28,7 +29,7 @@ ARTICLE_9999 = "<article><title>Lead</title><bdy><p>" + "x" * 96 + "</p></bdy></
 
 def focal(seeded: Seeded, monkeypatch: pytest.MonkeyPatch, *args: str) -> Result:
     """Run `focal ARGS` in-process on the seeded app (whose engine the fixture disposes)."""
-    monkeypatch.setattr(cli_support, "make_app", lambda migrated=True: seeded.app)
+    monkeypatch.setattr(support, "make_app", lambda migrated=True: seeded.app)
     return CliRunner().invoke(main, list(args))
 
 

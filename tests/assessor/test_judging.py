@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from assessor import db, judging
-from assessor.models import Assignment, Event, Judgement
+from assessor.judging import judgements
+from assessor.store import db
+from assessor.store.models import Assignment, Event, Judgement
 
 ARTICLE = "1001"
 
@@ -26,8 +27,8 @@ def work(seeded: Any) -> Any:
 
 def highlight(
     session: Session, assignment: Assignment, text: str, op_id: str, start: int, end: int
-) -> judging.JudgementState:
-    return judging.highlight(session, assignment, ARTICLE, op_id, start, end, text[start:end])
+) -> judgements.JudgementState:
+    return judgements.highlight(session, assignment, ARTICLE, op_id, start, end, text[start:end])
 
 
 def test_highlights_merge_when_they_overlap_or_touch(work: Any) -> None:
@@ -43,17 +44,17 @@ def test_highlights_merge_when_they_overlap_or_touch(work: Any) -> None:
 def test_unhighlight_splits_and_the_last_removal_unjudges(work: Any) -> None:
     session, assignment, text = work
     highlight(session, assignment, text, "a", 0, 20)
-    judging.set_bep(session, assignment, ARTICLE, "bep", 2)
-    state = judging.unhighlight(session, assignment, ARTICLE, "u", 5, 10)
+    judgements.set_bep(session, assignment, ARTICLE, "bep", 2)
+    state = judgements.unhighlight(session, assignment, ARTICLE, "u", 5, 10)
     assert state.passages == ((0, 5), (10, 20)) and state.bep == 2
-    state = judging.unhighlight(session, assignment, ARTICLE, "u2", 0, 20)
+    state = judgements.unhighlight(session, assignment, ARTICLE, "u2", 0, 20)
     assert state.passages == () and state.status == "unjudged" and state.bep is None
 
 
 def test_replaying_an_op_id_applies_it_once(work: Any) -> None:
     session, assignment, text = work
     first = highlight(session, assignment, text, "same", 0, 5)
-    judging.unhighlight(session, assignment, ARTICLE, "other", 0, 5)
+    judgements.unhighlight(session, assignment, ARTICLE, "other", 0, 5)
     replay = highlight(session, assignment, text, "same", 0, 5)
     assert first.version == 1
     assert replay.version == 2 and replay.passages == ()  # current state, not applied again
@@ -64,54 +65,58 @@ def test_replaying_an_op_id_applies_it_once(work: Any) -> None:
 def test_an_op_id_reused_for_another_operation_is_refused(work: Any) -> None:
     session, assignment, text = work
     highlight(session, assignment, text, "x", 0, 5)
-    with pytest.raises(judging.Conflict):
-        judging.mark_nonrelevant(session, assignment, ARTICLE, "x")
+    with pytest.raises(judgements.Conflict):
+        judgements.mark_nonrelevant(session, assignment, ARTICLE, "x")
 
 
 def test_mismatched_exact_is_refused_and_nothing_changes(work: Any) -> None:
     session, assignment, text = work
-    with pytest.raises(judging.Conflict, match="exact"):
-        judging.highlight(session, assignment, ARTICLE, "m", 0, 5, text[1:6])
-    assert judging.get_state(session, assignment, ARTICLE).version == 0
+    with pytest.raises(judgements.Conflict, match="exact"):
+        judgements.highlight(session, assignment, ARTICLE, "m", 0, 5, text[1:6])
+    assert judgements.get_state(session, assignment, ARTICLE).version == 0
     assert session.scalar(select(func.count()).select_from(Event)) == 0
 
 
 @pytest.mark.parametrize("start,end", [(-1, 3), (3, 3), (5, 2), (0, 10_000)])
 def test_out_of_range_offsets_are_refused(work: Any, start: int, end: int) -> None:
     session, assignment, _text = work
-    with pytest.raises(judging.InvalidOperation):
-        judging.highlight(session, assignment, ARTICLE, "r", start, end, "")
+    with pytest.raises(judgements.InvalidOperation):
+        judgements.highlight(session, assignment, ARTICLE, "r", start, end, "")
 
 
 def test_stale_version_is_refused(work: Any) -> None:
     session, assignment, text = work
     highlight(session, assignment, text, "a", 0, 5)
-    stale = judging.Operation(op_id="s", op="highlight", start=6, end=8, exact=text[6:8], version=0)
-    with pytest.raises(judging.Conflict, match="stale"):
-        judging.apply(session, assignment, ARTICLE, stale)
-    fresh = judging.Operation(op_id="f", op="highlight", start=6, end=8, exact=text[6:8], version=1)
-    assert judging.apply(session, assignment, ARTICLE, fresh).version == 2
+    stale = judgements.Operation(
+        op_id="s", op="highlight", start=6, end=8, exact=text[6:8], version=0
+    )
+    with pytest.raises(judgements.Conflict, match="stale"):
+        judgements.apply(session, assignment, ARTICLE, stale)
+    fresh = judgements.Operation(
+        op_id="f", op="highlight", start=6, end=8, exact=text[6:8], version=1
+    )
+    assert judgements.apply(session, assignment, ARTICLE, fresh).version == 2
 
 
 def test_nonrelevant_finish_and_bep_rules(work: Any) -> None:
     session, assignment, text = work
-    with pytest.raises(judging.InvalidOperation):
-        judging.finish(session, assignment, ARTICLE, "f0")  # nothing judged yet
-    with pytest.raises(judging.InvalidOperation):
-        judging.set_bep(session, assignment, ARTICLE, "b0", 3)  # not relevant yet
-    state = judging.mark_nonrelevant(session, assignment, ARTICLE, "n")
+    with pytest.raises(judgements.InvalidOperation):
+        judgements.finish(session, assignment, ARTICLE, "f0")  # nothing judged yet
+    with pytest.raises(judgements.InvalidOperation):
+        judgements.set_bep(session, assignment, ARTICLE, "b0", 3)  # not relevant yet
+    state = judgements.mark_nonrelevant(session, assignment, ARTICLE, "n")
     assert (state.status, state.passages, state.finished) == ("nonrelevant", (), True)
     state = highlight(session, assignment, text, "h", 10, 14)
     assert state.status == "relevant" and not state.finished
-    state = judging.finish(session, assignment, ARTICLE, "f")
+    state = judgements.finish(session, assignment, ARTICLE, "f")
     assert state.bep == 10 and state.finished  # the suggested BEP: start of the first passage
-    state = judging.mark_nonrelevant(session, assignment, ARTICLE, "n2")
+    state = judgements.mark_nonrelevant(session, assignment, ARTICLE, "n2")
     assert state.bep is None and state.passages == ()
 
 
 def test_every_applied_op_is_logged_with_times(work: Any) -> None:
     session, assignment, text = work
-    op = judging.Operation.from_json(
+    op = judgements.Operation.from_json(
         {
             "op_id": "t",
             "op": "highlight",
@@ -121,7 +126,7 @@ def test_every_applied_op_is_logged_with_times(work: Any) -> None:
             "client_time": "2024-05-01T10:00:00Z",
         }
     )
-    judging.apply(session, assignment, ARTICLE, op)
+    judgements.apply(session, assignment, ARTICLE, op)
     event = session.scalars(select(Event)).one()
     assert event.kind == "highlight" and event.op_id == "t" and event.article == ARTICLE
     assert event.payload == {"op": "highlight", "start": 0, "end": 3, "new_version": 1}
@@ -131,8 +136,8 @@ def test_every_applied_op_is_logged_with_times(work: Any) -> None:
 
 def test_articles_outside_the_pool_are_not_found(work: Any) -> None:
     session, assignment, _text = work
-    with pytest.raises(judging.NotFound):
-        judging.get_state(session, assignment, "9999")
+    with pytest.raises(judgements.NotFound):
+        judgements.get_state(session, assignment, "9999")
 
 
 @pytest.mark.parametrize(
@@ -147,8 +152,8 @@ def test_articles_outside_the_pool_are_not_found(work: Any) -> None:
     ],
 )
 def test_malformed_operations_are_refused(data: dict[str, Any]) -> None:
-    with pytest.raises(judging.InvalidOperation):
-        judging.Operation.from_json(data)
+    with pytest.raises(judgements.InvalidOperation):
+        judgements.Operation.from_json(data)
 
 
 @settings(
@@ -169,7 +174,7 @@ def test_random_operation_sequences_match_a_character_model(
             state = highlight(session, assignment, text, f"op{number}", start, end)
             model |= set(range(start, end))
         else:
-            state = judging.unhighlight(session, assignment, ARTICLE, f"op{number}", start, end)
+            state = judgements.unhighlight(session, assignment, ARTICLE, f"op{number}", start, end)
             model -= set(range(start, end))
         stored = {i for s, e in state.passages for i in range(s, e)}
         assert stored == model

@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assessor.passages import add_span, normalise, remove_span, total_length
+from assessor.judging.spans import add_span, normalise, remove_span, total_length
 
 
 def test_overlapping_and_touching_spans_merge() -> None:

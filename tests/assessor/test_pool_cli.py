@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from assessor import create_app, db
-from assessor.models import Pool, PoolEntry
+from assessor.store import db
+from assessor.store.models import Pool, PoolEntry
+from assessor.web.app import create_app
 
 from .test_commands import cli, prepared
 

@@ -10,11 +10,21 @@ from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import func, select
 
-from assessor import db
-from assessor.export import collect_qrels, qrels_text
-from assessor.models import Assignment, Collection, Document, Event, Judgement, Pool, Topic, User
-from assessor.qrels_import import PLACEHOLDER_COLLECTION, import_qrels, import_qrels_command
-from evaluation.formats.errors import FormatError
+from assessor.campaign.qrels_export import collect_qrels, qrels_text
+from assessor.campaign.qrels_import import PLACEHOLDER_COLLECTION, import_qrels
+from assessor.cli.imports import import_qrels_command
+from assessor.store import db
+from assessor.store.models import (
+    Assignment,
+    Collection,
+    Document,
+    Event,
+    Judgement,
+    Pool,
+    Topic,
+    User,
+)
+from evaluation.errors import FormatError
 from evaluation.formats.qrels import read_qrels
 
 from .conftest import Seeded

@@ -1,6 +1,6 @@
 """Lost races are retried: another request writes between an operation's read and its write.
 
-The interleaving is forced, not hoped for: `judging.apply` reads the text through its `text_of`
+The interleaving is forced, not hoped for: `judgements.apply` reads the text through its `text_of`
 argument after the operation's read, so a `text_of` that applies another operation in a second
 session runs exactly in that gap.
 """
@@ -14,8 +14,9 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from assessor import db, judging, texts
-from assessor.models import Assignment, Document, Event, Judgement
+from assessor.judging import judgements
+from assessor.store import db, texts
+from assessor.store.models import Assignment, Document, Event, Judgement
 
 from .conftest import Seeded
 
@@ -41,14 +42,14 @@ def interfering(
             other = second.get(Assignment, assignment_id)
             assert other is not None
             start, end = span
-            judging.highlight(second, other, ARTICLE, "other", start, end, text[start:end])
+            judgements.highlight(second, other, ARTICLE, "other", start, end, text[start:end])
         return texts.text_of(row)
 
     return text_of
 
 
-def highlight_op(text: str, op_id: str, start: int, end: int) -> judging.Operation:
-    return judging.Operation(
+def highlight_op(text: str, op_id: str, start: int, end: int) -> judgements.Operation:
+    return judgements.Operation(
         op_id=op_id, op="highlight", start=start, end=end, exact=text[start:end]
     )
 
@@ -60,9 +61,9 @@ def test_a_judgement_changed_in_between_is_read_again(
     text = any_seeded.text(ARTICLE)
     assignment = first.get(Assignment, any_seeded.alice)
     assert assignment is not None
-    judging.highlight(first, assignment, ARTICLE, "h0", 0, 3, text[0:3])  # version 1
+    judgements.highlight(first, assignment, ARTICLE, "h0", 0, 3, text[0:3])  # version 1
     text_of = interfering(second, any_seeded.alice, text, (20, 25))  # makes version 2
-    state = judging.apply(first, assignment, ARTICLE, highlight_op(text, "h1", 10, 14), text_of)
+    state = judgements.apply(first, assignment, ARTICLE, highlight_op(text, "h1", 10, 14), text_of)
     assert state.passages == ((0, 3), (10, 14), (20, 25)) and state.version == 3
     assert_stored(first, any_seeded.alice, [[0, 3], [10, 14], [20, 25]], 3, events=3)
 
@@ -75,7 +76,7 @@ def test_a_first_judgement_made_in_between_is_read_again(
     assignment = first.get(Assignment, any_seeded.alice)
     assert assignment is not None
     text_of = interfering(second, any_seeded.alice, text, (20, 25))  # inserts the judgement
-    state = judging.apply(first, assignment, ARTICLE, highlight_op(text, "h1", 10, 14), text_of)
+    state = judgements.apply(first, assignment, ARTICLE, highlight_op(text, "h1", 10, 14), text_of)
     assert state.passages == ((10, 14), (20, 25)) and state.version == 2
     assert_stored(first, any_seeded.alice, [[10, 14], [20, 25]], 2, events=2)
 
@@ -98,9 +99,9 @@ def test_a_session_holding_the_judgement_sees_the_new_state(any_seeded: Seeded) 
     with db.session_factory(any_seeded.app)() as session:
         assignment = session.get(Assignment, any_seeded.alice)
         assert assignment is not None
-        judging.highlight(session, assignment, ARTICLE, "h0", 0, 3, text[0:3])
+        judgements.highlight(session, assignment, ARTICLE, "h0", 0, 3, text[0:3])
         held: Any = session.scalars(select(Judgement)).one()  # now in the identity map
         assert held.version == 1
-        judging.highlight(session, assignment, ARTICLE, "h1", 3, 6, text[3:6])
+        judgements.highlight(session, assignment, ARTICLE, "h1", 3, 6, text[3:6])
         assert (held.version, held.passages) == (2, [[0, 6]])
-        assert judging.get_state(session, assignment, ARTICLE).passages == ((0, 6),)
+        assert judgements.get_state(session, assignment, ARTICLE).passages == ((0, 6),)

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from assessor.rendering import render_document, tag_class
+from assessor.web.rendering import render_document, tag_class
 
 DEMO_COLLECTION = Path(__file__).resolve().parents[2] / "demo" / "collection"
 

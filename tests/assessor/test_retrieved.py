@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from assessor import db
-from assessor.assignments import retrieved_spans
-from assessor.importing import import_runs
-from assessor.models import Document
+from assessor.campaign.assignments import retrieved_spans
+from assessor.campaign.importing import import_runs
+from assessor.store import db
+from assessor.store.models import Document
 
 
 def test_fol_element_and_article_results_become_spans(seeded: Any, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from assessor import db
+from assessor.store import db
 
 from .conftest import Seeded
 

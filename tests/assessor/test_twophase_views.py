@@ -9,9 +9,10 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor import db, judging
-from assessor.elements import ElementValueRow, TopicMode
-from assessor.models import Assignment, Event
+from assessor.judging import judgements
+from assessor.judging.elements import ElementValueRow, TopicMode
+from assessor.store import db
+from assessor.store.models import Assignment, Event
 
 from .conftest import Seeded
 
@@ -29,7 +30,7 @@ def highlighted(seeded: Seeded) -> Seeded:
     with db.session_scope(seeded.app) as session:
         assignment = session.get(Assignment, seeded.alice)
         assert assignment is not None
-        judging.highlight(session, assignment, "1001", "op-1", 20, 35, text[20:35])
+        judgements.highlight(session, assignment, "1001", "op-1", 20, 35, text[20:35])
     return seeded
 
 

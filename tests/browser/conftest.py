@@ -17,11 +17,12 @@ import pytest
 from playwright.sync_api import Browser, Page
 from werkzeug.serving import make_server
 
-from assessor import create_app, db, migrate
-from assessor.commands_users import add_user, assign_topic
-from assessor.importing import import_collection
-from assessor.models import Pool, PoolEntry, Run, RunResult, Topic
-from evaluation.documents import Document
+from assessor.campaign.importing import import_collection
+from assessor.campaign.users import add_user, assign_topic
+from assessor.store import db, migrate
+from assessor.store.models import Pool, PoolEntry, Run, RunResult, Topic
+from assessor.web.app import create_app
+from evaluation.text.document import Document
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [

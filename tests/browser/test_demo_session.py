@@ -13,10 +13,11 @@ from playwright.sync_api import Browser, Page
 from sqlalchemy import select
 from werkzeug.serving import make_server
 
-from assessor import create_app, db
-from assessor.cli import main
-from assessor.models import Assignment, User
-from evaluation.documents import Document
+from assessor.cli.main import main
+from assessor.store import db
+from assessor.store.models import Assignment, User
+from assessor.web.app import create_app
+from evaluation.text.document import Document
 
 from .conftest import Browse, LiveSite
 

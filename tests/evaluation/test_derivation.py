@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.derivation import (
+from evaluation.relevance.derivation import (
     SpanElement,
     derive,
     elemental_element,
@@ -15,7 +15,7 @@ from evaluation.derivation import (
     merge_passages,
     smallest_enclosing,
 )
-from evaluation.documents import Document
+from evaluation.text.document import Document
 
 # Text, by element (code points):
 #   title "Cats" [0,4) | p1 "Cats purr." [4,14) | p2 "Dogs bark." [14,24) | empty [24,24)

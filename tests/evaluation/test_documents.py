@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.documents import (
+from evaluation.text.document import (
     Document,
     Element,
     PathError,
@@ -15,7 +15,7 @@ from evaluation.documents import (
     text_events,
     utf16_to_codepoint,
 )
-from evaluation.xmlsafe import parse_xml
+from evaluation.text.xmlsafe import parse_xml
 
 
 def doc(xml: str | bytes) -> Document:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.derivation import SpanElement
-from evaluation.documents import Document
-from evaluation.twophase import (
+from evaluation.relevance.derivation import SpanElement
+from evaluation.relevance.twophase import (
     DEFAULT_TOO_SMALL,
     RULE_ALL,
     RULE_AUTOMATIC,
@@ -19,6 +18,8 @@ from evaluation.twophase import (
     TwoPhaseState,
     start_two_phase,
 )
+from evaluation.relevance.twophase_status import rule_status
+from evaluation.text.document import Document
 
 ART, SEC1, P1, P2, IT, SEC2, P3 = (
     "/article[1]",
@@ -57,7 +58,7 @@ def test_c_rule_all_every_highlighted_element_needs_a_value() -> None:
     for path, value in zip(HIGHLIGHTED, ["1", "1", "0", "1", "0"], strict=True):
         state = state.assess(path, value).state
     assert state.needs_value == () and state.complete
-    status = {s.rule: s for s in state.rule_status()}
+    status = {s.rule: s for s in rule_status(state)}
     assert status[RULE_ALL].satisfied and status[RULE_ALL].status == "5 of 5 elements have a value"
 
 
@@ -111,7 +112,7 @@ def test_gain_resets_and_flags_the_parent_that_is_less_exhaustive() -> None:
     flag = step.state.flag_of(SEC1)
     assert flag is not None and P1 in flag and "re-assess" in flag
     assert SEC1 in step.state.needs_value  # a reset element needs a value again
-    status = {s.rule: s for s in step.state.rule_status()}
+    status = {s.rule: s for s in rule_status(step.state)}
     assert not status[RULE_GAIN].satisfied
     assert status[RULE_GAIN].status == "1 element(s) flagged for re-assessment"
 
@@ -168,9 +169,9 @@ def test_automatic_too_small_below_the_threshold() -> None:
     assert step.state.sources[2] == "automatic"
     # the assessor may overrule it
     assert step.state.assess(P1, "1").state.value_of(P1) == "1"
-    status = {s.rule: s for s in step.state.rule_status()}
+    status = {s.rule: s for s in rule_status(step.state)}
     assert status[RULE_AUTOMATIC].status.endswith("2 set to ? automatically")
-    assert {s.rule: s for s in fresh().rule_status()}[RULE_AUTOMATIC].status == "off"
+    assert {s.rule: s for s in rule_status(fresh())}[RULE_AUTOMATIC].status == "off"
 
 
 def test_records_round_trip_and_only_drops_values_that_lost_their_highlight() -> None:

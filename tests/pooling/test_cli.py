@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assessor.cli import main as focal
+from assessor.cli.main import main as focal
 from pooling.cli import pool
 
 HEADER = "topic\tarticle\tfirst_round\tbest_rank\tcontributing_runs"

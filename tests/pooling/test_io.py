@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 from evaluation.formats.records import Result, Run
 from pooling.io import (
     atomic_write,

@@ -88,7 +88,7 @@ def test_output_does_not_depend_on_the_hash_seed(inex2010: Path, tmp_path: Path)
     outputs = []
     for hash_seed in ("1", "2"):
         target = tmp_path / f"pool-{hash_seed}.tsv"
-        code = "import sys; from assessor.cli import main; sys.exit(main())"
+        code = "import sys; from assessor.cli.main import main; sys.exit(main())"
         args = [
             "pool",
             "--method",

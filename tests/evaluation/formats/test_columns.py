@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
 from evaluation.formats.columns import (
     RunColumns,
@@ -16,7 +17,6 @@ from evaluation.formats.columns import (
     columns_of_run,
     read_run_columns,
 )
-from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Run
 from evaluation.formats.runs import read_run
 

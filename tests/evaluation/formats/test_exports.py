@@ -7,11 +7,9 @@ import io
 import pytest
 from lxml import etree
 
-from evaluation.documents import Document
 from evaluation.formats.exports import (
     ArticleElements,
     ExportError,
-    article_elements,
     convert_judgement,
     exact_decimal,
     write_assessments_xml,
@@ -20,6 +18,8 @@ from evaluation.formats.exports import (
     write_trec,
 )
 from evaluation.formats.records import Judgement, Qrels
+from evaluation.relevance.element_export import article_elements
+from evaluation.text.document import Document
 
 # code points: a é 😀 b c -> UTF-16 units 1 1 2 1 1, UTF-8 bytes 1 2 4 1 1
 TEXT = "aé\U0001f600bc"

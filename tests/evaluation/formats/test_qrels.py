@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 from evaluation.formats.qrels import read_qrels, write_qrels
 from evaluation.formats.records import Judgement, Qrels
 

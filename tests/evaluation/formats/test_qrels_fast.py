@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from evaluation.errors import FormatError
 from evaluation.formats._source import decode_lines, read_bytes
-from evaluation.formats.errors import FormatError
 from evaluation.formats.qrels import _read_lines, read_qrels
 from evaluation.formats.qrels_fast import read_plain_qrels
 from evaluation.formats.records import Qrels

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 from evaluation.formats.records import Result, Run
 from evaluation.formats.runs import build_results, read_run, write_run
 

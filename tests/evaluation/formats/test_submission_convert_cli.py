@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from evaluation.cli.convert import convert
+from evaluation.errors import FormatError
 from evaluation.formats import read_run, to_fol
-from evaluation.formats.cli import convert
-from evaluation.formats.errors import FormatError
 
 HEAD = '<?xml version="1.0"?>\n'
 
@@ -244,7 +244,7 @@ def test_cli_errors_are_one_line_and_exit_2(
 
 
 def test_cli_through_the_focal_command(tmp_path: Path) -> None:
-    from assessor.cli import main
+    from assessor.cli.main import main
 
     run_path = tmp_path / "f.run"
     run_path.write_text("1 Q0 a 1 1 r 0 5\n")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from evaluation.errors import FormatError
 from evaluation.formats import read_topics
-from evaluation.formats.errors import FormatError
 from evaluation.formats.records import Topic
 
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.evaluate import PreparedQrels, RunEvaluation, evaluate
+from evaluation.errors import FormatError
 from evaluation.formats.columns import RunColumns, read_run_columns
-from evaluation.formats.errors import FormatError
 from evaluation.formats.qrels import read_qrels
 from evaluation.formats.runs import read_run
+from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, evaluate
 
 CASES = [
     ("focused", "fol"), ("thorough", "fol"), ("ric", "ric"), ("bic", "bic"), ("t2i", "ric"),

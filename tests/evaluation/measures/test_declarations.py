@@ -16,8 +16,8 @@ MODULES = [
     "evaluation.measures.incontext",
     "evaluation.measures.articles",
     "evaluation.measures.declarations",
-    "evaluation.evaluate",
-    "evaluation.report",
+    "evaluation.measures.evaluate",
+    "evaluation.cli.report",
 ]
 
 

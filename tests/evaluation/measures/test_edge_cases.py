@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.evaluate import aggregate, evaluate
-from evaluation.formats.errors import FormatError
+from evaluation.errors import FormatError
 from evaluation.formats.records import Judgement, Result, Run
+from evaluation.measures.evaluate import aggregate, evaluate
 
 QRELS = {
     "1": {

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.evaluate import aggregate, evaluate
 from evaluation.formats.records import Judgement, Result, Run
+from evaluation.measures.evaluate import aggregate, evaluate
 
 ARTICLES = ["a", "b", "c", "d", "e", "f"]
 X_POSITIONS = set(range(-10000, -10000 + 18))

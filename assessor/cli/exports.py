@@ -1,0 +1,85 @@
+"""`focal export-qrels`: judgements as FOL, element or TREC qrels (`campaign.qrels_export`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from assessor.cli.support import friendly_errors, transaction
+
+
+@click.command("export-qrels")
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(["fol", "elements", "trec"]),
+    default="fol",
+    show_default=True,
+    help="fol: INEX 2009/2010 qrels; elements: per-element relevance; trec: article qrels.",
+)
+@click.option("--topic", help="Only this topic.")
+@click.option(
+    "--assessor", help="Only this assessor's judgements (needed for doubly assessed topics)."
+)
+@click.option("--xml", is_flag=True, help="elements: the INEX 2005/2006 assessment XML.")
+@click.option(
+    "--offset-unit",
+    type=click.Choice(["codepoint", "utf16", "utf8"]),
+    default="codepoint",
+    show_default=True,
+    help="fol: unit of offsets and lengths (utf16/utf8 need the collection's texts).",
+)
+@click.option("--graded", is_flag=True, help="trec: grades 0-3 by highlighted share, not 0/1.")
+@click.option("--all-elements", is_flag=True, help="elements: also elements without highlight.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to FILE (atomically) instead of standard output.",
+)
+@friendly_errors
+def export_qrels(
+    format_: str,
+    topic: str | None,
+    assessor: str | None,
+    xml: bool,
+    offset_unit: str,
+    graded: bool,
+    all_elements: bool,
+    output: Path | None,
+) -> None:
+    """Write every judged article as qrels: FOL (default; not relevant ones as 0 lines),
+    per-element relevance (tab-separated or INEX XML), or TREC article qrels."""
+    from assessor.campaign.qrels_export import (
+        collect_qrels,
+        export_text,
+        qrels_text,
+        write_atomically,
+    )
+
+    with transaction() as session:
+        if (format_, offset_unit, xml, graded, all_elements) == (
+            "fol",
+            "codepoint",
+            False,
+            False,
+            False,
+        ):
+            text = qrels_text(collect_qrels(session, topic, assessor))
+        else:  # issue 6 formats and options
+            text = export_text(
+                session,
+                format_=format_,
+                topic=topic,
+                assessor=assessor,
+                xml=xml,
+                offset_unit=offset_unit,
+                graded=graded,
+                all_elements=all_elements,
+            )
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomically(output, text)

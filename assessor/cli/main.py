@@ -1,0 +1,63 @@
+"""The `focal` command: one click group that composes the CLIs of every package.
+
+Sub-commands are imported only when they are invoked, so that `focal eval` or `focal doc`
+never pay for importing Flask and SQLAlchemy (and the pure packages stay pure).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+# name -> "module:attribute" of a click command or group. Each package owns its entries.
+COMMANDS: dict[str, str] = {
+    # evaluation (pure)
+    "doc": "evaluation.cli.doc:doc",
+    "convert": "evaluation.cli.convert:convert",
+    "eval": "evaluation.cli.eval:eval_command",
+    "baseline": "evaluation.cli.baseline:baseline",
+    # pooling (pure), composed with the database's pools
+    "pool": "assessor.cli.pools:pool",
+    "pool-build": "assessor.cli.pools:pool_build",
+    # assessor (web app and database)
+    "init-db": "assessor.cli.database:init_db",
+    "import": "assessor.cli.imports:import_group",
+    "users": "assessor.cli.users:users",
+    "assign": "assessor.cli.users:assign",
+    "serve": "assessor.cli.serve:serve",
+    "demo": "assessor.cli.serve:demo",
+    "export-qrels": "assessor.cli.exports:export_qrels",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are resolved from `COMMANDS` on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attribute = target.split(":")
+        module = importlib.import_module(module_name)
+        loaded = getattr(module, attribute)
+        if not isinstance(loaded, click.Command):
+            raise TypeError(f"{target} is not a click command")
+        return loaded
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="focal")
+def main() -> None:
+    """Focal: assessment and evaluation for focused (XML element and passage) retrieval."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""`focal pool` and `focal pool-build`: pool files from runs, and the pools of the database.
+
+`focal pool build [...] RUN...` writes a pool file (`pooling.cli`, spec section 6). Given no RUN
+file, the same command pools the runs imported into the database for the assessors, exactly as
+`focal pool-build --method topn --size N` does (`assessor.campaign.pools`). The composition lives
+here, not in `pooling/`, because imports go one way: evaluation <- pooling <- assessor.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import click
+
+from assessor.cli.support import friendly_errors, transaction
+from pooling.cli import build as file_build
+from pooling.cli import pool as file_pool
+
+
+@click.command("pool-build")
+@click.option("--method", type=click.Choice(["topn", "depth"]), default="topn", show_default=True)
+@click.option(
+    "--size",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="n (top-n), k (depth).",
+)
+@click.option(
+    "--order",
+    type=click.Choice(["article", "rank", "random"]),
+    default="article",
+    show_default=True,
+    help="Display order shown to assessors.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of --order random.")
+@click.option("--topic", "topics", multiple=True, help="Only these topics (repeatable).")
+@friendly_errors
+def pool_build(method: str, size: int, order: str, seed: int, topics: tuple[str, ...]) -> None:
+    """Build the pools of the imported topics from the imported runs (replaces old pools)."""
+    from assessor.campaign.pools import Method, Order, build_pools
+
+    with transaction() as session:
+        summaries = build_pools(
+            session, cast(Method, method), size, cast(Order, order), seed, list(topics) or None
+        )
+    for summary in summaries:
+        note = f" ({len(summary.missing)} pooled articles not in the collection)"
+        click.echo(
+            f"topic {summary.topic}: {summary.size} articles" + (note if summary.missing else "")
+        )
+
+
+# Options of the file command that have no meaning for a database pool.
+_FILE_ONLY = ("output", "results", "fused")
+
+
+def _build_params() -> list[click.Parameter]:
+    params: list[click.Parameter] = []
+    for param in file_build.params:
+        if param.name == "runs":
+            param = click.Argument(["runs"], nargs=-1, required=False, type=param.type)
+        params.append(param)
+    params.append(
+        click.Option(
+            ["--topic", "topics"],
+            multiple=True,
+            help="Database pools only: pool just these topics (repeatable).",
+        )
+    )
+    return params
+
+
+@click.pass_context
+def _build(ctx: click.Context, /, **options: Any) -> None:
+    topics: tuple[str, ...] = options.pop("topics")
+    if options["runs"]:
+        if topics:
+            raise click.UsageError("--topic applies to database pools (no RUN files) only")
+        ctx.invoke(file_build, **options)
+        return
+    method = options["method"]
+    if method not in ("topn", "depth"):
+        raise click.UsageError(f"database pools support --method topn or depth, not {method}")
+    used = [name for name in _FILE_ONLY if options.get(name) is not None]
+    if used:
+        flags = ", ".join("--" + name for name in used)
+        raise click.UsageError(f"{flags}: only for pools built from RUN files")
+    if method == "depth" and options["depth"] is None:
+        raise click.UsageError("--method depth needs --depth K")
+    size = options["depth"] if method == "depth" else options["size"]
+    ctx.invoke(
+        pool_build,
+        method=method,
+        size=size,
+        order=options["order"],
+        seed=options["seed"],
+        topics=topics,
+    )
+
+
+build = click.Command(
+    "build",
+    callback=_build,
+    params=_build_params(),
+    help=(
+        "Build a pool from RUN files (written to a pool file), or, given no RUN file, pool the "
+        "runs imported into the database for the assessors."
+    ),
+)
+
+pool = type(file_pool)(
+    name="pool",
+    commands={**file_pool.commands, "build": build},
+    help=file_pool.help,
+)

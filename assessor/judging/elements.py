@@ -1,0 +1,162 @@
+"""The 2005 two-phase element values of a judgement (seed 003 §3; spec section 4).
+
+A topic is assessed on the 2006 scale (highlighting only) or the 2005 one, where the assessor
+also gives each highlighted element an exhaustivity. Element relevance on the 2006 scale is
+never stored: it is derived from the passages on demand (`evaluation.relevance.derivation`).
+Only what the assessor says in the second phase is stored (`store.models.ElementValueRow`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from assessor.judging import judgements
+from assessor.judging.judgements import JudgementState
+from assessor.store import texts
+from assessor.store.models import Assignment, ElementValueRow, Event, TopicMode, User
+from evaluation.relevance.twophase import (
+    Change,
+    ElementValue,
+    Source,
+    TwoPhaseError,
+    TwoPhaseState,
+    Value,
+    start_two_phase,
+)
+from evaluation.text.document import Document as ParsedDocument
+
+Mode = Literal["2006", "2005"]
+MODES: tuple[Mode, ...] = ("2006", "2005")
+
+
+def topic_mode(session: Session, topic_id: str) -> TopicMode:
+    """The topic's mode row (a transient 2006 default when none is stored)."""
+    row = session.get(TopicMode, topic_id)
+    return row if row is not None else TopicMode(topic_id=topic_id, mode="2006")
+
+
+def set_topic_mode(
+    session: Session, topic_id: str, mode: str, too_small_below: int | None = None
+) -> TopicMode:
+    """Choose a topic's mode (the organiser's decision); the caller commits."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+    if too_small_below is not None and too_small_below < 1:
+        raise ValueError("the too-small threshold must be a positive number of characters")
+    row = session.get(TopicMode, topic_id)
+    if row is None:
+        row = TopicMode(topic_id=topic_id)
+        session.add(row)
+    row.mode, row.too_small_below = mode, too_small_below
+    return row
+
+
+def _as_value(text: str | None) -> Value | None:
+    for value in ("2", "1", "0", "?"):
+        if value == text:
+            return value
+    return None
+
+
+def _as_source(text: str | None) -> Source | None:
+    for source in ("assessor", "propagated", "automatic"):
+        if source == text:
+            return source
+    return None
+
+
+def load_values(session: Session, assignment_id: int, article: str) -> list[ElementValue]:
+    """The stored two-phase state of one article."""
+    rows = session.scalars(
+        select(ElementValueRow)
+        .where(ElementValueRow.assignment_id == assignment_id, ElementValueRow.article == article)
+        .order_by(ElementValueRow.id)
+    )
+    return [
+        ElementValue(row.path, _as_value(row.value), _as_source(row.source), row.flag)
+        for row in rows
+    ]
+
+
+def save_values(
+    session: Session, assignment_id: int, article: str, records: list[ElementValue]
+) -> None:
+    """Replace the stored two-phase state of one article; the caller commits."""
+    session.execute(
+        delete(ElementValueRow).where(
+            ElementValueRow.assignment_id == assignment_id, ElementValueRow.article == article
+        )
+    )
+    session.add_all(
+        ElementValueRow(
+            assignment_id=assignment_id,
+            article=article,
+            path=r.path,
+            value=r.value,
+            source=r.source,
+            flag=r.flag,
+        )
+        for r in records
+    )
+
+
+@dataclass(frozen=True)
+class ArticleTwoPhase:
+    """What the two-phase screen shows for one article of one assignment."""
+
+    mode: TopicMode
+    document: ParsedDocument
+    judgement: JudgementState
+    state: TwoPhaseState
+    changes: tuple[Change, ...]  # what restoring (or the last action) changed
+
+
+def article_two_phase(session: Session, assignment: Assignment, article: str) -> ArticleTwoPhase:
+    """The two-phase state of one article (restored from storage, rules re-applied)."""
+    row = judgements.pooled_document(session, assignment, article)  # NotFound when not pooled
+    try:
+        document = texts.load(row)
+    except texts.MissingTextError as error:
+        raise judgements.NotFound(str(error)) from error
+    judgement = judgements.get_state(session, assignment, article)
+    mode = topic_mode(session, assignment.topic_id)
+    step = start_two_phase(
+        document.elements,
+        [(start, end) for start, end in judgement.passages],
+        saved=load_values(session, assignment.id, article),
+        too_small_below=mode.too_small_below,
+    )
+    return ArticleTwoPhase(mode, document, judgement, step.state, step.changes)
+
+
+def assess_element(
+    session: Session, assignment: Assignment, user: User, article: str, path: str, value: str
+) -> ArticleTwoPhase:
+    """The assessor gives `value` (2, 1, 0, ?, or "clear") to an element; stores and commits.
+
+    Raises `TwoPhaseError` for what the rules refuse (including a topic not in the 2005 mode).
+    """
+    current = article_two_phase(session, assignment, article)
+    if current.mode.mode != "2005":
+        raise TwoPhaseError(f"topic {assignment.topic_id} is assessed on the 2006 scale")
+    step = current.state.clear(path) if value == "clear" else current.state.assess(path, value)
+    save_values(session, assignment.id, article, step.state.records())
+    session.add(
+        Event(
+            assignment_id=assignment.id,
+            user_id=user.id,
+            article=article,
+            kind="element-value",
+            payload={
+                "path": path,
+                "value": value,
+                "changes": [[c.path, c.before, c.after, c.rule] for c in step.changes],
+            },
+        )
+    )
+    session.commit()
+    return replace(current, state=step.state, changes=step.changes)

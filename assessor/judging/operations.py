@@ -1,0 +1,176 @@
+"""What a client sends and gets back: operations, their validation, states and refusals.
+
+No database here: `assessor.judging.judgements` applies operations (and re-exports these names,
+which is where callers find them: `judgements.Operation`, `judgements.Conflict`, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from assessor.judging.spans import Span
+
+OPERATIONS = ("highlight", "unhighlight", "set_bep", "mark_nonrelevant", "finish", "restore")
+STATUSES = ("unjudged", "relevant", "nonrelevant")
+
+
+class JudgingError(Exception):
+    """An operation that was not applied; `status` is the HTTP status the API answers with."""
+
+    status = 422
+
+
+class NotFound(JudgingError):
+    status = 404
+
+
+class Conflict(JudgingError):
+    """Stale version, text mismatch, or an op_id reused for another operation."""
+
+    status = 409
+
+
+class InvalidOperation(JudgingError):
+    status = 422
+
+
+def not_in_pool(topic_id: str, article: str) -> NotFound:
+    """The refusal of an article that is not in the topic's pool."""
+    return NotFound(f"article {article} is not in the pool of topic {topic_id}")
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    op_id: str
+    op: str
+    start: int | None = None
+    end: int | None = None
+    exact: str | None = None
+    offset: int | None = None
+    version: int | None = None  # the version the client saw; refused when stale
+    client_time: datetime | None = None
+    # `restore` only: the whole judgement to go back to (undo), `exacts` one text per passage.
+    status: str | None = None
+    passages: tuple[Span, ...] | None = None
+    exacts: tuple[str, ...] | None = None
+    bep: int | None = None
+    finished: bool | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Operation:
+        """Validate a JSON operation (raises InvalidOperation naming the bad field)."""
+        op_id = data.get("op_id")
+        if not isinstance(op_id, str) or not 0 < len(op_id) <= 100:
+            raise InvalidOperation("op_id must be a string of 1 to 100 characters")
+        op = data.get("op")
+        if op not in OPERATIONS:
+            raise InvalidOperation(f"op must be one of {', '.join(OPERATIONS)}")
+        start, end, offset, version = (
+            _optional_int(data, name) for name in ("start", "end", "offset", "version")
+        )
+        exact = data.get("exact")
+        if exact is not None and not isinstance(exact, str):
+            raise InvalidOperation("exact must be a string")
+        operation = cls(op_id, op, start, end, exact, offset, version, _client_time(data))
+        return _with_restored_state(operation, data) if op == "restore" else operation
+
+    def payload(self) -> dict[str, Any]:
+        """What the event log keeps: the offsets suffice to replay (`exact` is only checked)."""
+        fields: dict[str, Any] = {"start": self.start, "end": self.end, "offset": self.offset}
+        fields["version"] = self.version
+        kept = {k: v for k, v in fields.items() if v is not None}
+        if self.op == "restore":  # the whole state, BEP included when it is none
+            passages = [[start, end] for start, end in self.passages or ()]
+            kept |= {"status": self.status, "passages": passages, "bep": self.bep}
+            kept["finished"] = self.finished
+        return {"op": self.op, **kept}
+
+
+def _with_restored_state(operation: Operation, data: Mapping[str, Any]) -> Operation:
+    """The fields of `restore`: `status`, `passages`, `exacts`, `bep`, `finished` (shape only;
+    whether they fit the article and each other is checked where the text is known)."""
+    status = data.get("status")
+    if status not in STATUSES:
+        raise InvalidOperation(f"status must be one of {', '.join(STATUSES)}")
+    raw_passages = data.get("passages", [])
+    if not isinstance(raw_passages, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and all(_is_int(x) for x in pair)
+        for pair in raw_passages
+    ):
+        raise InvalidOperation("passages must be a list of [start, end] integer pairs")
+    exacts = data.get("exacts")
+    if exacts is not None and (
+        not isinstance(exacts, list)
+        or not all(isinstance(x, str) for x in exacts)
+        or len(exacts) != len(raw_passages)
+    ):
+        raise InvalidOperation("exacts must be a list of strings, one per passage")
+    finished = data.get("finished")
+    if not isinstance(finished, bool):
+        raise InvalidOperation("finished must be true or false")
+    return replace(
+        operation,
+        status=status,
+        passages=tuple((start, end) for start, end in raw_passages),
+        exacts=None if exacts is None else tuple(exacts),
+        bep=_optional_int(data, "bep"),
+        finished=finished,
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _optional_int(data: Mapping[str, Any], name: str) -> int | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidOperation(f"{name} must be an integer")
+    return value
+
+
+def _client_time(data: Mapping[str, Any]) -> datetime | None:
+    """`client_time`: ISO 8601 or milliseconds since the epoch; stored as naive UTC."""
+    value = data.get("client_time")
+    try:
+        if value is None:
+            return None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            moment = datetime.fromtimestamp(value / 1000, UTC)
+        elif isinstance(value, str):
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        else:
+            raise ValueError(value)
+    except (ValueError, OverflowError, OSError) as error:
+        raise InvalidOperation("client_time must be ISO 8601 or milliseconds") from error
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+@dataclass(frozen=True, slots=True)
+class JudgementState:
+    assignment: int
+    article: str
+    version: int
+    status: str
+    passages: tuple[Span, ...]
+    bep: int | None
+    finished: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The state JSON of the API and the page."""
+        return {
+            "assignment": self.assignment,
+            "article": self.article,
+            "version": self.version,
+            "status": self.status,
+            "passages": [[start, end] for start, end in self.passages],
+            "bep": self.bep,
+            "finished": self.finished,
+        }

@@ -1,0 +1,84 @@
+"""The app factory: configuration, database, log-in and blueprints wired once per app.
+
+Flask is imported inside `create_app` so that importing the `focal` entry point
+(`assessor.cli.main`) stays cheap. Templates and static files live at the top of a checkout
+(`templates/`, `static/`); a wheel ships them inside this package (`assessor/web/templates`,
+`assessor/web/static`, mapped in pyproject.toml), so both places are looked up.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+WEB_DIR = Path(__file__).resolve().parent
+
+
+def asset_dir(name: str) -> Path:
+    """`templates` or `static`: inside the installed package, else at the top of the checkout."""
+    shipped = WEB_DIR / name
+    return shipped if shipped.is_dir() else WEB_DIR.parents[1] / name
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the Flask app: defaults in code, then `FOCAL_*` environment, then `test_config`.
+
+    Config keys: `DATABASE_URL` (SQLAlchemy URL; default a SQLite file `focal.sqlite` in the
+    instance folder, in WAL mode), `SECRET_KEY` (default: generated once and kept in
+    `instance/secret_key`), `SESSION_COOKIE_SECURE`, `DOCUMENT_CACHE_SIZE`.
+    """
+    from flask import Flask
+
+    # Named after the top package, so the instance folder is where it always was.
+    app = Flask(
+        "assessor",
+        instance_relative_config=True,
+        template_folder=str(asset_dir("templates")),
+        static_folder=str(asset_dir("static")),
+    )
+    app.config.from_mapping(
+        DATABASE_URL=None,
+        SECRET_KEY=None,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=False,
+        DOCUMENT_CACHE_SIZE=64,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.from_prefixed_env("FOCAL")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+
+    instance = Path(app.instance_path)
+    if not app.config["DATABASE_URL"]:
+        instance.mkdir(parents=True, exist_ok=True)
+        app.config["DATABASE_URL"] = f"sqlite:///{instance / 'focal.sqlite'}"
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _persistent_secret(instance / "secret_key")
+
+    from assessor.store import db
+    from assessor.web import auth
+    from assessor.web.views import register_blueprints
+
+    db.init_app(app)
+    auth.init_app(app)
+    register_blueprints(app)
+    return app
+
+
+def _persistent_secret(path: Path) -> str:
+    """A secret key kept in the instance folder, so sessions survive a restart."""
+    if path.exists():
+        return path.read_text(encoding="ascii").strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(key, encoding="ascii")
+    temporary.chmod(0o600)
+    temporary.replace(path)
+    return key

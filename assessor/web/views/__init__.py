@@ -1,0 +1,19 @@
+"""Blueprints: parse the request, call a use case, render a template, fragment or JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+
+def register_blueprints(app: Flask) -> None:
+    """Register every blueprint of the assessor on `app`."""
+    from assessor.web.views import api, assess, auth, organiser, twophase
+
+    app.register_blueprint(auth.blueprint)
+    app.register_blueprint(api.blueprint)
+    app.register_blueprint(assess.blueprint)
+    app.register_blueprint(organiser.blueprint)
+    app.register_blueprint(twophase.blueprint)

@@ -1,0 +1,183 @@
+"""`focal eval`: the official INEX evaluation program's measures, and article measures.
+
+Output goes to stdout in the official layout by default; notes (averaging used, strict mode,
+warnings, run topics absent from the qrels) go to stderr so that stdout stays comparable with the
+official program. Errors in input files are one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+from collections.abc import Sequence
+from typing import cast
+
+import click
+
+from evaluation.cli.report import FORMATS, WRITERS
+from evaluation.errors import FormatError
+from evaluation.measures.declarations import TASKS
+from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
+
+SHOWN_WARNINGS = 10  # per run; the rest are counted
+
+_SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qrels and settings
+
+
+def _evaluate_file(path: str) -> RunEvaluation:
+    from evaluation.formats.columns import read_run_columns
+    from evaluation.formats.runs import read_run
+
+    prepared = cast(PreparedQrels, _SHARED["qrels"])
+    settings = cast(Settings, _SHARED["settings"])
+    parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
+    # Passage tasks read FOL runs as columns (no record per line); article measures need scores
+    # per result and accept any kind of run, so they read records.
+    run = read_run(path) if settings.task == "articles" else read_run_columns(path)
+    return evaluate(prepared, run, settings.task, **parameters)
+
+
+def evaluate_files(
+    prepared: PreparedQrels, settings: Settings, paths: Sequence[str], jobs: int
+) -> list[RunEvaluation]:
+    """Evaluate run files, in a pool of `jobs` forked processes when there are several."""
+    _SHARED.update(qrels=prepared, settings=settings)
+    if jobs <= 1 or len(paths) <= 1:
+        return [_evaluate_file(path) for path in paths]
+    import multiprocessing  # with the pool: a single run does not pay for importing them
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [_evaluate_file(path) for path in paths]
+    for topic in prepared.qrels:  # index once, before forking, so workers share it
+        prepared.text(topic)
+    # Keep the collector of each worker off the inherited qrels: scanning them would copy their
+    # pages into every worker for nothing (they hold no cycles and outlive the call anyway).
+    gc.freeze()
+    context = multiprocessing.get_context("fork")
+    # One run per task: a task is a path out and ~100 rows back, nothing next to reading and
+    # evaluating a run, and workers that take runs one at a time finish within one run of each
+    # other (chunks of several runs left one core idle for the last chunk).
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            return list(pool.map(_evaluate_file, paths))
+    finally:
+        gc.unfreeze()
+
+
+def _notes(evaluation: RunEvaluation) -> list[str]:
+    name = evaluation.run_id
+    notes = [f"{name}: {evaluation.averaging}"]
+    if evaluation.settings.strict:
+        notes.append(
+            f"{name}: strict mode: exact recall bins and gP[k] = sum/k; NOT the official program"
+        )
+    if evaluation.unknown_topics:
+        notes.append(
+            f"{name}: run topics absent from the qrels (ignored): "
+            + " ".join(evaluation.unknown_topics)
+        )
+    shown = evaluation.warnings[:SHOWN_WARNINGS]
+    notes.extend(f"{name}: warning: {w}" for w in shown)
+    if len(evaluation.warnings) > len(shown):
+        notes.append(f"{name}: ... and {len(evaluation.warnings) - len(shown)} more warnings")
+    return notes
+
+
+@click.command("eval")
+@click.option(
+    "--task",
+    type=click.Choice(TASKS),
+    default="focused",
+    show_default=True,
+    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), or articles.",
+)
+@click.option("-q", "--per-topic", is_flag=True, help="Print per-topic rows before `all`.")
+@click.option(
+    "-c",
+    "--complete",
+    is_flag=True,
+    help="Average over every qrels topic (missing topics score 0).",
+)
+@click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
+@click.option(
+    "-n",
+    "bep_window",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="BiC distance window.",
+)
+@click.option(
+    "--irr",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="T2I irrelevant characters tolerated.",
+)
+@click.option(
+    "--strict", is_flag=True, help="Corrected definitions instead of the official quirks."
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(FORMATS), default="inex", show_default=True
+)
+@click.option(
+    "-m",
+    "--measure",
+    "measures",
+    multiple=True,
+    help="Article measure (task articles): MAP, P@k, nDCG@k, Rprec, bpref. Repeatable.",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    help="Write the interpolated precision-recall curves of all runs (.png or .svg).",
+)
+@click.option(
+    "-j", "--jobs", type=int, default=0, help="Processes for several runs (0: all cores)."
+)
+@click.argument("qrels_path", metavar="QRELS", type=click.Path(exists=True, dir_okay=False))
+@click.argument(
+    "run_paths",
+    metavar="RUN...",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+)
+def eval_command(
+    task: str, per_topic: bool, complete: bool, beta: float, bep_window: int, irr: int,
+    strict: bool, output_format: str, measures: tuple[str, ...], plot_path: str | None,
+    jobs: int, qrels_path: str, run_paths: tuple[str, ...],
+) -> None:  # fmt: skip
+    """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does."""
+    from evaluation.formats.qrels import read_qrels
+
+    if measures and task != "articles":
+        raise click.UsageError("-m/--measure is for --task articles")
+    if plot_path and task == "articles":
+        raise click.UsageError("--plot draws precision-recall curves of passage tasks")
+    try:
+        settings = Settings(
+            task=task, complete=complete, beta=beta, n=bep_window, irr=irr, strict=strict,
+            **({"measures": measures} if measures else {}),
+        )  # fmt: skip
+    except ValueError as error:
+        raise click.UsageError(str(error)) from error
+    try:
+        prepared = PreparedQrels(read_qrels(qrels_path))
+        jobs = jobs or os.cpu_count() or 1
+        evaluations = evaluate_files(prepared, settings, run_paths, jobs)
+    except FormatError as error:
+        click.echo(f"focal eval: {error}", err=True)
+        sys.exit(2)
+    for evaluation in evaluations:
+        for note in _notes(evaluation):
+            click.echo(note, err=True)
+    WRITERS[output_format](evaluations, sys.stdout, per_topic)
+    if plot_path:
+        from evaluation.cli.plot import plot_curves
+
+        plot_curves(evaluations, plot_path)
+        click.echo(f"plot written to {plot_path}", err=True)
