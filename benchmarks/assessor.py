@@ -38,10 +38,10 @@ from flask import Flask
 from sqlalchemy import create_engine, text
 from werkzeug.serving import make_server
 
+from assessor.campaign.users import issue_token
 from assessor.store import db, migrate, texts
 from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
 from assessor.web.app import create_app
-from assessor.campaign.users import issue_token
 from evaluation.text.document import Document as ParsedDocument
 
 CLIENTS = 10

@@ -38,11 +38,10 @@ def best_of(repeats: int, action: Callable[[], object]) -> float:
 def page_times(repeats: int) -> tuple[float, float]:
     """(cold, warm) seconds for GET of Hamlet's article screen, bearer-authenticated."""
     from assessor.campaign.importing import import_collection
-    from assessor.campaign.users import add_user, assign_topic
+    from assessor.campaign.users import add_user, assign_topic, issue_token
     from assessor.store import db, migrate
     from assessor.store.models import Pool, PoolEntry, Topic
     from assessor.web.app import create_app
-    from assessor.campaign.users import issue_token
 
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)

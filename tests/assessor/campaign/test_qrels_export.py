@@ -15,7 +15,7 @@ from assessor.store import db
 from evaluation.relevance.twophase import start_two_phase
 from evaluation.text.document import Document as ParsedDocument
 
-from .conftest import Seeded
+from ..conftest import Seeded
 
 # Article 1001 (conftest): "Alpha" [0,5) | p1 "The quick brown fox." [5,25) |
 # p2 "Jumps " [25,31) + b "over" [31,35) + " the lazy dog." [35,49).

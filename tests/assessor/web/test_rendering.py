@@ -20,7 +20,7 @@ from lxml import etree
 
 from assessor.web.rendering import render_document, tag_class
 
-DEMO_COLLECTION = Path(__file__).resolve().parents[2] / "demo" / "collection"
+DEMO_COLLECTION = Path(__file__).resolve().parents[3] / "demo" / "collection"
 
 
 class DocumentText(HTMLParser):

@@ -27,7 +27,7 @@ from assessor.store.models import (
 from evaluation.errors import FormatError
 from evaluation.formats.qrels import read_qrels
 
-from .conftest import Seeded
+from ..conftest import Seeded
 
 
 def qrels_file(seeded: Seeded, tmp_path: Path, name: str = "campaign.qrels") -> Path:

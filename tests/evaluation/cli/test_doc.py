@@ -16,10 +16,11 @@ from evaluation.cli.doc import doc
 
 def _oracle_module() -> ModuleType:
     # Test directories are not packages (pytest runs with --import-mode=importlib): load the
-    # oracle that sits beside this file by its path.
-    name = "textmodel_oracle"
+    # oracle of the text-model tests by its path.
+    name = "sax_oracle"
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+        oracle = Path(__file__).parents[1] / "text" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, oracle)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module

@@ -14,7 +14,7 @@ from sqlalchemy import event
 
 from assessor.store import db
 
-from .conftest import Seeded
+from ..conftest import Seeded
 
 MAX_STATEMENTS_PER_OPERATION = (
     4  # SELECT user, SELECT context, UPDATE/INSERT judgement, INSERT event

@@ -11,7 +11,7 @@ from sqlalchemy import inspect
 from assessor.store import db, migrate
 from assessor.store.models import Base
 
-from .conftest import empty_postgres
+from ..conftest import empty_postgres
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

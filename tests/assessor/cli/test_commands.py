@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from assessor.cli.main import main
 from assessor.web.app import create_app
 
-from .conftest import write_collection
+from ..conftest import write_collection
 
 # The text of tests/assessor/conftest.py's article 1001, written out by hand.
 TEXT_1001 = "Alpha" + "The quick brown fox." + "Jumps over the lazy dog."

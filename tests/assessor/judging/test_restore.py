@@ -15,7 +15,7 @@ from sqlalchemy import select
 from assessor.store import db
 from assessor.store.models import Event
 
-from .conftest import Seeded
+from ..conftest import Seeded
 
 ARTICLE = "1001"
 TEXT = "AlphaThe quick brown fox.Jumps over the lazy dog."

@@ -20,7 +20,7 @@ from assessor.store import db, texts
 from assessor.store.models import Collection, Document, Judgement, Topic, User
 from evaluation.text.document import Document as ParsedDocument
 
-from .conftest import Seeded
+from ..conftest import Seeded
 
 MESSAGE = "article 9999 is known only by id and length; import its collection"
 # The text of 9999.xml is "Lead" + 96 times "x": 100 code points, [0, 4) = "Lead".

@@ -18,7 +18,7 @@ from assessor.judging import judgements
 from assessor.store import db, texts
 from assessor.store.models import Assignment, Document, Event, Judgement
 
-from .conftest import Seeded
+from ..conftest import Seeded
 
 ARTICLE = "1001"
 

@@ -1,0 +1,133 @@
+"""The wheel: it lists every package, and installed outside the checkout it serves the assessor.
+
+The second test is the check CI runs on every change: build the wheel from this checkout, install
+it into a fresh virtualenv in a temporary folder (dependencies come from the package index, or
+pip's cache), then `focal init-db` and `focal serve` from that folder, where the checkout's
+`templates/` and `static/` cannot be found; `/login` and `/static/focal.js` must answer 200.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+import urllib.error
+import urllib.request
+import venv
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+ASSET_PACKAGES = {"assessor.web.templates": "templates", "assessor.web.static": "static"}
+
+
+def _setuptools() -> dict[str, object]:
+    config = tomllib.loads((REPOSITORY / "pyproject.toml").read_text(encoding="utf-8"))
+    section: dict[str, object] = config["tool"]["setuptools"]
+    return section
+
+
+def test_every_package_of_the_tree_is_listed_and_nothing_else() -> None:
+    on_disk = set()
+    for top in ("evaluation", "pooling", "assessor"):
+        for folder in [REPOSITORY / top, *(REPOSITORY / top).rglob("*")]:
+            if folder.is_dir() and folder.name != "__pycache__" and any(folder.glob("*.py")):
+                on_disk.add(".".join(folder.relative_to(REPOSITORY).parts))
+    listed = set(_setuptools()["packages"])  # type: ignore[arg-type]
+    assert listed - set(ASSET_PACKAGES) == on_disk
+    assert _setuptools()["package-dir"] == ASSET_PACKAGES
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+@contextmanager
+def _serving(focal: Path, cwd: Path, env: dict[str, str], port: int) -> Iterator[str]:
+    log = cwd / "serve.log"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [str(focal), "serve", "--port", str(port)],
+            cwd=cwd,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"focal serve did not start: {log.read_text(errors='replace')}")
+                time.sleep(0.2)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), "."],
+        cwd=REPOSITORY,
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheels.glob("focal-*.whl")
+    environment = tmp_path / "venv"
+    venv.create(environment, with_pip=True)
+    python = environment / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FOCAL_", "PYTHON"))}
+    env["FOCAL_DATABASE_URL"] = f"sqlite:///{elsewhere / 'focal.sqlite'}"
+    env["FOCAL_SECRET_KEY"] = "wheel-test"
+    where = subprocess.run(
+        [str(python), "-c", "import assessor.web.app as a; print(a.asset_dir('templates'))"],
+        cwd=elsewhere,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert Path(where).is_relative_to(environment), where  # not the checkout's templates/
+    focal = environment / "bin" / "focal"
+    init = subprocess.run(
+        [str(focal), "init-db"], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    assert init.returncode == 0, init.stderr
+    with _serving(focal, elsewhere, env, _free_port()) as base:
+        status, page = _get(base + "/login")
+        assert status == 200 and b'name="csrf-token"' in page
+        status, script = _get(base + "/static/focal.js")
+        assert status == 200 and script == (REPOSITORY / "static" / "focal.js").read_bytes()
+        status, _ = _get(base + "/static/vendor/htmx-2.0.11.min.js")
+        assert status == 200
