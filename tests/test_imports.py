@@ -1,9 +1,16 @@
-"""Imports go one way: evaluation <- pooling <- assessor."""
+"""Imports go one way: evaluation <- pooling <- assessor, downwards inside each, no cycles.
+
+The rules are import-linter contracts in pyproject.toml (docs/architecture.md); the last test
+shows they are not vacuous: a copy of the packages with a new cycle and an upward import fails.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_pure_packages_do_not_import_the_web_stack() -> None:
@@ -28,3 +35,57 @@ def test_focal_entry_point_is_cheap() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_every_focal_command_resolves() -> None:
+    from click import Command, Context
+
+    from assessor.cli.main import COMMANDS, main
+
+    context = Context(main)
+    for name in COMMANDS:
+        assert isinstance(main.get_command(context, name), Command), name
+
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def _lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    lint = Path(sys.executable).with_name("lint-imports")
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    return subprocess.run(
+        [str(lint), "--no-cache"], cwd=tree, env=env, capture_output=True, text=True
+    )
+
+
+def _copy_of_the_packages(tmp_path: Path) -> Path:
+    tree = tmp_path / "tree"
+    for package in ("evaluation", "pooling", "assessor"):
+        shutil.copytree(
+            REPOSITORY / package, tree / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(REPOSITORY / "pyproject.toml", tree / "pyproject.toml")
+    return tree
+
+
+def _append(path: Path, line: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + "\n" + line + "\n", encoding="utf-8")
+
+
+def test_the_contracts_hold_and_refuse_a_new_cycle_or_an_upward_import(tmp_path: Path) -> None:
+    tree = _copy_of_the_packages(tmp_path)
+    kept = _lint_imports(tree)
+    assert kept.returncode == 0, kept.stdout + kept.stderr
+    assert "0 broken" in kept.stdout
+
+    # A circle inside one folder: formats.topics <-> formats.convert.
+    _append(tree / "evaluation/formats/topics.py", "import evaluation.formats.convert  # noqa")
+    _append(tree / "evaluation/formats/convert.py", "import evaluation.formats.topics  # noqa")
+    # A lower layer reaching up: the store importing the web app.
+    _append(tree / "assessor/store/texts.py", "import assessor.web.app  # noqa")
+    broken = _lint_imports(tree)
+    assert broken.returncode == 1
+    report = broken.stdout
+    assert "no import cycles between the modules or packages of any one folder BROKEN" in report
+    assert "assessor: cli above web, above campaign, above judging, above store BROKEN" in report
+    assert ".topics -> .convert" in report and "assessor.store.texts" in report

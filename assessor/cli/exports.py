@@ -68,7 +68,7 @@ def export_qrels(
             False,
         ):
             text = qrels_text(collect_qrels(session, topic, assessor))
-        else:  # issue 6 formats and options
+        else:  # other formats, offset units and element options
             text = export_text(
                 session,
                 format_=format_,

@@ -220,7 +220,7 @@ class Document:
     # -- points (XPath with an offset) --------------------------------------------------------
 
     def resolve_point(self, point: str | Point) -> int:
-        """The text offset of a point `path[/text()[k]][.N]` (grammar in textmodel/paths.py)."""
+        """The text offset of a point `path[/text()[k]][.N]` (grammar in text/paths.py)."""
         parsed = parse_point(point) if isinstance(point, str) else point
         element = self.element(parsed.path)
         if parsed.text_node is None:

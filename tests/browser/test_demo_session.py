@@ -1,4 +1,4 @@
-"""Issue 5's "done when", end to end: the demo, judged with the mouse and the keyboard in
+"""The whole assessment loop, end to end: the demo, judged with the mouse and the keyboard in
 Chromium, exported by `focal export-qrels` as exactly the passages that were selected."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""issue 6: topic assessment modes and 2005 two-phase element values
+"""Topic assessment modes and the 2005 two-phase element values (seed 003; spec section 4)
 
 Revision ID: 0002_elements
 Revises: 0001
