@@ -9,6 +9,7 @@ pip's cache), then `focal init-db` and `focal serve` from that folder, where the
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -89,10 +90,19 @@ def _serving(focal: Path, cwd: Path, env: dict[str, str], port: int) -> Iterator
 
 @pytest.mark.slow
 def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Path) -> None:
+    # Built from a copy of the sources, so no stale build/ folder of the checkout gets in.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPOSITORY / name, source / name)
+    for folder in ("evaluation", "pooling", "assessor", "templates", "static"):
+        shutil.copytree(
+            REPOSITORY / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
     wheels = tmp_path / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), "."],
-        cwd=REPOSITORY,
+        cwd=source,
         check=True,
         capture_output=True,
     )

@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from evaluation.relevance.derivation import merge_passages
+
 Span = tuple[int, int]
 
 
 def normalise(spans: Iterable[Span]) -> list[Span]:
-    """Sort `spans`, drop empty ones and merge any that overlap or touch."""
-    merged: list[Span] = []
-    for start, end in sorted((s, e) for s, e in spans if e > s):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
+    """Sort `spans`, drop empty ones and merge any that overlap or touch (H-Rule ATOM).
+
+    The one implementation of the rule is `evaluation.relevance.derivation.merge_passages`:
+    what the screen stores and what exports derive from must merge the same way.
+    """
+    return merge_passages(spans)
 
 
 def add_span(passages: Iterable[Span], start: int, end: int) -> list[Span]:

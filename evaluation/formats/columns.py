@@ -26,16 +26,13 @@ import numpy.typing as npt
 from evaluation.formats._source import read_bytes
 from evaluation.formats.records import Result, Run, RunKind
 from evaluation.formats.runs import parse_run_data
+from evaluation.formats.tokens import FOL_FIELDS, MAX_DIGITS, Tokens
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
-FOL_FIELDS = 8
-MAX_DIGITS = 18  # a longer integer might not fit in int64: left to `read_run`
-EXACT_DIGITS = 15  # m / 10**k is the correctly rounded float of a decimal with so many digits
-_SPACE, _NEWLINE, _ZERO, _DOT, _MINUS = 32, 10, 48, 46, 45
-_POWERS_OF_TEN = np.array([float(10**k) for k in range(EXACT_DIGITS + 1)])  # exact
+_SPACE, _NEWLINE = 32, 10
 
 
 @dataclass(frozen=True)
@@ -113,90 +110,6 @@ def topic_columns(results: list[Result]) -> TopicColumns:
     )
 
 
-class _Tokens:
-    """The tokens of a canonical FOL file: `begin[i, c]`/`end[i, c]` of field c of line i."""
-
-    def __init__(self, body: bytes, buffer: npt.NDArray[np.uint8], separators: Ints) -> None:
-        self.body = body
-        grid = separators.reshape(-1, FOL_FIELDS)
-        self.end = grid
-        self.begin = np.empty_like(grid)
-        self.begin[0, 0] = 0
-        self.begin[1:, 0] = grid[:-1, -1] + 1
-        self.begin[:, 1:] = grid[:, :-1] + 1
-        # Every window of `pad` bytes ending at a token's end, as a view: a column's byte
-        # matrix is then one row gather. The padding in front serves the first tokens.
-        self.pad = int((grid - self.begin).max())
-        padded = np.concatenate([np.zeros(self.pad, np.uint8), buffer])
-        self.windows = np.lib.stride_tricks.sliding_window_view(padded, self.pad)
-
-    def matrix(self, column: int, fill: int) -> tuple[npt.NDArray[np.uint8], Ints]:
-        """Field `column` of every line as a byte matrix, right-aligned and padded with `fill`,
-        and the field's lengths."""
-        end = self.end[:, column]
-        lengths = end - self.begin[:, column]
-        width = int(lengths.max())
-        matrix = self.windows[end, self.pad - width :]
-        np.putmask(matrix, np.arange(width) < (width - lengths)[:, None], fill)
-        return matrix, lengths
-
-    def token(self, line: int, column: int) -> bytes:
-        return self.body[int(self.begin[line, column]) : int(self.end[line, column])]
-
-    def tokens(self, column: int) -> list[bytes]:
-        body, ends = self.body, self.end[:, column].tolist()
-        return [body[b:e] for b, e in zip(self.begin[:, column].tolist(), ends, strict=True)]
-
-    def digits(self, column: int) -> Ints | None:
-        """The values of an all-digit column (what `int` reads), or None."""
-        matrix, _ = self.matrix(column, _ZERO)
-        if matrix.shape[1] > MAX_DIGITS:
-            return None
-        digit = matrix - np.uint8(_ZERO)  # below `0` wraps around to above 9
-        if (digit > 9).any():
-            return None
-        values = np.zeros(len(matrix), np.int64)
-        for place in range(matrix.shape[1]):
-            values = values * 10 + digit[:, place]
-        return values
-
-    def decimals(self, column: int) -> Floats | None:
-        """The values of a column of plain decimals (`-?digits.digits`), as `float` reads them.
-
-        Any other number (an exponent, `inf`, a `+`) is read with `float`; None if one is not a
-        number. Exact: with at most 15 digits, `m / 10**k` is the correctly rounded value.
-        """
-        matrix, lengths = self.matrix(column, _ZERO)
-        width = matrix.shape[1]
-        digit = matrix - np.uint8(_ZERO)
-        is_digit, is_dot, is_minus = digit <= 9, matrix == _DOT, matrix == _MINUS
-        dots = is_dot.sum(axis=1)
-        minus_lines, minus_places = np.nonzero(is_minus)
-        signs = len(minus_lines)
-        digits = lengths - dots  # of each field, once the sign is taken off
-        digits[minus_lines] -= 1
-        if (
-            not (is_digit | is_dot | is_minus).all()
-            or (minus_places != width - lengths[minus_lines]).any()  # a sign leads its field
-            or dots.max() > 1
-            or digits.min() < 1
-            or digits.max() > EXACT_DIGITS
-        ):
-            try:
-                return np.array(list(map(float, self.tokens(column))), np.float64)
-            except ValueError:
-                return None
-        mantissa = np.zeros(len(matrix), np.int64)
-        for place in range(width):
-            step = digit[:, place]
-            mantissa = np.where(step <= 9, mantissa * 10 + step, mantissa)
-        fraction = np.where(dots > 0, width - 1 - np.argmax(is_dot, axis=1), 0)
-        values: Floats = mantissa / _POWERS_OF_TEN[fraction]
-        if signs:
-            values[minus_lines] = -values[minus_lines]
-        return values
-
-
 def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
     """The columns of a canonical FOL run, or None when `read_run` must decide (see above)."""
     body = data.replace(b"\r\n", b"\n") if b"\r" in data else data
@@ -209,7 +122,7 @@ def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
     lines = body.count(b"\n")
     if lines == 0 or len(separators) != FOL_FIELDS * lines:
         return None
-    tokens = _Tokens(body, buffer, separators)
+    tokens = Tokens(body, buffer, separators)
     if (buffer[tokens.end[:, -1]] != _NEWLINE).any() or (tokens.end <= tokens.begin).any():
         return None  # another field count somewhere, a blank line, a doubled or end space
     run_ids, _ = tokens.matrix(5, 0)
@@ -247,7 +160,7 @@ def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
     return run
 
 
-def _topic_blocks(tokens: _Tokens) -> tuple[list[str], Ints] | None:
+def _topic_blocks(tokens: Tokens) -> tuple[list[str], Ints] | None:
     """The topic of each block of lines and its first line; None if a topic comes back."""
     matrix, _ = tokens.matrix(0, 0)
     firsts = np.flatnonzero(np.r_[True, (matrix[1:] != matrix[:-1]).any(axis=1)])
@@ -260,7 +173,7 @@ def _topic_blocks(tokens: _Tokens) -> tuple[list[str], Ints] | None:
     return topics, firsts
 
 
-def _offsets(tokens: _Tokens) -> tuple[Ints | None, Bools]:
+def _offsets(tokens: Tokens) -> tuple[Ints | None, Bools]:
     """FOL offsets, with `X`, `x` and `-1` marking missing results (start 0)."""
     starts = tokens.digits(6)
     if starts is not None:
@@ -275,7 +188,7 @@ def _offsets(tokens: _Tokens) -> tuple[Ints | None, Bools]:
     return np.array(values, np.int64), np.array(missing, np.bool_)
 
 
-def _articles(tokens: _Tokens, firsts: Ints) -> tuple[list[list[str]], Ints] | None:
+def _articles(tokens: Tokens, firsts: Ints) -> tuple[list[list[str]], Ints] | None:
     """Per topic block, its distinct articles in first-seen order; each line's code in it."""
     matrix, _ = tokens.matrix(2, 0)  # no NUL in the file: zero padding keeps ids distinct
     lines = len(matrix)
