@@ -26,10 +26,8 @@ import numpy.typing as npt
 from evaluation.formats._source import read_bytes
 from evaluation.formats.records import Result, Run, RunKind
 from evaluation.formats.runs import parse_run_data
-from evaluation.formats.tokens import FOL_FIELDS, MAX_DIGITS, Tokens
+from evaluation.formats.tokens import FOL_FIELDS, MAX_DIGITS, Floats, Ints, Tokens
 
-Ints = npt.NDArray[np.int64]
-Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
 _SPACE, _NEWLINE = 32, 10
