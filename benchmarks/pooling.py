@@ -196,10 +196,10 @@ import sys
 from pathlib import Path
 from assessor.cli.main import main
 if sys.argv[1] == "records":  # the reader `focal pool` used before columns
-    import pooling.cli
+    import pooling.cli_support
     from evaluation.formats.runs import read_run
     from pooling.ranked import ranked_run
-    pooling.cli.read_ranked_run = lambda path: ranked_run(read_run(path))
+    pooling.cli_support.read_ranked_run = lambda path: ranked_run(read_run(path))
 try:
     main(sys.argv[2:], prog_name="focal")
 finally:

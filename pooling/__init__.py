@@ -26,7 +26,8 @@ Adaptive depth (`pooling.adaptive`)
 
 Statistics (`pooling.stats`)
     `pool_statistics(pool, ranked_runs, groups=None) -> PoolStatistics`,
-    `leave_group_out(pool, excluded_run_ids) -> Pool`, `pooled_prefix(articles, pooled)`.
+    `leave_group_out(pool, excluded_run_ids) -> Pool`,
+    `results_read(articles, contributed, rounds) -> int`.
 
 Stats tables (`pooling.tables`): `statistics_tables(statistics)`, `table_lines(tables, titled)`.
 

@@ -1,13 +1,16 @@
 """Adaptive pool depth (Pal, Mitra & Kamps): spend assessor time on the topics whose most recent
 rounds still yield relevant articles.
 
-One call is one step of the organiser's loop: pool, judge, extend, judge, extend ... For each
-topic, its current depth d is the deepest rank to which every run that has the topic is pooled
+One call is one step of the organiser's loop: pool, judge, extend, judge, extend ... Depth is
+counted in distinct articles, as seed 004 measures pool depth and as `depth_k_pool` does: a run's
+*distinct rank* of an article is its position among the run's distinct articles. For each topic,
+its current depth d is the deepest distinct rank to which every run that has the topic is pooled
 (runs that are pooled to their end do not limit it). The *recent* articles are the pooled ones
-whose best rank among the runs falls in (d - step, d]; their *yield* is relevant / judged among
-them. Topics whose yield is above `threshold` (default 0: at least one relevant) are deepened by
-`step` ranks, highest yield first (ties in topic order), as long as the whole pool stays within
-`budget` articles; a topic whose step does not fit is skipped and smaller ones may still fit.
+whose best distinct rank among the runs falls in (d - step, d]; their *yield* is relevant /
+judged among them. Topics whose yield is above `threshold` (default 0: at least one relevant)
+are deepened by `step` distinct ranks, highest yield first (ties in topic order), as long as the
+whole pool stays within `budget` articles; a topic whose step does not fit is skipped and smaller
+ones may still fit.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from evaluation.formats.records import Qrels, Run
 from pooling.ranked import as_ranked
 from pooling.records import Pool, PooledArticle, RankedRun, TopicPool
-from pooling.strategies import lists_per_topic
+from pooling.strategies import first_distinct, first_ranks, lists_per_topic
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +29,8 @@ class TopicExtension:
     """The decision for one topic."""
 
     topic: str
-    depth: int  # depth before the extension
-    recent: int  # pooled articles whose best rank is in (depth - step, depth]
+    depth: int  # depth before the extension, in distinct articles
+    recent: int  # pooled articles whose best distinct rank is in (depth - step, depth]
     judged: int
     relevant: int
     added: int  # articles added (0 when not extended)
@@ -55,14 +58,20 @@ def extend_pool(
 ) -> Extension:
     """Deepen the topics of `pool` whose last `step` ranks still yield relevant articles.
 
-    New articles get `first_round` = `best_rank` = their best rank among the runs and the runs
-    that returned them within the new depth; articles already pooled are unchanged.
+    New articles get `first_round` = their best distinct rank among the runs, `best_rank` = their
+    best result rank, and the runs that returned them within the new depth; articles already
+    pooled are unchanged. A run's depth in the new pool is the number of its results read: up to
+    just before its first article beyond the new distinct depth.
     """
     if step < 1:
         raise ValueError(f"step must be at least 1, got {step}")
     ranked = as_ranked(runs)
     run_ids = [run.run_id for run in ranked]
-    lists = lists_per_topic(ranked)
+    lists = {
+        topic: [(index, list(first_ranks(articles))) for index, articles in topic_lists]
+        for topic, topic_lists in lists_per_topic(ranked).items()
+    }  # distinct articles in order of first appearance
+    results = {run.run_id: run.topics for run in ranked}
     plans: list[tuple[float, int, str, int, dict[str, tuple[int, list[int]]]]] = []
     decisions: dict[str, TopicExtension] = {}
     for order, (topic, topic_pool) in enumerate(pool.topics.items()):
@@ -105,18 +114,28 @@ def extend_pool(
             continue
         new = extended[topic]
         depth = decisions[topic].depth + step
+        read = {
+            run_ids[i]: first_distinct(results[run_ids[i]][topic], depth)
+            for i, _ in lists.get(topic, [])
+        }
         added = tuple(
-            PooledArticle(topic, article, rank, rank, tuple(run_ids[i] for i in sorted(runs_in)))
+            PooledArticle(
+                topic,
+                article,
+                rank,
+                min(read[run_ids[i]][0][article] for i in runs_in),
+                tuple(run_ids[i] for i in sorted(runs_in)),
+            )
             for article, (rank, runs_in) in sorted(new.items(), key=lambda item: item[1][0])
         )
-        depths = {run_ids[i]: min(depth, len(articles)) for i, articles in lists.get(topic, [])}
+        depths = {run_id: results_read for run_id, (_, results_read) in read.items()}
         topics[topic] = TopicPool(topic, topic_pool.articles + added, depths, depth)
     new_pool = Pool(f"{pool.method} extended step={step}", pool.run_ids or tuple(run_ids), topics)
     return Extension(new_pool, tuple(decisions.values()))
 
 
 def _covered_depth(lists: Sequence[Sequence[str]], pooled: frozenset[str]) -> int:
-    """The deepest rank to which every run not pooled to its end is pooled."""
+    """The deepest (distinct) rank to which every run not pooled to its end is pooled."""
     depth: int | None = None
     for articles in lists:
         prefix = 0
@@ -132,7 +151,7 @@ def _covered_depth(lists: Sequence[Sequence[str]], pooled: frozenset[str]) -> in
 def _best_ranks(
     lists: Sequence[tuple[int, Sequence[str]]], depth: int
 ) -> dict[str, tuple[int, list[int]]]:
-    """Article -> (best rank within `depth`, runs returning it within `depth`), runs in order.
+    """Article -> (best distinct rank within `depth`, runs returning it within `depth`).
 
     Articles are in order of first appearance (rank, then run), which is the order new articles
     enter the pool.

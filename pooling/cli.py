@@ -11,117 +11,27 @@ otherwise.
 
 from __future__ import annotations
 
-import functools
-import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import cast
 
 import click
 
-from evaluation.errors import FormatError
-from evaluation.formats.records import Run
-from pooling.io import (
-    ArticleOrder,
-    atomic_write,
-    in_article_lines,
-    in_article_rows,
-    pool_lines,
-    read_groups,
-    read_pool,
+from pooling.cli_support import (
+    EXISTING_FILE,
+    OUTPUT_FILE,
+    DefaultToBuild,
+    emit,
+    load_ranked_runs,
+    order_options,
+    reports_format_errors,
+    write_pool_outputs,
 )
-from pooling.ranked import as_ranked, read_ranked_run
-from pooling.records import Pool, RankedRun
-from pooling.stats import leave_group_out, pool_statistics
+from pooling.io import atomic_write, pool_lines, read_groups, read_pool
+from pooling.stats import EXCLUDE_METHODS, leave_group_out, pool_statistics
 from pooling.tables import TABLES, excluded_table, statistics_tables, table_lines
 
-if TYPE_CHECKING:
-    from evaluation.formats.columns import RunColumns
 
-F = TypeVar("F", bound=Callable[..., Any])
-EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
-OUTPUT_FILE = click.Path(dir_okay=False, writable=True, path_type=Path)
-
-
-class _DefaultToBuild(click.Group):
-    """A group whose default sub-command is `build`, so `focal pool --size 500 RUN...` works."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
-            args = ["build", *args]
-        return super().parse_args(ctx, args)
-
-
-def _reports_format_errors(command: F) -> F:
-    """Turn a FormatError into one line on stderr and exit code 2."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except FormatError as error:
-            click.echo(f"focal pool: {error}", err=True)
-            sys.exit(2)
-        except OSError as error:  # e.g. an output folder that does not exist
-            click.echo(f"focal pool: {error}", err=True)
-            sys.exit(1)
-
-    return cast(F, wrapper)
-
-
-def _order_options(command: F) -> F:
-    command = click.option(
-        "--seed", type=int, default=0, show_default=True, help="Seed of --order random."
-    )(command)
-    return click.option(
-        "--order",
-        type=click.Choice(["article", "random", "rank"]),
-        default="article",
-        show_default=True,
-        help="Order of the articles within a topic: article id, seeded random, or pool rank.",
-    )(command)
-
-
-def load_ranked_runs(paths: Sequence[Path]) -> list[RankedRun]:
-    """Read run files one at a time, keeping only their ranked article lists (FOL runs are
-    read as columns, see `read_ranked_run`)."""
-    return as_ranked(read_ranked_run(path) for path in paths)
-
-
-def _iterate_runs(paths: Sequence[Path]) -> Iterator[Run | RunColumns]:
-    """The runs again, one at a time, for the in-article results (FOL runs as columns)."""
-    from evaluation.formats.columns import read_run_columns
-
-    for path in paths:
-        yield read_run_columns(path)
-
-
-def _emit(lines: Iterable[str], output: Path | None) -> None:
-    if output is None:
-        sys.stdout.writelines(lines)
-    else:
-        atomic_write(output, lines)
-
-
-def _write_pool_outputs(
-    pool: Pool,
-    run_paths: Sequence[Path],
-    output: Path | None,
-    results: Path | None,
-    order: str,
-    seed: int,
-) -> None:
-    """Collect everything first (errors write nothing), then write the pool and results files."""
-    lines = list(pool_lines(pool, cast(ArticleOrder, order), seed))
-    result_lines = None
-    if results is not None:
-        result_lines = list(in_article_lines(in_article_rows(pool, _iterate_runs(run_paths))))
-    _emit(lines, output)
-    if results is not None and result_lines is not None:
-        atomic_write(results, result_lines)
-
-
-@click.group(cls=_DefaultToBuild)
+@click.group(cls=DefaultToBuild)
 def pool() -> None:
     """Decide which articles the assessors read: pools from submitted runs (spec section 6).
 
@@ -163,8 +73,8 @@ def pool() -> None:
     default=None,
     help="Also write the runs' results inside the pooled articles to this file.",
 )
-@_order_options
-@_reports_format_errors
+@order_options
+@reports_format_errors
 def build(
     runs: tuple[Path, ...],
     method: str,
@@ -187,7 +97,7 @@ def build(
     ranked = load_ranked_runs(runs)
     chosen = cast(PoolMethod, method)
     built = build_pool(ranked, chosen, size=size, depth=depth, fused=fused, rrf_k=rrf_k)
-    _write_pool_outputs(built, runs, output, results, order, seed)
+    write_pool_outputs(built, runs, output, results, order, seed)
 
 
 @pool.command("extend")
@@ -202,7 +112,13 @@ def build(
     required=True,
     help="Most articles the whole pool (all topics) may hold after extension.",
 )
-@click.option("--step", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option(
+    "--step",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Distinct articles per run added to a topic's depth (as --method depth counts).",
+)
 @click.option(
     "--threshold",
     type=click.FloatRange(min=0.0),
@@ -212,8 +128,8 @@ def build(
 )
 @click.option("-o", "--output", type=OUTPUT_FILE, default=None)
 @click.option("--results", type=OUTPUT_FILE, default=None)
-@_order_options
-@_reports_format_errors
+@order_options
+@reports_format_errors
 def extend(
     pool_file: Path,
     runs: tuple[Path, ...],
@@ -240,7 +156,7 @@ def extend(
         f"+{added} articles, pool {extension.pool.size()} (budget {budget})",
         err=True,
     )
-    _write_pool_outputs(extension.pool, runs, output, results, order, seed)
+    write_pool_outputs(extension.pool, runs, output, results, order, seed)
 
 
 @pool.command("stats")
@@ -256,6 +172,17 @@ def extend(
     "--exclude-group", default=None, help="Report on the pool without this group's contributions."
 )
 @click.option(
+    "--exclude-method",
+    type=click.Choice(["unique", "repool"]),
+    default="unique",
+    show_default=True,
+    help="unique: the other runs keep their depths, the group's sole contributions go (seed "
+    "004); repool: a top-n pool of --size N built again without the group (seed 003).",
+)
+@click.option(
+    "--size", type=click.IntRange(min=1), default=None, help="N for --exclude-method repool."
+)
+@click.option(
     "--excluded-pool",
     type=OUTPUT_FILE,
     default=None,
@@ -268,12 +195,14 @@ def extend(
     help="Print only this table (plain TSV, header first).",
 )
 @click.option("-o", "--output", type=OUTPUT_FILE, default=None)
-@_reports_format_errors
+@reports_format_errors
 def stats(
     pool_file: Path,
     runs: tuple[Path, ...],
     groups: Path | None,
     exclude_group: str | None,
+    exclude_method: str,
+    size: int | None,
     excluded_pool: Path | None,
     table: str | None,
     output: Path | None,
@@ -290,14 +219,22 @@ def stats(
         members = {run for run, name in group_of.items() if name == exclude_group}
         if not members:
             raise click.UsageError(f"group {exclude_group!r} has no runs in {groups}")
-        examined = leave_group_out(full, members)
         ranked = [run for run in ranked if run.run_id not in members]
+        if exclude_method == "repool":
+            if size is None:
+                raise click.UsageError("--exclude-method repool needs --size N")
+            from pooling.strategies import top_n_pool
+
+            examined = top_n_pool(ranked, size)
+        else:
+            examined = leave_group_out(full, members)
         tables["excluded"] = excluded_table(full, examined)
+        click.echo(f"without group {exclude_group}: {EXCLUDE_METHODS[exclude_method]}", err=True)
     elif excluded_pool is not None or table == "excluded":
         raise click.UsageError("--excluded-pool and --table excluded need --exclude-group")
     tables = {**statistics_tables(pool_statistics(examined, ranked, group_of)), **tables}
     chosen = {table: tables[table]} if table else tables
     lines = list(table_lines(chosen, titled=table is None))
-    _emit(lines, output)
+    emit(lines, output)
     if excluded_pool is not None:
         atomic_write(excluded_pool, pool_lines(examined))

@@ -2,9 +2,9 @@
 leave-one-group-out pool (Zobel 1998: would a group's relevant articles be found without it?).
 
 Definitions (docs/pooling.md):
-- a run's *depth* on a topic is the length of the longest prefix of its topic block whose
-  articles are all pooled, so it works for a pool read from a file whatever built it; for a top-n
-  pool it is at least the round where the pool stopped (the seeds' Table VI "average run depth").
+- a run's *depth* on a topic is the rank of the last result the pooling read (seed 003 Table VI,
+  "the rank of the last document included in the pool"). A pool built in this process knows it
+  (`TopicPool.depths`); for a pool read from a file it is reconstructed by `results_read`.
 - a run *contributed* an article when the pool file lists it among the article's contributing
   runs; an article is *unique* to a run (group) when no other run (group) contributed it.
 - the leave-one-group-out pool keeps the articles that some run outside the group contributed:
@@ -74,16 +74,49 @@ class PoolStatistics:
     depths: Mapping[str, Mapping[str, int]]  # topic -> run id -> depth
 
 
-def pooled_prefix(articles: Sequence[str], pooled: Collection[str]) -> int:
-    """How many leading results of a run have pooled articles.
+def results_read(articles: Sequence[str], contributed: Collection[str], rounds: int) -> int:
+    """How many results of a run's topic block a pool read, reconstructed from a pool file.
 
-    >>> pooled_prefix(["a", "b", "c", "a"], {"a", "b"})
-    2
+    The later of two ranks that the reading certainly reached: the pool's last round, capped by
+    the block's length (rounds of top-n and of the fill of a fusion pool read one result of every
+    run each), and the first result of the last article this run contributed. Exact for top-n
+    pools; never more than the results read by any strategy (a depth-k pool's rounds count
+    distinct articles, so there the second rank decides).
+
+    S1 = a b c a b a z in a top-n pool that stopped after 3 rounds has read 3 results, although
+    its first 6 results are all pooled:
+
+    >>> results_read(["a", "b", "c", "a", "b", "a", "z"], {"a", "b", "c"}, 3)
+    3
+    >>> results_read(["a", "a", "x", "a", "b"], {"a", "x", "b"}, 3)  # a depth-3 pool
+    5
     """
-    for position, article in enumerate(articles):
-        if article not in pooled:
-            return position
-    return len(articles)
+    reached = min(rounds, len(articles))
+    wanted = set(contributed)
+    for rank, article in enumerate(articles, start=1):
+        if not wanted:
+            break
+        if article in wanted:
+            wanted.discard(article)
+            reached = max(reached, rank)
+    return reached
+
+
+def run_depths(topic_pool: TopicPool, runs: Sequence[RankedRun]) -> dict[str, int]:
+    """Run id -> results read on this topic: as recorded by the builder, else reconstructed."""
+    topic = topic_pool.topic
+    present = [run for run in runs if run.topics.get(topic)]
+    if topic_pool.depths and all(run.run_id in topic_pool.depths for run in present):
+        return {run.run_id: topic_pool.depths[run.run_id] for run in present}
+    rounds = max((entry.first_round for entry in topic_pool.articles), default=0)
+    contributions: dict[str, list[str]] = {}
+    for entry in topic_pool.articles:
+        for run_id in entry.contributing_runs:
+            contributions.setdefault(run_id, []).append(entry.article)
+    return {
+        run.run_id: results_read(run.topics[topic], contributions.get(run.run_id, ()), rounds)
+        for run in present
+    }
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -111,12 +144,7 @@ def pool_statistics(
     unique_group: dict[str, int] = {}
     group_contributed: dict[str, int] = {}
     for topic, topic_pool in pool.topics.items():
-        pooled = topic_pool.article_ids()
-        depths[topic] = {
-            run.run_id: pooled_prefix(run.topics[topic], pooled)
-            for run in runs
-            if run.topics.get(topic)
-        }
+        depths[topic] = run_depths(topic_pool, runs)
         alone_run = alone_group = 0
         for entry in topic_pool.articles:
             for run_id in entry.contributing_runs:
@@ -202,6 +230,14 @@ def run_overlaps(
         union = counts[i] + counts[j] - shared
         overlaps.append(RunOverlap(a, b, shared, shared / union if union else 0.0))
     return tuple(overlaps)
+
+
+EXCLUDE_METHODS = {
+    "unique": "the other runs keep the depths they had (seed 004); "
+    "articles only the group contributed leave the pool",
+    "repool": "top-n pool built again from the other runs (seed 003 section 5.2.1)",
+}
+"""How a group is left out of a pool, as `focal pool stats --exclude-method` says it."""
 
 
 def leave_group_out(pool: Pool, excluded_runs: Collection[str]) -> Pool:

@@ -174,6 +174,18 @@ def test_stats_tables_and_leave_one_group_out(runs: list[Path], tmp_path: Path) 
     ]
     code, _, err = invoke("stats", pool_file, *runs, "--exclude-group", "g1")
     assert code == 2 and "--groups" in err
+    # Seed 003's reading: a top-4 pool built again from C alone reads C to rank 4 on topic 1
+    # (12 41 42 43: nothing is lost there) and keeps 22 of topic 2.
+    args = ("--groups", groups, "--exclude-group", "g1", "--table", "excluded")
+    code, out, err = invoke("stats", pool_file, *runs, *args, "--exclude-method", "repool")
+    assert code == 2 and "--size" in err
+    code, out, err = invoke(
+        "stats", pool_file, *runs, *args, "--exclude-method", "repool", "--size", "4"
+    )
+    assert code == 0 and "seed 003" in err
+    assert out.splitlines()[1:] == ["1\t4\t4\t0", "2\t2\t1\t1", "all\t6\t5\t1"]
+    code, out, err = invoke("stats", pool_file, *runs, *args)
+    assert code == 0 and "seed 004" in err
 
 
 def test_extend_reads_the_pool_and_the_judgements(runs: list[Path], tmp_path: Path) -> None:
@@ -199,4 +211,6 @@ def test_extend_reads_the_pool_and_the_judgements(runs: list[Path], tmp_path: Pa
     assert "extended 1 of 2 topics" in err
     lines = extended.read_text().splitlines()
     assert "1\t32\t3\t3\tB" in lines and "1\t43\t4\t4\tC" in lines
-    assert len(lines) == 1 + 6 + 4
+    # Depth counts distinct articles: A's 13 and 14 are its 3rd and 4th (results 4 and 5).
+    assert "1\t13\t3\t4\tA" in lines and "1\t14\t4\t5\tA" in lines
+    assert len(lines) == 1 + 6 + 5

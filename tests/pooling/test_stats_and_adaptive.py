@@ -6,13 +6,11 @@ The top-n pool of size 4 (two rounds) is a1 (A, B), b1 (B), a2 (A, C), c1 (C).
 
 from __future__ import annotations
 
-import pytest
-
 from evaluation.formats.records import Judgement
 from pooling.adaptive import extend_pool
-from pooling.records import RankedRun
+from pooling.records import Pool, RankedRun, TopicPool
 from pooling.stats import leave_group_out, pool_statistics
-from pooling.strategies import top_n_pool
+from pooling.strategies import depth_k_pool, top_n_pool
 
 A = RankedRun("A", {"1": ["a1", "a2", "a1", "a3", "a4"]})
 B = RankedRun("B", {"1": ["b1", "a1", "b2"]})
@@ -30,10 +28,10 @@ def judgement(topic: str, article: str, relevant: bool) -> Judgement:
 def test_statistics_of_a_small_pool() -> None:
     statistics = pool_statistics(top_n_pool(RUNS, 4), RUNS, GROUPS)
     (topic,) = statistics.topics
-    # Pooled prefixes: A reads a1 a2 a1 before a3 (3), B b1 a1 before b2 (2), C a2 c1 (2).
-    assert dict(statistics.depths["1"]) == {"A": 3, "B": 2, "C": 2}
-    assert (topic.pool_size, topic.runs, topic.min_depth, topic.max_depth) == (4, 3, 2, 3)
-    assert topic.mean_depth == pytest.approx(7 / 3)
+    # Two rounds read two results of every run (A's third result a1 is pooled, but not read).
+    assert dict(statistics.depths["1"]) == {"A": 2, "B": 2, "C": 2}
+    assert (topic.pool_size, topic.runs, topic.min_depth, topic.max_depth) == (4, 3, 2, 2)
+    assert topic.mean_depth == 2
     assert (topic.unique_to_run, topic.unique_to_group) == (2, 3)  # b1, c1; and a1 (g1 only)
     runs = {(r.run_id, r.group, r.topics, r.contributed, r.unique) for r in statistics.runs}
     assert runs == {("A", "g1", 1, 2, 0), ("B", "g1", 1, 2, 1), ("C", "g2", 1, 2, 1)}
@@ -41,6 +39,38 @@ def test_statistics_of_a_small_pool() -> None:
     assert groups == {("g1", 2, 3, 2), ("g2", 1, 2, 1)}
     overlaps = {(o.run_a, o.run_b): (o.shared, o.jaccard) for o in statistics.overlaps}
     assert overlaps == {("A", "B"): (1, 1 / 3), ("A", "C"): (1, 1 / 3), ("B", "C"): (0, 0.0)}
+
+
+def without_depths(pool: Pool) -> Pool:
+    """The pool as `read_pool` gives it: the builder's depths are not in the file."""
+    topics = {
+        topic: TopicPool(topic, topic_pool.articles) for topic, topic_pool in pool.topics.items()
+    }
+    return Pool(pool.method, pool.run_ids, topics)
+
+
+def test_depth_is_the_rank_of_the_last_result_read_not_the_pooled_prefix() -> None:
+    # Seed 003 Table VI counts the rank of the last result read. With n = 5:
+    # round 1 reads a, a, i (pool a i); round 2 b, f, a (a i b f); round 3 c, g, b (6 >= 5).
+    # S1's first six results (a b c a b a) are all pooled, but only three were read.
+    runs = [
+        RankedRun("S1", {"1": list("abcabaz")}),
+        RankedRun("S2", {"1": list("afgh")}),
+        RankedRun("S3", {"1": list("iabj")}),
+    ]
+    pool = top_n_pool(runs, 5)
+    assert pool.topics["1"].rounds == 3
+    for examined in (pool, without_depths(pool)):
+        statistics = pool_statistics(examined, runs)
+        assert dict(statistics.depths["1"]) == {"S1": 3, "S2": 3, "S3": 3}
+        assert statistics.overall.mean_depth == 3
+
+
+def test_depths_from_a_file_never_exceed_what_a_depth_k_pool_read() -> None:
+    pool = depth_k_pool(RUNS, 2)  # A reads a1 a2 a1 (3 results), B b1 a1 (2), C a2 c1 (2)
+    assert dict(pool.topics["1"].depths) == {"A": 3, "B": 2, "C": 2}
+    reconstructed = pool_statistics(without_depths(pool), RUNS).depths["1"]
+    assert dict(reconstructed) == {"A": 2, "B": 2, "C": 2}  # a lower bound: A's repeat is unseen
 
 
 def test_without_groups_every_run_is_its_own_group() -> None:
@@ -60,26 +90,28 @@ def test_leave_one_group_out_keeps_what_other_groups_contributed() -> None:
 def test_extension_deepens_a_topic_that_still_yields_relevant_articles() -> None:
     pool = top_n_pool(RUNS, 4)  # every run pooled to rank 2 at least
     judged = {"1": {"a1": judgement("1", "a1", True), "b1": judgement("1", "b1", False)}}
-    # Ranks 3-4 bring b2, c2 (rank 3) and a3, c3 (rank 4): four articles, pool 8.
-    too_small = extend_pool(pool, RUNS, judged, budget=7, step=2)
+    # Depth counts distinct articles (A: a1 a2 a3 a4). Distinct ranks 3-4 bring a3, b2, c2
+    # (distinct rank 3) and a4, c3 (distinct rank 4): five articles, pool 9.
+    too_small = extend_pool(pool, RUNS, judged, budget=8, step=2)
     assert too_small.pool.topics["1"] is pool.topics["1"]
     (decision,) = too_small.topics
     assert (decision.depth, decision.recent, decision.judged, decision.relevant) == (2, 4, 2, 1)
     assert decision.rate == 0.5 and not decision.extended
-    grown = extend_pool(pool, RUNS, judged, budget=8, step=2)
+    grown = extend_pool(pool, RUNS, judged, budget=9, step=2)
     added = [
         (e.article, e.first_round, e.best_rank, e.contributing_runs)
         for e in grown.pool.topics["1"].articles[4:]
     ]
-    assert added == [
+    assert added == [  # (article, distinct rank, best result rank, runs)
+        ("a3", 3, 4, ("A",)),
         ("b2", 3, 3, ("B",)),
         ("c2", 3, 3, ("C",)),
-        ("a3", 4, 4, ("A",)),
+        ("a4", 4, 5, ("A",)),
         ("c3", 4, 4, ("C",)),
     ]
     assert grown.pool.topics["1"].articles[:4] == pool.topics["1"].articles
-    assert dict(grown.pool.topics["1"].depths) == {"A": 4, "B": 3, "C": 4}
-    assert grown.topics[0].added == 4 and grown.topics[0].extended
+    assert dict(grown.pool.topics["1"].depths) == {"A": 5, "B": 3, "C": 4}  # results read
+    assert grown.topics[0].added == 5 and grown.topics[0].extended
 
 
 def test_extension_spends_the_budget_on_the_most_productive_topics() -> None:
