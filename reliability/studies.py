@@ -1,0 +1,206 @@
+"""The reliability studies of spec §9, each from judgements, runs and a measure to plain rows.
+
+Every study scores the runs once with the full qrels (the reference ranking), then with reduced
+qrels, and compares: Kendall τ_b and τ_AP of the rankings (`evaluation.statistics`), the change
+of the scores, and which significant differences survive. Sampling studies are reproducible from
+`seed`: the draw of (fraction i, repeat r) uses `numpy.random.default_rng([seed, i, r])`, so it
+does not depend on how many processes ran the work. `jobs` > 1 spreads the re-evaluations over
+forked processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from statistics import fmean, pstdev
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from evaluation.formats.columns import RunColumns
+from evaluation.formats.records import Run
+from evaluation.measures.evaluate import Qrels
+from evaluation.statistics.rank_correlation import tau_ap, tau_b
+from reliability import judgements
+from reliability.scores import ScoreMatrix, score_matrix
+
+Progress = Callable[[Iterator[Any], int], Iterator[Any]]
+
+
+def _no_progress(items: Iterator[Any], total: int) -> Iterator[Any]:
+    return items
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every study shares: the judgements, the runs, and how to score them."""
+
+    qrels: Qrels
+    runs: Sequence[Run | RunColumns]
+    task: str
+    measure: str
+    alpha: float = 0.05
+    jobs: int = 1
+
+    def score(self, qrels: Qrels) -> ScoreMatrix:
+        return score_matrix(qrels, self.runs, self.task, self.measure, tuple(self.qrels))
+
+
+def significance_signs(matrix: NDArray[np.float64], alpha: float) -> NDArray[np.int8]:
+    """For each pair i < j: +1 when run i is significantly better than run j (two-sided paired
+    t test over the topics at `alpha`, as seed 003 §5.2.1 and seed 004 use), −1 when worse,
+    0 otherwise (also when the differences are all equal, where t is undefined)."""
+    i, j = np.triu_indices(matrix.shape[0], 1)
+    differences = matrix[i] - matrix[j]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = stats.ttest_rel(matrix[i], matrix[j], axis=1)
+    p = np.nan_to_num(np.asarray(result.pvalue, dtype=float), nan=1.0)
+    signs = np.sign(differences.mean(axis=1)).astype(np.int8)
+    return np.where(p < alpha, signs, 0).astype(np.int8)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A reduced collection against the full one."""
+
+    tau: float
+    tau_ap: float
+    change: float  # mean over runs of (reduced score − full score)
+    significant_full: int  # pairs significantly different with the full qrels
+    kept: float  # share of those still significant, same direction (1 when there is none)
+
+
+def compare(
+    full: ScoreMatrix, reduced: ScoreMatrix, full_signs: NDArray[np.int8], alpha: float
+) -> Comparison:
+    reference, other = full.means(), reduced.means()
+    signs = significance_signs(reduced.values, alpha)
+    significant = int(np.count_nonzero(full_signs))
+    kept = int(np.count_nonzero((full_signs != 0) & (signs == full_signs)))
+    change = fmean(other[run] - reference[run] for run in reference)
+    return Comparison(
+        tau_b(reference, other),
+        tau_ap(reference, other),
+        change,
+        significant,
+        kept / significant if significant else 1.0,
+    )
+
+
+@dataclass(frozen=True)
+class Spread:
+    mean: float
+    sd: float  # population standard deviation over the repeats
+
+    @staticmethod
+    def of(values: Sequence[float]) -> Spread:
+        return Spread(fmean(values), pstdev(values) if len(values) > 1 else 0.0)
+
+
+@dataclass(frozen=True)
+class SampleRow:
+    """Pool sampling at one fraction, over the repeats (seed 004 Tables 1-2)."""
+
+    fraction: float
+    repeats: int
+    relevant: float  # relevant articles kept, mean over repeats
+    tau: Spread
+    tau_ap: Spread
+    change: Spread
+    significant_full: int
+    kept: Spread
+
+
+_SHARED: dict[str, Any] = {}
+
+
+def _sampled(task: tuple[int, int, float, int, str]) -> tuple[int, Comparison, int]:
+    index, repeat, fraction, seed, population = task
+    setup: Setup = _SHARED["setup"]
+    rng = np.random.default_rng([seed, index, repeat])
+    qrels = judgements.sample_judgements(setup.qrels, fraction, rng, population)  # type: ignore[arg-type]
+    relevant = sum(1 for topic in qrels.values() for j in topic.values() if j.relevant)
+    comparison = compare(_SHARED["full"], setup.score(qrels), _SHARED["signs"], setup.alpha)
+    return index, comparison, relevant
+
+
+def _run_all(
+    function: Callable[[Any], Any], tasks: list[Any], jobs: int, progress: Progress
+) -> list[Any]:
+    if jobs <= 1 or len(tasks) <= 1:
+        return list(progress(map(function, tasks), len(tasks)))
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        return list(progress(pool.map(function, tasks), len(tasks)))
+
+
+def pool_sampling(
+    setup: Setup,
+    fractions: Sequence[float],
+    repeats: int,
+    seed: int,
+    population: judgements.Population = "relevant",
+    progress: Progress = _no_progress,
+) -> list[SampleRow]:
+    """Random pool sampling at article granularity (seed 004, "Random Sampling")."""
+    full = setup.score(setup.qrels)
+    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup.alpha))
+    tasks = [
+        (index, repeat, fraction, seed, population)
+        for index, fraction in enumerate(fractions)
+        for repeat in range(repeats)
+    ]
+    outcomes = _run_all(_sampled, tasks, setup.jobs, progress)
+    rows = []
+    for index, fraction in enumerate(fractions):
+        mine = [(c, r) for i, c, r in outcomes if i == index]
+        comparisons = [c for c, _ in mine]
+        rows.append(
+            SampleRow(
+                fraction,
+                repeats,
+                fmean(r for _, r in mine),
+                Spread.of([c.tau for c in comparisons]),
+                Spread.of([c.tau_ap for c in comparisons]),
+                Spread.of([c.change for c in comparisons]),
+                comparisons[0].significant_full,
+                Spread.of([c.kept for c in comparisons]),
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class DepthRow:
+    """The qrels restricted to the depth-d pool of the runs (seed 004 Tables 4-5)."""
+
+    depth: int
+    judged: int
+    relevant: int
+    comparison: Comparison
+
+
+def _depth(depth_and_pool: tuple[int, Mapping[str, frozenset[str]]]) -> DepthRow:
+    depth, pooled = depth_and_pool
+    setup: Setup = _SHARED["setup"]
+    qrels = judgements.restrict_to(setup.qrels, pooled)
+    judged = sum(len(topic) for topic in qrels.values())
+    relevant = sum(1 for topic in qrels.values() for j in topic.values() if j.relevant)
+    comparison = compare(_SHARED["full"], setup.score(qrels), _SHARED["signs"], setup.alpha)
+    return DepthRow(depth, judged, relevant, comparison)
+
+
+def pool_depths(
+    setup: Setup,
+    pools: Mapping[int, Mapping[str, frozenset[str]]],
+    progress: Progress = _no_progress,
+) -> list[DepthRow]:
+    """One row per depth, in the order given."""
+    full = setup.score(setup.qrels)
+    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup.alpha))
+    return _run_all(_depth, list(pools.items()), setup.jobs, progress)
