@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from evaluation.formats.qrels import read_qrels
 from pooling.ranked import as_ranked, read_ranked_run
+from pooling.records import RankedRun
 from reliability import judgements
 from reliability.judgements import (
     depth_holding,
@@ -20,7 +22,7 @@ from reliability.judgements import (
     sample_judgements,
 )
 
-from .conftest import RELEVANT
+from .conftest import RELEVANT, RUNS
 
 
 def test_doctests() -> None:
@@ -70,17 +72,13 @@ def test_depth_pools_by_hand(campaign: tuple[Path, list[Path], Path]) -> None:
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.integers(min_value=1, max_value=6), min_size=2, max_size=4, unique=True))
 def test_a_deeper_pool_never_has_fewer_judged_articles(depths: list[int]) -> None:
-    from .conftest import RUNS
-
-    from pooling.records import RankedRun
-
     runs = [
         RankedRun(run_id, {t: a.split() for t, a in topics.items()})
         for run_id, topics in RUNS.items()
     ]
     pools = depth_pools(runs, sorted(depths))
     ordered = sorted(depths)
-    for shallow, deep in zip(ordered, ordered[1:], strict=False):
+    for shallow, deep in pairwise(ordered):
         for topic in pools[shallow]:
             assert pools[shallow][topic] <= pools[deep][topic]
 

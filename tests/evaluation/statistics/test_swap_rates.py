@@ -47,7 +47,9 @@ def loop_swaps(scores: np.ndarray, draws: np.ndarray, size: int, tolerance: floa
     st.sampled_from([0.0, 0.05, 0.2]),
     st.integers(min_value=0, max_value=2**32 - 1),
 )
-def test_vectorised_swaps_equal_the_loop(runs: int, topics: int, tolerance: float, seed: int) -> None:
+def test_vectorised_swaps_equal_the_loop(
+    runs: int, topics: int, tolerance: float, seed: int
+) -> None:
     scores = np.random.default_rng(seed).random((runs, topics)).round(2)
     size = topics // 2
     trials = 7
