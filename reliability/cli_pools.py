@@ -52,7 +52,7 @@ def sample(
     )
     table: Table = [
         {
-            "percent": percent,
+            "percent": int(percent) if percent.is_integer() else percent,
             "repeats": row.repeats,
             "relevant": row.relevant,
             "tau_mean": row.tau.mean,

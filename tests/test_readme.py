@@ -49,11 +49,17 @@ def test_every_readme_command_works(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         if line.startswith(NOT_RUN):
             continue
         words = shlex.split(line, comments=True)[1:]
+        target = None
+        if ">" in words:  # `... > FILE`: the shell's redirection of stdout
+            target, words = words[words.index(">") + 1], words[: words.index(">")]
         args = [match for word in words for match in (sorted(glob.glob(word)) or [word])]
         result = runner.invoke(main, args, catch_exceptions=False)
         assert result.exit_code == 0, f"{line}\n{result.output}\n{result.stderr}"
+        if target is not None:
+            (tmp_path / target).write_text(result.stdout, encoding="utf-8")
         ran += 1
     assert ran >= 25
     assert (tmp_path / "pool.tsv").read_text(encoding="utf-8").startswith("topic\tarticle")
     assert (tmp_path / "curves.svg").stat().st_size > 0
     assert (tmp_path / "9001.qrels").exists()
+    assert (tmp_path / "full.tsv").read_text(encoding="utf-8").startswith("run_id\tmeasure")
