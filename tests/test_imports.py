@@ -1,4 +1,4 @@
-"""Imports go one way: evaluation <- pooling <- assessor, downwards inside each, no cycles.
+"""Imports go one way: evaluation <- pooling <- assessor and reliability, downwards, no cycles.
 
 The rules are import-linter contracts in pyproject.toml (docs/architecture.md); the last test
 shows they are not vacuous: a copy of the packages with a new cycle and an upward import fails.
@@ -16,8 +16,8 @@ from pathlib import Path
 def test_pure_packages_do_not_import_the_web_stack() -> None:
     code = (
         "import sys, importlib, pkgutil\n"
-        "import evaluation, pooling\n"
-        "for pkg in (evaluation, pooling):\n"
+        "import evaluation, pooling, reliability\n"
+        "for pkg in (evaluation, pooling, reliability):\n"
         "    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        importlib.import_module(info.name)\n"
         "web = ('flask', 'sqlalchemy', 'assessor')\n"
@@ -60,7 +60,7 @@ def _lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
 
 def _copy_of_the_packages(tmp_path: Path) -> Path:
     tree = tmp_path / "tree"
-    for package in ("evaluation", "pooling", "assessor"):
+    for package in ("evaluation", "pooling", "reliability", "assessor"):
         shutil.copytree(
             REPOSITORY / package, tree / package, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -83,9 +83,12 @@ def test_the_contracts_hold_and_refuse_a_new_cycle_or_an_upward_import(tmp_path:
     _append(tree / "evaluation/formats/convert.py", "import evaluation.formats.topics  # noqa")
     # A lower layer reaching up: the store importing the web app.
     _append(tree / "assessor/store/texts.py", "import assessor.web.app  # noqa")
+    # Two independent top-level packages meeting: reliability importing the web app.
+    _append(tree / "reliability/scores.py", "import assessor.web.app  # noqa")
     broken = _lint_imports(tree)
     assert broken.returncode == 1
     report = broken.stdout
     assert "no import cycles between the modules or packages of any one folder BROKEN" in report
     assert "assessor: cli above web, above campaign, above judging, above store BROKEN" in report
     assert ".topics -> .convert" in report and "assessor.store.texts" in report
+    assert "reliability.scores -> assessor.web.app" in report
