@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "convert": "evaluation.cli.convert:convert",
     "eval": "evaluation.cli.eval:eval_command",
     "baseline": "evaluation.cli.baseline:baseline",
+    "compare": "evaluation.cli.compare:compare_command",
     # pooling (pure), composed with the database's pools
     "pool": "assessor.cli.pools:pool",
     "pool-build": "assessor.cli.pools:pool_build",
