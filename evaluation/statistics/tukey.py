@@ -37,9 +37,11 @@ def tukey_hsd(scores: npt.ArrayLike) -> PairTests:
     mse = float((residuals**2).sum()) / freedom
     first, second = pairs(k)
     differences = run_means[first] - run_means[second]
-    if mse <= 0:  # every score is explained by topic and run: any difference is certain
-        q = np.where(differences == 0, 0.0, np.sign(differences) * np.inf)
-        return PairTests(q, np.where(differences == 0, 1.0, 0.0))
+    scale = float(np.abs(matrix).max())
+    if mse <= (1e-12 * scale) ** 2:  # topic and run explain every score: differences are certain
+        same = np.abs(differences) <= 1e-12 * scale
+        q = np.where(same, 0.0, np.copysign(np.inf, differences))
+        return PairTests(q, np.where(same, 1.0, 0.0))
     q = differences / np.sqrt(mse / t)
     p = stats.studentized_range.sf(np.abs(q), k, freedom)
     return PairTests(q, np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0))
