@@ -205,6 +205,8 @@ def compare_command(
         fail(f"{', '.join(scores_paths or files[1:])}: {error}")
     comparison = run_comparison(paired, settings)
     click.echo(f"{measure}: {paired.description}", err=True)
+    if settings["test"] == "tukey" and settings["correction"] != "none":
+        click.echo("Tukey's HSD already controls the family-wise error; corrected again", err=True)
     if settings["test"] in ("randomisation", "bootstrap", "sakai"):
         click.echo(f"resampling seed {settings['seed']}, {settings['samples']} samples", err=True)
     WRITERS[output_format](comparison, measure, sys.stdout)
