@@ -1,7 +1,9 @@
 """The classical paired tests, as scipy computes them: t, Wilcoxon signed rank, sign.
 
 Each takes per-topic scores of two runs paired by topic, `d = a − b` (spec section 8), and has an
-all-pairs form over a topics × runs matrix that the pairwise driver calls.
+all-pairs form over a topics × runs matrix that the pairwise driver calls. scipy.stats is
+imported when a test runs (it takes a second to import), so that the resampling tests, which need
+only numpy, start fast.
 
 >>> a = [.45, .30, .62, .10, .55, .40, .25, .70, .35, .50]
 >>> b = [.40, .30, .50, .12, .45, .38, .20, .60, .35, .41]
@@ -15,7 +17,6 @@ from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 from evaluation.statistics.results import (
     FloatArray,
@@ -46,6 +47,8 @@ def t_test(a: npt.ArrayLike, b: npt.ArrayLike, alternative: str = "two-sided") -
 
 def t_tests(scores: npt.ArrayLike, alternative: str = "two-sided") -> PairTests:
     """`t_test` on every pair i < j of the columns of a topics × runs matrix, in one call."""
+    from scipy import stats
+
     matrix = check_matrix(scores)
     first, second = pairs(matrix.shape[1])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -74,6 +77,8 @@ def wilcoxon_test(a: npt.ArrayLike, b: npt.ArrayLike, alternative: str = "two-si
 def wilcoxon_tests(scores: npt.ArrayLike, alternative: str = "two-sided") -> PairTests:
     """`wilcoxon_test` on every pair of columns (one scipy call per pair: scipy chooses the
     exact or the normal method per pair, which its vectorised form does not)."""
+    from scipy import stats
+
     matrix = check_matrix(scores)
     check_alternative(alternative)
     first, second = pairs(matrix.shape[1])
@@ -121,6 +126,8 @@ def sign_tests(scores: npt.ArrayLike, alternative: str = "two-sided") -> PairTes
 def _binomial(successes: int, trials: int, alternative: str) -> float:
     if trials == 0:
         return 1.0  # every difference is zero: no evidence either way
+    from scipy import stats
+
     return float(stats.binomtest(successes, trials, 0.5, alternative=alternative).pvalue)
 
 

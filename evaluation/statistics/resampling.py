@@ -121,15 +121,34 @@ def bootstrap_tests(
     observed = matrix.mean(axis=0)
     tolerance = _tolerance(matrix) / matrix.shape[0]
     differences = _pair_values(observed)
-    below = _count_pairs(means, np.zeros_like(observed), lambda d, _: d <= tolerance) / samples
-    above = _count_pairs(means, np.zeros_like(observed), lambda d, _: d >= -tolerance) / samples
+    # Orient each pair so that the count is always #(oriented mean d* ≤ 0): greater counts
+    # mean d* ≤ 0, less counts mean d* ≥ 0, two-sided the side opposite the observed mean d.
     if alternative == "greater":
-        p = below
+        orientation = np.ones_like(differences)
     elif alternative == "less":
-        p = above
+        orientation = -np.ones_like(differences)
     else:
-        p = np.minimum(1.0, 2 * np.where(differences >= 0, below, above))
+        orientation = np.where(differences >= 0, 1.0, -1.0)
+    p = _count_not_above(means.T.copy(), orientation, tolerance) / samples
+    if alternative == "two-sided":
+        p = np.minimum(1.0, 2 * p)
     return PairTests(differences, p)
+
+
+def _count_not_above(
+    runs_by_sample: FloatArray, orientation: FloatArray, tolerance: float
+) -> FloatArray:
+    """For every pair i < j: #(orientation · (M_i − M_j) ≤ tolerance) over the samples, with
+    M laid out runs × samples so that each run's resampled means are contiguous."""
+    counts = []
+    start = 0
+    for i in range(runs_by_sample.shape[0] - 1):
+        block = runs_by_sample[i] - runs_by_sample[i + 1 :]  # pairs of run i × samples
+        signs = orientation[start : start + len(block)]
+        start += len(block)
+        block *= signs[:, None]
+        counts.append(np.count_nonzero(block <= tolerance, axis=1))
+    return np.concatenate(counts).astype(np.float64)
 
 
 def bootstrap_indices(topics: int, samples: int = SAMPLES, seed: Seed = None) -> IndexArray:

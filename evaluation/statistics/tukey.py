@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 from evaluation.statistics.results import PairTests, check_matrix, pairs
 
@@ -43,5 +42,7 @@ def tukey_hsd(scores: npt.ArrayLike) -> PairTests:
         q = np.where(same, 0.0, np.copysign(np.inf, differences))
         return PairTests(q, np.where(same, 1.0, 0.0))
     q = differences / np.sqrt(mse / t)
+    from scipy import stats  # imported on use: a second to import, see classical.py
+
     p = stats.studentized_range.sf(np.abs(q), k, freedom)
     return PairTests(q, np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0))
