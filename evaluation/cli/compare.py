@@ -192,7 +192,7 @@ def compare_command(
         else:
             measure = measure or DEFAULT_MEASURES[task]
             if task != "articles" and measure not in topic_rows(task):
-                raise click.UsageError(f"task {task} has no per-topic measure {measure}")
+                fail(f"task {task} has no per-topic measure {measure} (-m)")
             jobs = jobs or os.cpu_count() or 1
             values, qrels_topics = evaluated_values(
                 files[0], files[1:], task, measure, evaluation, jobs

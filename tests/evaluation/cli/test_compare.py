@@ -167,7 +167,7 @@ def test_a_measure_the_task_does_not_produce(
     files: list[str], arguments: list[str], message: str
 ) -> None:
     code, out, err = invoke(*arguments, *files)
-    assert code == 2 and out == "" and message in err
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
 
 
 def test_bad_scores_file_is_one_line(tmp_path: Path) -> None:
