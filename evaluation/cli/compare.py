@@ -22,6 +22,7 @@ import click
 
 from evaluation.cli.compare_report import (
     FORMATS,
+    PLOT_SUFFIXES,
     WRITERS,
     plot_heatmap,
     write_agreement,
@@ -130,7 +131,9 @@ class CompareCommand(click.Command):
         **extra: Any,
     ) -> click.Context:  # fmt: skip
         if args and args[0] == "agreement":
-            holder = click.Context(self, info_name=info_name, parent=parent, **extra)
+            # a parent context without compare's arguments, so that usage reads
+            # "focal compare agreement [OPTIONS]"
+            holder = click.Context(click.Command(info_name), info_name=info_name, parent=parent)
             return agreement_command.make_context("agreement", args[1:], parent=holder)
         return super().make_context(info_name, args, parent, **extra)
 
@@ -181,6 +184,8 @@ def compare_command(
         raise click.UsageError("give QRELS and at least two RUN files (or --scores FILE...)")
     if curve_path and settings["test"] != "sakai":
         raise click.UsageError("--curve is the ASL curve of --test sakai")
+    if plot_path and not plot_path.lower().endswith(PLOT_SUFFIXES):
+        raise click.UsageError(f"--plot FILE must end in {' or '.join(PLOT_SUFFIXES)}")
     if settings["seed"] is None:
         settings["seed"] = secrets.randbelow(2**31)
     evaluation = {"complete": settings["complete"], "beta": beta, "n": bep_window, "irr": irr}
@@ -258,7 +263,8 @@ def agreement_command(
         fail(f"{', '.join(scores_paths)}: {error}", "focal compare agreement")
     runs_x, runs_y = (set(c.scores.runs) for c in comparisons)
     if runs_x != runs_y:
-        fail(f"X and Y must compare the same runs ({len(runs_x ^ runs_y)} differ)",
+        differ = ", ".join(sorted(runs_x ^ runs_y))
+        fail(f"{', '.join(scores_paths)}: X and Y must compare the same runs (not: {differ})",
              "focal compare agreement")  # fmt: skip
     agreement = compare_agreement(comparisons[0], comparisons[1])
     write_agreement(agreement, (names[0], names[1]), output_format, sys.stdout)

@@ -263,3 +263,35 @@ def test_shared_runs_tsv_p_values_equal_scipy(
     method = {"bh": "fdr_bh", "by": "fdr_by"}.get(correction, correction)
     adjusted = expected if correction == "none" else multipletests(expected, method=method)[1]
     assert [float(r[7]) for r in rows] == pytest.approx(adjusted.tolist(), abs=1e-12)
+
+
+def test_agreement_form_works_on_the_command_itself_and_has_its_own_usage(
+    tmp_path: Path, files: list[str]
+) -> None:
+    from evaluation.cli.compare import compare_command
+
+    scores = scores_file(tmp_path, files)
+    direct = CliRunner().invoke(
+        compare_command, ["agreement", "--scores", scores, "-m", "AiP,char_prec"]
+    )
+    through_focal = invoke("agreement", "--scores", scores, "-m", "AiP,char_prec")
+    assert direct.exit_code == 0 and direct.stdout == through_focal[1]
+    assert "precision:" in direct.stdout
+    code, out, _ = invoke("agreement", "--help")
+    # CliRunner names the program "main"; the installed script says "focal"
+    assert code == 0 and out.splitlines()[0].endswith(" compare agreement [OPTIONS]")
+
+
+def test_agreement_needs_the_same_runs(tmp_path: Path, files: list[str]) -> None:
+    whole = scores_file(tmp_path, files)
+    fewer = tmp_path / "fewer.tsv"
+    lines = Path(whole).read_text().splitlines(keepends=True)
+    fewer.write_text("".join(line for line in lines if not line.startswith("poor")))
+    code, out, err = invoke("agreement", "--scores", whole, "--scores", str(fewer))
+    assert code == 2 and out == "" and "must compare the same runs (not: poor)" in err
+
+
+def test_a_plot_file_must_be_png_or_svg(tmp_path: Path, files: list[str]) -> None:
+    code, out, err = invoke("--plot", str(tmp_path / "p.pdf"), *files)
+    assert code == 2 and out == "" and "--plot FILE must end in .png or .svg" in err
+    assert not (tmp_path / "p.pdf").exists()
