@@ -38,20 +38,42 @@ def test_identical_runs_never_differ() -> None:
         assert test(SCORES, samples=500, seed=1).p[index] == 1.0
 
 
-def test_bootstrap_equals_resampling_each_pair_on_its_own() -> None:
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_bootstrap_equals_resampling_each_pair_on_its_own(alternative: str) -> None:
     # the shared-matrix shortcut (counts @ scores) against resampling d = a − b pair by pair
     samples = 3000
-    ours = bootstrap_tests(SCORES, samples=samples, seed=3)
+    ours = bootstrap_tests(SCORES, alternative, samples=samples, seed=3)
     indices = bootstrap_indices(15, samples, 3)
     for n, (i, j) in enumerate(PAIRS):
         d = SCORES[:, i] - SCORES[:, j]
         means = d[indices].mean(axis=1)
-        if d.mean() >= 0:
-            p = min(1.0, 2 * np.mean(means <= 1e-12))
+        below, above = np.mean(means <= 1e-12), np.mean(means >= -1e-12)
+        if alternative == "greater":
+            p = below
+        elif alternative == "less":
+            p = above
         else:
-            p = min(1.0, 2 * np.mean(means >= -1e-12))
+            p = min(1.0, 2 * (below if d.mean() >= 0 else above))
         assert ours.p[n] == p
         assert ours.statistic[n] == pytest.approx(d.mean(), abs=1e-15)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_randomisation_equals_flipping_each_pair_on_its_own(alternative: str) -> None:
+    samples = 3000  # 2^15 > 3,000: random sign vectors, shared by every pair
+    ours = randomisation_tests(SCORES, alternative, samples=samples, seed=9)
+    signs, exact = sign_flips(15, samples, 9)
+    assert not exact
+    for n, (i, j) in enumerate(PAIRS):
+        d = SCORES[:, i] - SCORES[:, j]
+        flipped, seen = (signs * d).sum(axis=1), d.sum()
+        if alternative == "greater":
+            hits = flipped >= seen - 1e-12
+        elif alternative == "less":
+            hits = flipped <= seen + 1e-12
+        else:
+            hits = np.abs(flipped) >= abs(seen) - 1e-12
+        assert ours.p[n] == (hits.sum() + 1) / (samples + 1)
 
 
 def test_sakai_equals_studentising_each_resample() -> None:
