@@ -194,28 +194,40 @@ def sakai_tests(
     matrix = check_matrix(scores)
     check_alternative(alternative)
     n, runs = matrix.shape
-    indices = bootstrap_indices(n, samples, seed)
-    counts = _counts(indices, n)
-    means = (counts @ matrix) / n
-    observed = matrix.mean(axis=0)
+    # samples along rows' contiguous axis: runs × B and n × B
+    counts = _counts(bootstrap_indices(n, samples, seed), n).T.copy()
+    means = (matrix.T @ counts) / n
     statistics, asl = [], []
     for i in range(runs - 1):
         d = matrix[:, i : i + 1] - matrix[:, i + 1 :]  # n × pairs of run i
         mean_d = d.mean(axis=0)
-        t = _studentised(mean_d, ((d - mean_d) ** 2).mean(axis=0), n)
-        star_mean = means[:, i : i + 1] - means[:, i + 1 :]
-        star_square = (counts @ (d * d)) / n
-        shifted = star_mean - (observed[i] - observed[i + 1 :])
-        t_star = _studentised(shifted, star_square - star_mean**2, n)
+        w = d - mean_d  # the null imposed: each pair's differences shifted to mean 0
+        t = _studentised(mean_d, (w**2).mean(axis=0), n)
+        shifted = means[i] - means[i + 1 :] - mean_d[:, None]  # mean(w*): pairs × B
+        # Comparing mean(w*) with t·s*/√n avoids dividing by s*; s* from E*[w²] − mean(w*)²
+        # on the centred w, which keeps the cancellation small.
+        error = (w * w).T @ counts / n
+        error -= shifted**2
+        np.maximum(error, 0.0, out=error)
+        error /= n - 1
+        np.sqrt(error, out=error)  # s*/√n of each resample
         margin = 1e-9 * np.maximum(1.0, np.abs(np.nan_to_num(t, posinf=0, neginf=0)))
-        if alternative == "greater":
-            hits = t_star >= t - margin
-        elif alternative == "less":
-            hits = t_star <= t + margin
-        else:
-            hits = np.abs(t_star) >= np.abs(t) - margin
+        with np.errstate(invalid="ignore"):  # ∞ · 0 when the observed t is infinite
+            if alternative == "greater":
+                hits = shifted >= (t - margin)[:, None] * error
+                zero_hit = t - margin <= 0
+            elif alternative == "less":
+                hits = shifted <= (t + margin)[:, None] * error
+                zero_hit = t + margin >= 0
+            else:
+                hits = np.abs(shifted) >= (np.abs(t) - margin)[:, None] * error
+                zero_hit = np.abs(t) - margin <= 0
+        # a resample whose values are all equal to the observed mean has t* = 0
+        flat = (error == 0) & (shifted == 0)
+        if flat.any():
+            hits = np.where(flat, zero_hit[:, None], hits)
         statistics.append(t)
-        asl.append(hits.sum(axis=0) / samples)
+        asl.append(np.count_nonzero(hits, axis=1) / samples)
     return PairTests(np.concatenate(statistics), np.concatenate(asl))
 
 
