@@ -123,6 +123,11 @@ def test_task_default_measure_and_another_measure(files: list[str]) -> None:
     assert code == 0 and out.startswith("# AgP:")
     code, out, _ = invoke("-m", "char_prec", *files)
     assert code == 0 and out.startswith("# char_prec:")
+    code, out, _ = invoke("--task", "articles", *files)
+    assert code == 0 and out.startswith("# MAP:")
+    code, out, _ = invoke("--task", "articles", "-m", "P@5", "--format", "json", *files)
+    # every run returns the one relevant article of each topic at rank 1: P@5 = 1/5
+    assert code == 0 and [r["mean"] for r in json.loads(out)["runs"]] == [0.2, 0.2, 0.2]
 
 
 def test_plot_and_sakai_curve(tmp_path: Path, files: list[str]) -> None:
