@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "convert": "evaluation.cli.convert:convert",
     "eval": "evaluation.cli.eval:eval_command",
     "baseline": "evaluation.cli.baseline:baseline",
+    "compare": "evaluation.cli.compare:compare_command",
     # reliability studies (pure, above pooling and evaluation)
     "reliability": "reliability.cli:reliability",
     # pooling (pure), composed with the database's pools

@@ -68,6 +68,8 @@ class RunEvaluation:
     topics: list[TopicEvaluation]
     warnings: list[str] = field(default_factory=list)
     unknown_topics: list[str] = field(default_factory=list)  # in the run, not in the qrels
+    # (num_rel, rel_size) summed over every qrels topic: the `all` rows of ric, bic and t2i
+    qrels_relevant: tuple[int, int] | None = None
 
     @property
     def averaging(self) -> str:
@@ -84,11 +86,21 @@ class PreparedQrels:
         self.qrels = qrels
         self._text: dict[str, RelevantText] = {}
         self._articles: dict[str, articles.ArticleJudgements] = {}
+        self._totals: tuple[int, int] | None = None
 
     def text(self, topic: str) -> RelevantText:
         if topic not in self._text:
             self._text[topic] = RelevantText(self.qrels[topic])
         return self._text[topic]
+
+    def relevant_totals(self) -> tuple[int, int]:
+        """(relevant articles, relevant characters) summed over every qrels topic."""
+        if self._totals is None:
+            relevant = [
+                j.rel_chars for t in self.qrels.values() for j in t.values() if j.rel_chars > 0
+            ]
+            self._totals = (len(relevant), sum(relevant))
+        return self._totals
 
     def article_judgements(self, topic: str) -> articles.ArticleJudgements:
         if topic not in self._articles:
@@ -121,6 +133,8 @@ def evaluate(
         for topic in prepared.qrels:
             if topic not in run.topics:
                 evaluation.topics.append(_missing_topic(prepared, topic, settings))
+    if task in declarations.CONTEXT_TASKS:
+        evaluation.qrels_relevant = prepared.relevant_totals()
     return evaluation
 
 
@@ -196,7 +210,11 @@ def _missing_topic(prepared: PreparedQrels, topic: str, settings: Settings) -> T
 
 def aggregate(evaluation: RunEvaluation) -> dict[str, Value]:
     """The `all` rows: num_q, sums of counts, means of measures (sequential sums, as the
-    official program), MAiP/MAgP, and the interpolated precision curve `ircl_prn.x`."""
+    official program), MAiP/MAgP, and the interpolated precision curve `ircl_prn.x`.
+
+    For ric, bic and t2i, `num_rel` and `rel_size` are summed over every qrels topic even
+    without -c, as the official program 3.1 prints them (checked on an INEX 2010 run that
+    answers 50 of the 52 topics: 5471 and 17,641,119, the whole qrels)."""
     topics = evaluation.topics
     count = len(topics)
     task = evaluation.settings.task
@@ -210,6 +228,10 @@ def aggregate(evaluation: RunEvaluation) -> dict[str, Value]:
             result[row] = int(sum(column))
         elif row not in ("AiP", "AgP"):
             result[row] = sum(float(v) for v in column) / count
+    if task in declarations.CONTEXT_TASKS and evaluation.qrels_relevant is not None:
+        # The official program sums these two over every qrels topic, with or without -c, for
+        # the in-context tasks (focused and thorough sum over the topics averaged).
+        result["num_rel"], result["rel_size"] = evaluation.qrels_relevant
     if task in declarations.PASSAGE_TASKS:
         result = _insert_before(result, "iP[0.00]", {}, after={"MAiP": _mean(topics, "AiP")})
     elif task in declarations.CONTEXT_TASKS:
