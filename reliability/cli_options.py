@@ -63,6 +63,27 @@ def study_options(command: F) -> F:
     return command
 
 
+def significance_options(command: F) -> F:
+    """The test and correction deciding which pairs of runs differ (as `focal compare`)."""
+    from evaluation.statistics.corrections import CORRECTIONS
+    from evaluation.statistics.pairwise import TESTS
+
+    command = click.option(
+        "--correction",
+        type=click.Choice(CORRECTIONS),
+        default="none",
+        show_default=True,
+        help="Multiple-comparison correction over the pairs of runs.",
+    )(command)
+    return click.option(
+        "--test",
+        type=click.Choice(TESTS),
+        default="t",
+        show_default=True,
+        help="Paired test, two-sided, on the per-topic scores of each pair of runs.",
+    )(command)
+
+
 def study_setup(
     qrels_path: Path, run_paths: tuple[Path, ...], task: str, measure: str | None, alpha: float,
     jobs: int,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -13,6 +14,7 @@ from reliability.cli_options import (
     one_line_errors,
     progress,
     ranked_runs,
+    significance_options,
     study_options,
     study_setup,
 )
@@ -31,17 +33,20 @@ from reliability.tables import Table, parse_integers, parse_numbers
     show_default=True,
     help="Sample among relevant articles (seed 004) or all judged ones.",
 )
+@significance_options
 @study_options
 @one_line_errors
 def sample(
-    fractions: str, repeats: int, seed: int, population: str, task: str, measure: str | None,
-    alpha: float, output_format: str, jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    fractions: str, repeats: int, seed: int, population: str, test: str, correction: str,
+    task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
+    qrels_path: Path, run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
     """Random pool sampling at article granularity (seed 004 Tables 1-2)."""
     from reliability.studies import pool_sampling
 
     percents = parse_numbers(fractions, "fraction", 0, 100)
     setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = replace(setup, test=test, correction=correction, test_seed=seed)
     rows = pool_sampling(
         setup,
         [p / 100 for p in percents],
@@ -78,11 +83,12 @@ def sample(
     show_default=True,
     help="Per topic, the depth whose pool holds this percent of its relevant articles.",
 )
+@significance_options
 @study_options
 @one_line_errors
 def depth(
-    depths: str, holding: str, task: str, measure: str | None, alpha: float, output_format: str,
-    jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    depths: str, holding: str, test: str, correction: str, task: str, measure: str | None,
+    alpha: float, output_format: str, jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
     """Qrels restricted to the depth-d pool of the runs (seed 004 Tables 4-5)."""
     from pooling.ranked import as_ranked
@@ -92,6 +98,7 @@ def depth(
     chosen = parse_integers(depths, "depth", 1, 10**6)
     shares = parse_numbers(holding, "share", 0, 100)
     setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = replace(setup, test=test, correction=correction)
     ranked = as_ranked(ranked_runs(run_paths))
     rows = pool_depths(setup, depth_pools(ranked, chosen), progress)
     table: Table = [

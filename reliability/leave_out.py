@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import stats
 
+from evaluation.statistics.classical import t_test
 from evaluation.statistics.rank_correlation import ranking
 from pooling.records import RankedRun
 from reliability import judgements
@@ -98,12 +98,13 @@ class LeaveOut:
 
 
 def paired_t(full: Sequence[float], left_out: Sequence[float]) -> tuple[float, float]:
-    """Two-sided paired t test (scipy); (0, 1) when every difference is the same (t undefined)."""
+    """Two-sided paired t test (`evaluation.statistics.classical.t_test`, scipy's); (0, 1) when
+    every difference is the same (t undefined)."""
     differences = np.subtract(full, left_out)
     if len(differences) < 2 or np.all(differences == differences[0]):
         return 0.0, 1.0
-    result = stats.ttest_rel(full, left_out)
-    return float(result.statistic), float(result.pvalue)
+    result = t_test(full, left_out)
+    return result.statistic, result.p
 
 
 def leave_one_group_out(
@@ -131,7 +132,7 @@ def leave_one_group_out(
             everyone = frozenset(full.runs)
         reduced = judgements.restrict_to(setup.qrels, reduced_pool)
         chosen = [run for run in setup.runs if run.run_id in members]
-        scored = Setup(reduced, chosen, setup.task, setup.measure, setup.alpha)
+        scored = replace(setup, qrels=reduced, runs=chosen)
         left = scored.score(reduced) if chosen else None
         means = full.means()
         for index, run_id in enumerate(full.runs):

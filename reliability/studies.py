@@ -17,11 +17,12 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from evaluation.formats.columns import RunColumns
 from evaluation.formats.records import Run
 from evaluation.measures.evaluate import Qrels
+from evaluation.statistics.pairing import PairedScores
+from evaluation.statistics.pairwise import compare as compare_pairs
 from evaluation.statistics.rank_correlation import tau_ap, tau_b
 from reliability import judgements
 from reliability.scores import ScoreMatrix, score_matrix
@@ -43,22 +44,32 @@ class Setup:
     measure: str
     alpha: float = 0.05
     jobs: int = 1
+    test: str = "t"  # any test of `focal compare`
+    correction: str = "none"
+    test_seed: int = 0  # for the resampling tests
 
     def score(self, qrels: Qrels) -> ScoreMatrix:
         return score_matrix(qrels, self.runs, self.task, self.measure, tuple(self.qrels))
 
 
-def significance_signs(matrix: NDArray[np.float64], alpha: float) -> NDArray[np.int8]:
-    """For each pair i < j: +1 when run i is significantly better than run j (two-sided paired
-    t test over the topics at `alpha`, as seed 003 §5.2.1 and seed 004 use), −1 when worse,
-    0 otherwise (also when the differences are all equal, where t is undefined)."""
-    i, j = np.triu_indices(matrix.shape[0], 1)
-    differences = matrix[i] - matrix[j]
+def significance_signs(matrix: NDArray[np.float64], setup: Setup) -> NDArray[np.int8]:
+    """For each pair i < j of runs (rows of `matrix`, runs × topics): +1 when run i is
+    significantly better than run j, −1 when worse, 0 otherwise, with `focal compare`'s test
+    and correction (`evaluation.statistics.pairwise`; default the two-sided paired t test, as
+    seed 003 §5.2.1 and seed 004 use). A pair whose p-value is undefined (every difference the
+    same) is not significant."""
+    runs = tuple(str(index) for index in range(matrix.shape[0]))
+    topics = tuple(str(index) for index in range(matrix.shape[1]))
+    paired = PairedScores(runs, topics, np.ascontiguousarray(matrix.T))
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = stats.ttest_rel(matrix[i], matrix[j], axis=1)
-    p = np.nan_to_num(np.asarray(result.pvalue, dtype=float), nan=1.0)
-    signs = np.sign(differences.mean(axis=1)).astype(np.int8)
-    return np.where(p < alpha, signs, 0).astype(np.int8)
+        result = compare_pairs(
+            paired, setup.test, "two-sided", setup.correction, setup.alpha, seed=setup.test_seed
+        )
+    signs = [
+        (1 if row.diff > 0 else -1) if row.significant and row.p == row.p else 0
+        for row in result.pairs
+    ]
+    return np.array(signs, dtype=np.int8)
 
 
 @dataclass(frozen=True)
@@ -73,10 +84,10 @@ class Comparison:
 
 
 def compare(
-    full: ScoreMatrix, reduced: ScoreMatrix, full_signs: NDArray[np.int8], alpha: float
+    full: ScoreMatrix, reduced: ScoreMatrix, full_signs: NDArray[np.int8], setup: Setup
 ) -> Comparison:
     reference, other = full.means(), reduced.means()
-    signs = significance_signs(reduced.values, alpha)
+    signs = significance_signs(reduced.values, setup)
     significant = int(np.count_nonzero(full_signs))
     kept = int(np.count_nonzero((full_signs != 0) & (signs == full_signs)))
     change = fmean(other[run] - reference[run] for run in reference)
@@ -122,7 +133,7 @@ def _sampled(task: tuple[int, int, float, int, str]) -> tuple[int, Comparison, i
     rng = np.random.default_rng([seed, index, repeat])
     qrels = judgements.sample_judgements(setup.qrels, fraction, rng, population)  # type: ignore[arg-type]
     relevant = sum(1 for topic in qrels.values() for j in topic.values() if j.relevant)
-    comparison = compare(_SHARED["full"], setup.score(qrels), _SHARED["signs"], setup.alpha)
+    comparison = compare(_SHARED["full"], setup.score(qrels), _SHARED["signs"], setup)
     return index, comparison, relevant
 
 
@@ -149,7 +160,7 @@ def pool_sampling(
 ) -> list[SampleRow]:
     """Random pool sampling at article granularity (seed 004, "Random Sampling")."""
     full = setup.score(setup.qrels)
-    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup.alpha))
+    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup))
     tasks = [
         (index, repeat, fraction, seed, population)
         for index, fraction in enumerate(fractions)
@@ -191,7 +202,7 @@ def _depth(depth_and_pool: tuple[int, Mapping[str, frozenset[str]]]) -> DepthRow
     qrels = judgements.restrict_to(setup.qrels, pooled)
     judged = sum(len(topic) for topic in qrels.values())
     relevant = sum(1 for topic in qrels.values() for j in topic.values() if j.relevant)
-    comparison = compare(_SHARED["full"], setup.score(qrels), _SHARED["signs"], setup.alpha)
+    comparison = compare(_SHARED["full"], setup.score(qrels), _SHARED["signs"], setup)
     return DepthRow(depth, judged, relevant, comparison)
 
 
@@ -202,5 +213,5 @@ def pool_depths(
 ) -> list[DepthRow]:
     """One row per depth, in the order given."""
     full = setup.score(setup.qrels)
-    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup.alpha))
+    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup))
     return _run_all(_depth, list(pools.items()), setup.jobs, progress)

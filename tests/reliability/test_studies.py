@@ -133,3 +133,25 @@ def test_fewer_than_three_runs_are_refused(campaign: Campaign, tmp_path: Path) -
     table.write_text("run_id\tmeasure\ttopic\tvalue\na\tMAiP\tall\t0.1\nb\tMAiP\tall\t0.2\n")
     code, out, err = invoke("rankcorr", table, table)
     assert code == 2 and out == "" and "at least three runs" in err
+
+
+@pytest.mark.parametrize(("test", "correction"), [("t", "none"), ("t", "holm"), ("wilcoxon", "none")])
+def test_significant_pairs_are_those_focal_compare_finds(
+    campaign: Campaign, test: str, correction: str
+) -> None:
+    from evaluation.cli.compare import compare_command
+
+    options = ["--test", test, "--correction", correction, "--alpha", "0.3"]
+    compared = CliRunner().invoke(
+        compare_command,
+        ["-c", "--format", "tsv", *options, str(campaign[0]), *map(str, campaign[1])],
+    )
+    assert compared.exit_code == 0, compared.stderr
+    decisions = [line.split("\t")[-1] for line in compared.stdout.splitlines()[1:]]
+    assert len(decisions) == 10 and set(decisions) <= {"true", "false"}
+    significant = decisions.count("true")
+    code, out, err = invoke("depth", "--depths", "1", "--format", "json", *options,
+                            campaign[0], *campaign[1])  # fmt: skip
+    assert code == 0, err
+    (row,) = json.loads(out)["depth AiP"]
+    assert row["significant_full"] == significant > 0
