@@ -135,7 +135,9 @@ def test_fewer_than_three_runs_are_refused(campaign: Campaign, tmp_path: Path) -
     assert code == 2 and out == "" and "at least three runs" in err
 
 
-@pytest.mark.parametrize(("test", "correction"), [("t", "none"), ("t", "holm"), ("wilcoxon", "none")])
+@pytest.mark.parametrize(
+    ("test", "correction"), [("t", "none"), ("t", "holm"), ("wilcoxon", "none")]
+)
 def test_significant_pairs_are_those_focal_compare_finds(
     campaign: Campaign, test: str, correction: str
 ) -> None:
