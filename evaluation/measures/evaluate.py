@@ -19,8 +19,10 @@ import numpy as np
 
 from evaluation.errors import FormatError
 from evaluation.formats.columns import RunColumns, TopicColumns
+from evaluation.formats.element_qrels import ElementQrels
 from evaluation.formats.records import Judgement, Result, Run
 from evaluation.measures import articles, declarations, focused, incontext
+from evaluation.measures.elements import topic as element_topic
 from evaluation.measures.passages import RelevantText, TopicLines
 
 Value = int | float
@@ -38,10 +40,14 @@ class Settings:
     irr: int = 300  # -irr: T2I tolerance to irrelevance (characters)
     strict: bool = False  # corrected definitions instead of the official quirks
     measures: tuple[str, ...] = articles.DEFAULT_MEASURES  # for task "articles"
+    elements: element_topic.ElementOptions | None = None  # for task "elements"
 
     def __post_init__(self) -> None:
         if self.task not in declarations.TASKS:
             raise ValueError(f"unknown task {self.task!r}: one of {', '.join(declarations.TASKS)}")
+        if self.task == "elements":
+            _check_element_settings(self)
+            return
         for name in self.measures:
             articles.check_measure(name)
         if self.n < 1 or self.irr < 1 or self.beta < 0:
@@ -240,3 +246,72 @@ def _insert_before(
         ordered[name] = value
     ordered.update(after or {})
     return ordered
+
+
+def _check_element_settings(settings: Settings) -> None:
+    """Element task: its own default measures and options; every selection checked."""
+    if settings.measures == articles.DEFAULT_MEASURES:
+        object.__setattr__(settings, "measures", element_topic.DEFAULT_MEASURES)
+    if settings.elements is None:
+        object.__setattr__(settings, "elements", element_topic.ElementOptions())
+    object.__setattr__(settings, "complete", True)  # spec section 5: over the qrels topics
+    for name in settings.measures:
+        element_topic.check_measure(name)
+    options = settings.elements
+    assert options is not None
+    from evaluation.measures.elements import quantisation
+
+    quantisation.canonical(options.quant)
+    if options.ties not in ("score", "rank"):
+        raise ValueError(f"unknown tie handling {options.ties!r}: score or rank")
+    if not 0.0 <= options.alpha <= 1.0:
+        raise ValueError("alpha must be in [0, 1]")
+
+
+def evaluate_elements(
+    qrels: ElementQrels,
+    run: Run,
+    settings: Settings,
+    spans: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+) -> RunEvaluation:
+    """Evaluate an element run (records from `read_run`, paths canonical) with element
+    measures (spec section 5); `spans` maps (article, path) to its span when a collection is
+    known (inex_eval_ng needs it).
+
+    Topics are the run's topics found in the qrels, in run order, then every qrels topic the
+    run misses, scored 0 (spec section 5 averages over the qrels topics).
+    """
+    from evaluation.measures.elements import quantisation
+
+    options = settings.elements or element_topic.ElementOptions()
+    if quantisation.scale_of(options.quant) == "2005" and qrels.scale == "2004":
+        raise FormatError(
+            qrels.file, None, f"quantisation {options.quant} needs 2005/2006 element qrels "
+            "(topic article path e s rsize size)",
+        )  # fmt: skip
+    if run.kind != "element":
+        raise FormatError(run.file, None, f"task elements needs an element run, not {run.kind}")
+    evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
+    lookup = spans or {}
+    for topic, results in run.topics.items():
+        judged = qrels.topics.get(topic)
+        if judged is None:
+            evaluation.unknown_topics.append(topic)
+            continue
+        ranked = [
+            element_topic.ElementResult(
+                r.article, r.path or "", r.score, r.line, lookup.get((r.article, r.path or ""))
+            )
+            for r in results
+        ]
+        values = element_topic.evaluate_topic(
+            ranked, judged, qrels.scale, options, settings.measures
+        )
+        evaluation.topics.append(TopicEvaluation(topic, dict(values)))
+    for topic, judged in qrels.topics.items():
+        if topic not in run.topics:
+            values = element_topic.evaluate_topic(
+                [], judged, qrels.scale, options, settings.measures
+            )
+            evaluation.topics.append(TopicEvaluation(topic, dict(values), answered=False))
+    return evaluation
