@@ -53,7 +53,7 @@ def run_elements(
     collection_dir: str | None,
     output_format: str,
     per_topic: bool,
-    stream: TextIO = sys.stdout,
+    stream: TextIO | None = None,
 ) -> None:
     """The whole command: read, evaluate, write; a FormatError is one line and exit code 2."""
     options = ElementOptions(quant=quant, ties=ties, alpha=alpha)  # type: ignore[arg-type]
@@ -84,4 +84,4 @@ def run_elements(
             )
         for warning in evaluation.warnings:
             click.echo(f"{evaluation.run_id}: warning: {warning}", err=True)
-    WRITERS[output_format](evaluations, stream, per_topic)
+    WRITERS[output_format](evaluations, stream or sys.stdout, per_topic)
