@@ -1,7 +1,7 @@
 """Speed of the element measures (`focal eval --task elements`), end to end from files.
 
 Synthetic material (generated into a temporary folder, the same for every step): element qrels of
-100 topics (40 assessed articles a topic, each a tree article/bdy/sec[1..4]/p[1..5]: 840 lines
+100 topics (40 assessed articles a topic, each a tree article/bdy/sec[1..4]/p[1..5]: 1040 lines
 per topic, four-grade scale) and 20 element runs of 1500 results a topic, nested on purpose
 (sections, their paragraphs and whole articles mixed), scores with ties.
 
@@ -125,7 +125,9 @@ def plain_loop(qrels_path: Path, run_path: Path) -> dict[str, float]:
             wanted, got, lost, i = level * total, 0.0, 0.0, 0
             while i < len(gains):
                 block = [i]
-                while block[-1] + 1 < len(gains) and results[block[-1] + 1].score == results[i].score:
+                while (
+                    block[-1] + 1 < len(gains) and results[block[-1] + 1].score == results[i].score
+                ):
                     block.append(block[-1] + 1)
                 r = sum(gains[b] for b in block)
                 if got + r >= wanted - 1e-9 * max(1.0, total):
@@ -168,8 +170,10 @@ def main() -> None:
         seconds = time.perf_counter() - start
         assert done.returncode == 0, done.stderr.decode()
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f"  focal eval --task elements, {len(runs)} runs, all measures but inex_eval_ng "
-              f"(process): {seconds:.2f} s, {seconds / len(runs):.3f} s a run, peak {peak:.0f} MB")
+        print(
+            f"  focal eval --task elements, {len(runs)} runs, all measures but inex_eval_ng "
+            f"(process): {seconds:.2f} s, {seconds / len(runs):.3f} s a run, peak {peak:.0f} MB"
+        )
 
         settings = Settings(task="elements", measures=(*MEASURES, "inex_eval_ng"),
                             elements=ElementOptions(quant="generalised"))  # fmt: skip
@@ -180,14 +184,20 @@ def main() -> None:
         fast, fast_time = timed(evaluate_elements, loaded, run, settings, spans)
         no_ng = Settings(task="elements", measures=tuple(MEASURES))
         fast_no_ng, fast_no_ng_time = timed(evaluate_elements, loaded, run, no_ng, None)
-        print(f"  in-process: read qrels {read_qrels_time:.3f} s, read one run {read_run_time:.3f} s")
-        print(f"  evaluate one run, every measure with inex_eval_ng: {fast_time:.3f} s; "
-              f"without inex_eval_ng: {fast_no_ng_time:.3f} s")
+        print(
+            f"  in-process: read qrels {read_qrels_time:.3f} s, read one run {read_run_time:.3f} s"
+        )
+        print(
+            f"  evaluate one run, every measure with inex_eval_ng: {fast_time:.3f} s; "
+            f"without inex_eval_ng: {fast_no_ng_time:.3f} s"
+        )
         _, plain_time = timed(plain_loop, qrels, runs[0])
         total_read = read_qrels_time + read_run_time
-        print(f"  plain per-result loop (read + evaluate one run, no inex_eval_ng): "
-              f"{plain_time:.2f} s against {total_read + fast_no_ng_time:.3f} s: "
-              f"{plain_time / (total_read + fast_no_ng_time):.1f}x")
+        print(
+            f"  plain per-result loop (read + evaluate one run, no inex_eval_ng): "
+            f"{plain_time:.2f} s against {total_read + fast_no_ng_time:.3f} s: "
+            f"{plain_time / (total_read + fast_no_ng_time):.1f}x"
+        )
         # the two agree (a check, not a figure)
         plain = plain_loop(qrels, runs[0]) if arguments.topics <= 5 else None
         if plain is not None:

@@ -15,8 +15,8 @@ ValueError naming the choices for an unknown name.
 
 >>> quantiser("generalised")(Grades(2, 3)), quantiser("sog")(Grades(2, 3))
 (0.75, 0.9)
->>> quantiser("gen5")(Grades5("1", 0.5)), quantiser("genlifted")(Grades5("?", 0.6))
-(0.25, 0.2)
+>>> quantiser("gen5")(Grades5("1", 0.5)), quantiser("genlifted")(Grades5("?", 0.75))
+(0.25, 0.25)
 """
 
 from __future__ import annotations
