@@ -9,6 +9,7 @@ short run the missing results count as neither relevant nor overlapping: the den
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -22,14 +23,15 @@ REFERENCE = (
 )
 
 
-def ancestors_or_self(path: str) -> list[str]:
-    """`path` and every ancestor path, root first.
+@lru_cache(maxsize=1 << 16)
+def ancestors_or_self(path: str) -> tuple[str, ...]:
+    """`path` and every ancestor path, root first (cached: runs repeat their paths).
 
     >>> ancestors_or_self("/article[1]/bdy[1]/sec[2]")
-    ['/article[1]', '/article[1]/bdy[1]', '/article[1]/bdy[1]/sec[2]']
+    ('/article[1]', '/article[1]/bdy[1]', '/article[1]/bdy[1]/sec[2]')
     """
-    cuts = [i for i, ch in enumerate(path) if ch == "/" and i > 0]
-    return [path[:i] for i in cuts] + [path]
+    steps = path.split("/")
+    return tuple("/".join(steps[: i + 1]) for i in range(1, len(steps)))
 
 
 def nested(a: ElementKey, b: ElementKey) -> bool:

@@ -111,7 +111,11 @@ def evaluate_topic(
 ) -> dict[str, float]:
     """The values of the `rows(selected)` for one topic's results in rank order."""
     quant = options.quant
-    values = {key: gain(j, quant, scale) for key, j in judged.items()}
+    if quantisation.scale_of(quant) == "2004":  # one table look-up an element
+        table = quantisation.TABLES_2004[quantisation.canonical(quant)]
+        values = {key: table.get((j.e4, j.s4), 0.0) for key, j in judged.items()}
+    else:
+        values = {key: gain(j, quant, scale) for key, j in judged.items()}
     keys = [(r.article, r.path) for r in results]
     gains = [values.get(key, 0.0) for key in keys]
     wanted = rows(selected)
