@@ -185,6 +185,8 @@ def eval_command(
     if task == "elements":
         from evaluation.cli.eval_elements import run_elements
 
+        if plot_path or strict:
+            raise click.UsageError("--plot and --strict are for the passage tasks")
         run_elements(
             qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
             collection_dir=collection_dir, output_format=output_format, per_topic=per_topic,

@@ -164,3 +164,30 @@ def test_demo_element_run_under_every_quantisation() -> None:
         if quant in ("generalised", "liberal", "anyrel", "binexh"):
             assert float(values[("P@5", "all")]) > 0.5, quant
         assert scale_of(quant) in ("2004", "2005")
+
+
+SUBMISSION = """\
+<inex-submission participant-id="1" run-id="mine" task="CO" result-type="element">
+  <topic topic-id="1">
+    <result><file>a</file><path>/article[1]/p[1]</path><rank>1</rank><rsv>3.0</rsv></result>
+    <result><file>a</file><path>/article/p[2]</path><rank>2</rank><rsv>2.0</rsv></result>
+    <result><file>a</file><path>/article[1]</path><rank>3</rank><rsv>1.0</rsv></result>
+    <result><file>b</file><path>/article[1]/sec[1]</path><rank>4</rank><rsv>0.5</rsv></result>
+  </topic>
+</inex-submission>
+"""
+
+
+def test_an_xml_submission_with_paths_scores_like_the_text_run(
+    case: dict[str, str], tmp_path: Path
+) -> None:
+    xml = tmp_path / "mine.xml"
+    xml.write_text(SUBMISSION, encoding="utf-8")
+    text = invoke("-q", "--format", "tsv", case["grades"], case["run"])
+    submitted = invoke("-q", "--format", "tsv", case["grades"], str(xml))
+    assert text[0] == submitted[0] == 0 and text[1] == submitted[1]
+
+
+def test_passage_only_options_are_refused(case: dict[str, str], tmp_path: Path) -> None:
+    code, _, err = invoke("--plot", str(tmp_path / "p.svg"), case["grades"], case["run"])
+    assert code == 2 and "--plot" in err
