@@ -130,11 +130,12 @@ def plain_loop(qrels_path: Path, run_path: Path) -> dict[str, float]:
                 ):
                     block.append(block[-1] + 1)
                 r = sum(gains[b] for b in block)
+                zero = sum(1 for b in block if gains[b] == 0)  # non-relevant: f = 0 (seed 000)
                 if got + r >= wanted - 1e-9 * max(1.0, total):
-                    esl = lost + (wanted - got) * (len(block) - r) / (r + 1)
+                    esl = lost + (wanted - got) * zero / (r + 1)
                     precall += wanted / (wanted + esl)
                     break
-                got, lost, i = got + r, lost + len(block) - r, block[-1] + 1
+                got, lost, i = got + r, lost + zero, block[-1] + 1
         row["inex_eval"] = precall / len(LEVELS)
         ideal = ideal_vector(values)
         for k in XCG_CUTOFFS:

@@ -150,6 +150,13 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     help="Task elements, inex_eval: equal scores form one block, or every rank its own.",
 )
 @click.option(
+    "--nonrel",
+    type=click.Choice(["indicator", "complement"]),
+    default="indicator",
+    show_default=True,
+    help="Task elements, inex_eval: a result is non-relevant when f = 0, or 1 - f of it is.",
+)
+@click.option(
     "--alpha",
     type=click.FloatRange(0, 1),
     default=1.0,
@@ -178,6 +185,7 @@ def eval_command(
     strict: bool, output_format: str, measures: tuple[str, ...], plot_path: str | None,
     jobs: int, qrels_path: str, run_paths: tuple[str, ...], quant: str = "generalised",
     collection_dir: str | None = None, ties: str = "score", alpha: float = 1.0,
+    nonrel: str = "indicator",
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does."""
     from evaluation.formats.qrels import read_qrels
@@ -189,6 +197,7 @@ def eval_command(
             raise click.UsageError("--plot and --strict are for the passage tasks")
         run_elements(
             qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
+            nonrel=nonrel,
             collection_dir=collection_dir, output_format=output_format, per_topic=per_topic,
         )  # fmt: skip
         return

@@ -50,13 +50,14 @@ def run_elements(
     quant: str,
     ties: str,
     alpha: float,
+    nonrel: str = "indicator",
     collection_dir: str | None,
     output_format: str,
     per_topic: bool,
     stream: TextIO | None = None,
 ) -> None:
     """The whole command: read, evaluate, write; a FormatError is one line and exit code 2."""
-    options = ElementOptions(quant=quant, ties=ties, alpha=alpha)  # type: ignore[arg-type]
+    options = ElementOptions(quant=quant, ties=ties, alpha=alpha, nonrel=nonrel)  # type: ignore[arg-type]
     try:
         settings = Settings(
             task="elements", complete=True, elements=options,

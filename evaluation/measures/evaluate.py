@@ -264,6 +264,8 @@ def _check_element_settings(settings: Settings) -> None:
     quantisation.canonical(options.quant)
     if options.ties not in ("score", "rank"):
         raise ValueError(f"unknown tie handling {options.ties!r}: score or rank")
+    if options.nonrel not in ("indicator", "complement"):
+        raise ValueError(f"unknown non-relevance {options.nonrel!r}: indicator or complement")
     if not 0.0 <= options.alpha <= 1.0:
         raise ValueError("alpha must be in [0, 1]")
 

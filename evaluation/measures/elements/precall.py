@@ -15,6 +15,11 @@ included). A level the run never reaches scores 0.
 
 Blocks (`ties`): "score" (default) puts consecutive results of equal score in one block, "rank"
 makes every result its own block (file order is strict).
+
+Non-relevance of a result (`nonrel`): "indicator" (default) counts a result as non-relevant when
+its quantised value is 0, as seed 000 §2.6 describes inex_eval (nonrel(i) = Σ I(f = 0) over the
+block); "complement" counts 1 - f for every result, so that a half-relevant element is also half
+non-relevant. The two agree on binary quantisations.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ import numpy as np
 
 Ties = Literal["score", "rank"]
 TIES: tuple[Ties, ...] = ("score", "rank")
+NonRelevance = Literal["indicator", "complement"]
+NONREL: tuple[NonRelevance, ...] = ("indicator", "complement")
 LEVELS = tuple((i + 1) / 100 for i in range(100))
 REFERENCE = (
     "V. Raghavan, P. Bollmann, G. Jung: A critical investigation of recall and precision as "
@@ -36,28 +43,40 @@ REFERENCE = (
 
 
 def tie_blocks(
-    gains: Sequence[float], scores: Sequence[float], ties: Ties
+    gains: Sequence[float],
+    scores: Sequence[float],
+    ties: Ties,
+    nonrel: NonRelevance = "indicator",
 ) -> list[tuple[float, float]]:
     """(relevance, non-relevance) of each block in rank order.
 
     >>> tie_blocks([1.0, 0.5, 0.0], [3.0, 2.0, 2.0], "score")
+    [(1.0, 0.0), (0.5, 1.0)]
+    >>> tie_blocks([1.0, 0.5, 0.0], [3.0, 2.0, 2.0], "score", "complement")
     [(1.0, 0.0), (0.5, 1.5)]
     """
+
+    def unrelevant(g: float) -> float:
+        return 1.0 - g if nonrel == "complement" else float(g == 0)
+
     if ties == "rank":
-        return [(g, 1.0 - g) for g in gains]
+        return [(g, unrelevant(g)) for g in gains]
     blocks = []
     position = 0
     for _, group in groupby(scores):
         size = len(list(group))
         block = gains[position : position + size]
-        relevance = float(sum(block))
-        blocks.append((relevance, size - relevance))
+        blocks.append((float(sum(block)), float(sum(map(unrelevant, block)))))
         position += size
     return blocks
 
 
 def precall_curve(
-    gains: Sequence[float], scores: Sequence[float], total: float, ties: Ties = "score"
+    gains: Sequence[float],
+    scores: Sequence[float],
+    total: float,
+    ties: Ties = "score",
+    nonrel: NonRelevance = "indicator",
 ) -> list[float]:
     """Precall at the 100 recall levels 0.01 ... 1.00 (module docstring).
 
@@ -73,7 +92,7 @@ def precall_curve(
     """
     if total <= 0 or not gains:
         return [0.0] * len(LEVELS)
-    blocks = tie_blocks(gains, scores, ties)
+    blocks = tie_blocks(gains, scores, ties, nonrel)
     relevance = np.array([b[0] for b in blocks])
     nonrelevance = np.array([b[1] for b in blocks])
     seen = np.cumsum(relevance)

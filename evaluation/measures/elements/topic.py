@@ -29,6 +29,7 @@ class ElementOptions:
 
     quant: str = "generalised"
     ties: precall.Ties = "score"  # inex_eval blocks: equal scores, or every rank its own
+    nonrel: precall.NonRelevance = "indicator"  # inex_eval: f = 0 counts, or 1 - f
     alpha: float = 1.0  # XCG: a seen element gains (1 - alpha) * x
 
 
@@ -131,7 +132,7 @@ def evaluate_topic(
             out[f"overlap@{k}"] = value
     if any(r.startswith("inex_eval[") or r == "inex_eval" for r in wanted):
         curve = precall.precall_curve(
-            gains, [r.score for r in results], sum(values.values()), options.ties
+            gains, [r.score for r in results], sum(values.values()), options.ties, options.nonrel
         )
         _put_curve(out, "inex_eval", curve)
     if any(r.startswith("inex_eval_ng") for r in wanted):
