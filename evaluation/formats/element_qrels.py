@@ -17,6 +17,7 @@ and ``?`` (too small) -> 0, so that a too-small element scores 0 under every fou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -25,6 +26,8 @@ from evaluation.formats._source import decode_lines, read_bytes
 from evaluation.text.paths import PathError, normalise_path
 
 ElementScale = Literal["2004", "2005"]
+canonical_path = lru_cache(maxsize=1 << 16)(normalise_path)
+"""`normalise_path`, remembered: qrels and runs repeat a few thousand paths many times."""
 SPECIFICITY_CUTS = (0.33, 0.67)
 """The upper ends of specificity grades 1 and 2 (seed 003 §5.2.6; Pehcevski & Thom)."""
 EXHAUSTIVITY_2005 = frozenset({"0", "1", "2", "?"})
@@ -130,7 +133,7 @@ def parse_line(fields: list[str], scale: ElementScale, name: str, number: int) -
         )
     topic, article, raw_path = fields[:3]
     try:
-        path = normalise_path(raw_path)
+        path = canonical_path(raw_path)
     except PathError:
         raise FormatError(
             name,

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
+from evaluation.formats.element_qrels import canonical_path
 from evaluation.formats.records import Run
 from evaluation.formats.runs import read_run
-from evaluation.text.paths import PathError, normalise_path
+from evaluation.text.paths import PathError
 
 Spans = dict[tuple[str, str], tuple[int, int]]
 
@@ -33,7 +34,7 @@ def read_element_run(path: str | Path, collection: Collection | None = None) -> 
         for result in results:
             raw = result.path or ""
             try:
-                element_path = normalise_path(raw)
+                element_path = canonical_path(raw)
             except PathError:
                 raise FormatError(
                     run.file, result.line, f"expected an INEX element path, found {raw!r}"
