@@ -64,48 +64,45 @@ def first_partners(keys: Sequence[ElementKey]) -> list[int]:
     """For each result, the smallest rank index of another result nested with it (len(keys)
     when there is none).
 
-    One pass in rank order: a result's partners among earlier results are the occurrences of
-    its ancestors-or-self and the earlier results under it; an earlier result without a partner
-    yet gets the current index, which is its smallest. Every list is emptied when scanned, so
-    the pass costs O(n * depth).
+    Nesting depends only on the (article, path) key, so the work is per distinct key: the first
+    two occurrences of each key, the earliest occurrence among its ancestors' keys and among its
+    descendants' keys (each key's first occurrence pushed up to its ancestors). A result's first
+    partner is the smallest of those, its own key's other first occurrence included. O(distinct
+    keys * depth + n).
 
     >>> first_partners([("1", "/a[1]/b[1]"), ("2", "/a[1]"), ("1", "/a[1]"), ("1", "/a[1]/c[1]")])
     [2, 4, 0, 2]
     """
     count = len(keys)
-    partner = [count] * count
-    first_at: dict[ElementKey, int] = {}  # first index of each exact key
-    waiting_at: dict[ElementKey, list[int]] = {}  # indexes of a key still without a partner
-    under: dict[ElementKey, list[int]] = {}  # earlier indexes at or below a key, first unscanned
-    first_under: dict[ElementKey, int] = {}
-    for index, (article, path) in enumerate(keys):
-        lineage = ancestors_or_self(path)
-        best = count
-        for ancestor in lineage[:-1]:
-            key = (article, ancestor)
-            found = first_at.get(key)
-            if found is not None:
-                best = min(best, found)
-                for earlier in waiting_at.pop(key, ()):
-                    if partner[earlier] == count:
-                        partner[earlier] = index
-        own = (article, path)
-        found = first_under.get(own)
-        if found is not None:
-            best = min(best, found)
-            for earlier in under.pop(own, ()):
-                if partner[earlier] == count:
-                    partner[earlier] = index
-        partner[index] = best
-        if best == count:
-            waiting_at.setdefault(own, []).append(index)
-        first_at.setdefault(own, index)
-        for ancestor in lineage:
-            key = (article, ancestor)
-            first_under.setdefault(key, index)
-            if best == count:
-                under.setdefault(key, []).append(index)
-    return partner
+    first: dict[ElementKey, int] = {}
+    second: dict[ElementKey, int] = {}
+    for index, key in enumerate(keys):
+        if key not in first:
+            first[key] = index
+        elif key not in second:
+            second[key] = index
+    below: dict[ElementKey, int] = {}  # earliest occurrence of a strict descendant
+    for (article, path), at in first.items():
+        for ancestor in ancestors_or_self(path)[:-1]:
+            up = (article, ancestor)
+            if at < below.get(up, count):
+                below[up] = at
+    best: dict[ElementKey, int] = {}
+    for key in first:
+        article, path = key
+        nearest = below.get(key, count)
+        for ancestor in ancestors_or_self(path)[:-1]:
+            at = first.get((article, ancestor), count)
+            if at < nearest:
+                nearest = at
+        best[key] = nearest
+    partners = []
+    for index, key in enumerate(keys):
+        own = first[key]
+        copy = second.get(key, count) if own == index else own
+        nearest = best[key]
+        partners.append(copy if copy < nearest else nearest)
+    return partners
 
 
 def overlap_at(keys: Sequence[ElementKey], cutoffs: Sequence[int] = CUTOFFS) -> dict[int, float]:

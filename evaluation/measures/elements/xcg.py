@@ -40,16 +40,19 @@ def run_gains(
     >>> run_gains([("a", "/x[1]"), ("a", "/x[1]/y[1]"), ("a", "/x[1]")], [0.5, 1.0, 0.5], 1.0)
     [0.5, 0.0, 0.0]
     """
-    seen: set[ElementKey] = set()
-    gains = []
-    for (article, path), value in zip(keys, values, strict=True):
-        lineage = ancestors_or_self(path)
-        if any((article, p) in seen for p in lineage):
-            gains.append((1.0 - alpha) * value)
-        else:
-            gains.append(value)
-        seen.add((article, path))
-    return gains
+    first: dict[ElementKey, int] = {}
+    for index, key in enumerate(keys):
+        first.setdefault(key, index)
+    # the earliest rank of each distinct key's ancestors-or-self (per key, not per result)
+    earliest = {
+        key: min(first.get((key[0], p), index) for p in ancestors_or_self(key[1]))
+        for key, index in first.items()
+    }
+    kept = 1.0 - alpha
+    return [
+        kept * value if earliest[key] < index else value
+        for index, (key, value) in enumerate(zip(keys, values, strict=True))
+    ]
 
 
 def ideal_vector(values: Mapping[ElementKey, float]) -> list[float]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evaluation.measures.elements.cutoffs import ElementKey
 from evaluation.measures.elements.xcg import ideal_vector, maep, nxcg_at, run_gains
@@ -51,3 +53,25 @@ def test_alpha_below_one_keeps_part_of_a_seen_gain() -> None:
 
 def test_no_ideal_means_zero() -> None:
     assert nxcg_at([1.0], [], (5,)) == {5: 0.0} and maep([1.0], []) == 0.0
+
+
+KEYS = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b"]),
+        st.lists(st.integers(1, 2), min_size=1, max_size=4).map(
+            lambda steps: "/x[1]" + "".join(f"/y[{n}]" for n in steps[1:])
+        ),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(KEYS, st.sampled_from([0.0, 0.25, 1.0]))
+def test_seen_gains_equal_a_result_by_result_scan(keys: list[ElementKey], alpha: float) -> None:
+    values = [0.25 * (1 + i % 4) for i in range(len(keys))]
+    expected = []
+    for i, (article, path) in enumerate(keys):
+        seen = any(a == article and (p == path or path.startswith(p + "/")) for a, p in keys[:i])
+        expected.append((1 - alpha) * values[i] if seen else values[i])
+    assert run_gains(keys, values, alpha) == expected
