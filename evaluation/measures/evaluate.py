@@ -114,6 +114,8 @@ def evaluate(
     focused/in-context runs, an article coming back in an in-context run).
     """
     settings = Settings(task=task, **params)
+    if task == "elements":
+        raise ValueError("element runs are scored against element qrels: evaluate_elements")
     prepared = qrels if isinstance(qrels, PreparedQrels) else PreparedQrels(qrels)
     evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
     if task != "articles" and run.kind != "fol":
