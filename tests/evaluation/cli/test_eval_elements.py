@@ -191,3 +191,22 @@ def test_an_xml_submission_with_paths_scores_like_the_text_run(
 def test_passage_only_options_are_refused(case: dict[str, str], tmp_path: Path) -> None:
     code, _, err = invoke("--plot", str(tmp_path / "p.svg"), case["grades"], case["run"])
     assert code == 2 and "--plot" in err
+
+
+def test_unanswered_qrels_topics_score_zero_and_unknown_run_topics_are_noted(
+    case: dict[str, str],
+) -> None:
+    # Topic 2 is in the qrels, not in the run: it scores 0 and counts in the mean. Topic 9 is
+    # in the run, not in the qrels: ignored and noted. Topic 1 (generalised): p[1] (3,3) = 1,
+    # p[2] 0, article (3,2) = 0.75, b 0: P@5 = 0.35; the mean over 2 topics is 0.175.
+    Path(case["grades"]).write_text(
+        "1 a /article[1]/p[1] 3 3\n1 a /article[1] 3 2\n2 z /article[1] 1 1\n", encoding="utf-8"
+    )
+    Path(case["run"]).write_text(RUN + "9 Q0 a 1 1.0 mine /article[1]\n", encoding="utf-8")
+    code, out, err = invoke("-q", "--format", "tsv", case["grades"], case["run"])
+    assert code == 0, err
+    values = rows(out)
+    assert values[("P@5", "1")] == "0.35" and values[("P@5", "2")] == "0.0"
+    assert values[("P@5", "all")] == "0.175" and values[("num_q", "all")] == "2"
+    assert "absent from the qrels (ignored): 9" in err
+    assert "averaged over all 2 qrels topics" in err
