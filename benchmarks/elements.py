@@ -176,10 +176,12 @@ def main() -> None:
         done = subprocess.run([*command, str(qrels), *map(str, runs)], capture_output=True)
         seconds = time.perf_counter() - start
         assert done.returncode == 0, done.stderr.decode()
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        peak, cpu = usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
         print(
             f"  focal eval --task elements, {len(runs)} runs, all measures but inex_eval_ng "
-            f"(process): {seconds:.2f} s, {seconds / len(runs):.3f} s a run, peak {peak:.0f} MB"
+            f"(process): {seconds:.2f} s wall, {cpu:.2f} s CPU ({cpu / len(runs):.3f} s a run), "
+            f"peak {peak:.0f} MB"
         )
 
         settings = Settings(task="elements", measures=(*MEASURES, "inex_eval_ng"),
@@ -198,12 +200,16 @@ def main() -> None:
             f"  evaluate one run, every measure with inex_eval_ng: {fast_time:.3f} s; "
             f"without inex_eval_ng: {fast_no_ng_time:.3f} s"
         )
+        print("  CPU (evaluate: without inex_eval_ng): "
+              + ", ".join(f"{name} {s:.3f} s" for name, s in CPU.items()))  # fmt: skip
+        ours = CPU["read_element_qrels"] + CPU["read_element_run"] + CPU["evaluate_elements"]
         _, plain_time = timed(plain_loop, qrels, runs[0])
         total_read = read_qrels_time + read_run_time
         print(
             f"  plain per-result loop (read + evaluate one run, no inex_eval_ng): "
-            f"{plain_time:.2f} s against {total_read + fast_no_ng_time:.3f} s: "
-            f"{plain_time / (total_read + fast_no_ng_time):.1f}x"
+            f"{plain_time:.2f} s wall against {total_read + fast_no_ng_time:.3f} s "
+            f"({plain_time / (total_read + fast_no_ng_time):.1f}x); CPU {CPU['plain_loop']:.2f} s "
+            f"against {ours:.3f} s ({CPU['plain_loop'] / ours:.1f}x)"
         )
         # the two agree (a check, not a figure)
         plain = plain_loop(qrels, runs[0]) if arguments.topics <= 5 else None
