@@ -19,7 +19,6 @@ import numpy as np
 
 from evaluation.errors import FormatError
 from evaluation.formats.columns import RunColumns, TopicColumns
-from evaluation.formats.element_qrels import ElementQrels
 from evaluation.formats.records import Judgement, Result, Run
 from evaluation.measures import articles, declarations, focused, incontext
 from evaluation.measures.elements import topic as element_topic
@@ -115,7 +114,9 @@ def evaluate(
     """
     settings = Settings(task=task, **params)
     if task == "elements":
-        raise ValueError("element runs are scored against element qrels: evaluate_elements")
+        raise ValueError(
+            "element runs are scored against element qrels: evaluation.measures.element_evaluation"
+        )
     prepared = qrels if isinstance(qrels, PreparedQrels) else PreparedQrels(qrels)
     evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
     if task != "articles" and run.kind != "fol":
@@ -270,52 +271,3 @@ def _check_element_settings(settings: Settings) -> None:
         raise ValueError(f"unknown non-relevance {options.nonrel!r}: indicator or complement")
     if not 0.0 <= options.alpha <= 1.0:
         raise ValueError("alpha must be in [0, 1]")
-
-
-def evaluate_elements(
-    qrels: ElementQrels,
-    run: Run,
-    settings: Settings,
-    spans: Mapping[tuple[str, str], tuple[int, int]] | None = None,
-) -> RunEvaluation:
-    """Evaluate an element run (records from `read_run`, paths canonical) with element
-    measures (spec section 5); `spans` maps (article, path) to its span when a collection is
-    known (inex_eval_ng needs it).
-
-    Topics are the run's topics found in the qrels, in run order, then every qrels topic the
-    run misses, scored 0 (spec section 5 averages over the qrels topics).
-    """
-    from evaluation.measures.elements import quantisation
-
-    options = settings.elements or element_topic.ElementOptions()
-    if quantisation.scale_of(options.quant) == "2005" and qrels.scale == "2004":
-        raise FormatError(
-            qrels.file, None, f"quantisation {options.quant} needs 2005/2006 element qrels "
-            "(topic article path e s rsize size)",
-        )  # fmt: skip
-    if run.kind != "element":
-        raise FormatError(run.file, None, f"task elements needs an element run, not {run.kind}")
-    evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
-    lookup = spans or {}
-    for topic, results in run.topics.items():
-        judged = qrels.topics.get(topic)
-        if judged is None:
-            evaluation.unknown_topics.append(topic)
-            continue
-        ranked = [
-            element_topic.ElementResult(
-                r.article, r.path or "", r.score, r.line, lookup.get((r.article, r.path or ""))
-            )
-            for r in results
-        ]
-        values = element_topic.evaluate_topic(
-            ranked, judged, qrels.scale, options, settings.measures
-        )
-        evaluation.topics.append(TopicEvaluation(topic, dict(values)))
-    for topic, judged in qrels.topics.items():
-        if topic not in run.topics:
-            values = element_topic.evaluate_topic(
-                [], judged, qrels.scale, options, settings.measures
-            )
-            evaluation.topics.append(TopicEvaluation(topic, dict(values), answered=False))
-    return evaluation

@@ -17,6 +17,7 @@ MODULES = [
     "evaluation.measures.elements.overlap_ng",
     "evaluation.measures.elements.xcg",
     "evaluation.measures.elements.topic",
+    "evaluation.measures.element_evaluation",
     "evaluation.formats.element_qrels",
 ]
 
