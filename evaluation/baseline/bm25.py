@@ -250,7 +250,7 @@ def bm25_run(
     params: Bm25Params | None = None,
     *,
     run_id: str = "bm25",
-    output: Literal["fol", "article"] = "fol",
+    output: Literal["fol", "article", "element"] = "fol",
     field: str = "title",
     max_results: int = DEFAULT_MAX_RESULTS,
     focused: bool = True,
@@ -260,7 +260,8 @@ def bm25_run(
     """A BM25 run for `topics` (query = the topic's `field`), at most `max_results` per topic.
 
     `output="fol"` gives one FOL result per unit (overlap removed when `focused`);
-    `output="article"` gives each article once, scored by its best unit.
+    `output="article"` gives each article once, scored by its best unit; `output="element"`
+    (with `unit="element"`) gives each element unit by its path (a 7-field element run).
     """
     if field not in QUERY_FIELDS:
         raise ValueError(f"query field must be one of {', '.join(QUERY_FIELDS)}, got {field!r}")
@@ -270,6 +271,10 @@ def bm25_run(
     tags = frozenset(element_tags)
     spans = [unit_spans(d, unit, tags, window) for d in documents]
     index = Bm25Index(documents, spans)
+    if output == "element" and unit != "element":
+        raise ValueError("element output needs element units")
+    # the paths of the units in the index's order (unit_spans of unit "element")
+    paths = [e.path for d in documents for e in d.elements if e.tag in tags and e.size > 0]
     run = Run(run_id=run_id, file="<bm25>", kind=output)
     for topic in topics:
         ranked = index.ranked(query_terms(getattr(topic, field)), params)
@@ -286,6 +291,7 @@ def bm25_run(
                 line=0,
                 start=hit.start if output == "fol" else None,
                 length=hit.end - hit.start if output == "fol" else None,
+                path=paths[hit.order] if output == "element" else None,
             )
             for rank, hit in enumerate(ranked[:max_results], start=1)
         ]

@@ -64,10 +64,11 @@ from evaluation.errors import FormatError
 @click.option(
     "--format",
     "output",
-    type=click.Choice(["fol", "article"]),
+    type=click.Choice(["fol", "article", "element"]),
     default="fol",
     show_default=True,
-    help="FOL run (8 fields) or article run (6 fields, each article once).",
+    help="FOL run (8 fields), article run (6 fields, each article once) or, with --unit "
+    "element, element run (7 fields, paths).",
 )
 @click.option(
     "--field",
@@ -105,6 +106,8 @@ def baseline(
     tags = frozenset(tag.strip() for tag in elements.split(",") if tag.strip())
     if unit == "element" and not tags:
         raise click.UsageError("--elements needs at least one tag")
+    if output == "element" and unit != "element":
+        raise click.UsageError("--format element needs --unit element")
     if run_id is not None and (not run_id or any(c.isspace() for c in run_id)):
         raise click.UsageError("--run-id must be a non-empty word without spaces")
     try:
@@ -119,7 +122,7 @@ def baseline(
         cast(Unit, unit),
         Bm25Params(k1=k1, b=b),
         run_id=run_id or f"bm25-{unit}",
-        output="article" if output == "article" else "fol",
+        output="article" if output == "article" else "element" if output == "element" else "fol",
         field=field,
         max_results=max_results,
         focused=not keep_overlap,

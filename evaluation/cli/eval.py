@@ -11,7 +11,7 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import click
 
@@ -127,7 +127,41 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     "--measure",
     "measures",
     multiple=True,
-    help="Article measure (task articles): MAP, P@k, nDCG@k, Rprec, bpref. Repeatable.",
+    help="Article measure (task articles): MAP, P@k, nDCG@k, Rprec, bpref; element measure "
+    "(task elements): P@k, overlap@k, inex_eval, inex_eval_ng, nxCG@k, MAep. Repeatable.",
+)
+@click.option(
+    "--quant",
+    default="generalised",
+    show_default=True,
+    help="Task elements: the quantisation (docs/measures.md lists them).",
+)
+@click.option(
+    "--collection",
+    "collection_dir",
+    type=click.Path(exists=True, file_okay=False),
+    help="Task elements: the articles, to derive element qrels from FOL qrels and find spans.",
+)
+@click.option(
+    "--ties",
+    type=click.Choice(["score", "rank"]),
+    default="score",
+    show_default=True,
+    help="Task elements, inex_eval: equal scores form one block, or every rank its own.",
+)
+@click.option(
+    "--nonrel",
+    type=click.Choice(["indicator", "complement"]),
+    default="indicator",
+    show_default=True,
+    help="Task elements, inex_eval: a result is non-relevant when f = 0, or 1 - f of it is.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1),
+    default=1.0,
+    show_default=True,
+    help="Task elements, XCG: a seen element gains (1 - alpha) of its value.",
 )
 @click.option(
     "--plot",
@@ -149,11 +183,24 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
 def eval_command(
     task: str, per_topic: bool, complete: bool, beta: float, bep_window: int, irr: int,
     strict: bool, output_format: str, measures: tuple[str, ...], plot_path: str | None,
-    jobs: int, qrels_path: str, run_paths: tuple[str, ...],
+    jobs: int, qrels_path: str, run_paths: tuple[str, ...], quant: str = "generalised",
+    collection_dir: str | None = None, ties: str = "score", alpha: float = 1.0,
+    nonrel: str = "indicator",
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does."""
     from evaluation.formats.qrels import read_qrels
 
+    if task == "elements":
+        from evaluation.cli.eval_elements import run_elements
+
+        if plot_path or strict:
+            raise click.UsageError("--plot and --strict are for the passage tasks")
+        run_elements(
+            qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
+            nonrel=nonrel,
+            collection_dir=collection_dir, output_format=output_format, per_topic=per_topic,
+        )  # fmt: skip
+        return
     if measures and task != "articles":
         raise click.UsageError("-m/--measure is for --task articles")
     if plot_path and task == "articles":
@@ -161,7 +208,7 @@ def eval_command(
     try:
         settings = Settings(
             task=task, complete=complete, beta=beta, n=bep_window, irr=irr, strict=strict,
-            **({"measures": measures} if measures else {}),
+            **cast(dict[str, Any], {"measures": measures} if measures else {}),
         )  # fmt: skip
     except ValueError as error:
         raise click.UsageError(str(error)) from error

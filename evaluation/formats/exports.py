@@ -22,8 +22,9 @@
   ``<assessment-set>`` root. Every judged article gets a ``<file>``, a non-relevant one with
   ``rsize="0"`` and no ``<path>``.
 - ``trec``: TREC article qrels ``topic 0 article rel`` (`write_trec`): binary (``rel_chars > 0``)
-  or graded 0-3 by the highlighted share of the article, with spec section 5's thirds:
-  (0, 1/3] -> 1, (1/3, 2/3] -> 2, (2/3, 1] -> 3.
+  or graded 0-3 by the highlighted share of the article, with the published three-point cut
+  points of spec section 5 (seed 003 §5.2.6, after Pehcevski & Thom):
+  (0, 0.33] -> 1, (0.33, 0.67] -> 2, (0.67, 1] -> 3 (`element_qrels.specificity_grade`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Literal, TextIO
 import numpy as np
 from lxml import etree
 
+from evaluation.formats.element_qrels import specificity_grade
 from evaluation.formats.qrels import write_qrels
 from evaluation.formats.records import Judgement, Qrels
 
@@ -206,7 +208,8 @@ def write_assessments_xml(
 
 
 def trec_grade(judgement: Judgement, *, graded: bool) -> int:
-    """Binary 1/0 by ``rel_chars > 0``, or 0-3 by the highlighted share in thirds.
+    """Binary 1/0 by ``rel_chars > 0``, or 0-3 by the highlighted share at the cut points
+    0.33 and 0.67 (seed 003 §5.2.6).
 
     >>> from evaluation.formats.records import Judgement
     >>> j = Judgement("1", "a", 34, 100, 0, ((0, 34),), 0)
@@ -218,9 +221,7 @@ def trec_grade(judgement: Judgement, *, graded: bool) -> int:
         return 0
     if not graded:
         return 1
-    if 3 * relevant <= size:
-        return 1
-    return 2 if 3 * relevant <= 2 * size else 3
+    return specificity_grade(relevant / size)
 
 
 def write_trec(qrels: Qrels, stream: TextIO, *, graded: bool = False) -> None:

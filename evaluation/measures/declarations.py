@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from evaluation.measures import articles, focused, incontext
+from evaluation.measures.elements import cutoffs, overlap_ng, precall, xcg
 
 Aggregation = Literal["sum", "mean"]
 
@@ -54,7 +55,7 @@ class Measure:
 PASSAGE_TASKS = ("focused", "thorough")
 CONTEXT_TASKS = ("ric", "bic", "t2i")
 ALL_PASSAGE_TASKS = PASSAGE_TASKS + CONTEXT_TASKS
-TASKS = (*ALL_PASSAGE_TASKS, "articles")
+TASKS = (*ALL_PASSAGE_TASKS, "articles", "elements")
 
 IP_POINTS = (0, 1, 5, 10)  # the per-topic iP[x] rows, in hundredths of recall
 GP_CUTOFFS = (1, 2, 3, 5, 10, 25, 50)
@@ -114,6 +115,25 @@ MEASURES: tuple[Measure, ...] = (
 )  # fmt: skip
 
 BY_NAME = {measure.name: measure for measure in MEASURES}
+
+# Task "elements" (spec section 5); kept apart so that `P@k` of articles keeps its entry above.
+ELEMENT_MEASURES: tuple[Measure, ...] = (
+    Measure("P@k", ("elements",), "P@k = Σ_{i≤k} f(e_i, s_i) / k, missing results 0",
+            cutoffs.REFERENCE, cutoffs.precision_at, parameters=("quant",)),
+    Measure("overlap@k", ("elements",),
+            "|{r ∈ R_k : ∃ r′ ∈ R_k, r′ ≠ r, nested(r, r′)}| / k", cutoffs.REFERENCE,
+            cutoffs.overlap_at),
+    Measure("inex_eval", ("elements",),
+            "mean over x = 0.01..1 of n/(n + ESL(n)), n = x·Σf, ESL = j + s·i/(r+1)",
+            precall.REFERENCE, precall.precall_curve, parameters=("quant", "ties")),
+    Measure("inex_eval_ng", ("elements",),
+            "mean of max{precision_o[k] : recall_o[k] ≥ x}, seed 001 eq. 5-7",
+            overlap_ng.REFERENCE, overlap_ng.inex_eval_ng, parameters=("quant",)),
+    Measure("nxCG@k", ("elements",), "xCG[k] / xCI[k], ideal base: best per path, deeper on ties",
+            xcg.REFERENCE, xcg.nxcg_at, parameters=("quant", "alpha")),
+    Measure("MAep", ("elements",), "Σ_{i: xG[i]>0} i_ideal(xCG[i]) / i ÷ |ideal|",
+            xcg.REFERENCE, xcg.maep, parameters=("quant", "alpha")),
+)  # fmt: skip
 
 
 def topic_rows(task: str) -> list[str]:

@@ -21,6 +21,7 @@ from evaluation.errors import FormatError
 from evaluation.formats.columns import RunColumns, TopicColumns
 from evaluation.formats.records import Judgement, Result, Run
 from evaluation.measures import articles, declarations, focused, incontext
+from evaluation.measures.elements import topic as element_topic
 from evaluation.measures.passages import RelevantText, TopicLines
 
 Value = int | float
@@ -38,10 +39,14 @@ class Settings:
     irr: int = 300  # -irr: T2I tolerance to irrelevance (characters)
     strict: bool = False  # corrected definitions instead of the official quirks
     measures: tuple[str, ...] = articles.DEFAULT_MEASURES  # for task "articles"
+    elements: element_topic.ElementOptions | None = None  # for task "elements"
 
     def __post_init__(self) -> None:
         if self.task not in declarations.TASKS:
             raise ValueError(f"unknown task {self.task!r}: one of {', '.join(declarations.TASKS)}")
+        if self.task == "elements":
+            _check_element_settings(self)
+            return
         for name in self.measures:
             articles.check_measure(name)
         if self.n < 1 or self.irr < 1 or self.beta < 0:
@@ -120,6 +125,10 @@ def evaluate(
     focused/in-context runs, an article coming back in an in-context run).
     """
     settings = Settings(task=task, **params)
+    if task == "elements":
+        raise ValueError(
+            "element runs are scored against element qrels: evaluation.measures.element_evaluation"
+        )
     prepared = qrels if isinstance(qrels, PreparedQrels) else PreparedQrels(qrels)
     evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
     if task != "articles" and run.kind != "fol":
@@ -262,3 +271,25 @@ def _insert_before(
         ordered[name] = value
     ordered.update(after or {})
     return ordered
+
+
+def _check_element_settings(settings: Settings) -> None:
+    """Element task: its own default measures and options; every selection checked."""
+    if settings.measures == articles.DEFAULT_MEASURES:
+        object.__setattr__(settings, "measures", element_topic.DEFAULT_MEASURES)
+    if settings.elements is None:
+        object.__setattr__(settings, "elements", element_topic.ElementOptions())
+    object.__setattr__(settings, "complete", True)  # spec section 5: over the qrels topics
+    for name in settings.measures:
+        element_topic.check_measure(name)
+    options = settings.elements
+    assert options is not None
+    from evaluation.measures.elements import quantisation
+
+    quantisation.canonical(options.quant)
+    if options.ties not in ("score", "rank"):
+        raise ValueError(f"unknown tie handling {options.ties!r}: score or rank")
+    if options.nonrel not in ("indicator", "complement"):
+        raise ValueError(f"unknown non-relevance {options.nonrel!r}: indicator or complement")
+    if not 0.0 <= options.alpha <= 1.0:
+        raise ValueError("alpha must be in [0, 1]")

@@ -19,6 +19,11 @@ relevance assessment for XML retrieval", ACM TOIS 27(1), 2008, section 4.2):
   too-small element is too small).
 - **Exhaustive propagation**: ``2`` propagates to every ancestor (an element containing a highly
   exhaustive element is highly exhaustive).
+- Propagation, both ways, fills only elements WITHOUT an assessor's value (none yet, or one set by
+  propagation or automatically). It never overwrites what the assessor gave: where it meets a
+  conflicting assessor's value, GAIN applies and the ancestor is reset and flagged (seed 003
+  §4.2.2 works this very case: a section given 1, then its only paragraph 2, leaves the section
+  reset and marked for re-assessment, not silently turned into 2).
 - **Automatic too small** (optional): an element needing a value whose size is below a threshold
   (`DEFAULT_TOO_SMALL` = 55 characters) gets ``?`` without asking, unless it already has a value.
 
@@ -96,13 +101,19 @@ class TwoPhaseState:
             raise TwoPhaseError(f"{RULE_ONLY}: {path} contains no highlighted text")
         edit = _Edit(self)
         edit.put(i, _as_value(value), "assessor", RULE_ASSESSOR)
+        # Propagation fills only elements without an assessor's value; where it meets one
+        # that conflicts, GAIN below resets and flags the ancestor (seed 003 §4.2.2).
         if value == "?":
             for d in self.table.descendants(i):
-                if self.table.needs_value(d) and edit.values[d] != "?":
+                if (
+                    self.table.needs_value(d)
+                    and edit.values[d] != "?"
+                    and edit.sources[d] != "assessor"
+                ):
                     edit.put(d, "?", "propagated", RULE_TOO_SMALL, f"inside too small {path}")
         elif value == "2":
             for a in self.table.ancestors(i):
-                if edit.values[a] != "2":
+                if edit.values[a] != "2" and edit.sources[a] != "assessor":
                     edit.put(a, "2", "propagated", RULE_EXHAUSTIVE, f"contains {path}")
         edit.enforce_gain()
         return edit.step()

@@ -216,3 +216,19 @@ def test_the_assessor_finds_the_two_phase_screen_in_the_2005_mode_only(
     assert pool_link in client.get(f"/assignments/{highlighted.alice}").get_data(as_text=True)
     back = f'href="/assignments/{highlighted.alice}/articles/1001"'
     assert back in client.get(page_of(highlighted)).get_data(as_text=True)
+
+
+def test_propagation_meeting_an_assessor_value_shows_the_gain_flag(
+    highlighted: Seeded, client: FlaskClient, log_in: Any
+) -> None:
+    """Seed 003 §4.2.2: bdy given 1, then its paragraph 2: "2 propagates to ancestors" does not
+    overwrite the assessor's 1; bdy is reset and the page shows it flagged for re-assessment."""
+    organiser = highlighted.app.test_client()
+    set_mode(organiser, log_in(organiser, "olga"), "1", "2005")
+    csrf = log_in(client, "alice")
+    give(client, highlighted, csrf, BDY, "1")
+    fragment = give(client, highlighted, csrf, P1, "2").get_data(as_text=True)
+    assert rows(fragment)[BDY] == "" and rows(fragment)[A] == "2" and rows(fragment)[P1] == "2"
+    assert "S-Rule GAIN: /article[1]/bdy[1]/p[1] is 2, more exhaustive than 1" in fragment
+    assert 'class="flag" role="note"' in fragment
+    assert "1 element(s) flagged for re-assessment" in fragment

@@ -167,13 +167,14 @@ def test_assessment_xml_for_several_topics_has_one_root() -> None:
 
 
 def test_trec_binary_and_graded() -> None:
+    # the published cut points (0, 0.33], (0.33, 0.67], (0.67, 1] (seed 003 §5.2.6)
     qrels: Qrels = {
         "5": {
             "a": Judgement("5", "a", 0, 100, None, (), 0),
-            "b": Judgement("5", "b", 33, 100, 0, ((0, 33),), 0),  # 0.33 -> (0, 1/3]
-            "c": Judgement("5", "c", 34, 100, 0, ((0, 34),), 0),  # 0.34 -> (1/3, 2/3]
-            "d": Judgement("5", "d", 66, 99, 0, ((0, 66),), 0),  # exactly 2/3
-            "e": Judgement("5", "e", 67, 100, 0, ((0, 67),), 0),  # 0.67 -> (2/3, 1]
+            "b": Judgement("5", "b", 33, 100, 0, ((0, 33),), 0),  # 0.33 -> 1
+            "c": Judgement("5", "c", 67, 200, 0, ((0, 67),), 0),  # 0.335 -> 2
+            "d": Judgement("5", "d", 67, 100, 0, ((0, 67),), 0),  # 0.67 -> 2 (thirds: 3)
+            "e": Judgement("5", "e", 135, 200, 0, ((0, 135),), 0),  # 0.675 -> 3
         }
     }
     binary, graded = io.StringIO(), io.StringIO()

@@ -74,14 +74,18 @@ def test_c_rule_only_refuses_elements_without_highlighted_text() -> None:
 
 
 def test_too_small_propagates_to_descendants_only() -> None:
-    state = fresh().assess(IT, "1").state
-    step = state.assess(P2, "?")
+    state = fresh().assess(P1, "1").state
+    step = state.assess(SEC1, "?")
+    # p2 and it have no value: they become ?; p1 has the assessor's 1 and keeps it, so sec1
+    # (? < 1) is reset and flagged by GAIN instead.
     assert [(c.path, c.before, c.after, c.rule) for c in step.changes] == [
-        (P2, None, "?", "assessor"),
-        (IT, "1", "?", RULE_TOO_SMALL),  # overwrites the explicit value of a descendant
+        (SEC1, None, "?", "assessor"),
+        (P2, None, "?", RULE_TOO_SMALL),
+        (IT, None, "?", RULE_TOO_SMALL),
+        (SEC1, "?", None, RULE_GAIN),
     ]
-    assert values(step.state) == {ART: None, SEC1: None, P1: None, P2: "?", IT: "?"}
-    assert step.state.sources[4] == "propagated"
+    assert values(step.state) == {ART: None, SEC1: None, P1: "1", P2: "?", IT: "?"}
+    assert step.state.sources[3] == "propagated" and step.state.flag_of(SEC1) is not None
 
 
 def test_too_small_does_not_reach_descendants_without_highlight() -> None:

@@ -1,0 +1,163 @@
+"""One topic's element measures: which rows a `-m` selection prints, and their values.
+
+Selections (spec section 5): `P@k` and `overlap@k` (k = 5, 10, 20, 30, 100, 200, 1500, or one
+`P@10`), `inex_eval` (mean precall over 100 recall levels) and `inex_eval[x]` (the 100 levels),
+`inex_eval_ng` and `inex_eval_ng[x]`, `nxCG@k` (k = 5, 10, 25, 50, or one `nxCG@7`), `MAep`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from evaluation.formats.element_qrels import ElementJudgement, ElementScale
+from evaluation.measures.elements import cutoffs, overlap_ng, precall, quantisation, xcg
+from evaluation.measures.elements.cutoffs import ElementKey
+from evaluation.measures.elements.quantisation import Grades5
+
+DEFAULT_MEASURES = ("P@k", "overlap@k")
+_CUT = re.compile(r"^(P|overlap|nxCG)@(k|[1-9][0-9]*)$")
+_CURVES = ("inex_eval[x]", "inex_eval_ng[x]")
+_SINGLE = ("inex_eval", "inex_eval_ng", "MAep")
+DEFAULT_CUTS = {"P": cutoffs.CUTOFFS, "overlap": cutoffs.CUTOFFS, "nxCG": xcg.XCG_CUTOFFS}
+
+
+@dataclass(frozen=True)
+class ElementOptions:
+    """How to score elements: the quantisation and the choices the papers leave open."""
+
+    quant: str = "generalised"
+    ties: precall.Ties = "score"  # inex_eval blocks: equal scores, or every rank its own
+    nonrel: precall.NonRelevance = "indicator"  # inex_eval: f = 0 counts, or 1 - f
+    alpha: float = 1.0  # XCG: a seen element gains (1 - alpha) * x
+
+
+@dataclass(frozen=True, slots=True)
+class ElementResult:
+    """A run's element result: its key, score, source line and span (with a collection)."""
+
+    article: str
+    path: str
+    score: float
+    line: int
+    span: tuple[int, int] | None = None
+
+
+def check_measure(name: str) -> None:
+    """ValueError naming the choices unless `name` is an element measure selection."""
+    if _CUT.match(name) or name in _CURVES or name in _SINGLE:
+        return
+    raise ValueError(
+        f"unknown element measure {name!r}: P@k, overlap@k, nxCG@k (or one k: P@10), "
+        "inex_eval, inex_eval[x], inex_eval_ng, inex_eval_ng[x], MAep"
+    )
+
+
+def rows(selection: Sequence[str]) -> list[str]:
+    """The printed rows of a selection, in its order, each once.
+
+    >>> rows(["P@k", "MAep", "P@10"])[:3], rows(["nxCG@k"])
+    (['P@5', 'P@10', 'P@20'], ['nxCG@5', 'nxCG@10', 'nxCG@25', 'nxCG@50'])
+    """
+    out: dict[str, None] = {}
+    for name in selection:
+        check_measure(name)
+        match = _CUT.match(name)
+        if match:
+            family, k = match.groups()
+            ks = DEFAULT_CUTS[family] if k == "k" else (int(k),)
+            out.update((f"{family}@{value}", None) for value in ks)
+        elif name in _CURVES:
+            stem = name[: -len("[x]")]
+            out.update((f"{stem}[{level:.2f}]", None) for level in precall.LEVELS)
+        else:
+            out[name] = None
+    return list(out)
+
+
+def needs_spans(selection: Sequence[str]) -> bool:
+    """Whether the selection needs element spans (inex_eval_ng: characters seen)."""
+    return any(name.startswith("inex_eval_ng") for name in selection)
+
+
+def gain(judgement: ElementJudgement | None, quant: str, scale: ElementScale) -> float:
+    """The quantised value of an assessment; an element not listed is (0, 0)."""
+    if judgement is None:
+        return 0.0
+    if quantisation.scale_of(quant) == "2005":
+        if judgement.e5 is None or judgement.s5 is None:
+            raise ValueError(f"quantisation {quant} needs 2005/2006 element qrels")
+        function = quantisation.FUNCTIONS_2005[quantisation.canonical(quant)]
+        return function(Grades5(judgement.e5, judgement.s5))
+    table = quantisation.TABLES_2004[quantisation.canonical(quant)]
+    return table.get((judgement.e4, judgement.s4), 0.0)
+
+
+def dimensions(judgement: ElementJudgement | None, quant: str) -> tuple[float, float]:
+    """(e-part, s-part) of an assessment for inex_eval_ng."""
+    if judgement is None:
+        return 0.0, 0.0
+    if judgement.e5 is not None and judgement.s5 is not None:
+        return quantisation.dimensions_2005(quant, judgement.e5, judgement.s5)
+    return quantisation.dimensions_2004(quant, judgement.e4, judgement.s4)
+
+
+def evaluate_topic(
+    results: Sequence[ElementResult],
+    judged: Mapping[ElementKey, ElementJudgement],
+    scale: ElementScale,
+    options: ElementOptions,
+    selected: Sequence[str],
+) -> dict[str, float]:
+    """The values of the `rows(selected)` for one topic's results in rank order."""
+    quant = options.quant
+    if quantisation.scale_of(quant) == "2004":  # one table look-up an element
+        table = quantisation.TABLES_2004[quantisation.canonical(quant)]
+        values = {key: table.get((j.e4, j.s4), 0.0) for key, j in judged.items()}
+    else:
+        values = {key: gain(j, quant, scale) for key, j in judged.items()}
+    keys = [(r.article, r.path) for r in results]
+    gains = [values.get(key, 0.0) for key in keys]
+    wanted = rows(selected)
+    out: dict[str, float] = dict.fromkeys(wanted, 0.0)
+    cut = {
+        name: [int(r.split("@")[1]) for r in wanted if r.startswith(name + "@")]
+        for name in DEFAULT_CUTS
+    }
+    for k, value in cutoffs.precision_at(gains, cut["P"]).items():
+        out[f"P@{k}"] = value
+    if cut["overlap"]:
+        for k, value in cutoffs.overlap_at(keys, cut["overlap"]).items():
+            out[f"overlap@{k}"] = value
+    if any(r.startswith("inex_eval[") or r == "inex_eval" for r in wanted):
+        curve = precall.precall_curve(
+            gains, [r.score for r in results], sum(values.values()), options.ties, options.nonrel
+        )
+        _put_curve(out, "inex_eval", curve)
+    if any(r.startswith("inex_eval_ng") for r in wanted):
+        total_e = sum(dimensions(j, quant)[0] for j in judged.values())
+        spans = []
+        for r in results:
+            if r.span is None:
+                raise ValueError("inex_eval_ng needs element spans (--collection)")
+            e, s = dimensions(judged.get((r.article, r.path)), quant)
+            spans.append(overlap_ng.SpanResult(r.article, r.span[0], r.span[1], e, s))
+        _put_curve(out, "inex_eval_ng", overlap_ng.inex_eval_ng(spans, total_e)[1])
+    if cut["nxCG"] or "MAep" in out:
+        run = xcg.run_gains(keys, gains, options.alpha)
+        ideal = xcg.ideal_vector(values)
+        for k, value in xcg.nxcg_at(run, ideal, cut["nxCG"]).items():
+            out[f"nxCG@{k}"] = value
+        if "MAep" in out:
+            out["MAep"] = xcg.maep(run, ideal)
+    return {name: out[name] for name in wanted}
+
+
+def _put_curve(out: dict[str, float], stem: str, curve: Sequence[float]) -> None:
+    if stem in out:
+        out[stem] = sum(curve) / len(curve)
+    for level, value in zip(precall.LEVELS, curve, strict=True):
+        name = f"{stem}[{level:.2f}]"
+        if name in out:
+            out[name] = value

@@ -1,0 +1,42 @@
+"""Element measures are declared with formula and reference; their modules' doctests run."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+from evaluation.measures.declarations import ELEMENT_MEASURES, TASKS, Measure
+from evaluation.measures.elements.topic import check_measure
+
+MODULES = [
+    "evaluation.measures.elements.quantisation",
+    "evaluation.measures.elements.cutoffs",
+    "evaluation.measures.elements.precall",
+    "evaluation.measures.elements.overlap_ng",
+    "evaluation.measures.elements.xcg",
+    "evaluation.measures.elements.topic",
+    "evaluation.measures.element_evaluation",
+    "evaluation.formats.element_qrels",
+]
+
+
+@pytest.mark.parametrize("measure", ELEMENT_MEASURES, ids=lambda m: m.name)
+def test_every_element_measure_is_declared_and_selectable(measure: Measure) -> None:
+    assert measure.formula.strip() and measure.reference.strip()
+    assert set(measure.tasks) == {"elements"} <= set(TASKS)
+    doc = measure.compute.__doc__ or ""
+    assert ">>>" in doc and "reference" in doc.lower(), measure.compute.__qualname__
+    check_measure(measure.name)  # every declared name is a valid -m selection
+
+
+def test_unknown_selection_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown element measure"):
+        check_measure("MAP")
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
