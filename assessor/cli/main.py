@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "serve": "assessor.cli.serve:serve",
     "demo": "assessor.cli.serve:demo",
     "export-qrels": "assessor.cli.exports:export_qrels",
+    "agreement": "assessor.cli.agreement:agreement",
 }
 
 
