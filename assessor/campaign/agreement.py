@@ -22,7 +22,14 @@ from assessor.campaign.users import find_user
 from assessor.store.models import Assignment, Judgement, Topic, User
 from evaluation.formats.exports import ArticleElements
 from evaluation.formats.records import Qrels
-from evaluation.statistics.agreement import AgreementError
+from evaluation.statistics.agreement import (
+    AgreementError,
+    TopicAgreement,
+    covered,
+    overlap,
+    summary,
+    topic_agreement,
+)
 from evaluation.statistics.agreement_table import AgreementTable, agreement_table
 from pooling.records import natural_key
 
@@ -146,4 +153,80 @@ def article_highlights(session: Session, topic: str, article: str) -> list[Highl
         else:
             passages = [(start, end) for start, end in judgement.passages]
             out.append(Highlights(name, judgement.status, passages, judgement.bep))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """Every double-judged topic's row, compared between its first two assessors (by name)."""
+
+    rows: list[TopicAgreement]
+    total: TopicAgreement
+    pairs: dict[str, tuple[str, str]]  # topic -> the two assessors compared
+    waiting: list[str]  # double-assigned topics that the two have not both judged yet
+
+
+def overview(session: Session) -> Overview:
+    """The agreement of every double-judged topic and the `all` row over them."""
+    pairs = {
+        item.topic.id: (item.assessors[0], item.assessors[1]) for item in double_judged(session)
+    }
+    by_pair: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for topic, pair in pairs.items():
+        by_pair[pair].append(topic)
+    rows: list[TopicAgreement] = []
+    for (name_a, name_b), topics in by_pair.items():
+        qrels_a = collect_qrels(session, assessor=name_a)
+        qrels_b = collect_qrels(session, assessor=name_b)
+        rows.extend(
+            topic_agreement(topic, qrels_a[topic], qrels_b[topic])
+            for topic in topics
+            if topic in qrels_a and topic in qrels_b
+        )
+    rows.sort(key=lambda row: natural_key(row.topic))
+    shown = {row.topic for row in rows}
+    waiting = [topic for topic in pairs if topic not in shown]
+    return Overview(rows, summary(rows), pairs, waiting)
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleComparison:
+    """One article of a double-judged topic: each assessor's verdict and highlighted text."""
+
+    article: str
+    status_a: str  # relevant | nonrelevant | unjudged
+    status_b: str
+    chars_a: int
+    chars_b: int
+    chars_both: int
+
+
+def _status(qrels: Qrels, topic: str, article: str) -> str:
+    line = qrels.get(topic, {}).get(article)
+    if line is None:
+        return "unjudged"
+    return "relevant" if line.relevant else "nonrelevant"
+
+
+def compared_articles(
+    session: Session, topic: str, name_a: str, name_b: str
+) -> list[ArticleComparison]:
+    """Every article of `topic` judged by either assessor, in natural order."""
+    qrels_a = assessor_qrels(session, name_a, topic)
+    qrels_b = assessor_qrels(session, name_b, topic)
+    lines_a, lines_b = qrels_a.get(topic, {}), qrels_b.get(topic, {})
+    out = []
+    for article in sorted(lines_a.keys() | lines_b.keys(), key=natural_key):
+        passages_a = lines_a[article].passages if article in lines_a else ()
+        passages_b = lines_b[article].passages if article in lines_b else ()
+        out.append(
+            ArticleComparison(
+                article,
+                _status(qrels_a, topic, article),
+                _status(qrels_b, topic, article),
+                covered(passages_a),
+                covered(passages_b),
+                overlap(passages_a, passages_b),
+            )
+        )
     return out

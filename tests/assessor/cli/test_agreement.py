@@ -10,11 +10,8 @@ from click.testing import CliRunner, Result
 
 from assessor.cli import support
 from assessor.cli.main import main
-from assessor.judging import judgements
-from assessor.store import db
-from assessor.store.models import Assignment
 
-from ..conftest import Seeded
+from ..conftest import Seeded, double_judge
 
 HEADER = (
     "topic\tdocs_a\tdocs_b\tdocs_both\tdocs_agreement\tkappa\tchars_a\tchars_b\tchars_both\t"
@@ -24,22 +21,6 @@ HEADER = (
 
 def focal(*args: str) -> Result:
     return CliRunner().invoke(main, list(args))
-
-
-def double_judge(seeded: Seeded) -> None:
-    """Alice and Bob judge topic 1 through the judging operations (texts: tests/assessor/conftest).
-
-    1001 "Alpha" [0,5) "The quick brown fox." [5,25) "Jumps over the lazy dog." [25,49);
-    1002 "Beta" [0,4) "Second article text." [4,24); 1003 "G𝔸mma" [0,5) "Astral 😀 here." [5,19).
-    """
-    with db.session_scope(seeded.app) as session:
-        alice = session.get_one(Assignment, seeded.alice)
-        bob = session.get_one(Assignment, seeded.bob)
-        judgements.highlight(session, alice, "1001", "a1", 5, 25, "The quick brown fox.")
-        judgements.mark_nonrelevant(session, alice, "1002", "a2")
-        judgements.highlight(session, alice, "1003", "a3", 5, 11, "Astral")
-        judgements.highlight(session, bob, "1001", "b1", 9, 35, "quick brown fox.Jumps over")
-        judgements.highlight(session, bob, "1002", "b2", 4, 10, "Second")
 
 
 @pytest.fixture
