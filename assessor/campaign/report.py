@@ -155,13 +155,13 @@ def bep_table(judged: Sequence[Judged]) -> ReportTable:
 
 
 def specificity_table(judged: Sequence[Judged], facts: ElementFacts) -> ReportTable:
-    """Fig 4: specificity of relevant elements in ten ranges, specificity 1 apart."""
+    """Fig 4: specificity of relevant elements in ten ranges [0, 0.1)..., specificity 1 apart."""
     values = [r.specificity for r in facts.records if r.rsize > 0]
     counts = Counter(min(int(s * 10), 9) for s in values if s < 1)
     ones = sum(1 for s in values if s >= 1)
     rows: list[tuple[object, ...]] = [
-        (f"({i / 10:.1f}, {(i + 1) / 10:.1f}{')' if i == 9 else ']'}", counts[i],
-         counts[i] / len(values)) for i in range(10)
+        (f"[{i / 10:.1f}, {(i + 1) / 10:.1f})", counts[i], counts[i] / len(values))
+        for i in range(10)
     ] if values else []  # fmt: skip
     if values:
         rows.append(("1", ones, ones / len(values)))

@@ -8,15 +8,16 @@ of the element tables.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import Text, select, type_coerce
 from sqlalchemy.orm import Session
 
 from assessor.campaign.qrels_export import element_exports
 from assessor.store import texts
-from assessor.store.models import Assignment, Document, Judgement, User
+from assessor.store.models import Base, Document
 from evaluation.formats.exports import ElementRecord
 from evaluation.formats.records import Judgement as QrelsLine
 from evaluation.relevance.analytics import elemental_passages
@@ -34,35 +35,46 @@ class Judged:
 def judged_articles(
     session: Session, topic: str | None = None, assessor: str | None = None
 ) -> list[Judged]:
-    """Every judged (relevant or not) article of the chosen assignments."""
+    """Every judged (relevant or not) article of the chosen assignments.
+
+    Read with Core over the tables, passages as their stored JSON text, decoded for relevant
+    articles only: at INEX 2010 size (39,031 judgements) the ORM's per-row JSON handling alone
+    took over a second.
+    """
+    judgements = Base.metadata.tables["judgements"]
+    assignments = Base.metadata.tables["assignments"]
+    users = Base.metadata.tables["users"]
+    documents = Base.metadata.tables["documents"]
     query = (
         select(
-            Assignment.id,
-            Assignment.topic_id,
-            User.name,
-            Judgement.article,
-            Judgement.status,
-            Judgement.passages,
-            Judgement.bep,
-            Document.text_length,
+            assignments.c.id,
+            assignments.c.topic_id,
+            users.c.name,
+            judgements.c.article,
+            judgements.c.status,
+            type_coerce(judgements.c.passages, Text),
+            judgements.c.bep,
+            documents.c.text_length,
         )
-        .join(Assignment, Judgement.assignment_id == Assignment.id)
-        .join(User, Assignment.user_id == User.id)
-        .join(Document, Judgement.article == Document.id)
-        .where(Judgement.status != "unjudged")
+        .select_from(judgements)
+        .join(assignments, judgements.c.assignment_id == assignments.c.id)
+        .join(users, assignments.c.user_id == users.c.id)
+        .join(documents, judgements.c.article == documents.c.id)
+        .where(judgements.c.status != "unjudged")
     )
     if topic is not None:
-        query = query.where(Assignment.topic_id == topic)
+        query = query.where(assignments.c.topic_id == topic)
     if assessor is not None:
-        query = query.where(User.name == assessor)
+        query = query.where(users.c.name == assessor)
     out = []
     for assignment, topic_id, name, article, status, stored, bep, length in session.execute(query):
-        passages = tuple((start, end) for start, end in stored) if status == "relevant" else ()
+        passages: tuple[tuple[int, int], ...] = ()
+        if status == "relevant" and stored:
+            passages = tuple((start, end) for start, end in json.loads(stored))
         rel = sum(end - start for start, end in passages)
-        relevant = rel > 0
-        if relevant and bep is None:
+        if rel and bep is None:
             bep = passages[0][0]
-        line = QrelsLine(topic_id, article, rel, length, bep if relevant else None, passages, 0)
+        line = QrelsLine(topic_id, article, rel, length, bep if rel else None, passages, 0)
         out.append(Judged(assignment, name, line))
     return out
 

@@ -139,6 +139,8 @@ def topic_times(
     ):
         if event_assignment is not None and event_article is not None:
             events[(event_assignment, event_article)].append((_moment(client, server), "op"))
+    if not events:
+        return []
     status = {
         (row[0], row[1]): row[2]
         for row in session.execute(

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "demo": "assessor.cli.serve:demo",
     "export-qrels": "assessor.cli.exports:export_qrels",
     "agreement": "assessor.cli.agreement:agreement",
+    "report": "assessor.cli.report:report",
 }
 
 

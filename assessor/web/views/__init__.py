@@ -10,7 +10,16 @@ if TYPE_CHECKING:
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the assessor on `app`."""
-    from assessor.web.views import agreement, api, assess, auth, organiser, twophase, viewing
+    from assessor.web.views import (
+        agreement,
+        api,
+        assess,
+        auth,
+        organiser,
+        report,
+        twophase,
+        viewing,
+    )
 
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(api.blueprint)
@@ -19,3 +28,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(twophase.blueprint)
     app.register_blueprint(agreement.blueprint)
     app.register_blueprint(viewing.blueprint)
+    app.register_blueprint(report.blueprint)

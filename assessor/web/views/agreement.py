@@ -32,21 +32,21 @@ blueprint = Blueprint("agreement", __name__, url_prefix="/organiser")
 
 
 @blueprint.app_template_filter("cell")
-def cell_html(value: Cell) -> str:
+def cell_html(value: object) -> str:
     """A table cell on a page: `-` when undefined, floats to four decimals."""
     if value is None:
         return "-"
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
-def cell_text(value: Cell) -> str:
+def cell_text(value: object) -> str:
     """A CSV cell: `-` when undefined, floats at full precision (as `focal agreement` tsv)."""
     if value is None:
         return "-"
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def csv_response(columns: Sequence[str], rows: Iterable[Sequence[Cell]], name: str) -> Response:
+def csv_response(columns: Sequence[str], rows: Iterable[Sequence[object]], name: str) -> Response:
     """A CSV download of `rows` under a header of `columns`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
