@@ -136,7 +136,9 @@ BEP_BUCKET = 100  # characters (seed 003 Fig 7)
 
 def bep_table(judged: Sequence[Judged]) -> ReportTable:
     """Fig 7: distance from the BEP to the first, largest and nearest passage, per 100."""
-    distances = [d for item in judged if (d := bep_distances(item.line)) is not None]
+    distances = [
+        d for item in judged if item.line.rel_chars and (d := bep_distances(item.line)) is not None
+    ]
     buckets: dict[int, list[int]] = {}
     for d in distances:
         for i, value in enumerate((d.first, d.largest, d.nearest)):
@@ -239,7 +241,8 @@ def build_report(
     """Every table of the report for the chosen judgements."""
     judged = judged_articles(session, topic, assessor)
     facts = element_facts(session, judged)
-    times = timing.topic_times(session, topic, assessor, idle)
+    verdicts = {(item.assignment, item.line.article): item.line.relevant for item in judged}
+    times = timing.topic_times(session, topic, assessor, idle, verdicts)
     return Report(
         [
             times_table(times, judged, idle),

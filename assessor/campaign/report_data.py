@@ -20,6 +20,7 @@ from assessor.store import texts
 from assessor.store.models import Base, Document
 from evaluation.formats.exports import ElementRecord
 from evaluation.formats.records import Judgement as QrelsLine
+from evaluation.formats.records import Qrels
 from evaluation.relevance.analytics import elemental_passages
 
 
@@ -67,15 +68,29 @@ def judged_articles(
     if assessor is not None:
         query = query.where(users.c.name == assessor)
     out = []
-    for assignment, topic_id, name, article, status, stored, bep, length in session.execute(query):
-        passages: tuple[tuple[int, int], ...] = ()
-        if status == "relevant" and stored:
-            passages = tuple((start, end) for start, end in json.loads(stored))
-        rel = sum(end - start for start, end in passages)
-        if rel and bep is None:
-            bep = passages[0][0]
-        line = QrelsLine(topic_id, article, rel, length, bep if rel else None, passages, 0)
+    rows = session.execute(query).all()
+    for assignment, topic_id, name, article, status, stored, bep, length in rows:
+        if status != "relevant" or not stored or stored == "[]":
+            line = QrelsLine(topic_id, article, 0, length, None, (), 0)
+        else:
+            # SQLite hands the JSON over as text; psycopg decodes PostgreSQL's json itself
+            pairs = json.loads(stored) if isinstance(stored, str) else stored
+            passages = tuple((start, end) for start, end in pairs)
+            rel = sum(end - start for start, end in passages)
+            if rel and bep is None:
+                bep = passages[0][0]
+            line = QrelsLine(topic_id, article, rel, length, bep if rel else None, passages, 0)
         out.append(Judged(assignment, name, line))
+    return out
+
+
+def qrels_by_assessor(judged: list[Judged]) -> dict[str, Qrels]:
+    """assessor -> their judged articles as qrels (topic -> article -> line)."""
+    out: dict[str, Qrels] = {}
+    for item in judged:
+        out.setdefault(item.assessor, {}).setdefault(item.line.topic, {})[item.line.article] = (
+            item.line
+        )
     return out
 
 

@@ -53,7 +53,9 @@ OPERATIONS = [
 
 
 @pytest.fixture
-def logged(seeded: Seeded) -> Seeded:
+def logged(any_seeded: Seeded) -> Seeded:
+    """The log above on SQLite and on PostgreSQL."""
+    seeded = any_seeded
     with db.session_scope(seeded.app) as session:
         judged = {
             "1001": ("relevant", [[5, 25]], 5),
