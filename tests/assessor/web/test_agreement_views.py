@@ -149,3 +149,28 @@ def test_the_overlay_shows_both_assessors_text_and_beps(doubled: Seeded, olga: F
         (None, " the lazy dog."),
     ]
     assert parser.beps == ["bep bep-a", "bep bep-b"]  # at 5 (alice) and 12 (bob)
+
+
+def test_a_second_assessor_is_added_from_the_double_judging_page(
+    doubled: Seeded, olga: FlaskClient, csrf: Any
+) -> None:
+    token = csrf(olga)
+    before = olga.get("/organiser/double").get_data(as_text=True)
+    row = '<th scope="rowgroup" rowspan="2">2: topic 2</th>'
+    assert row not in before  # topic 2 has one assessor, alice
+    added = olga.post(
+        "/organiser/double", data={"topic": "2", "assessor": "bob", "csrf_token": token}
+    )
+    assert added.status_code == 302
+    page = olga.get("/organiser/double").get_data(as_text=True)
+    assert row in page and "Topic 2 assigned to bob as well." in page
+    # progress of both assessors of topic 1: alice judged 3 of 3 articles, bob 2
+    assert re.search(r">alice</a></td>\s*<td>3 / 3</td>", page)
+    assert re.search(r">bob</a></td>\s*<td>2 / 3</td>", page)
+    refused = olga.post(
+        "/organiser/double",
+        data={"topic": "2", "assessor": "olga", "csrf_token": token},
+        headers={"HX-Request": "true"},
+    )
+    assert refused.status_code == 422
+    assert "olga is an organiser, not an assessor" in refused.get_data(as_text=True)
