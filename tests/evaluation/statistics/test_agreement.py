@@ -5,10 +5,16 @@ Every expected number is worked out by hand in the comment next to it.
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import io
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evaluation.cli.agreement import write_json, write_text
 from evaluation.formats.records import Judgement, Qrels
 from evaluation.statistics.agreement import (
     COLUMNS,
@@ -204,3 +210,36 @@ def test_swapping_the_assessors_swaps_the_columns(pairs: list[tuple[bool, bool]]
     assert ab.chars_both <= min(ab.chars_a, ab.chars_b)
     if ab.kappa is not None:
         assert -1 <= ab.kappa <= 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "evaluation.statistics.agreement",
+        "evaluation.statistics.element_agreement",
+        "evaluation.relevance.analytics",
+        "evaluation.cli.agreement",
+    ],
+)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_text_and_json_writers() -> None:
+    a = qrels(line("1", "x", (0, 10)), line("1", "y"))
+    b = qrels(line("1", "x", (0, 5)), line("1", "y", (0, 4)))
+    table = agreement_table(a, b, names=("a.qrels", "b.qrels"))
+    text = io.StringIO()
+    write_text(table, text)
+    lines = text.getvalue().splitlines()
+    assert lines[0] == "agreement of a.qrels (a) and b.qrels (b)"
+    # x relevant for both, y for b only: 1/2; kappa over (1, 0) and (1, 1): p_o = 1/2,
+    # p_e = (1·2 + 1·0)/4 = 1/2 -> 0; chars 10, 9, 5
+    expected = "1 1 2 1 0.5000 0.0000 10 9 5 0.5000 0.5556 0.3571"
+    assert lines[2].split() == expected.split()
+    document = io.StringIO()
+    write_json(table, document)
+    parsed = json.loads(document.getvalue())
+    assert parsed["columns"] == list(COLUMNS)
+    assert parsed["rows"][1]["topic"] == "all" and parsed["rows"][1]["both_over_union"] == 5 / 14
