@@ -14,11 +14,13 @@ Alice assesses topic 1 (articles of tests/assessor/conftest.py):
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from assessor.campaign.report import build_report
 from assessor.campaign.timing import ArticleTime, article_time
@@ -180,3 +182,29 @@ def test_focal_report(logged: Seeded, monkeypatch: pytest.MonkeyPatch, tmp_path:
         refused = focal(logged, monkeypatch, "report", option, name)
         assert refused.exit_code == 2 and refused.stdout == ""
         assert len(refused.stderr.strip().splitlines()) == 1 and name in refused.stderr
+
+
+moments = st.lists(
+    st.tuples(st.integers(0, 5000), st.sampled_from(["shown", "left", "op"])), max_size=12
+)
+
+
+@given(moments, st.floats(1, 3000))
+def test_article_time_never_counts_more_than_the_stretch(
+    events: list[tuple[int, str]], idle: float
+) -> None:
+    timeline = [(at("09:00:00") + timedelta(seconds=s), kind) for s, kind in events]
+    result = article_time(timeline, idle)
+    operations = [s for s, kind in events if kind == "op"]
+    if not operations:
+        assert result is None
+        return
+    assert result is not None
+    shown = [s for s, kind in sorted(events) if kind == "shown"]
+    start = min([*shown[:1], min(operations)])
+    stretch = max(operations) - start
+    assert 0 <= result.seconds + result.idle_seconds <= stretch
+    assert result.idle_seconds == 0 or result.idle_seconds > idle * result.idle_gaps - 1e-9
+    if "left" not in {kind for _s, kind in events}:
+        # always on screen: every second of the stretch is either assessment or idle
+        assert result.seconds + result.idle_seconds == pytest.approx(stretch)
