@@ -87,7 +87,7 @@ def times_table(
             "through the assessment page (imported judgements carry "
             "no times)",
         ),
-        [Chart("topic_s", "Seconds per topic", "topic", None)] if rows else [],
+        [Chart("topic_s", "Seconds per topic and assessor", ("topic", "assessor"), None)],
     )
 
 

@@ -10,12 +10,17 @@ Cell = str | int | float | None
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """Bars of `value` per `label` (columns of the table); `y_max` None: the largest value."""
+    """Bars of `value` per `label` (columns of the table; several are joined by "/");
+    `y_max` None: the largest value."""
 
     value: str
     title: str
-    label: str
+    label: str | tuple[str, ...]
     y_max: float | None
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return (self.label,) if isinstance(self.label, str) else self.label
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +40,15 @@ class ReportTable:
 
     def bars(self, chart: Chart) -> list[tuple[str, float | None]]:
         """(label, value) of every row but `all`, for `chart`."""
-        label, value = self.columns.index(chart.label), self.columns.index(chart.value)
+        labels = [self.columns.index(name) for name in chart.labels]
+        value = self.columns.index(chart.value)
         out: list[tuple[str, float | None]] = []
         for row in self.rows:
-            if row[label] == "all":
+            if row[labels[0]] == "all":
                 continue
             number = row[value]
-            out.append(
-                (str(row[label]), float(number) if isinstance(number, int | float) else None)
-            )
+            label = "/".join(str(row[i]) for i in labels)
+            out.append((label, float(number) if isinstance(number, int | float) else None))
         return out
 
     def y_max(self, chart: Chart) -> float:

@@ -91,7 +91,9 @@ def write_plots(report: Report, directory: Path) -> list[Path]:
             try:
                 labels = [label for label, _value in bars]
                 axes.bar(labels, [value or 0.0 for _label, value in bars], color="#1f5fbf")
-                axes.set(xlabel=chart.label, ylabel=chart.value, ylim=(0, table.y_max(chart)))
+                axes.set(
+                    xlabel="/".join(chart.labels), ylabel=chart.value, ylim=(0, table.y_max(chart))
+                )
                 axes.set_title(chart.title, fontsize="medium")
                 axes.tick_params(axis="x", labelrotation=45, labelsize="small")
                 figure.tight_layout()
