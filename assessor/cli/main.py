@@ -32,6 +32,8 @@ COMMANDS: dict[str, str] = {
     "serve": "assessor.cli.serve:serve",
     "demo": "assessor.cli.serve:demo",
     "export-qrels": "assessor.cli.exports:export_qrels",
+    "agreement": "assessor.cli.agreement:agreement",
+    "report": "assessor.cli.report:report",
 }
 
 

@@ -40,6 +40,10 @@ def demo(host: str, port: int, no_serve: bool) -> None:
     )
     for name, role, password in DEMO_USERS:
         click.echo(f"  log in as {name!r} with password {password!r} ({role})")
+    click.echo(
+        "  the first topic is judged twice, by 'assessor' and 'assessor2': compare them on the "
+        "organiser's Agreement page or with `focal agreement --assessors assessor,assessor2`"
+    )
     if no_serve:
         return
     click.echo(f"open http://{host}:{port}/ (Ctrl+C stops)")

@@ -271,3 +271,26 @@ class ElementValueRow(Base):
     value: Mapped[str | None] = mapped_column(String(1))
     source: Mapped[str | None] = mapped_column(String(20))
     flag: Mapped[str | None] = mapped_column(Text)
+
+
+class ViewEvent(Base):
+    """An article shown to or left by its assessor on the assessment page (spec section 10).
+
+    The page reports each with a random `event_id` (a retried report is stored once) and the
+    browser's clock; with the operations of `Event`, they time each article's assessment.
+    """
+
+    __tablename__ = "view_events"
+    __table_args__ = (
+        UniqueConstraint("assignment_id", "event_id"),
+        CheckConstraint("kind IN ('shown', 'left')", name="kind"),
+    )
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(
+        ForeignKey("assignments.id", ondelete="CASCADE"), index=True
+    )
+    article: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(10))
+    event_id: Mapped[str] = mapped_column(String(100))
+    server_time: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    client_time: Mapped[datetime | None] = mapped_column(DateTime)

@@ -239,7 +239,7 @@ def agreement_command(
     X and Y are two --scores files (two quantisations) with the same -m, or one --scores file
     with two measures given as `-m X,Y`.
     """
-    from evaluation.statistics.agreement import compare_agreement
+    from evaluation.statistics.significance_agreement import compare_agreement
 
     measures = (settings.pop("measure") or "").split(",")
     if settings["seed"] is None:

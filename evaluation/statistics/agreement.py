@@ -1,78 +1,275 @@
-"""Agreement between two sets of significant pairs (seed 000 §3.4, Tables 3–4).
+"""How far two assessors of the same topics agree (spec section 7; seed 003 §5.2.6-5.2.7).
 
-Compare the decisions of two quantisations (or two measures, or two tests) of one set of runs:
-take Y as the truth and X as a prediction of it. precision = |X ∩ Y| / |X|, recall =
-|X ∩ Y| / |Y|, F1 = 2·P·R / (P + R). A pair is unordered; pairs significant under both but
-with the winner reversed are counted in `reversed` (they still count in X ∩ Y, as in seed 000).
-A ratio with an empty denominator is NaN.
+For every topic that both assessors judged, from their FOL qrels (one `Judgement` per article):
+
+- documents (seed 003 Table IX): the relevant articles (`rel_chars > 0`) of each, `docs_a` and
+  `docs_b`, those relevant for both, `docs_both`, and `docs_agreement` = |A∩B| / |A∪B| (the TREC
+  convention the seed follows); Cohen's `kappa` and Krippendorff's nominal `alpha` of the
+  binary decision relevant / not relevant, over the articles BOTH judged (an article only one
+  of them saw is no decision of the other's);
+- text (seed 003 Table XI): the highlighted characters of each, `chars_a` (J1) and `chars_b`
+  (J2), the characters both highlighted in the same article, `chars_both` (∩), and ∩/J1, ∩/J2,
+  ∩/(J1 + J2 − ∩).
+
+A ratio whose denominator is 0 is undefined (None, written `-`): so is kappa when the chance
+agreement is 1 (both assessors gave every article of the topic the same single label), and
+alpha when the articles hold fewer than two different values. The `all` row sums the six
+counts and averages each ratio, kappa and alpha over the topics where it is defined, as the
+"Mean" rows of seed 003 Tables X and XI do (a macro average: every topic weighs the same).
+
+Krippendorff's alpha comes from the maintained `krippendorff` package.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from statistics import fmean
 
-from evaluation.statistics.pairwise import Comparison
+from evaluation.formats.records import Judgement, Qrels, Span
 
-Pair = tuple[str, str]
+COLUMNS = (
+    "topic",
+    "docs_a",
+    "docs_b",
+    "docs_both",
+    "docs_agreement",
+    "kappa",
+    "chars_a",
+    "chars_b",
+    "chars_both",
+    "both_over_a",
+    "both_over_b",
+    "both_over_union",
+)
+"""The columns of an agreement table, in order (spec section 7)."""
 
-
-@dataclass(frozen=True)
-class Agreement:
-    x: frozenset[Pair]
-    y: frozenset[Pair]
-    reversed: int = 0
-
-    @property
-    def both(self) -> frozenset[Pair]:
-        return self.x & self.y
-
-    @property
-    def precision(self) -> float:
-        return len(self.both) / len(self.x) if self.x else math.nan
-
-    @property
-    def recall(self) -> float:
-        return len(self.both) / len(self.y) if self.y else math.nan
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        if math.isnan(p) or math.isnan(r):
-            return math.nan
-        return 2 * p * r / (p + r) if p + r else 0.0
+Cell = str | int | float | None
 
 
-def unordered(a: str, b: str) -> Pair:
-    """A pair of runs without direction: the two names sorted."""
-    return (a, b) if a <= b else (b, a)
+class AgreementError(ValueError):
+    """Two sets of judgements that cannot be compared as asked (no topic in common...)."""
 
 
-def agreement(x: Iterable[Pair], y: Iterable[Pair]) -> Agreement:
-    """Agreement of the significant pairs `x` with the reference `y`.
+@dataclass(frozen=True, slots=True)
+class TopicAgreement:
+    """One row of the agreement table: a topic, or `all`."""
 
-    >>> found = agreement([("a", "b"), ("a", "c"), ("b", "d")], [("b", "a"), ("c", "d")])
-    >>> found.precision, found.recall, round(found.f1, 4)
-    (0.3333333333333333, 0.5, 0.4)
+    topic: str
+    docs_a: int
+    docs_b: int
+    docs_both: int
+    docs_agreement: float | None
+    kappa: float | None
+    chars_a: int
+    chars_b: int
+    chars_both: int
+    both_over_a: float | None
+    both_over_b: float | None
+    both_over_union: float | None
+    judged_both: int  # articles judged by both: what kappa and alpha are computed over
+    alpha: float | None
+
+    def cells(self) -> dict[str, Cell]:
+        """The row by column name: `COLUMNS` first, then `judged_both` and `alpha`."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
+
+def ratio(numerator: int, denominator: int) -> float | None:
+    """`numerator / denominator`, None when the denominator is 0."""
+    return numerator / denominator if denominator else None
+
+
+def merged(spans: Iterable[Span]) -> list[Span]:
+    """The spans sorted, overlapping and touching ones joined (the text they cover, once)."""
+    out: list[Span] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
+
+
+def covered(spans: Iterable[Span]) -> int:
+    """How many characters the spans cover (each counted once)."""
+    return sum(end - start for start, end in merged(spans))
+
+
+def overlap(spans_a: Iterable[Span], spans_b: Iterable[Span]) -> int:
+    """The characters covered by both sets of spans of one article.
+
+    Touching spans share no character: [0, 5) and [5, 9) overlap by 0.
+
+    >>> overlap([(0, 10), (20, 30)], [(5, 25)])
+    10
+    >>> overlap([(0, 5)], [(5, 9)])
+    0
     """
-    return Agreement(frozenset(unordered(*p) for p in x), frozenset(unordered(*p) for p in y))
+    a, b = merged(spans_a), merged(spans_b)
+    i = j = total = 0
+    while i < len(a) and j < len(b):
+        start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        total += max(0, end - start)
+        if a[i][1] <= b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
 
 
-def significant_pairs(comparison: Comparison) -> dict[Pair, int]:
-    """The significant pairs of a comparison, each with the sign of its difference (a − b)
-    as seen in sorted order: +1 when the first name's mean is higher."""
-    found: dict[Pair, int] = {}
-    for row in comparison.pairs:
-        if row.significant:
-            pair = unordered(row.run_a, row.run_b)
-            sign = 1 if row.diff > 0 else -1 if row.diff < 0 else 0
-            found[pair] = sign if pair[0] == row.run_a else -sign
-    return found
+def cohen_kappa(labels_a: Sequence[bool], labels_b: Sequence[bool]) -> float | None:
+    """Cohen's kappa of two binary labellings of the same items; None when undefined.
+
+    kappa = (p_o − p_e) / (1 − p_e), with p_o the share of items labelled alike and p_e the
+    agreement expected from each rater's own rate of positives. Undefined without items, or
+    when p_e = 1 (both raters gave every item the same label).
+
+    >>> cohen_kappa([True, True, False, False], [True, False, False, False])
+    0.5
+    """
+    n = len(labels_a)
+    if n == 0:
+        return None
+    both = sum(1 for a, b in zip(labels_a, labels_b, strict=True) if a and b)
+    neither = sum(1 for a, b in zip(labels_a, labels_b, strict=True) if not a and not b)
+    positive_a, positive_b = sum(labels_a), sum(labels_b)
+    observed = (both + neither) / n
+    expected = (positive_a * positive_b + (n - positive_a) * (n - positive_b)) / (n * n)
+    if expected == 1:
+        return None
+    return (observed - expected) / (1 - expected)
 
 
-def compare_agreement(x: Comparison, y: Comparison) -> Agreement:
-    """Agreement of two comparisons of the same runs, Y the reference; counts reversed winners."""
-    found_x, found_y = significant_pairs(x), significant_pairs(y)
-    reversed_pairs = sum(1 for p in found_x.keys() & found_y.keys() if found_x[p] != found_y[p])
-    return Agreement(frozenset(found_x), frozenset(found_y), reversed_pairs)
+def nominal_alpha(labels_a: Sequence[bool], labels_b: Sequence[bool]) -> float | None:
+    """Krippendorff's alpha (nominal) of two raters' binary labels; None when undefined.
+
+    Computed by the `krippendorff` package; undefined without items or when every label given
+    is the same (the package refuses a single value).
+    """
+    values = {*labels_a, *labels_b}
+    if len(values) < 2:
+        return None
+    import krippendorff  # numpy-based; loaded only when agreement is computed
+
+    data = [[int(a) for a in labels_a], [int(b) for b in labels_b]]
+    return float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+
+
+def topic_agreement(
+    topic: str, judged_a: Mapping[str, Judgement], judged_b: Mapping[str, Judgement]
+) -> TopicAgreement:
+    """The agreement of two assessors' judgements (article -> judgement) of one topic."""
+    relevant_a = {article for article, line in judged_a.items() if line.relevant}
+    relevant_b = {article for article, line in judged_b.items() if line.relevant}
+    both = relevant_a & relevant_b
+    shared = [article for article in judged_a if article in judged_b]
+    labels_a = [judged_a[article].relevant for article in shared]
+    labels_b = [judged_b[article].relevant for article in shared]
+    chars_a = sum(covered(judged_a[article].passages) for article in relevant_a)
+    chars_b = sum(covered(judged_b[article].passages) for article in relevant_b)
+    chars_both = sum(
+        overlap(judged_a[article].passages, judged_b[article].passages) for article in both
+    )
+    return TopicAgreement(
+        topic=topic,
+        docs_a=len(relevant_a),
+        docs_b=len(relevant_b),
+        docs_both=len(both),
+        docs_agreement=ratio(len(both), len(relevant_a | relevant_b)),
+        kappa=cohen_kappa(labels_a, labels_b),
+        chars_a=chars_a,
+        chars_b=chars_b,
+        chars_both=chars_both,
+        both_over_a=ratio(chars_both, chars_a),
+        both_over_b=ratio(chars_both, chars_b),
+        both_over_union=ratio(chars_both, chars_a + chars_b - chars_both),
+        judged_both=len(shared),
+        alpha=nominal_alpha(labels_a, labels_b),
+    )
+
+
+def mean_defined(values: Iterable[float | None]) -> float | None:
+    """The mean of the values that are not None (None when there are none)."""
+    defined = [value for value in values if value is not None]
+    return fmean(defined) if defined else None
+
+
+def summary(rows: Sequence[TopicAgreement]) -> TopicAgreement:
+    """The `all` row: counts summed, ratios averaged over the topics where they are defined."""
+
+    def total(name: str) -> int:
+        return sum(getattr(row, name) for row in rows)
+
+    def mean(name: str) -> float | None:
+        return mean_defined(getattr(row, name) for row in rows)
+
+    return TopicAgreement(
+        topic="all",
+        docs_a=total("docs_a"),
+        docs_b=total("docs_b"),
+        docs_both=total("docs_both"),
+        docs_agreement=mean("docs_agreement"),
+        kappa=mean("kappa"),
+        chars_a=total("chars_a"),
+        chars_b=total("chars_b"),
+        chars_both=total("chars_both"),
+        both_over_a=mean("both_over_a"),
+        both_over_b=mean("both_over_b"),
+        both_over_union=mean("both_over_union"),
+        judged_both=total("judged_both"),
+        alpha=mean("alpha"),
+    )
+
+
+def topic_key(identifier: str) -> tuple[int, int, str]:
+    """Topics in natural order: numeric ids numerically, then the others as strings."""
+    return (0, int(identifier), "") if identifier.isdigit() else (1, 0, identifier)
+
+
+def common_topics(
+    qrels_a: Qrels, qrels_b: Qrels, topic: str | None = None, names: tuple[str, str] = ("A", "B")
+) -> list[str]:
+    """The topics both judged, in natural order (only `topic` when given).
+
+    AgreementError when there is none, or when `topic` is not judged by both (`names` name the
+    two sides in the message: file names or assessors).
+    """
+    name_a, name_b = names
+    shared = sorted(set(qrels_a) & set(qrels_b), key=topic_key)
+    if topic is not None:
+        if topic not in shared:
+            missing = " and ".join(
+                side for side, qrels in ((name_a, qrels_a), (name_b, qrels_b)) if topic not in qrels
+            )
+            raise AgreementError(f"topic {topic} is not judged by {missing}")
+        return [topic]
+    if not shared:
+        raise AgreementError(
+            f"no topic in common: {name_a} judged {_listed(qrels_a)}, "
+            f"{name_b} judged {_listed(qrels_b)}"
+        )
+    return shared
+
+
+def _listed(qrels: Qrels, shown: int = 5) -> str:
+    topics = sorted(qrels, key=topic_key)
+    if not topics:
+        return "no topic"
+    more = f" and {len(topics) - shown} more" if len(topics) > shown else ""
+    return "topics " + ", ".join(topics[:shown]) + more
+
+
+def agreement(
+    qrels_a: Qrels,
+    qrels_b: Qrels,
+    topic: str | None = None,
+    names: tuple[str, str] = ("A", "B"),
+) -> tuple[list[TopicAgreement], TopicAgreement]:
+    """The per-topic rows of the topics both judged, and the `all` row."""
+    rows = [
+        topic_agreement(name, qrels_a[name], qrels_b[name])
+        for name in common_topics(qrels_a, qrels_b, topic, names)
+    ]
+    return rows, summary(rows)

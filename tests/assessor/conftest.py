@@ -28,6 +28,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 
 from assessor.campaign.users import hash_password, issue_token
+from assessor.judging import judgements
 from assessor.store import db, migrate, texts
 from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
 from assessor.web.app import create_app
@@ -266,3 +267,21 @@ def log_in() -> Any:
 def csrf() -> Any:
     """`csrf(client)` returns the CSRF token of the client's session."""
     return csrf_of
+
+
+def double_judge(seeded: Seeded) -> None:
+    """Alice and Bob judge topic 1 through the judging operations (texts: tests/assessor/conftest).
+
+    1001 "Alpha" [0,5) "The quick brown fox." [5,25) "Jumps over the lazy dog." [25,49);
+    1002 "Beta" [0,4) "Second article text." [4,24); 1003 "G𝔸mma" [0,5) "Astral 😀 here." [5,19).
+    """
+    with db.session_scope(seeded.app) as session:
+        alice = session.get_one(Assignment, seeded.alice)
+        bob = session.get_one(Assignment, seeded.bob)
+        judgements.highlight(session, alice, "1001", "a1", 5, 25, "The quick brown fox.")
+        judgements.mark_nonrelevant(session, alice, "1002", "a2")
+        judgements.highlight(session, alice, "1003", "a3", 5, 11, "Astral")
+        judgements.highlight(session, bob, "1001", "b1", 9, 35, "quick brown fox.Jumps over")
+        judgements.highlight(session, bob, "1002", "b2", 4, 10, "Second")
+        judgements.set_bep(session, alice, "1001", "a4", 5)
+        judgements.set_bep(session, bob, "1001", "b3", 12)

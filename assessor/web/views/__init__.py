@@ -10,10 +10,22 @@ if TYPE_CHECKING:
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the assessor on `app`."""
-    from assessor.web.views import api, assess, auth, organiser, twophase
+    from assessor.web.views import (
+        agreement,
+        api,
+        assess,
+        auth,
+        organiser,
+        report,
+        twophase,
+        viewing,
+    )
 
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(api.blueprint)
     app.register_blueprint(assess.blueprint)
     app.register_blueprint(organiser.blueprint)
     app.register_blueprint(twophase.blueprint)
+    app.register_blueprint(agreement.blueprint)
+    app.register_blueprint(viewing.blueprint)
+    app.register_blueprint(report.blueprint)

@@ -208,6 +208,9 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         if read_only
         else url_for("api.apply_operation", assignment_id=assignment.id, article=article),
         "stateUrl": url_for("api.document_state", assignment_id=assignment.id, article=article),
+        "viewsUrl": None
+        if read_only
+        else url_for("viewing.report_view", assignment_id=assignment.id, article=article),
         "csrfHeader": CSRF_HEADER,
         "nextUrl": article_url(following),
         "prevUrl": article_url(previous),

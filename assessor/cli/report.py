@@ -1,0 +1,151 @@
+"""`focal report`: the assessment analytics of spec section 10 (seed 003 §5) from the database.
+
+    focal report [--format text|tsv|json] [--plots DIR] [--topic T] [--assessor A] [--idle S]
+
+Every table of `campaign.report`, in order: `text` prints each under its title (`-` where a
+value is undefined, an empty table says why); `tsv` writes `# name` before each table's header
+and rows, ratios at full precision; `json` is `{"tables": [{name, title, columns, rows,
+empty}]}`. `--plots DIR` also writes each table's bar charts as SVG files `NAME-COLUMN.svg`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+import click
+
+from assessor.cli.support import friendly_errors, transaction
+
+if TYPE_CHECKING:
+    from assessor.campaign.report import Report
+
+
+def _cell(value: object, digits: int | None) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return repr(value) if digits is None else f"{value:.{digits}f}"
+    return str(value)
+
+
+def write_text(report: Report, stream: TextIO) -> None:
+    """Each table under its title, columns aligned; an empty one says why."""
+    for table in report.tables:
+        stream.write(f"{table.title}\n")
+        if not table.rows:
+            stream.write(f"  (empty: {table.empty})\n\n")
+            continue
+        lines = [list(table.columns)] + [[_cell(v, 4) for v in row] for row in table.rows]
+        widths = [max(len(line[i]) for line in lines) for i in range(len(table.columns))]
+        for line in lines:
+            cells = [line[0].ljust(widths[0])]
+            cells += [c.rjust(w) for c, w in zip(line[1:], widths[1:], strict=True)]
+            stream.write("  " + "  ".join(cells).rstrip() + "\n")
+        stream.write("\n")
+
+
+def write_tsv(report: Report, stream: TextIO) -> None:
+    """`# name`, the header and the rows of each table; an empty table's line says why."""
+    for table in report.tables:
+        stream.write(f"# {table.name}\n" + "\t".join(table.columns) + "\n")
+        for row in table.rows:
+            stream.write("\t".join(_cell(v, None) for v in row) + "\n")
+        if not table.rows:
+            stream.write(f"# empty: {table.empty}\n")
+
+
+def write_json(report: Report, stream: TextIO) -> None:
+    """Every table as an object."""
+    document = {
+        "tables": [
+            {
+                "name": table.name,
+                "title": table.title,
+                "columns": list(table.columns),
+                "rows": [list(row) for row in table.rows],
+                "empty": table.empty,
+            }
+            for table in report.tables
+        ]
+    }
+    json.dump(document, stream, indent=2)
+    stream.write("\n")
+
+
+def write_plots(report: Report, directory: Path) -> list[Path]:
+    """Every chart as an SVG file in `directory` (matplotlib, Agg); the files written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for table in report.tables:
+        for chart in table.charts if table.rows else []:
+            bars = table.bars(chart)
+            figure, axes = pyplot.subplots(figsize=(max(4.0, 0.35 * len(bars) + 2), 3.5))
+            try:
+                labels = [label for label, _value in bars]
+                axes.bar(labels, [value or 0.0 for _label, value in bars], color="#1f5fbf")
+                axes.set(
+                    xlabel="/".join(chart.labels), ylabel=chart.value, ylim=(0, table.y_max(chart))
+                )
+                axes.set_title(chart.title, fontsize="medium")
+                axes.tick_params(axis="x", labelrotation=45, labelsize="small")
+                figure.tight_layout()
+                path = directory / f"{table.name}-{chart.value}.svg"
+                figure.savefig(path, format="svg")
+                written.append(path)
+            finally:
+                pyplot.close(figure)
+    return written
+
+
+WRITERS = {"text": write_text, "tsv": write_tsv, "json": write_json}
+
+
+@click.command("report")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(list(WRITERS)),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--plots",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write the charts as SVG files into DIR.",
+)
+@click.option("--topic", help="Only this topic.")
+@click.option("--assessor", help="Only this assessor's judgements.")
+@click.option(
+    "--idle",
+    type=click.FloatRange(min=0, min_open=True),
+    default=600.0,
+    show_default=True,
+    help="Seconds without an event after which a pause is an idle gap (left out of times).",
+)
+@friendly_errors
+def report(
+    output_format: str, plots: Path | None, topic: str | None, assessor: str | None, idle: float
+) -> None:
+    """Assessment analytics: times (Table III), passages, BEPs, specificity, pooling rounds."""
+    from assessor.campaign.report import build_report
+    from assessor.campaign.users import find_user
+    from assessor.store.models import Topic
+
+    with transaction() as session:
+        if assessor is not None:
+            find_user(session, assessor)
+        if topic is not None and session.get(Topic, topic) is None:
+            raise LookupError(f"no topic {topic!r}")
+        result = build_report(session, topic, assessor, idle)
+    WRITERS[output_format](result, sys.stdout)
+    if plots is not None:
+        written = write_plots(result, plots)
+        click.echo(f"{len(written)} plot(s) written to {plots}", err=True)

@@ -1,0 +1,130 @@
+"""The demo, double-judged in Chromium: `focal demo` gives topic 9001 to two assessors, both
+highlight the same article, and `focal agreement --assessors`, the organiser's agreement page and
+the overlay of that article all show the same judgements."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from playwright.sync_api import Browser, Page
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+from assessor.cli.main import main
+from assessor.store import db
+from assessor.store.models import Assignment, User
+from assessor.web.app import create_app
+from evaluation.text.document import Document
+
+from .conftest import Browse, LiveSite
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DEMO = Path(__file__).resolve().parents[2] / "demo" / "collection"
+TOPIC = "9001"
+P2 = "/article[1]/bdy[1]/p[2]"
+ASSESSORS = {"assessor": "assessor", "assessor2": "assessor2", "organiser": "organiser"}
+
+
+@pytest.fixture
+def demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSite]:
+    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.sqlite'}")
+    monkeypatch.setenv("FOCAL_SECRET_KEY", "double-judging-test")
+    prepared = CliRunner().invoke(main, ["demo", "--no-serve"])
+    assert prepared.exit_code == 0, prepared.output
+    app = create_app()
+    with db.session_scope(app) as session:
+        rows = session.execute(
+            select(User.name, Assignment.id)
+            .join(User, Assignment.user_id == User.id)
+            .where(Assignment.topic_id == TOPIC)
+        ).all()
+    ids = {name: assignment for name, assignment in rows}
+    assert set(ids) == {"assessor", "assessor2"}  # the demo double-judges its first topic
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield LiveSite(f"http://127.0.0.1:{server.server_port}", DEMO, ids, [], app)
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        db.engine_of(app).dispose()
+
+
+def log_in(browser: Browser, site: LiveSite, name: str, landing: str) -> Page:
+    page = browser.new_context().new_page()
+    page.goto(f"{site.url}/login")
+    page.fill('input[name="name"]', name)
+    page.fill('input[name="password"]', ASSESSORS[name])
+    page.click('button[type="submit"]')
+    page.wait_for_url(f"{site.url}{landing}")
+    return page
+
+
+def judge(ui: Browse, page: Page, user: str, article: str, start: int, end: int) -> str:
+    """Drag over the second paragraph from UTF-16 unit `start` to `end`; the selected text."""
+    ui.open_article(page, user, article)
+    ui.drag_select(page, (P2, start), (P2, end))
+    ui.wait_saved(page)
+    selected: str = page.evaluate("window.__range")
+    return selected
+
+
+def test_demo_double_judged_agreement_and_overlay(browser: Browser, demo_site: LiveSite) -> None:
+    ui = Browse(browser, demo_site)
+    pool = log_in(browser, demo_site, "assessor", "/topics")
+    pool.goto(f"{demo_site.url}/assignments/{demo_site.assignments['assessor']}")
+    article = pool.locator("a[href*='/articles/']").first.get_attribute("href")
+    assert article is not None
+    article = article.rsplit("/", 1)[1]
+    first = judge(ui, pool, "assessor", article, 2, 40)
+    second_page = log_in(browser, demo_site, "assessor2", "/topics")
+    second = judge(ui, second_page, "assessor2", article, 20, 70)
+    text = Document.from_file(DEMO / f"{article}.xml").text
+    start_a, start_b = text.index(first), text.index(second)
+    both = max(0, min(start_a + len(first), start_b + len(second)) - max(start_a, start_b))
+    assert both > 0  # the two drags overlap
+
+    tsv = CliRunner().invoke(
+        main, ["agreement", "--assessors", "assessor,assessor2", "--format", "tsv"]
+    )
+    assert tsv.exit_code == 0, tsv.output
+    header, row, _all = tsv.stdout.splitlines()
+    cells = dict(zip(header.split("\t"), row.split("\t"), strict=True))
+    assert cells["topic"] == TOPIC and cells["docs_both"] == "1"
+    assert (cells["chars_a"], cells["chars_b"]) == (str(len(first)), str(len(second)))
+    assert cells["chars_both"] == str(both)
+
+    organiser = log_in(browser, demo_site, "organiser", "/organiser/progress")
+    organiser.goto(f"{demo_site.url}/organiser/agreement")
+    table_row = organiser.locator("#agreement-table tbody tr").first
+    shown = table_row.locator("td").all_inner_texts()
+    assert shown[0] == TOPIC
+    assert shown[6:9] == [cells["chars_a"], cells["chars_b"], cells["chars_both"]]
+    assert shown[9:12] == [
+        f"{float(cells[c]):.4f}" for c in ("both_over_a", "both_over_b", "both_over_union")
+    ]
+    assert organiser.locator("#union-chart rect.bar").count() == 1
+    csv = organiser.request.get(f"{demo_site.url}/organiser/agreement.csv")
+    assert csv.text().replace(",", "\t") == tsv.stdout
+
+    organiser.click(f"#agreement-table a:text-is('{TOPIC}')")
+    organiser.click(f"#compared-articles a:text-is('{article}')")
+    overlay = organiser.locator("#overlay")
+    overlay.wait_for()
+    assert overlay.text_content() == text  # exactly the article's text, marks and all
+    marked = {
+        kind: "".join(overlay.locator(f"mark.by-{kind}").all_text_contents())
+        for kind in ("a", "both", "b")
+    }
+    assert (
+        marked["both"]
+        == text[max(start_a, start_b) : min(start_a + len(first), start_b + len(second))]
+    )
+    assert len(marked["a"]) + len(marked["both"]) == len(first)
+    assert len(marked["b"]) + len(marked["both"]) == len(second)

@@ -1,0 +1,48 @@
+"""Agreement on the real INEX 2010 qrels (../shared/data): with itself, and with a second
+"assessor" who highlighted only the first half of every passage."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from evaluation.formats.qrels import read_qrels
+from evaluation.formats.records import Qrels
+from evaluation.statistics.agreement_table import agreement_table
+
+
+def halved(qrels: Qrels) -> Qrels:
+    """Every passage cut to its first half (at least one character)."""
+    out: Qrels = {}
+    for topic, lines in qrels.items():
+        out[topic] = {}
+        for article, line in lines.items():
+            passages = tuple((s, s + max(1, (e - s) // 2)) for s, e in line.passages)
+            rel = sum(e - s for s, e in passages)
+            out[topic][article] = replace(line, passages=passages, rel_chars=rel)
+    return out
+
+
+def test_the_inex2010_qrels_agree_with_themselves_and_with_halves(inex2010: Path) -> None:
+    qrels = read_qrels(inex2010 / "inex2010.qrels")
+    same = agreement_table(qrels, qrels)
+    assert len(same.rows) == 52
+    relevant = sum(1 for lines in qrels.values() for line in lines.values() if line.relevant)
+    characters = sum(line.rel_chars for lines in qrels.values() for line in lines.values())
+    assert (same.total.docs_both, same.total.chars_both) == (relevant, characters)
+    assert same.total.both_over_union == same.total.docs_agreement == 1.0
+    half = halved(qrels)
+    table = agreement_table(qrels, half)
+    halves = sum(line.rel_chars for lines in half.values() for line in lines.values())
+    # every halved passage lies inside its original: ∩ = the halves, ∩/J2 = 1 in every topic
+    assert (table.total.chars_a, table.total.chars_b, table.total.chars_both) == (
+        characters,
+        halves,
+        halves,
+    )
+    assert all(row.both_over_b == 1.0 for row in table.rows)
+    for row in table.rows:
+        assert row.both_over_union == pytest.approx(row.chars_b / row.chars_a, abs=1e-15)
+    assert table.total.kappa == 1.0  # the same articles are relevant
