@@ -47,8 +47,9 @@ def wants_trec(qrels_path: str, measures: Sequence[str], output_format: str | No
 
 
 def load_index(path: str) -> QrelsIndex:
-    """TREC qrels (4 fields) or FOL qrels (an article with highlighted text has grade 1)."""
-    if first_fields(path) == 4:
+    """TREC qrels (4 fields; a file of comments only is empty TREC qrels) or FOL qrels (an
+    article with highlighted text has grade 1)."""
+    if first_fields(path) in (0, 4):
         return QrelsIndex.from_trec(read_trec_qrels(path))
     return QrelsIndex.from_fol(read_qrels(path), path)
 

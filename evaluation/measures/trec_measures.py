@@ -78,6 +78,8 @@ def topic_values(
 ) -> dict[str, npt.NDArray[np.float64] | Ints]:
     """Every selected measure except num_q, one array over the topics of `ranked`."""
     topics = len(ranked.starts)
+    if topics == 0:
+        return {row.name: np.zeros(0) for row in selection.rows() if row.family != "num_q"}
     grades = ranked.grades
     seg = np.repeat(np.arange(topics), np.diff(np.append(ranked.starts, len(grades))))
     rank = np.arange(1, len(grades) + 1) - ranked.starts[seg]
