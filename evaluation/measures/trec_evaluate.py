@@ -18,12 +18,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import repeat
 
 import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from evaluation.formats.arrow import binary_array, numeric_array, scalar, to_numpy
 from evaluation.formats.records import Judgement, Run
-from evaluation.formats.trec import TrecQrels, TrecRun, TrecTopic, run_from_pairs
+from evaluation.formats.trec import TrecQrels, TrecRun, pair_keys, run_from_pairs
 from evaluation.measures.trec_measures import (
     MIN_GEO_MEAN,
     NONPOOL,
@@ -62,20 +65,36 @@ class _TopicStats:
 
 
 class QrelsIndex:
-    """Qrels prepared once for many runs: grades per topic (negative ones as UNJUDGED)."""
+    """Qrels prepared once for many runs: a (topic, document) key -> grade lookup table (negative
+    grades stored as UNJUDGED) and each topic's grades, for its counts and ideal DCG."""
 
-    def __init__(self, topics: Mapping[str, Mapping[bytes, int]], file: str = "") -> None:
+    def __init__(self, topic: pa.Array, doc: pa.Array, grade: npt.NDArray[np.int64],
+                 file: str = "") -> None:  # fmt: skip
         self.file = file
-        self.grades = {
-            topic: {doc: grade if grade >= 0 else UNJUDGED for doc, grade in judged.items()}
-            for topic, judged in topics.items()
+        self.keys = pair_keys(topic, doc)
+        self.key_grades = np.where(grade >= 0, grade, UNJUDGED).astype(np.int64)
+        encoded = pc.dictionary_encode(topic)
+        codes = to_numpy(encoded.indices)
+        names = [t.decode(errors="replace") for t in encoded.dictionary.to_pylist()]
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+        self.judged = {
+            name: grade[order[bounds[i] : bounds[i + 1]]] for i, name in enumerate(names)
         }
-        self.topics = sorted(self.grades)  # str order = UTF-8 byte order = trec_eval's strcmp
+        self.topics = sorted(self.judged)  # str order = UTF-8 byte order = trec_eval's strcmp
         self._stats: dict[tuple[str, int], _TopicStats] = {}
 
     @classmethod
     def from_trec(cls, qrels: TrecQrels) -> QrelsIndex:
-        return cls(qrels.topics, qrels.file)
+        return cls(qrels.topic, qrels.doc, qrels.grade, qrels.file)
+
+    @classmethod
+    def from_mapping(cls, topics: Mapping[str, Mapping[bytes, int]], file: str = "") -> QrelsIndex:
+        """From topic -> {document: grade}."""
+        rows = [(t.encode(), d, g) for t, judged in topics.items() for d, g in judged.items()]
+        topic = binary_array([r[0] for r in rows])
+        doc = binary_array([r[1] for r in rows])
+        return cls(topic, doc, np.array([r[2] for r in rows], dtype=np.int64), file)
 
     @classmethod
     def from_fol(cls, qrels: Mapping[str, Mapping[str, Judgement]], file: str = "") -> QrelsIndex:
@@ -84,12 +103,12 @@ class QrelsIndex:
             topic: {article.encode(): int(j.rel_chars > 0) for article, j in judged.items()}
             for topic, judged in qrels.items()
         }
-        return cls(grades, file)
+        return cls.from_mapping(grades, file)
 
     def stats(self, topic: str, level: int) -> _TopicStats:
         key = (topic, level)
         if key not in self._stats:
-            grades = np.fromiter(self.grades[topic].values(), np.int64)
+            grades = self.judged[topic]
             positive = np.sort(grades[grades > 0])[::-1].astype(np.float64)
             ideal = np.cumsum(positive / np.log2(np.arange(2, len(positive) + 2)))
             num_rel = int(np.count_nonzero(grades >= level))
@@ -122,23 +141,47 @@ def run_from_records(run: Run) -> TrecRun:
             article = result.article.encode()
             if article not in best or result.score > best[article]:
                 best[article] = result.score
-    return run_from_pairs(run.run_id, run.file, topics, run.warnings)
+    return run_from_pairs(run.run_id, run.file, topics, list(run.warnings))
 
 
-def rank_topic(topic: TrecTopic, max_docs: int | None) -> np.ndarray:
-    """Indices of the topic's documents in trec_eval's order, cut to `max_docs`.
-
-    >>> import numpy as np
-    >>> t = TrecTopic([b"d1", b"d3", b"d2"], np.array([1.0, 2.0, 2.0]), np.zeros(3, np.int64))
-    >>> rank_topic(t, None).tolist()  # d3 and d2 tie at 2.0: d3 first (id descending)
-    [1, 2, 0]
-    """
-    scores = topic.scores
-    order = np.argsort(-scores, kind="stable")
-    ordered = scores[order]
-    if len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any()):
-        order = np.lexsort((np.array(topic.docs), scores))[::-1]
-    return order if max_docs is None else order[:max_docs]
+def rank_run(
+    index: QrelsIndex, run: TrecRun, options: TrecOptions
+) -> tuple[Ranked, list[str], list[str]]:
+    """The run's grades in trec_eval's order: topics by id, then score descending, then document
+    id descending (byte order), cut to `-M` per topic; with the topics the qrels know, and the
+    run's topics they do not know."""
+    columns = [run.topic, numeric_array(run.score), run.doc]
+    table = pa.Table.from_arrays(columns, names=["topic", "score", "doc"])
+    keys = [("topic", "ascending"), ("score", "descending"), ("doc", "descending")]
+    order = pc.sort_indices(table, sort_keys=keys)
+    topic, doc = run.topic.take(order), run.doc.take(order)
+    count = len(topic)
+    changes = np.zeros(0, dtype=bool)
+    if count:
+        changes = to_numpy(pc.not_equal(topic.slice(1), topic.slice(0, count - 1)))
+    starts = np.flatnonzero(np.concatenate(([count > 0], changes)))
+    names = [topic[i].as_py().decode(errors="replace") for i in starts.tolist()]
+    known = np.array([name in index.judged for name in names], dtype=bool)
+    sizes = np.diff(np.append(starts, count))
+    seg = np.repeat(np.arange(len(starts)), sizes)
+    keep = known[seg]
+    if options.max_docs is not None:
+        keep &= np.arange(count) - starts[seg] < options.max_docs
+    kept = np.flatnonzero(keep)
+    found = pc.index_in(pair_keys(topic, doc).take(numeric_array(kept)), value_set=index.keys)
+    at = to_numpy(pc.cast(found, pa.int64()).fill_null(scalar(-1)))
+    grades = np.where(at >= 0, index.key_grades[at], NONPOOL)
+    answered = [name for name, k in zip(names, known.tolist(), strict=True) if k]
+    kept_sizes = np.bincount(seg[kept], minlength=len(starts))[known]
+    stats = [index.stats(name, options.level) for name in answered]
+    ranked = Ranked(
+        grades.astype(np.int64),
+        (np.cumsum(kept_sizes) - kept_sizes).astype(np.int64),
+        np.array([s.num_rel for s in stats], dtype=np.int64),
+        np.array([s.num_nonrel for s in stats], dtype=np.int64),
+        [s.ideal for s in stats],
+    )
+    return ranked, answered, [name for name, k in zip(names, known.tolist(), strict=True) if not k]
 
 
 def evaluate_trec(
@@ -146,26 +189,7 @@ def evaluate_trec(
 ) -> TrecEvaluation:
     """Evaluate one run: the topics it shares with the qrels (sorted), plus with `-c` in 10.0
     the qrels topics it misses; `all` as the chosen version averages."""
-    answered = sorted(t for t in run.topics if t in index.grades)
-    unknown = [t for t in run.topics if t not in index.grades]
-    grades, starts, stats = [], [], []
-    position = 0
-    for topic in answered:
-        judged = index.grades[topic]
-        block = run.topics[topic]
-        order = rank_topic(block, options.max_docs)
-        looked_up = np.fromiter(map(judged.get, block.docs, repeat(NONPOOL)), np.int64)
-        grades.append(looked_up[order])
-        starts.append(position)
-        position += len(order)
-        stats.append(index.stats(topic, options.level))
-    ranked = Ranked(
-        np.concatenate(grades) if grades else np.zeros(0, np.int64),
-        np.array(starts, dtype=np.int64),
-        np.array([s.num_rel for s in stats], dtype=np.int64),
-        np.array([s.num_nonrel for s in stats], dtype=np.int64),
-        [s.ideal for s in stats],
-    )
+    ranked, answered, unknown = rank_run(index, run, options)
     arrays = topic_values(ranked, selection, options.level, options.version)
     values: dict[str, list[Value]] = {name: column.tolist() for name, column in arrays.items()}
     topics, flags = list(answered), [True] * len(answered)

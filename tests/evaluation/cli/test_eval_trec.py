@@ -98,14 +98,14 @@ def test_fol_qrels_and_passage_runs_with_trec_names(tmp_path: Path) -> None:
     [
         ("1 0 d1\n", "1 Q0 d1 1 1.0 r\n", "q:1: expected 4 fields"),
         ("1 0 d1 1\n1 0 d2 high\n", "1 Q0 d1 1 1.0 r\n", "q:2: expected an integer grade"),
-        ("1 0 d1 1\n1 0 d1 0\n", "1 Q0 d1 1 1.0 r\n", "q:2: document 'd1' of topic 1 is judged"),
+        ("1 0 d1 1\n1 0 d1 0\n", "1 Q0 d1 1 1.0 r\n", "q:2: document 'd1' of topic '1' is judged"),
         ("1 0 d1 1\n", "1 Q0 d1 1 1.0 r\n1 Q0 d2 2 r\n", "r:2: expected 6 fields"),
         ("1 0 d1 1\n", "1 Q0 d1 1 1.0 r\n1 Q0 d2 2 x r\n", "r:2: expected a numeric score"),
         ("1 0 d1 1\n", "1 Q0 d1 1 1.0 r\n1\tQ0 d2 2 x r\n", "r:2: expected a numeric score"),
         (
             "1 0 d1 1\n",
             "1 Q0 d1 1 1.0 r\n2 Q0 d1 1 1.0 r\n1 Q0 d1 3 0.5 r\n",
-            "r:3: document 'd1' appears twice in topic 1 (also line 1); trec_eval refuses",
+            "r:3: document 'd1' appears twice in topic '1' (also line 1); trec_eval refuses",
         ),
     ],
 )

@@ -47,7 +47,8 @@ def write_files(
     folder: str, qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]
 ) -> tuple[str, str]:
     qrels_path, run_path = Path(folder) / "q.txt", Path(folder) / "r.txt"
-    lines = ["# judged by hand\n"]
+    # a comment sends the qrels through the line reader, none through the columnar fast path
+    lines = ["# judged by hand\n"] if len(qrels) % 2 else []
     lines += [f"{t} 0 {d} {g}\n" for t, js in qrels.items() for d, g in js.items()]
     qrels_path.write_text("".join(lines))
     # ranks written in file order, deliberately not the trec_eval order: the rank column is ignored
@@ -112,7 +113,7 @@ def test_version_9_equals_pytrec_eval(
 
 
 def _index(grades: dict[str, int]) -> QrelsIndex:
-    return QrelsIndex({"1": {d.encode(): g for d, g in grades.items()}})
+    return QrelsIndex.from_mapping({"1": {d.encode(): g for d, g in grades.items()}})
 
 
 def _run(path: Path, docs_scores: list[tuple[str, float]]) -> str:
@@ -149,7 +150,7 @@ def test_complete_in_ten_evaluates_missing_topics(tmp_path: Path) -> None:
     one relevant document at rank 1: AP = 1/2. With -c both versions average over 2 topics
     (map 0.25); 10.0 also lists topic 2 (num_ret 0, num_rel 1, map 0) and counts it in num_q
     and num_rel; 9.x has num_q 1 and num_rel 2."""
-    index = QrelsIndex({"1": {b"a": 1, b"b": 1}, "2": {b"c": 1}})
+    index = QrelsIndex.from_mapping({"1": {b"a": 1, b"b": 1}, "2": {b"c": 1}})
     run = load_run(_run(tmp_path / "r", [("a", 1.0)]))
     selection = parse_measures(["num_q", "num_ret", "num_rel", "map"])
     old = evaluate_trec(index, run, selection, TrecOptions(complete=True, version=9))
