@@ -84,31 +84,33 @@ def focal_inprocess(qrels: str, runs: list[str], version: int = 10) -> dict[str,
     return summaries
 
 
-def _read_trec_dicts(qrels: str, runs: list[str]) -> tuple[dict, list[tuple[str, dict]]]:  # type: ignore[type-arg]
+def _read_qrels_dict(qrels: str) -> dict[str, dict[str, int]]:
     judged: dict[str, dict[str, int]] = {}
     with open(qrels) as stream:
         for line in stream:
             topic, _, doc, grade = line.split()
             judged.setdefault(topic, {})[doc] = int(grade)
-    loaded = []
-    for path in runs:
-        run: dict[str, dict[str, float]] = {}
-        run_id = ""
-        with open(path) as stream:
-            for line in stream:
-                topic, _, doc, _, score, run_id = line.split()
-                run.setdefault(topic, {})[doc] = float(score)
-        loaded.append((run_id, run))
-    return judged, loaded
+    return judged
+
+
+def _read_run_dict(path: str) -> tuple[str, dict[str, dict[str, float]]]:
+    run: dict[str, dict[str, float]] = {}
+    run_id = ""
+    with open(path) as stream:
+        for line in stream:
+            topic, _, doc, _, score, run_id = line.split()
+            run.setdefault(topic, {})[doc] = float(score)
+    return run_id, run
 
 
 def pytrec(qrels: str, runs: list[str]) -> dict[str, dict[str, float]]:
+    """One evaluator; each run read into dicts and evaluated in turn (one run in memory)."""
     import pytrec_eval
 
-    judged, loaded = _read_trec_dicts(qrels, runs)
-    evaluator = pytrec_eval.RelevanceEvaluator(judged, {"official"})
+    evaluator = pytrec_eval.RelevanceEvaluator(_read_qrels_dict(qrels), {"official"})
     summaries = {}
-    for run_id, run in loaded:
+    for path in runs:
+        run_id, run = _read_run_dict(path)
         per_topic = evaluator.evaluate(run)
         names = next(iter(per_topic.values())).keys()
         summaries[run_id] = {
@@ -216,6 +218,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--topics", type=int, default=50)
     parser.add_argument("--results", type=int, default=1500)
+    parser.add_argument("--skip", nargs="*", default=[], help="peers to leave out (trectools...)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--files", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -236,6 +239,8 @@ def main() -> None:
         if process is not None:
             figures["focal (process)"] = process
         for tool in TOOLS:
+            if tool in args.skip:
+                continue
             if tool == "trectools":
                 try:
                     import trectools  # noqa: F401

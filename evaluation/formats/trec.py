@@ -80,10 +80,10 @@ def read_trec_qrels(path: str | Path) -> TrecQrels:
     """Parse TREC qrels. Raises FormatError (file:line) for a line that is not four fields, a
     grade that is not an integer, or a document judged twice in a topic."""
     name, data = str(path), read_bytes(path)
-    table = _arrow_table(data, QRELS_COLUMNS, {"grade": pa.int64()}) if b"#" not in data else None
+    table = None if b"#" in data else _arrow_table(data, QRELS_COLUMNS, {"grade": pa.int64()})
     if table is not None:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if pc.count_distinct(pair_keys(topic, doc)).as_py() == len(topic):
+        if len(pc.unique(pair_keys(topic, doc))) == len(topic):
             return TrecQrels(name, topic, doc, to_numpy(table["grade"].combine_chunks()))
     topics: list[bytes] = []
     docs: list[bytes] = []
@@ -125,7 +125,7 @@ def read_trec_run(path: str | Path) -> TrecRun:
     table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
     if table is not None and table.num_rows:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if pc.count_distinct(pair_keys(topic, doc)).as_py() == len(topic):
+        if len(pc.unique(pair_keys(topic, doc))) == len(topic):
             run_id = _text(table["run"][0].as_py(), name, 1, "run id")
             return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
     return _read_lines(data, name)
@@ -153,12 +153,13 @@ def _arrow_table(
     if not plain or data.startswith(b" ") or b"\n " in data or b" \n" in data:
         return None
     column_types = {c: types.get(c, pa.large_binary()) for c in columns}
-    try:
+    used = [c for c in columns if c not in ("q0", "iter", "rank")]
+    try:  # one thread: several are slower on a busy machine, and runs are a few MiB each
         return pa_csv.read_csv(
             pa.BufferReader(data),
-            read_options=pa_csv.ReadOptions(column_names=list(columns)),
+            read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=False),
             parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False),
-            convert_options=pa_csv.ConvertOptions(column_types=column_types),
+            convert_options=pa_csv.ConvertOptions(column_types=column_types, include_columns=used),
         )
     except pa.ArrowException:
         return None
