@@ -29,7 +29,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from evaluation.errors import FormatError
-from evaluation.formats._source import collector_paused, read_bytes
+from evaluation.formats._source import UTF8_BOM, collector_paused, read_bytes
 from evaluation.formats.arrow import binary_array, scalar, to_numpy
 
 RUN_SHAPE = "`topic Q0 doc rank score run` (a TREC run)"
@@ -62,9 +62,14 @@ class TrecQrels:
 
 def first_fields(path: str | Path) -> int:
     """The number of fields of the first line that is neither blank nor a `#` comment (0 if
-    none): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5 or more, FOL runs 8."""
-    data = read_bytes(path)
-    for line in data.split(b"\n", 200):
+    none in the first 64 KiB): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5 or more
+    fields, FOL runs 8."""
+    try:
+        with Path(path).open("rb") as stream:
+            head = stream.read(1 << 16).removeprefix(UTF8_BOM)
+    except OSError as error:
+        raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
+    for line in head.split(b"\n"):
         words = line.split()
         if words and not words[0].startswith(b"#"):
             return len(words)
