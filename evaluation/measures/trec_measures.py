@@ -23,7 +23,8 @@ relevant documents in ranks 1..r):
 - iprec_at_recall_p: the highest precision at or below the rank where the cut-off's
   relevant document was found; cut-off = (long)(p·R + 0.9) in trec_eval 9,
   lround(p·R) in trec_eval 10 (see `recall_cutoff`). 11pt_avg: their mean.
-- set_P = c(n)/n, set_recall = c(n)/R, set_F = (1+β²)·P·R ÷ (β²·P + R).
+- set_P = c(n)/n, set_recall = c(n)/R, set_F = (1+x)·P·R ÷ (x·P + R), x = 1 unless given
+  (`set_F.0.5`; trec_eval's x is the weight itself, not a squared β); 0 when nothing is found.
 """
 
 from __future__ import annotations
@@ -229,11 +230,10 @@ def _set_measure(family: str, num_ret: Ints, num_rel: Ints, num_rel_ret: Ints,
         return precision
     if family == "set_recall":
         return recall
-    beta = selection.parameters("set_F")[0]
-    b2 = beta * beta
-    denominator = b2 * precision + recall
+    weight = selection.parameters("set_F")[0]  # trec_eval's x: recall weighs x times precision
+    denominator = weight * precision + recall
     f_measure: Floats = np.divide(
-        (b2 + 1.0) * precision * recall, denominator, out=np.zeros(len(hits)),
+        (weight + 1.0) * precision * recall, denominator, out=np.zeros(len(hits)),
         where=denominator > 0,
     )  # fmt: skip
     return f_measure

@@ -177,3 +177,41 @@ def test_only_negative_judgements_score_zero(tmp_path: Path) -> None:
     assert values.pop("num_ret") == 1
     assert values.pop("gm_map") == math.log(1e-5)  # the per-topic log of AP floored at 1e-5
     assert all(v == 0 for v in values.values()) and not np.isnan(list(values.values())).any()
+
+
+PARAMETERS = ["P.3,7", "recall.2", "ndcg_cut.2,4", "map_cut.3", "success.2", "set_F.0.5",
+              "iprec_at_recall.0.25,0.5", "11pt_avg.0.2,0.5"]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(collections(), st.sampled_from([1, 2]))
+def test_parameters_as_trec_eval_takes_them(
+    collection: tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]], level: int
+) -> None:
+    """`-m P.3,7` and friends equal pytrec_eval given the same strings (which names set_F and
+    11pt_avg without their parameters, where trec_eval's layout appends them)."""
+    qrels, run = collection
+    answered = sorted(t for t in run if t in qrels)
+    if not answered:
+        return
+    index = QrelsIndex.from_mapping(
+        {t: {d.encode(): g for d, g in js.items()} for t, js in qrels.items()}
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        run_path = write_files(folder, qrels, run)[1]
+        got = evaluate_trec(
+            index,
+            load_run(run_path),
+            parse_measures(PARAMETERS),
+            TrecOptions(level=level, version=9),
+        )
+    want = pytrec_eval.RelevanceEvaluator(qrels, set(PARAMETERS), relevance_level=level).evaluate(
+        run
+    )
+    assert set(got.values) == {"P_3", "P_7", "recall_2", "ndcg_cut_2", "ndcg_cut_4", "map_cut_3",
+                               "success_2", "set_F_0.5", "iprec_at_recall_0.25",
+                               "iprec_at_recall_0.50", "11pt_avg_0.2,0.5"}  # fmt: skip
+    for i, topic in enumerate(got.topics):
+        for name, column in got.values.items():
+            theirs = name.split("_0.")[0] if name.startswith(("set_F", "11pt")) else name
+            assert column[i] == pytest.approx(want[topic][theirs], abs=1e-12), (topic, name)
