@@ -191,6 +191,8 @@ def eval_command(
         if trec_eval.wants_trec(qrels_path, measures, output_format, trec_options):
             if output_format not in (None, *trec_eval.TREC_FORMATS):
                 raise click.UsageError("article measures print as trec, tsv or json")
+            if plot_path:
+                raise click.UsageError("--plot draws precision-recall curves of passage tasks")
             options = TrecOptions(
                 level=1 if level is None else level, max_docs=max_docs, complete=complete,
                 version=int(trec_version or 10),
