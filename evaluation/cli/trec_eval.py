@@ -40,7 +40,7 @@ def wants_trec(qrels_path: str, measures: Sequence[str], output_format: str | No
     trec_eval option, or a measure name beyond Focal's own (MAP, P@k, nDCG@k, Rprec, bpref)."""
     legacy = all(m in LEGACY_NAMES or m.startswith(("P@", "nDCG@")) for m in measures)
     try:
-        trec_qrels = first_fields(qrels_path) <= 4
+        trec_qrels = 0 <= first_fields(qrels_path) <= 4
     except FormatError:
         trec_qrels = False  # reported by the reader that follows
     return trec_qrels or output_format == "trec" or trec_options or not legacy
@@ -49,7 +49,7 @@ def wants_trec(qrels_path: str, measures: Sequence[str], output_format: str | No
 def load_index(path: str) -> QrelsIndex:
     """TREC qrels (first line of at most 4 fields; comments only: empty) or FOL qrels (an
     article with highlighted text has grade 1)."""
-    if first_fields(path) <= 4:
+    if 0 <= first_fields(path) <= 4:
         return QrelsIndex.from_trec(read_trec_qrels(path))
     return QrelsIndex.from_fol(read_qrels(path), path)
 

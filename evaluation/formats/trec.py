@@ -62,8 +62,8 @@ class TrecQrels:
 
 def first_fields(path: str | Path) -> int:
     """The number of fields of the first line that is neither blank nor a `#` comment (0 if
-    none in the first 64 KiB): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5 or more
-    fields, FOL runs 8."""
+    none in the first 64 KiB; -1 for XML): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5
+    or more fields, FOL runs 8, and an INEX XML submission starts with `<`."""
     try:
         with Path(path).open("rb") as stream:
             head = stream.read(1 << 16).removeprefix(UTF8_BOM)
@@ -72,7 +72,7 @@ def first_fields(path: str | Path) -> int:
     for line in head.split(b"\n"):
         words = line.split()
         if words and not words[0].startswith(b"#"):
-            return len(words)
+            return -1 if words[0].startswith(b"<") else len(words)
     return 0
 
 

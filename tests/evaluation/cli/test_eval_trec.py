@@ -129,3 +129,17 @@ def test_unknown_measure_lists_the_known_ones() -> None:
 def test_trec_options_need_the_articles_task() -> None:
     code, _, err = invoke("-l", "2", str(DATA / "small.qrels"), str(DATA / "small.run"))
     assert code == 2 and "--task articles" in err
+
+
+def test_xml_submission_whose_first_line_has_six_fields(tmp_path: Path) -> None:
+    """An INEX XML submission is read as one, even when its first line splits into six words."""
+    run = tmp_path / "sub.xml"
+    run.write_text(
+        '<inex-submission participant-id="4" run-id="R1" task="Focused" query="automatic" x=""\n'
+        'result-type="fol"><topic topic-id="1"><result><file>d1</file>'
+        "<fol offset='0' length='5'/></result></topic></inex-submission>\n"
+    )
+    assert len(run.read_text().splitlines()[0].split()) == 6
+    code, out, err = invoke("--task", "articles", "-m", "map", str(DATA / "small.qrels"), str(run))
+    assert code == 0, err
+    assert out.splitlines() == [f"{'map':<22}\tall\t0.5000"]  # d1 of topic 1 at rank 1, R = 2
