@@ -16,6 +16,7 @@ The expected file was written with the shell's printf '%-22s\\t%s\\t%s\\n', trec
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,16 @@ def test_xml_submission_whose_first_line_has_six_fields(tmp_path: Path) -> None:
     code, out, err = invoke("--task", "articles", "-m", "map", str(DATA / "small.qrels"), str(run))
     assert code == 0, err
     assert out.splitlines() == [f"{'map':<22}\tall\t0.5000"]  # d1 of topic 1 at rank 1, R = 2
+
+
+def test_tsv_and_json_carry_full_precision() -> None:
+    code, out, _ = small("--format", "tsv", "-q")
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert code == 0 and rows[0] == ["run_id", "measure", "topic", "value"]
+    assert ["myrun", "map", "1", repr(1 / 6)] in rows
+    assert ["myrun", "map", "all", repr((0.0 + 1 / 6 + 1.0) / 2)] in rows  # summed in topic order
+    code, out, _ = small("--format", "json", "-q", "-c")
+    document = json.loads(out)
+    assert code == 0 and document[0]["trec_version"] == 10
+    assert document[0]["topics"]["3"]["num_rel"] == 1 and document[0]["all"]["num_q"] == 3
+    assert document[0]["all"]["map"] == pytest.approx(7 / 18, abs=1e-15)
