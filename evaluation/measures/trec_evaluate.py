@@ -35,7 +35,7 @@ from evaluation.measures.trec_measures import (
     Ranked,
     topic_values,
 )
-from evaluation.measures.trec_names import COUNTS, Selection
+from evaluation.measures.trec_names import COUNTS, GEOMETRIC, Selection
 
 Value = int | float
 VERSIONS = (9, 10)
@@ -216,7 +216,7 @@ def _with_missing(
                 merged[name].append(column[i])
             elif name == "num_rel":
                 merged[name].append(index.stats(topic, options.level).num_rel)
-            elif name == "gm_map":
+            elif name in GEOMETRIC:
                 merged[name].append(math.log(MIN_GEO_MEAN))
             else:
                 merged[name].append(0 if name in COUNTS else 0.0)
@@ -243,7 +243,7 @@ def _summary(
         total = 0.0
         for value in column:
             total += float(value)
-        if name == "gm_map":
+        if name in GEOMETRIC:
             total += missing * math.log(MIN_GEO_MEAN)
             summary[name] = math.exp(total / divisor) if divisor else 0.0
         else:

@@ -23,6 +23,9 @@ relevant documents in ranks 1..r):
 - iprec_at_recall_p: the highest precision at or below the rank where the cut-off's
   relevant document was found; cut-off = (long)(p·R + 0.9) in trec_eval 9,
   lround(p·R) in trec_eval 10 (see `recall_cutoff`). 11pt_avg: their mean.
+- gm_bpref: ln max(bpref, 1e-5) per topic, like gm_map; relative_P_k: c(k)/min(k, R);
+  set_relative_P: c(n)/min(n, R); set_map: set_P · set_recall; num_nonrel_judged_ret: judged
+  non-relevant documents retrieved.
 - set_P = c(n)/n, set_recall = c(n)/R, set_F = (1+x)·P·R ÷ (x·P + R), x = 1 unless given
   (`set_F.0.5`; trec_eval's x is the weight itself, not a squared β); 0 when nothing is found.
 """
@@ -117,8 +120,9 @@ def topic_values(
             out[name] = ap if family == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN))
         elif family == "Rprec":
             out[name] = per_rel(total(relevant & (rank <= num_rel[seg])))
-        elif family == "bpref":
-            out[name] = per_rel(total(_bpref_terms(grades, relevant, ranked, seg, level)))
+        elif family in ("bpref", "gm_bpref"):
+            value = per_rel(total(_bpref_terms(grades, relevant, ranked, seg, level)))
+            out[name] = value if family == "bpref" else np.log(np.maximum(value, MIN_GEO_MEAN))
         elif family == "recip_rank":
             out[name] = 1.0 / first
         elif family == "P" and k is not None:
@@ -127,6 +131,14 @@ def topic_values(
             out[name] = per_rel(total(relevant & (rank <= k)))
         elif family == "success" and k is not None:
             out[name] = (first <= k).astype(np.float64)
+        elif family == "relative_P" and k is not None:
+            found = total(relevant & (rank <= k))
+            out[name] = np.divide(found, np.minimum(num_rel, k), out=np.zeros(topics),
+                                  where=num_rel > 0)  # fmt: skip
+        elif family == "num_nonrel_judged_ret":
+            out[name] = np.bincount(seg, (grades >= 0) & ~relevant, minlength=topics).astype(
+                np.int64
+            )
         elif family == "map_cut" and k is not None:
             out[name] = per_rel(total(np.where(rank <= k, precision_here, 0.0)))
         elif family == "infAP":
@@ -144,7 +156,7 @@ def topic_values(
                 )
             curve = curves[family]
             out[name] = curve[levels.index(k)] if k is not None else _mean_reversed(curve)
-        elif family in ("set_P", "set_recall", "set_F"):
+        elif family in ("set_P", "set_recall", "set_F", "set_relative_P", "set_map"):
             out[name] = _set_measure(family, num_ret, num_rel, num_rel_ret, selection)
     return out
 
@@ -230,6 +242,12 @@ def _set_measure(family: str, num_ret: Ints, num_rel: Ints, num_rel_ret: Ints,
         return precision
     if family == "set_recall":
         return recall
+    if family == "set_map":
+        return precision * recall
+    if family == "set_relative_P":
+        limit = np.minimum(num_ret, num_rel)
+        relative: Floats = np.divide(hits, limit, out=np.zeros(len(hits)), where=limit > 0)
+        return relative
     weight = selection.parameters("set_F")[0]  # trec_eval's x: recall weighs x times precision
     denominator = weight * precision + recall
     f_measure: Floats = np.divide(

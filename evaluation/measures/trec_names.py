@@ -21,17 +21,19 @@ FAMILIES: dict[str, tuple[float, ...] | None] = {
     "num_q": None, "num_ret": None, "num_rel": None, "num_rel_ret": None, "map": None,
     "gm_map": None, "Rprec": None, "bpref": None, "recip_rank": None,
     "iprec_at_recall": RECALL_LEVELS, "P": LONG_CUTS, "recall": LONG_CUTS, "infAP": None,
-    "11pt_avg": RECALL_LEVELS, "ndcg": None, "ndcg_cut": LONG_CUTS, "map_cut": LONG_CUTS,
-    "success": (1, 5, 10), "set_P": None, "set_recall": None, "set_F": (1.0,),
+    "gm_bpref": None, "11pt_avg": RECALL_LEVELS, "ndcg": None, "ndcg_cut": LONG_CUTS,
+    "map_cut": LONG_CUTS, "relative_P": LONG_CUTS, "success": (1, 5, 10), "set_P": None,
+    "set_relative_P": None, "set_recall": None, "set_map": None, "set_F": (1.0,),
+    "num_nonrel_judged_ret": None,
 }  # fmt: skip
-COUNTS = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret"})
-CUTOFF_FAMILIES = frozenset({"P", "recall", "ndcg_cut", "map_cut", "success"})
-SUMMARY_ONLY = frozenset({"num_q", "gm_map"})  # trec_eval prints them in the `all` block only
+COUNTS = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"})
+CUTOFF_FAMILIES = frozenset({"P", "recall", "ndcg_cut", "map_cut", "relative_P", "success"})
+GEOMETRIC = frozenset({"gm_map", "gm_bpref"})  # per topic ln max(x, 1e-5); `all`: exp of mean
+SUMMARY_ONLY = frozenset({"num_q", *GEOMETRIC})  # trec_eval prints them in the `all` block only
 
 # trec_eval measures Focal does not compute (named in sets; refused by name with this note).
 NOT_COMPUTED = (
-    "relstring", "gm_bpref", "Rprec_mult", "utility", "binG", "G", "dcg", "ideal_dcg",
-    "ndcg_rel", "Rndcg", "relative_P", "set_relative_P", "set_map", "num_nonrel_judged_ret",
+    "relstring", "Rprec_mult", "utility", "binG", "G", "dcg", "ideal_dcg", "ndcg_rel", "Rndcg",
 )  # fmt: skip
 SETS: dict[str, tuple[str, ...]] = {
     "official": (

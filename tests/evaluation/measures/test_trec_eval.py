@@ -102,9 +102,9 @@ def test_version_9_equals_pytrec_eval(
     assert got.summary["num_q"] == len(answered)
     for name in got.values:
         column = [want[t][name] for t in answered]
-        if name in ("num_ret", "num_rel", "num_rel_ret"):
+        if name in ("num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"):
             expected = sum(column)
-        elif name == "gm_map":  # -c: a missing topic counts as AP = 1e-5
+        elif name in ("gm_map", "gm_bpref"):  # -c: a missing topic counts as 1e-5
             logs = sum(column) + (divisor - len(answered)) * math.log(1e-5)
             expected = math.exp(logs / divisor) if divisor else 0.0
         else:
@@ -170,12 +170,13 @@ def test_ties_rank_by_document_id_descending_whatever_the_rank_column(tmp_path: 
 
 def test_only_negative_judgements_score_zero(tmp_path: Path) -> None:
     """A topic whose judgements are all negative has no relevant document: every measure 0
-    (pytrec_eval does not return on such a topic). gm_map's per-topic value is log(1e-5)."""
+    (pytrec_eval does not return on such a topic). gm_map's and gm_bpref's per-topic values are
+    ln(1e-5)."""
     run = load_run(_run(tmp_path / "r", [("a", 1.0)]))
     got = evaluate_trec(_index({"a": -1}), run, parse_measures(["all_trec"]), TrecOptions())
     values = {name: column[0] for name, column in got.values.items()}
     assert values.pop("num_ret") == 1
-    assert values.pop("gm_map") == math.log(1e-5)  # the per-topic log of AP floored at 1e-5
+    assert values.pop("gm_map") == values.pop("gm_bpref") == math.log(1e-5)  # ln of 0 floored
     assert all(v == 0 for v in values.values()) and not np.isnan(list(values.values())).any()
 
 
