@@ -23,6 +23,9 @@ relevant documents in ranks 1..r):
 - iprec_at_recall_p: the highest precision at or below the rank where the cut-off's
   relevant document was found; cut-off = (long)(p·R + 0.9) in trec_eval 9,
   lround(p·R) in trec_eval 10 (see `recall_cutoff`). 11pt_avg: their mean.
+- Rprec_mult_m: precision at rank (long)(m·R + 0.9); utility: p1·c(n) + p2·(n − c(n)) +
+  p3·(R − c(n)) + p4·(−n − R + c(n)) with (1, −1, 0, 0) by default (no collection size: trec_eval's
+  -N is 0 unless given, and Focal does not take it).
 - gm_bpref: ln max(bpref, 1e-5) per topic, like gm_map; relative_P_k: c(k)/min(k, R);
   set_relative_P: c(n)/min(n, R); set_map: set_P · set_recall; num_nonrel_judged_ret: judged
   non-relevant documents retrieved.
@@ -135,6 +138,13 @@ def topic_values(
             found = total(relevant & (rank <= k))
             out[name] = np.divide(found, np.minimum(num_rel, k), out=np.zeros(topics),
                                   where=num_rel > 0)  # fmt: skip
+        elif family == "Rprec_mult" and k is not None:
+            out[name] = _precision_at_multiple(relevant, rank, seg, num_rel, k)
+        elif family == "utility":
+            p = selection.parameters("utility")
+            out[name] = (p[0] * num_rel_ret + p[1] * (num_ret - num_rel_ret)
+                         + p[2] * (num_rel - num_rel_ret)
+                         + p[3] * (num_rel_ret - num_ret - num_rel)).astype(np.float64)  # fmt: skip
         elif family == "num_nonrel_judged_ret":
             out[name] = np.bincount(seg, (grades >= 0) & ~relevant, minlength=topics).astype(
                 np.int64
@@ -159,6 +169,16 @@ def topic_values(
         elif family in ("set_P", "set_recall", "set_F", "set_relative_P", "set_map"):
             out[name] = _set_measure(family, num_ret, num_rel, num_rel_ret, selection)
     return out
+
+
+def _precision_at_multiple(
+    relevant: npt.NDArray[np.bool_], rank: Ints, seg: Ints, num_rel: Ints, multiple: float
+) -> Floats:
+    """Precision at rank (long)(m·R + 0.9) (`m_Rprec_mult.c`), past the run's end too (the
+    relevant documents found ÷ that rank); 0 when the rank is 0."""
+    cut = (multiple * num_rel + 0.9).astype(np.int64)
+    found = np.bincount(seg, relevant & (rank <= cut[seg]), minlength=len(num_rel))
+    return np.divide(found, cut, out=np.zeros(len(num_rel)), where=cut > 0)
 
 
 def _within(cumulative: Ints, starts: Ints, seg: Ints) -> Ints:

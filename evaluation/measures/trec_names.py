@@ -15,13 +15,16 @@ from dataclasses import dataclass, field
 
 LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+PARAMETER_LISTS = frozenset({"11pt_avg", "set_F", "utility"})  # one row, parameters as typed
 
 # Focal's families in trec_eval's order (measures.c), with their default parameters.
 FAMILIES: dict[str, tuple[float, ...] | None] = {
     "num_q": None, "num_ret": None, "num_rel": None, "num_rel_ret": None, "map": None,
     "gm_map": None, "Rprec": None, "bpref": None, "recip_rank": None,
     "iprec_at_recall": RECALL_LEVELS, "P": LONG_CUTS, "recall": LONG_CUTS, "infAP": None,
-    "gm_bpref": None, "11pt_avg": RECALL_LEVELS, "ndcg": None, "ndcg_cut": LONG_CUTS,
+    "gm_bpref": None, "Rprec_mult": R_MULTIPLES, "utility": (1.0, -1.0, 0.0, 0.0),
+    "11pt_avg": RECALL_LEVELS, "ndcg": None, "ndcg_cut": LONG_CUTS,
     "map_cut": LONG_CUTS, "relative_P": LONG_CUTS, "success": (1, 5, 10), "set_P": None,
     "set_relative_P": None, "set_recall": None, "set_map": None, "set_F": (1.0,),
     "num_nonrel_judged_ret": None,
@@ -33,7 +36,7 @@ SUMMARY_ONLY = frozenset({"num_q", *GEOMETRIC})  # trec_eval prints them in the 
 
 # trec_eval measures Focal does not compute (named in sets; refused by name with this note).
 NOT_COMPUTED = (
-    "relstring", "Rprec_mult", "utility", "binG", "G", "dcg", "ideal_dcg", "ndcg_rel", "Rndcg",
+    "relstring", "binG", "G", "dcg", "ideal_dcg", "ndcg_rel", "Rndcg",
 )  # fmt: skip
 SETS: dict[str, tuple[str, ...]] = {
     "official": (
@@ -82,9 +85,9 @@ class Selection:
             values = self.parameters(family)
             if family in CUTOFF_FAMILIES:
                 rows.extend(Row(f"{family}_{int(k)}", family, k) for k in values)
-            elif family == "iprec_at_recall":
+            elif family in ("iprec_at_recall", "Rprec_mult"):
                 rows.extend(Row(f"{family}_{p:3.2f}", family, p) for p in values)
-            elif family in ("11pt_avg", "set_F") and family in self.printable:
+            elif family in PARAMETER_LISTS and family in self.printable:
                 rows.append(Row(f"{family}_{self.printable[family]}", family))
             else:
                 rows.append(Row(family, family))
@@ -157,7 +160,9 @@ def _add_parameters(selection: Selection, name: str, params: str) -> None:
         if any(v != int(v) or v <= 0 for v in values):
             raise ValueError(f"cut-offs of {name} must be positive integers, found {params!r}")
         values = [float(int(v)) for v in values]
-    if name in ("11pt_avg", "set_F"):
+    if name == "utility" and len(values) != 4:
+        raise ValueError(f"utility takes 4 coefficients, found {params!r}")
+    if name in PARAMETER_LISTS:
         selection.printable[name] = params
     else:
         values.sort()

@@ -176,6 +176,7 @@ def test_only_negative_judgements_score_zero(tmp_path: Path) -> None:
     got = evaluate_trec(_index({"a": -1}), run, parse_measures(["all_trec"]), TrecOptions())
     values = {name: column[0] for name, column in got.values.items()}
     assert values.pop("num_ret") == 1
+    assert values.pop("utility") == -1.0  # one document retrieved, not relevant: -1 by default
     assert values.pop("gm_map") == values.pop("gm_bpref") == math.log(1e-5)  # ln of 0 floored
     assert all(v == 0 for v in values.values()) and not np.isnan(list(values.values())).any()
 
