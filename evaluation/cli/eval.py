@@ -120,14 +120,19 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     "--strict", is_flag=True, help="Corrected definitions instead of the official quirks."
 )
 @click.option(
-    "--format", "output_format", type=click.Choice(FORMATS), default="inex", show_default=True
+    "--format",
+    "output_format",
+    type=click.Choice((*FORMATS, "trec")),
+    default=None,
+    help="inex (default), tsv, json; trec: trec_eval's layout (task articles).",
 )
 @click.option(
     "-m",
     "--measure",
     "measures",
     multiple=True,
-    help="Article measure (task articles): MAP, P@k, nDCG@k, Rprec, bpref; element measure "
+    help="Article measure (task articles), trec_eval names and sets: map, P.5,10, ndcg_cut.10, "
+    "official, all_trec... (Focal's MAP, P@k, nDCG@k too; docs/trec_eval.md); element measure "
     "(task elements): P@k, overlap@k, inex_eval, inex_eval_ng, nxCG@k, MAep. Repeatable.",
 )
 @click.option(
@@ -164,6 +169,26 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     help="Task elements, XCG: a seen element gains (1 - alpha) of its value.",
 )
 @click.option(
+    "--trec-version",
+    type=click.Choice(["9", "10"]),
+    default=None,
+    help="Task articles: reproduce trec_eval 10.0 (default) or 9.0.x (pytrec_eval, ir_measures).",
+)
+@click.option(
+    "-l",
+    "level",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Task articles: lowest grade that counts as relevant (trec_eval -l; default 1).",
+)
+@click.option(
+    "-M",
+    "max_docs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Task articles: documents per topic considered (trec_eval -M).",
+)
+@click.option(
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False),
@@ -182,14 +207,19 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
 )
 def eval_command(
     task: str, per_topic: bool, complete: bool, beta: float, bep_window: int, irr: int,
-    strict: bool, output_format: str, measures: tuple[str, ...], plot_path: str | None,
-    jobs: int, qrels_path: str, run_paths: tuple[str, ...], quant: str = "generalised",
-    collection_dir: str | None = None, ties: str = "score", alpha: float = 1.0,
-    nonrel: str = "indicator",
+    strict: bool, output_format: str | None, measures: tuple[str, ...],
+    trec_version: str | None, level: int | None, max_docs: int | None,
+    plot_path: str | None, jobs: int, qrels_path: str, run_paths: tuple[str, ...],
+    quant: str = "generalised", collection_dir: str | None = None, ties: str = "score",
+    alpha: float = 1.0, nonrel: str = "indicator",
 ) -> None:  # fmt: skip
-    """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does."""
+    """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
+    --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
     from evaluation.formats.qrels import read_qrels
 
+    trec_options = trec_version is not None or level is not None or max_docs is not None
+    if task != "articles" and (trec_options or output_format == "trec"):
+        raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
     if task == "elements":
         from evaluation.cli.eval_elements import run_elements
 
@@ -197,10 +227,29 @@ def eval_command(
             raise click.UsageError("--plot and --strict are for the passage tasks")
         run_elements(
             qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
-            nonrel=nonrel,
-            collection_dir=collection_dir, output_format=output_format, per_topic=per_topic,
+            nonrel=nonrel, collection_dir=collection_dir, output_format=output_format or "inex",
+            per_topic=per_topic,
         )  # fmt: skip
         return
+    if task == "articles":
+        from evaluation.cli import trec_eval
+        from evaluation.measures.trec_evaluate import TrecOptions
+
+        if trec_eval.wants_trec(qrels_path, measures, output_format, trec_options):
+            if output_format not in (None, *trec_eval.TREC_FORMATS):
+                raise click.UsageError("article measures print as trec, tsv or json")
+            if plot_path:
+                raise click.UsageError("--plot draws precision-recall curves of passage tasks")
+            options = TrecOptions(
+                level=1 if level is None else level, max_docs=max_docs, complete=complete,
+                version=int(trec_version or 10),
+            )  # fmt: skip
+            trec_eval.run_trec_eval(
+                qrels_path, run_paths, measures, options, per_topic, output_format or "trec"
+            )
+            return
+    output_format = output_format or "inex"
+
     if measures and task != "articles":
         raise click.UsageError("-m/--measure is for --task articles")
     if plot_path and task == "articles":

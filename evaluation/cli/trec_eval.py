@@ -1,0 +1,169 @@
+"""`focal eval --task articles` in trec_eval's terms: its files, names, options and layout.
+
+Reads TREC or FOL qrels and TREC, FOL or element runs (passage and element runs are reduced to
+articles, an article scoring its best result), evaluates every run against one `QrelsIndex`, and
+prints trec_eval's layout (`--format trec`: `%-22s\\t%s\\t%6.4f`, counts as integers, a `runid`
+row), or tab-separated rows, or JSON. Every file is read and evaluated before anything is
+printed, so a bad file leaves stdout empty.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+import click
+
+from evaluation.errors import FormatError
+from evaluation.formats.qrels import read_qrels
+from evaluation.formats.runs import read_run
+from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
+from evaluation.measures.trec_evaluate import (
+    QrelsIndex,
+    TrecEvaluation,
+    TrecOptions,
+    Value,
+    evaluate_trec,
+    run_from_records,
+)
+from evaluation.measures.trec_names import COUNTS, SUMMARY_ONLY, Selection, parse_measures
+
+TREC_FORMATS = ("trec", "tsv", "json")
+LEGACY_NAMES = ("MAP", "Rprec", "bpref")  # with P@k and nDCG@k: Focal's own article names
+
+
+def wants_trec(qrels_path: str, measures: Sequence[str], output_format: str | None,
+               trec_options: bool) -> bool:  # fmt: skip
+    """Whether an articles evaluation goes the trec_eval way: TREC qrels, `--format trec`, a
+    trec_eval option, or a measure name beyond Focal's own (MAP, P@k, nDCG@k, Rprec, bpref)."""
+    legacy = all(m in LEGACY_NAMES or m.startswith(("P@", "nDCG@")) for m in measures)
+    try:
+        trec_qrels = 0 <= first_fields(qrels_path) <= 4
+    except FormatError:
+        trec_qrels = False  # reported by the reader that follows
+    return trec_qrels or output_format == "trec" or trec_options or not legacy
+
+
+def load_index(path: str) -> QrelsIndex:
+    """TREC qrels (first line of at most 4 fields; comments only: empty) or FOL qrels (an
+    article with highlighted text has grade 1)."""
+    if 0 <= first_fields(path) <= 4:
+        return QrelsIndex.from_trec(read_trec_qrels(path))
+    return QrelsIndex.from_fol(read_qrels(path), path)
+
+
+def load_run(path: str) -> TrecRun:
+    """A TREC run (6 fields) read as columns, else any run Focal reads, reduced to articles."""
+    if first_fields(path) == 6:
+        return read_trec_run(path)
+    return run_from_records(read_run(path))
+
+
+def run_trec_eval(
+    qrels_path: str, run_paths: Sequence[str], measures: Sequence[str], options: TrecOptions,
+    per_topic: bool, output_format: str,
+) -> None:  # fmt: skip
+    """Evaluate and print; a bad file or measure name is one line on stderr and exit code 2."""
+    try:
+        selection = parse_measures(measures)
+        index = load_index(qrels_path)
+        evaluations = [
+            evaluate_trec(index, load_run(path), selection, options) for path in run_paths
+        ]
+    except (FormatError, ValueError) as error:
+        click.echo(f"focal eval: {error}", err=True)
+        sys.exit(2)
+    if selection.left_out:
+        click.echo(
+            "focal eval: not computed by Focal (left out of the set): "
+            + " ".join(selection.left_out), err=True,
+        )  # fmt: skip
+    for evaluation in evaluations:
+        for note in notes(evaluation):
+            click.echo(note, err=True)
+    WRITERS[output_format](evaluations, selection, sys.stdout, per_topic)
+
+
+def notes(evaluation: TrecEvaluation) -> list[str]:
+    """What stderr says about a run: version, averaging, topics the qrels do not know."""
+    options = evaluation.options
+    name = evaluation.run_id
+    answered = sum(evaluation.answered)
+    said = [f"{name}: trec_eval {options.version} semantics, {answered} topics answered"]
+    if evaluation.unknown_topics:
+        said.append(
+            f"{name}: run topics absent from the qrels (ignored): "
+            + " ".join(evaluation.unknown_topics)
+        )
+    if not answered:
+        said.append(f"{name}: no topic with both results and judgements (trec_eval stops here)")
+    said.extend(f"{name}: warning: {w}" for w in evaluation.warnings[:10])
+    return said
+
+
+def format_value(name: str, value: Value) -> str:
+    """A value as trec_eval prints it: counts `%ld`, the rest `%6.4f`."""
+    return str(int(value)) if name in COUNTS else f"{float(value):6.4f}"
+
+
+def write_trec(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
+               per_topic: bool) -> None:  # fmt: skip
+    """trec_eval's output: per-topic rows with `-q` (topics in id order), then the `all` rows."""
+    rows = selection.rows()
+    topic_rows = [row.name for row in rows if row.family not in SUMMARY_ONLY]
+    for evaluation in evaluations:
+        lines: list[str] = []
+        if per_topic:
+            for i, topic in enumerate(evaluation.topics):
+                for name in topic_rows:
+                    value = format_value(name, evaluation.values[name][i])
+                    lines.append(f"{name:<22}\t{topic}\t{value}\n")
+        if selection.runid:
+            lines.append(f"{'runid':<22}\tall\t{evaluation.run_id}\n")
+        for row in rows:
+            value = format_value(row.name, evaluation.summary[row.name])
+            lines.append(f"{row.name:<22}\tall\t{value}\n")
+        stream.write("".join(lines))
+
+
+def write_tsv(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
+              per_topic: bool) -> None:  # fmt: skip
+    """`run_id  measure  topic  value` rows with full precision (repr of the double)."""
+    stream.write("run_id\tmeasure\ttopic\tvalue\n")
+    rows = selection.rows()
+    for evaluation in evaluations:
+        run_id = evaluation.run_id
+        if per_topic:
+            for i, topic in enumerate(evaluation.topics):
+                for row in rows:
+                    if row.family not in SUMMARY_ONLY:
+                        value = evaluation.values[row.name][i]
+                        stream.write(f"{run_id}\t{row.name}\t{topic}\t{value!r}\n")
+        for row in rows:
+            stream.write(f"{run_id}\t{row.name}\tall\t{evaluation.summary[row.name]!r}\n")
+
+
+def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
+               per_topic: bool) -> None:  # fmt: skip
+    """One object per run: options, per-topic values (with -q), `all`."""
+    document = [
+        {
+            "run_id": e.run_id,
+            "file": e.file,
+            "trec_version": e.options.version,
+            "topics": {
+                topic: {name: column[i] for name, column in e.values.items()}
+                for i, topic in enumerate(e.topics)
+            } if per_topic else {},
+            "all": e.summary,
+            "unknown_topics": e.unknown_topics,
+        }
+        for e in evaluations
+    ]  # fmt: skip
+    json.dump(document, stream, indent=2)
+    stream.write("\n")
+
+
+WRITERS = {"trec": write_trec, "tsv": write_tsv, "json": write_json}

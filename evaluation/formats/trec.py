@@ -1,0 +1,217 @@
+"""TREC qrels and runs, as trec_eval reads them, for article evaluation.
+
+    topic iter doc grade                     TREC qrels (4 fields; `#` starts a comment line)
+    topic Q0 doc rank score run              TREC run (6 fields)
+
+A qrels grade is an integer; a negative grade means "in the pool but not judged" (trec_eval's
+convention, used by infAP), 0 and the grades below the relevance level (`-l`) are judged
+non-relevant. A document may be judged once per topic. A run's `Q0` and `rank` columns are read
+but never used: trec_eval ranks a topic's documents by score descending, then by document id
+descending, whatever the rank column says (see docs/trec_eval.md). A document may appear once per
+topic: trec_eval stops with "duplicate docs" otherwise, and so does Focal, naming both lines.
+
+Both readers try a columnar fast path first: a file whose fields are separated by single spaces
+(no tab, no comment) is parsed by pyarrow's CSV reader, which insists on the field count of
+every line and on numeric grades and scores; anything it refuses, or a duplicate it finds, sends
+the file through the line-by-line reader, which names the first bad line. Both paths return
+the same columns: topic and document ids as Arrow binary arrays, grades or scores as numpy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+
+from evaluation.errors import FormatError
+from evaluation.formats._source import UTF8_BOM, collector_paused, read_bytes
+from evaluation.formats.arrow import binary_array, scalar, to_numpy
+
+RUN_SHAPE = "`topic Q0 doc rank score run` (a TREC run)"
+QRELS_SHAPE = "`topic iter doc grade` (TREC qrels)"
+RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score", "run")
+QRELS_COLUMNS = ("topic", "iter", "doc", "grade")
+
+
+@dataclass(frozen=True)
+class TrecRun:
+    """A run as trec_eval sees it: one row per line (file order); rank and Q0 are dropped."""
+
+    run_id: str
+    file: str
+    topic: pa.Array  # large binary
+    doc: pa.Array  # large binary
+    score: npt.NDArray[np.float64]
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TrecQrels:
+    """Judgements, one row per line: topic, document, integer grade (negative: not judged)."""
+
+    file: str
+    topic: pa.Array  # large binary
+    doc: pa.Array  # large binary
+    grade: npt.NDArray[np.int64]
+
+
+def first_fields(path: str | Path) -> int:
+    """The number of fields of the first line that is neither blank nor a `#` comment (0 if
+    none in the first 64 KiB; -1 for XML): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5
+    or more fields, FOL runs 8, and an INEX XML submission starts with `<`."""
+    try:
+        with Path(path).open("rb") as stream:
+            head = stream.read(1 << 16).removeprefix(UTF8_BOM)
+    except OSError as error:
+        raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
+    for line in head.split(b"\n"):
+        words = line.split()
+        if words and not words[0].startswith(b"#"):
+            return -1 if words[0].startswith(b"<") else len(words)
+    return 0
+
+
+def pair_keys(topic: pa.Array, doc: pa.Array) -> pa.Array:
+    """`topic NUL doc` per row: one key per (topic, document) pair, for lookups and duplicates."""
+    return pc.binary_join_element_wise(topic, doc, scalar(b"\x00"))
+
+
+def read_trec_qrels(path: str | Path) -> TrecQrels:
+    """Parse TREC qrels. Raises FormatError (file:line) for a line that is not four fields, a
+    grade that is not an integer, or a document judged twice in a topic."""
+    name, data = str(path), read_bytes(path)
+    table = None if b"#" in data else _arrow_table(data, QRELS_COLUMNS, {"grade": pa.int64()})
+    if table is not None:
+        topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
+        if len(pc.unique(pair_keys(topic, doc))) == len(topic):
+            return TrecQrels(name, topic, doc, to_numpy(table["grade"].combine_chunks()))
+    topics: list[bytes] = []
+    docs: list[bytes] = []
+    grades_read: list[int] = []
+    seen_at: dict[tuple[bytes, bytes], int] = {}
+    with collector_paused():
+        for number, line in enumerate(data.split(b"\n"), 1):
+            words = line.split()
+            if not words or words[0].startswith(b"#"):
+                continue
+            if len(words) != 4:
+                message = f"expected 4 fields {QRELS_SHAPE}, found {len(words)}"
+                raise FormatError(name, number, message)
+            try:
+                grade = int(words[3])
+            except ValueError:
+                message = f"expected an integer grade, found {_show(words[3])}"
+                raise FormatError(name, number, message) from None
+            pair = (words[0], words[2])
+            if pair in seen_at:
+                raise FormatError(
+                    name, number, f"document {_show(words[2])} of topic {_show(words[0])} is "
+                    f"judged twice (also line {seen_at[pair]}); trec_eval refuses duplicates",
+                )  # fmt: skip
+            seen_at[pair] = number
+            topics.append(words[0])
+            docs.append(words[2])
+            grades_read.append(grade)
+    return TrecQrels(
+        name, binary_array(topics), binary_array(docs),
+        np.array(grades_read, dtype=np.int64),
+    )  # fmt: skip
+
+
+def read_trec_run(path: str | Path) -> TrecRun:
+    """Parse a TREC run. Raises FormatError (file:line) for a line that is not six fields, a
+    score that is not a number, or a document twice in one topic (trec_eval refuses it)."""
+    name, data = str(path), read_bytes(path)
+    table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
+    if table is not None and table.num_rows:
+        topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
+        if len(pc.unique(pair_keys(topic, doc))) == len(topic):
+            run_id = _text(table["run"][0].as_py(), name, 1, "run id")
+            return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
+    return _read_lines(data, name)
+
+
+def run_from_pairs(
+    run_id: str, file: str, topics: dict[str, dict[bytes, float]], warnings: list[str]
+) -> TrecRun:
+    """A TrecRun from per-topic best scores (a passage or element run reduced to articles)."""
+    topic = [t.encode() for t, scored in topics.items() for _ in scored]
+    docs = [d for scored in topics.values() for d in scored]
+    scores = [s for scored in topics.values() for s in scored.values()]
+    return TrecRun(
+        run_id, file, binary_array(topic), binary_array(docs),
+        np.array(scores, dtype=np.float64), warnings,
+    )  # fmt: skip
+
+
+def _arrow_table(
+    data: bytes, columns: tuple[str, ...], types: dict[str, pa.DataType]
+) -> pa.Table | None:
+    """The file as columns when every line is the expected fields separated by single spaces;
+    None when pyarrow refuses it or the layout is not that plain (the line reader decides)."""
+    plain = data and b"\t" not in data and b"\r" not in data and b"  " not in data
+    if not plain or data.startswith(b" ") or b"\n " in data or b" \n" in data:
+        return None
+    column_types = {c: types.get(c, pa.large_binary()) for c in columns}
+    used = [c for c in columns if c not in ("q0", "iter", "rank")]
+    try:  # one thread: several are slower on a busy machine, and runs are a few MiB each
+        return pa_csv.read_csv(
+            pa.BufferReader(data),
+            read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=False),
+            parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False),
+            convert_options=pa_csv.ConvertOptions(column_types=column_types, include_columns=used),
+        )
+    except pa.ArrowException:
+        return None
+
+
+def _read_lines(data: bytes, name: str) -> TrecRun:
+    topics: list[bytes] = []
+    docs: list[bytes] = []
+    scores: list[float] = []
+    run_id = ""
+    first: dict[tuple[bytes, bytes], int] = {}
+    with collector_paused():
+        for number, line in enumerate(data.split(b"\n"), 1):
+            words = line.split()
+            if not words:
+                continue
+            if len(words) != 6:
+                message = f"expected 6 fields {RUN_SHAPE}, found {len(words)}"
+                raise FormatError(name, number, message)
+            try:
+                scores.append(float(words[4]))
+            except ValueError:
+                message = f"expected a numeric score, found {_show(words[4])}"
+                raise FormatError(name, number, message) from None
+            pair = (words[0], words[2])
+            if pair in first:
+                raise FormatError(
+                    name, number, f"document {_show(words[2])} appears twice in topic "
+                    f"{_show(words[0])} (also line {first[pair]}); trec_eval refuses duplicate "
+                    "documents in a topic",
+                )  # fmt: skip
+            first[pair] = number
+            run_id = run_id or _text(words[5], name, number, "run id")
+            topics.append(words[0])
+            docs.append(words[2])
+    return TrecRun(
+        run_id or Path(name).stem, name, binary_array(topics),
+        binary_array(docs), np.array(scores, dtype=np.float64),
+    )  # fmt: skip
+
+
+def _text(token: bytes, name: str, line: int, what: str) -> str:
+    try:
+        return token.decode()
+    except UnicodeDecodeError:
+        raise FormatError(name, line, f"expected a UTF-8 {what}, found {token!r}") from None
+
+
+def _show(token: bytes) -> str:
+    return repr(token.decode(errors="replace"))

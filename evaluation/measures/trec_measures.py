@@ -1,0 +1,277 @@
+"""trec_eval's article measures on numpy arrays: every topic of a run at once.
+
+A run arrives as `Ranked`: the grades of its retrieved documents in trec_eval's order (score
+descending, then document id descending), topic after topic, cut to `-M` documents per topic.
+A grade is the qrels grade, `NONPOOL` (-1) for a document absent from the qrels and `UNJUDGED`
+(-2) for one the qrels list with a negative grade (trec_eval `form_res_rels.c`). A document is
+relevant when its grade is at least the relevance level `level` (`-l`, default 1); judged
+non-relevant when its grade is in [0, level). Every measure is a sum over positions, taken per
+topic with `np.bincount`, so a run costs a few array passes whatever its number of topics.
+
+Formulas (R = relevant documents of the topic, r = rank, rel(r) = 1 if relevant, c(r) =
+relevant documents in ranks 1..r):
+- map: Σ rel(r)·c(r)/r ÷ R; gm_map: log(max(AP, 1e-5)) per topic, exp of the mean overall.
+- Rprec: c(R)/R; recip_rank: 1/first relevant rank; P_k: c(k)/k; recall_k: c(k)/R;
+  success_k: 1 if c(k) > 0; map_cut_k: the map sum over r ≤ k ÷ R.
+- bpref: Σ over relevant r of 1 − min(n_r, R)/min(N, R) (1 when n_r = 0) ÷ R, n_r the judged
+  non-relevant documents above r, N all judged non-relevant (Buckley & Voorhees, SIGIR 2004).
+- infAP (Yilmaz & Aslam, CIKM 2006), as trec_eval `m_infap.c`: at a relevant document with
+  index j (0-based) after c−1 relevant, n judged non-relevant and u pooled-unjudged documents:
+  1/(j+1) + j/(j+1) · (c−1+n+u)/j · (c−1+ε)/(c−1+n+2ε), ε = 1e-5 (1 at j = 0); ÷ R.
+- ndcg, ndcg_cut_k: gain = grade (> 0), discount log2(r+1), normalised by the ideal ordering of
+  the topic's judged grades (Järvelin & Kekäläinen, TOIS 2002); the level plays no part.
+- iprec_at_recall_p: the highest precision at or below the rank where the cut-off's
+  relevant document was found; cut-off = (long)(p·R + 0.9) in trec_eval 9,
+  lround(p·R) in trec_eval 10 (see `recall_cutoff`). 11pt_avg: their mean.
+- Rprec_mult_m: precision at rank (long)(m·R + 0.9); utility: p1·c(n) + p2·(n − c(n)) +
+  p3·(R − c(n)) + p4·(−n − R + c(n)) with (1, −1, 0, 0) by default (no collection size: trec_eval's
+  -N is 0 unless given, and Focal does not take it).
+- gm_bpref: ln max(bpref, 1e-5) per topic, like gm_map; relative_P_k: c(k)/min(k, R);
+  set_relative_P: c(n)/min(n, R); set_map: set_P · set_recall; num_nonrel_judged_ret: judged
+  non-relevant documents retrieved.
+- set_P = c(n)/n, set_recall = c(n)/R, set_F = (1+x)·P·R ÷ (x·P + R), x = 1 unless given
+  (`set_F.0.5`; trec_eval's x is the weight itself, not a squared β); 0 when nothing is found.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluation.measures.trec_names import Selection
+
+NONPOOL = -1
+UNJUDGED = -2
+MIN_GEO_MEAN = 1e-5
+INFAP_EPSILON = 1e-5
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """Retrieved grades of several topics, concatenated in ranked order."""
+
+    grades: Ints  # per position
+    starts: Ints  # per topic: index of its first position
+    num_rel: Ints  # per topic: judged documents with grade >= level
+    num_nonrel: Ints  # per topic: judged documents with 0 <= grade < level
+    ideal: list[Floats]  # per topic: cumulative ideal DCG at ranks 1, 2, ...
+
+
+def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:
+    """How many relevant documents a recall level needs: 9.x `(long)(p·R + 0.9)`, 10.0
+    `lround(p·R)` (halves away from zero).
+
+    3 relevant documents at 10 % recall: 0.3 + 0.9 = 1.2 -> 1 in 9.x; lround(0.3) = 0 in 10.0.
+    >>> recall_cutoff(0.1, 3, 9), recall_cutoff(0.1, 3, 10)
+    (1, 0)
+    >>> recall_cutoff(0.5, 3, 9), recall_cutoff(0.5, 3, 10)
+    (2, 2)
+    """
+    product = fraction * num_rel
+    if version == 9:
+        return int(product + 0.9)
+    whole = math.floor(product)
+    return int(whole + (1 if product - whole >= 0.5 else 0))
+
+
+def topic_values(
+    ranked: Ranked, selection: Selection, level: int, version: int
+) -> dict[str, npt.NDArray[np.float64] | Ints]:
+    """Every selected measure except num_q, one array over the topics of `ranked`."""
+    topics = len(ranked.starts)
+    if topics == 0:
+        return {row.name: np.zeros(0) for row in selection.rows() if row.family != "num_q"}
+    grades = ranked.grades
+    seg = np.repeat(np.arange(topics), np.diff(np.append(ranked.starts, len(grades))))
+    rank = np.arange(1, len(grades) + 1) - ranked.starts[seg]
+    relevant = grades >= level
+    cum = _within(np.cumsum(relevant), ranked.starts, seg)
+    num_rel = ranked.num_rel
+    num_ret = np.bincount(seg, minlength=topics)
+    num_rel_ret = np.bincount(seg, relevant, minlength=topics).astype(np.int64)
+
+    def total(weights: npt.ArrayLike) -> Floats:
+        sums = np.bincount(seg, np.asarray(weights, np.float64), minlength=topics)
+        return sums.astype(np.float64)
+
+    def per_rel(sums: Floats) -> Floats:
+        ratio: Floats = np.divide(sums, num_rel, out=np.zeros(topics), where=num_rel > 0)
+        return ratio
+
+    out: dict[str, Floats | Ints] = {}
+    curves: dict[str, list[Floats]] = {}
+    precision_here = np.where(relevant, cum / rank, 0.0)
+    first = np.full(topics, np.inf)
+    hit_topics, hit_index = np.unique(seg[relevant], return_index=True)
+    first[hit_topics] = rank[relevant][hit_index]
+    for row in selection.rows():
+        name, family, k = row.name, row.family, row.parameter
+        if family == "num_ret":
+            out[name] = num_ret
+        elif family == "num_rel":
+            out[name] = num_rel
+        elif family == "num_rel_ret":
+            out[name] = num_rel_ret
+        elif family in ("map", "gm_map"):
+            ap = per_rel(total(precision_here))
+            out[name] = ap if family == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN))
+        elif family == "Rprec":
+            out[name] = per_rel(total(relevant & (rank <= num_rel[seg])))
+        elif family in ("bpref", "gm_bpref"):
+            value = per_rel(total(_bpref_terms(grades, relevant, ranked, seg, level)))
+            out[name] = value if family == "bpref" else np.log(np.maximum(value, MIN_GEO_MEAN))
+        elif family == "recip_rank":
+            out[name] = 1.0 / first
+        elif family == "P" and k is not None:
+            out[name] = total(relevant & (rank <= k)) / k
+        elif family == "recall" and k is not None:
+            out[name] = per_rel(total(relevant & (rank <= k)))
+        elif family == "success" and k is not None:
+            out[name] = (first <= k).astype(np.float64)
+        elif family == "relative_P" and k is not None:
+            found = total(relevant & (rank <= k))
+            out[name] = np.divide(found, np.minimum(num_rel, k), out=np.zeros(topics),
+                                  where=num_rel > 0)  # fmt: skip
+        elif family == "Rprec_mult" and k is not None:
+            out[name] = _precision_at_multiple(relevant, rank, seg, num_rel, k)
+        elif family == "utility":
+            p = selection.parameters("utility")
+            out[name] = (p[0] * num_rel_ret + p[1] * (num_ret - num_rel_ret)
+                         + p[2] * (num_rel - num_rel_ret)
+                         + p[3] * (num_rel_ret - num_ret - num_rel)).astype(np.float64)  # fmt: skip
+        elif family == "num_nonrel_judged_ret":
+            out[name] = np.bincount(seg, (grades >= 0) & ~relevant, minlength=topics).astype(
+                np.int64
+            )
+        elif family == "map_cut" and k is not None:
+            out[name] = per_rel(total(np.where(rank <= k, precision_here, 0.0)))
+        elif family == "infAP":
+            out[name] = per_rel(total(_infap_terms(grades, relevant, cum, rank, ranked, seg)))
+        elif family in ("ndcg", "ndcg_cut"):
+            gains = np.where(grades > 0, grades, 0) / np.log2(rank + 1.0)
+            cut = None if k is None else int(k)
+            dcg = total(gains if cut is None else np.where(rank <= cut, gains, 0.0))
+            out[name] = _normalise(dcg, ranked.ideal, cut)
+        elif family in ("iprec_at_recall", "11pt_avg"):
+            levels = selection.parameters(family)
+            if family not in curves:
+                curves[family] = _interpolated(
+                    ranked, cum, rank, relevant, num_rel_ret, levels, version
+                )
+            curve = curves[family]
+            out[name] = curve[levels.index(k)] if k is not None else _mean_reversed(curve)
+        elif family in ("set_P", "set_recall", "set_F", "set_relative_P", "set_map"):
+            out[name] = _set_measure(family, num_ret, num_rel, num_rel_ret, selection)
+    return out
+
+
+def _precision_at_multiple(
+    relevant: npt.NDArray[np.bool_], rank: Ints, seg: Ints, num_rel: Ints, multiple: float
+) -> Floats:
+    """Precision at rank (long)(m·R + 0.9) (`m_Rprec_mult.c`), past the run's end too (the
+    relevant documents found ÷ that rank); 0 when the rank is 0."""
+    cut = (multiple * num_rel + 0.9).astype(np.int64)
+    found = np.bincount(seg, relevant & (rank <= cut[seg]), minlength=len(num_rel))
+    return np.divide(found, cut, out=np.zeros(len(num_rel)), where=cut > 0)
+
+
+def _within(cumulative: Ints, starts: Ints, seg: Ints) -> Ints:
+    """A running count restarted at every topic's first position."""
+    before = np.concatenate(([0], cumulative))[starts]
+    return cumulative - before[seg]
+
+
+def _bpref_terms(grades: Ints, relevant: npt.NDArray[np.bool_], ranked: Ranked, seg: Ints,
+                 level: int) -> Floats:  # fmt: skip
+    nonrel = (grades >= 0) & (grades < level)
+    above = _within(np.cumsum(nonrel), ranked.starts, seg)  # at a relevant doc: those above it
+    r = ranked.num_rel[seg]
+    denominator = np.maximum(np.minimum(ranked.num_nonrel[seg], r), 1)
+    terms = np.where(above > 0, 1.0 - np.minimum(above, r) / denominator, 1.0)
+    return np.where(relevant, terms, 0.0)
+
+
+def _infap_terms(grades: Ints, relevant: npt.NDArray[np.bool_], cum: Ints, rank: Ints,
+                 ranked: Ranked, seg: Ints) -> Floats:  # fmt: skip
+    nonrel = _within(np.cumsum((grades >= 0) & ~relevant), ranked.starts, seg)
+    unjudged = _within(np.cumsum(grades == UNJUDGED), ranked.starts, seg)
+    j = (rank - 1).astype(np.float64)
+    before = (cum - 1).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((before + nonrel + unjudged) / j) * (
+            (before + INFAP_EPSILON) / (before + nonrel + 2 * INFAP_EPSILON)
+        )
+    terms = np.where(j == 0, 1.0, terms)
+    return np.where(relevant, terms, 0.0)
+
+
+def _normalise(dcg: Floats, ideal: list[Floats], cut: int | None) -> Floats:
+    best = np.array([
+        0.0 if len(prefix) == 0 else float(prefix[-1 if cut is None else min(cut, len(prefix)) - 1])
+        for prefix in ideal
+    ])  # fmt: skip
+    ratio: Floats = np.divide(dcg, best, out=np.zeros(len(dcg)), where=best > 0)
+    return ratio
+
+
+def _interpolated(
+    ranked: Ranked, cum: Ints, rank: Ints, relevant: npt.NDArray[np.bool_],
+    num_rel_ret: Ints, levels: tuple[float, ...], version: int,
+) -> list[Floats]:  # fmt: skip
+    """iprec at each recall level, per topic (trec_eval `m_iprec_at_recall.c`)."""
+    precision = cum / rank
+    ends = np.append(ranked.starts[1:], len(precision))
+    best_below = np.empty_like(precision)
+    for start, end in zip(ranked.starts.tolist(), ends.tolist(), strict=True):
+        best_below[start:end] = np.maximum.accumulate(precision[start:end][::-1])[::-1]
+    at_relevant = best_below[relevant]  # per relevant position, topic after topic
+    first_relevant = np.concatenate(([0], np.cumsum(num_rel_ret)))[:-1]
+    num_rel = ranked.num_rel.tolist()
+    found = num_rel_ret.tolist()
+    curves = []
+    for fraction in levels:
+        values = np.zeros(len(num_rel))
+        for t, (r, got) in enumerate(zip(num_rel, found, strict=True)):
+            needed = recall_cutoff(fraction, r, version)
+            if needed <= got and got > 0:
+                values[t] = at_relevant[first_relevant[t] + max(needed, 1) - 1]
+        curves.append(values)
+    return curves
+
+
+def _mean_reversed(curve: list[Floats]) -> Floats:
+    """The mean over recall levels, summed from the last level down as trec_eval sums."""
+    total = np.zeros_like(curve[0])
+    for values in reversed(curve):
+        total = total + values
+    return total / len(curve)
+
+
+def _set_measure(family: str, num_ret: Ints, num_rel: Ints, num_rel_ret: Ints,
+                 selection: Selection) -> Floats:  # fmt: skip
+    hits = num_rel_ret.astype(np.float64)
+    precision = np.divide(hits, num_ret, out=np.zeros(len(hits)), where=num_ret > 0)
+    recall = np.divide(hits, num_rel, out=np.zeros(len(hits)), where=num_rel > 0)
+    if family == "set_P":
+        return precision
+    if family == "set_recall":
+        return recall
+    if family == "set_map":
+        return precision * recall
+    if family == "set_relative_P":
+        limit = np.minimum(num_ret, num_rel)
+        relative: Floats = np.divide(hits, limit, out=np.zeros(len(hits)), where=limit > 0)
+        return relative
+    weight = selection.parameters("set_F")[0]  # trec_eval's x: recall weighs x times precision
+    denominator = weight * precision + recall
+    f_measure: Floats = np.divide(
+        (weight + 1.0) * precision * recall, denominator, out=np.zeros(len(hits)),
+        where=denominator > 0,
+    )  # fmt: skip
+    return f_measure
