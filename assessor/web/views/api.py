@@ -13,6 +13,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from assessor.campaign import assignments
+from assessor.campaign.errors import CampaignError
 from assessor.judging import judgements
 from assessor.store.db import get_session
 from assessor.store.models import User
@@ -31,6 +32,11 @@ def _user() -> User:
 @blueprint.errorhandler(judgements.JudgingError)
 def _judging_error(error: judgements.JudgingError) -> ResponseReturnValue:
     return jsonify(error=str(error)), error.status
+
+
+@blueprint.errorhandler(CampaignError)
+def _campaign_error(error: CampaignError) -> ResponseReturnValue:
+    return jsonify(error=str(error), code="invalid"), 422
 
 
 @blueprint.errorhandler(HTTPException)
