@@ -66,9 +66,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _persistent_secret(instance / "secret_key")
 
     from assessor.store import db
-    from assessor.web import auth, headers, limits
+    from assessor.web import auth, headers, inputs, limits
     from assessor.web.views import register_blueprints
 
+    inputs.init_app(app)
     db.init_app(app)
     auth.init_app(app)
     headers.init_app(app)

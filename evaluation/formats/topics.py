@@ -21,6 +21,7 @@ from pathlib import Path
 from lxml import etree
 
 from evaluation.errors import FormatError
+from evaluation.formats.limits import TOPIC_ID_LENGTH, check_id
 from evaluation.formats.records import Topic
 from evaluation.text.xmlsafe import parse_xml
 
@@ -57,6 +58,7 @@ def _topic(element: etree._Element, name: str) -> Topic:
     topic_id = (element.get("id") or "").strip()
     if not topic_id:
         raise FormatError(name, _line(element), 'expected an id="..." attribute on <topic>')
+    check_id(topic_id, "topic id", TOPIC_ID_LENGTH, name, _line(element))
     fields: dict[str, str] = {}
     for child in element:
         if isinstance(child.tag, str) and _local(child) not in fields:
