@@ -34,6 +34,8 @@ SEEDS: dict[str, bytes] = {
     b"<castitle>c</castitle><phrasetitle>p</phrasetitle><description>d</description>"
     b"<narrative>n</narrative></topic></inex-topic-file>",
 }
+# 400 in `make test`; FOCAL_FUZZ_EXAMPLES=5000 for a longer hunt (passed when written).
+EXAMPLES = int(os.environ.get("FOCAL_FUZZ_EXAMPLES", "400"))
 HOSTILE = [
     b"nan",
     b"NaN",
