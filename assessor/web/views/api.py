@@ -31,7 +31,7 @@ def _user() -> User:
 
 @blueprint.errorhandler(judgements.JudgingError)
 def _judging_error(error: judgements.JudgingError) -> ResponseReturnValue:
-    return jsonify(error=str(error)), error.status
+    return jsonify(error=str(error), code=error.code), error.status
 
 
 @blueprint.errorhandler(CampaignError)

@@ -1,0 +1,37 @@
+"""Each real conflict answers 409 with its own machine-readable `code` (docs/api.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..conftest import Seeded
+
+
+def _post(seeded: Seeded, body: dict[str, Any]) -> Any:
+    return seeded.app.test_client().post(
+        f"/api/assignments/{seeded.alice}/documents/1001/ops",
+        json=body,
+        headers={"Authorization": f"Bearer {seeded.tokens['alice']}"},
+    )
+
+
+def test_each_conflict_has_its_code(seeded: Seeded) -> None:
+    text = seeded.text("1001")
+    first = {"op_id": "a", "op": "highlight", "start": 0, "end": 5, "exact": text[0:5]}
+    assert _post(seeded, first).status_code == 200
+    cases = {
+        "stale_version": {**first, "op_id": "b", "version": 0},
+        "exact_mismatch": {**first, "op_id": "c", "exact": "other"},
+        "op_id_reused": {"op_id": "a", "op": "mark_nonrelevant"},
+    }
+    for code, body in cases.items():
+        answer = _post(seeded, body)
+        assert (answer.status_code, answer.get_json()["code"]) == (409, code)
+    invalid = _post(seeded, {"op_id": "d", "op": "jump"})
+    assert (invalid.status_code, invalid.get_json()["code"]) == (422, "invalid_operation")
+    missing = seeded.app.test_client().post(
+        "/api/assignments/999/documents/1001/ops",
+        json=first,
+        headers={"Authorization": f"Bearer {seeded.tokens['alice']}"},
+    )
+    assert (missing.status_code, missing.get_json()["code"]) == (404, "not_found")
