@@ -33,6 +33,10 @@ SEEDS: dict[str, bytes] = {
     "topics": b'<?xml version="1.0"?><inex-topic-file><topic id="1" ct_no="3"><title>t</title>'
     b"<castitle>c</castitle><phrasetitle>p</phrasetitle><description>d</description>"
     b"<narrative>n</narrative></topic></inex-topic-file>",
+    "inex_topic": b'<inex_topic topic_id="7" query_type="CO"><title>t</title>'
+    b"<description>d</description><narrative>n</narrative></inex_topic>",
+    "trec": b"<top>\n<num> Number: 301\n<title> t\n<desc> Description:\nd\n<narr> Narrative:\nn\n"
+    b"</top>\n",
 }
 # 400 in `make test`; FOCAL_FUZZ_EXAMPLES=5000 for a longer hunt (passed when written).
 EXAMPLES = int(os.environ.get("FOCAL_FUZZ_EXAMPLES", "400"))
@@ -87,6 +91,8 @@ READERS: dict[str, list[Callable[[Path], Any]]] = {
     "submission": [read_run, read_run_columns],
     "qrels": [read_qrels],
     "topics": [read_topics],
+    "inex_topic": [read_topics],
+    "trec": [read_topics],
 }
 
 
