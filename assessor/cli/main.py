@@ -29,6 +29,8 @@ COMMANDS: dict[str, str] = {
     "serve": "assessor.cli.serve:serve",
     "demo": "assessor.cli.serve:demo",
     "export-qrels": "assessor.cli.exports:export_qrels",
+    "backup": "assessor.cli.backup:backup_command",
+    "restore": "assessor.cli.backup:restore_command",
 }
 
 
