@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assessor.cli.support import CommandError, friendly_errors, make_app
+from assessor.cli import support
+from assessor.cli.support import CommandError, friendly_errors
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -27,7 +28,7 @@ def _engine_or_guidance() -> tuple[Engine, str]:
     if configured and not db.normalise_url(configured).startswith("sqlite"):
         url = make_url(db.normalise_url(configured))
         raise CommandError(f"use PostgreSQL's own tools: {backup.pg_dump_command(url)}")
-    engine = db.engine_of(make_app())
+    engine = db.engine_of(support.make_app())
     return engine, engine.url.render_as_string(hide_password=True)
 
 

@@ -24,7 +24,8 @@ from assessor.campaign.users import (
     token_record,
     unassign_topic,
 )
-from assessor.cli.support import CommandError, friendly_errors, make_app, transaction
+from assessor.cli import support
+from assessor.cli.support import CommandError, friendly_errors, transaction
 from assessor.store.models import ROLES, User
 
 
@@ -70,7 +71,7 @@ def token_command(name: str, expires: str | None) -> None:
     The token alone goes to stdout; its id (for `focal users revoke NAME --token ID`) and
     expiry go to stderr.
     """
-    app = make_app()
+    app = support.make_app()  # looked up when called (tests replace it)
     lifetime = parse_lifetime(expires or str(app.config["TOKEN_LIFETIME"]))
     with transaction(app) as session:
         token = issue_token(session, find_user(session, name), lifetime)
