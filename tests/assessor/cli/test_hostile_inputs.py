@@ -201,3 +201,37 @@ def test_imports_of_mutated_files_succeed_or_refuse_cleanly(
     assert result.exit_code == 2, result.output
     assert result.stderr.count("\n") == 1 and str(path) in result.stderr
     assert rows() == before
+
+
+XML_MUTATIONS = st.sampled_from(
+    ["\x00", "<", "&nbsp;", "&#0;", "]]>", 'id="x y"', "<topic/>", "\udcff", "", "<a>" * 50]
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(kind=st.sampled_from(["topics", "collection"]), at=st.integers(0, 200), value=XML_MUTATIONS)
+def test_imports_of_mutated_xml_succeed_or_refuse_cleanly(
+    focal: Any, tmp_path: Path, kind: str, at: int, value: str
+) -> None:
+    from ..conftest import ARTICLES
+
+    source = TOPICS if kind == "topics" else ARTICLES["1001"]
+    at = min(at, len(source))
+    mutated = (source[:at] + value + source[at:]).encode("utf-8", "surrogateescape")
+    if kind == "topics":
+        target = tmp_path / "mutated-topics.xml"
+        target.write_bytes(mutated)
+    else:
+        target = tmp_path / "mutated-collection"
+        target.mkdir(exist_ok=True)
+        (target / "3000.xml").write_bytes(mutated)
+    before = rows()
+    result = CliRunner().invoke(main, ["import", kind, str(target)])
+    assert "Traceback" not in result.output
+    if result.exit_code == 0:
+        return
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and str(target) in result.stderr
+    assert rows() == before
