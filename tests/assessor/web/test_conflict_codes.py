@@ -35,3 +35,19 @@ def test_each_conflict_has_its_code(seeded: Seeded) -> None:
         headers={"Authorization": f"Bearer {seeded.tokens['alice']}"},
     )
     assert (missing.status_code, missing.get_json()["code"]) == (404, "not_found")
+
+
+def test_contention_that_never_ends_is_a_503_to_retry_not_a_409(
+    seeded: Seeded, monkeypatch: Any
+) -> None:
+    """Only a writer outside Focal's lock could make every attempt lose; the answer says
+    `busy` with 503, which the page retries (same op_id), unlike a 409."""
+    from assessor.judging import persist
+
+    def always_lose(*_args: Any) -> Any:
+        raise persist._LostRace
+
+    monkeypatch.setattr(persist, "_apply_once", always_lose)
+    monkeypatch.setattr(persist.time, "sleep", lambda _seconds: None)
+    answer = _post(seeded, {"op_id": "z", "op": "mark_nonrelevant"})
+    assert (answer.status_code, answer.get_json()["code"]) == (503, "busy")
