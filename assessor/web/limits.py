@@ -5,7 +5,10 @@ held up; once a limit is reached every attempt, right or wrong, is answered 429 
 `Retry-After` until the window has passed, and each refusal is logged. Config keys:
 `LOGIN_LIMIT_PER_NAME` and `LOGIN_LIMIT_PER_ADDRESS` (limits strings such as "10 per 15
 minutes"), `RATELIMIT_STORAGE_URI` (default `memory://`: per process; give every worker of a
-scaled-out server one shared store, e.g. `redis://host:6379`), `RATELIMIT_ENABLED`.
+scaled-out server one shared store, e.g. `redis://host:6379`), `RATELIMIT_ENABLED`, and
+`TRUSTED_PROXIES` (default 0): behind that many reverse proxies the address is the client's
+from `X-Forwarded-For` (werkzeug's ProxyFix), not the proxy's, which would otherwise share one
+limit among everyone.
 """
 
 from __future__ import annotations
@@ -36,6 +39,11 @@ def init_app(app: Flask) -> None:
     """Attach the limiter to `app` (its storage and limits come from the app's config)."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     limiter.init_app(app)
 
 

@@ -210,3 +210,22 @@ def test_a_keyword_over_200_characters_is_refused_not_cut(seeded: Any) -> None:
     assert client.post(url, json={"add": "k" * 200}, headers=headers).get_json() == {
         "keywords": ["k" * 200]
     }
+
+
+def test_behind_a_trusted_proxy_each_client_address_has_its_own_limit(
+    tmp_path: Any, migrated_sqlite: Any
+) -> None:
+    from ..conftest import make_test_app, seed
+
+    settings = {"TRUSTED_PROXIES": 1, "LOGIN_LIMIT_PER_ADDRESS": "2 per 15 minutes"}
+    app = make_test_app(tmp_path, template=migrated_sqlite, config=settings)
+    seed(app, tmp_path)
+    client = app.test_client()
+    token = csrf_of(client)
+
+    def attempt(address: str) -> int:
+        data = {"name": "nobody", "password": "x", "csrf_token": token}
+        return client.post("/login", data=data, headers={"X-Forwarded-For": address}).status_code
+
+    assert [attempt("10.0.0.1") for _ in range(3)] == [401, 401, 429]
+    assert attempt("10.0.0.2") == 401  # another client behind the same proxy
