@@ -148,8 +148,8 @@ def find_user(session: Session, name: str) -> User:
 def add_user(session: Session, name: str, role: str, password: str | None) -> User:
     """Create a user, or update the role and password of an existing one.
 
-    A new password ends the user's sessions and revokes their tokens: whoever knew the old
-    one may have used it to log in or to issue a token.
+    A new password (not the same one again) ends the user's sessions and revokes their tokens:
+    whoever knew the old one may have used it to log in or to issue a token.
     """
     if role not in ROLES:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
@@ -159,7 +159,7 @@ def add_user(session: Session, name: str, role: str, password: str | None) -> Us
         session.add(user)
     user.role = role
     if password is not None:
-        if user.id is not None:  # an existing user
+        if user.id is not None and not check_password(user, password):  # a new password
             end_sessions(user)
             session.flush()
             revoke_tokens(session, user)

@@ -229,3 +229,12 @@ def test_behind_a_trusted_proxy_each_client_address_has_its_own_limit(
 
     assert [attempt("10.0.0.1") for _ in range(3)] == [401, 401, 429]
     assert attempt("10.0.0.2") == 401  # another client behind the same proxy
+
+
+def test_saving_the_same_password_again_ends_nothing(seeded: Any) -> None:
+    client = seeded.app.test_client()
+    login(client, "alice")
+    with db.session_scope(seeded.app) as session:
+        add_user(session, "alice", "assessor", PASSWORD)  # `focal demo` run again does this
+    assert client.get("/api/assignments").status_code == 200
+    assert _with_token(client, seeded.tokens["alice"]) == 200
