@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from assessor.campaign.errors import CampaignError
 from assessor.store.models import (
     Assignment,
     Document,
@@ -99,9 +100,20 @@ def keywords(session: Session, assignment: Assignment) -> list[str]:
     )
 
 
+KEYWORD_LENGTH = 200  # the column's length
+
+
 def add_keyword(session: Session, assignment: Assignment, text: str) -> list[str]:
-    """Add a keyword (stripped; empty or duplicate ones are ignored), log it, and commit."""
-    text = text.strip()[:200]
+    """Add a keyword (stripped; empty or duplicate ones are ignored), log it, and commit.
+
+    A keyword longer than the column is refused (CampaignError), never cut: a cut keyword is
+    not the one the assessor typed.
+    """
+    text = text.strip()
+    if len(text) > KEYWORD_LENGTH:
+        raise CampaignError(
+            f"a keyword has at most {KEYWORD_LENGTH} characters (this one has {len(text)})"
+        )
     if text and text not in keywords(session, assignment):
         session.add(Keyword(assignment_id=assignment.id, text=text))
         _log(session, assignment, "add_keyword", text)

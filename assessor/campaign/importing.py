@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from assessor.store.models import Collection, Document, Judgement, Run, RunResult, Topic
 from assessor.store.texts import text_sha256
 from evaluation.errors import FormatError
+from evaluation.formats.limits import ARTICLE_ID_LENGTH, id_problem
 from evaluation.formats.records import Run as ParsedRun
 from evaluation.formats.records import Topic as ParsedTopic
 from evaluation.text.document import Document as ParsedDocument
@@ -40,6 +41,8 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
     files = sorted(root.glob("*.xml"))
     if not files:
         raise FormatError(root, None, "contains no *.xml files")
+    for path in files:
+        _check_article_file(path)
     parsed = []
     for path in files:
         document = ParsedDocument.from_file(path)  # raises DocumentError naming the file
@@ -79,6 +82,24 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
     session.flush()
     _drop_empty_placeholder(session)
     return len(parsed)
+
+
+def _check_article_file(path: Path) -> None:
+    """A regular file whose name (the article id) is UTF-8 and an id the formats can carry.
+
+    Checked before any file is opened: reading a FIFO named `x.xml` would wait forever, and an
+    id that is not UTF-8 could be neither stored nor written in a qrels file.
+    """
+    shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    try:
+        path.name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FormatError(shown, None, "expected a UTF-8 file name (the article id)") from None
+    if not path.is_file():
+        raise FormatError(shown, None, "is not a regular file (a FIFO, device or folder)")
+    problem = id_problem(path.stem, "article id", ARTICLE_ID_LENGTH)
+    if problem is not None:
+        raise FormatError(shown, None, f"{problem} (the file name without .xml)")
 
 
 def _check_judged_text(row: Document, file: str, length: int, digest: str) -> None:

@@ -6,6 +6,8 @@ SQLite file in the instance folder). Input errors become one line on stderr and 
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from assessor.cli.support import friendly_errors, make_app
@@ -22,3 +24,5 @@ def init_db() -> None:
     migrate.upgrade(engine)
     url = engine.url.render_as_string(hide_password=True)
     click.echo(f"database {url} at revision {migrate.current_revision(engine)}")
+    if not os.environ.get("FOCAL_DATABASE_URL"):
+        click.echo("(the default location; set FOCAL_DATABASE_URL to use another database)")

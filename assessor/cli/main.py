@@ -34,6 +34,8 @@ COMMANDS: dict[str, str] = {
     "export-qrels": "assessor.cli.exports:export_qrels",
     "agreement": "assessor.cli.agreement:agreement",
     "report": "assessor.cli.report:report",
+    "backup": "assessor.cli.backup:backup_command",
+    "restore": "assessor.cli.backup:restore_command",
 }
 
 

@@ -1,5 +1,10 @@
 """`focal serve` and `focal demo`: the assessor web app, on the configured or the demo database.
 
+`focal serve --workers N` serves a campaign with gunicorn: N worker processes, each with its
+own app and database connections (PostgreSQL for more than a handful of assessors: SQLite
+lets one process write at a time). Without `--workers`, Werkzeug's threaded server (for trying
+things out and for tests).
+
 `focal demo` prepares the database from the demo material (`assessor.campaign.demo`) and serves it;
 running it again keeps the judgements made so far.
 """
@@ -9,15 +14,31 @@ from __future__ import annotations
 import click
 
 from assessor.cli.support import friendly_errors, make_app
+from assessor.store import db
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=5000, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(0, 64),
+    default=0,
+    show_default=True,
+    help="Serve with gunicorn and this many worker processes (0: Werkzeug's threaded server).",
+)
 @friendly_errors
-def serve(host: str, port: int) -> None:
-    """Serve the assessor web app (Werkzeug's threaded server; put a proxy in front for the web)."""
-    make_app().run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
+def serve(host: str, port: int, workers: int) -> None:
+    """Serve the assessor web app; with --workers, the production server (put a proxy with
+    https in front of it for the web, and set FOCAL_SESSION_COOKIE_SECURE=true)."""
+    app = make_app()  # checks the database once, before any worker starts
+    if workers == 0:
+        app.run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
+        return
+    from assessor.cli.gunicorn_app import serve_with_gunicorn
+
+    db.engine_of(app).dispose()  # the workers open their own connections
+    serve_with_gunicorn(host, port, workers)
 
 
 @click.command("demo")

@@ -18,19 +18,35 @@ STATUSES = ("unjudged", "relevant", "nonrelevant")
 
 
 class JudgingError(Exception):
-    """An operation that was not applied; `status` is the HTTP status the API answers with."""
+    """An operation that was not applied; `status` is the HTTP status the API answers with and
+    `code` a machine-readable reason (docs/api.md lists them)."""
 
     status = 422
+    code = "invalid_operation"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
 
 
 class NotFound(JudgingError):
     status = 404
+    code = "not_found"
 
 
 class Conflict(JudgingError):
-    """Stale version, text mismatch, or an op_id reused for another operation."""
+    """A real conflict: `stale_version`, `exact_mismatch`, `op_id_reused` or `text_missing`."""
 
     status = 409
+    code = "conflict"
+
+
+class Busy(JudgingError):
+    """A valid operation not applied for contention; sending it again (same op_id) is safe."""
+
+    status = 503
+    code = "busy"
 
 
 class InvalidOperation(JudgingError):

@@ -3,7 +3,14 @@
 The rules are in `assessor.judging.judgements`'s docstring; callers use `judgements.apply` /
 `judgements.apply_as` (re-exported there). Speed matters here: every mouse-up of every assessor
 ends in this code, so an operation costs one SELECT, an INSERT or UPDATE of the judgement and
-an INSERT of the event (tests/assessor/judging/test_statements.py keeps it so).
+an INSERT of the event (tests/assessor/judging/test_statements.py keeps it so), after one lock.
+
+Writes to one assignment's judgements are serialised, so that a valid operation is never
+refused because another request changed the same judgement at the same moment: on SQLite the
+transaction begins with `BEGIN IMMEDIATE` (the database's write lock, waited for up to the busy
+timeout), on PostgreSQL with `SELECT ... FOR UPDATE` of the assignment row (one assessor's
+operations queue behind each other; other assessors' do not), before the operation's read. The
+optimistic version check on the UPDATE stays as a safety net, with bounded retries.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from assessor.judging.operations import (
+    Busy,
     Conflict,
     JudgementState,
     NotFound,
@@ -111,6 +119,22 @@ class _LostRace(Exception):
     """Another request changed the judgement between this one's read and its write."""
 
 
+_LOCK_ASSIGNMENT = (
+    select(Assignment.id).where(Assignment.id == bindparam("assignment_id")).with_for_update()
+)
+
+
+def _lock(session: Session, assignment_id: int) -> None:
+    """Take the lock that serialises writes to the assignment's judgements (see above)."""
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        raw = connection.connection.dbapi_connection
+        if raw is not None and not raw.in_transaction:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        return
+    connection.execute(_LOCK_ASSIGNMENT, {"assignment_id": assignment_id})
+
+
 def _apply(
     session: Session,
     assignment_id: int,
@@ -121,6 +145,7 @@ def _apply(
 ) -> JudgementState:
     for attempt in range(RETRIES):
         try:
+            _lock(session, assignment_id)
             state = _apply_once(session, assignment_id, user_id, article, operation, text_of)
             session.commit()
             return state
@@ -132,7 +157,9 @@ def _apply(
         except BaseException:
             session.rollback()
             raise
-    raise Conflict("the judgement is being changed by another request; try again")
+    # Only reachable if something outside Focal's lock writes judgements (a script): 503, as
+    # the operation itself was valid and a retry with the same op_id is safe.
+    raise Busy("the judgement is being changed outside Focal's lock; send the operation again")
 
 
 def _not_found(session: Session, assignment_id: int, user_id: int, article: str) -> NotFound:
@@ -170,11 +197,14 @@ def _apply_once(
     )
     if done_kind is not None:  # a replay: answer the current state, change nothing
         if done_article != article or done_kind != operation.op:
-            raise Conflict(f"op_id {operation.op_id} was already used for another operation")
+            raise Conflict(
+                f"op_id {operation.op_id} was already used for another operation", "op_id_reused"
+            )
         return _state(assignment_id, article, draft)
     if operation.version is not None and operation.version != draft.version:
         raise Conflict(
-            f"stale version {operation.version}: the judgement is at version {draft.version}"
+            f"stale version {operation.version}: the judgement is at version {draft.version}",
+            "stale_version",
         )
     read_version = draft.version
     change(draft, operation, document, text_of)

@@ -124,7 +124,7 @@ def _checked_span(
         try:
             text = text_of(document)
         except texts.MissingTextError as error:
-            raise Conflict(str(error)) from error
+            raise Conflict(str(error), "text_missing") from error
         _check_exact(text, start, end, operation.exact)
     return start, end
 
@@ -134,5 +134,6 @@ def _check_exact(text: str, start: int, end: int, exact: str) -> None:
     if actual != exact:
         raise Conflict(
             f"exact does not match the text at [{start}, {end}): "
-            f"the server has {actual[:40]!r}, the client sent {exact[:40]!r}"
+            f"the server has {actual[:40]!r}, the client sent {exact[:40]!r}",
+            "exact_mismatch",
         )

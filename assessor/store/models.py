@@ -153,6 +153,10 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(20))
     password_hash: Mapped[str | None] = mapped_column(String(300))  # None: token-only user
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # Sessions carry the epoch they began in; raising it (log-out, password change, disabling)
+    # ends every session begun before, on the server, whatever cookie a client still holds.
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime)  # None: may log in
 
     @property
     def is_organiser(self) -> bool:
@@ -167,6 +171,8 @@ class ApiToken(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime)  # None: never
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime)  # None: not revoked
     user: Mapped[User] = relationship()
 
 

@@ -30,7 +30,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     Config keys: `DATABASE_URL` (SQLAlchemy URL; default a SQLite file `focal.sqlite` in the
     instance folder, in WAL mode), `SECRET_KEY` (default: generated once and kept in
-    `instance/secret_key`), `SESSION_COOKIE_SECURE`, `DOCUMENT_CACHE_SIZE`.
+    `instance/secret_key`), `SESSION_COOKIE_SECURE` (set it when serving over https: cookies
+    marked `Secure`, and `Strict-Transport-Security` sent), `DOCUMENT_CACHE_SIZE`,
+    `TOKEN_LIFETIME` (default lifetime of new API tokens, e.g. `90d`, or `never`), and the
+    log-in limits of `assessor.web.limits`.
     """
     from flask import Flask
 
@@ -48,6 +51,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,
         DOCUMENT_CACHE_SIZE=64,
+        TOKEN_LIFETIME="90d",
         JSON_SORT_KEYS=False,
     )
     app.config.from_prefixed_env("FOCAL")
@@ -62,11 +66,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _persistent_secret(instance / "secret_key")
 
     from assessor.store import db
-    from assessor.web import auth
+    from assessor.web import auth, headers, inputs, limits
     from assessor.web.views import register_blueprints
 
+    inputs.init_app(app)
     db.init_app(app)
     auth.init_app(app)
+    headers.init_app(app)
+    limits.init_app(app)
     register_blueprints(app)
     return app
 

@@ -2,6 +2,8 @@
 
 - Passwords and tokens are checked by `assessor.campaign.users` (scrypt; SHA-256 of tokens).
 - Every request loads `g.user` (or None) from `Authorization: Bearer <token>` or the session.
+  A session counts only while the user is enabled and the epoch it was begun in is still the
+  user's `session_epoch`: log-out raises the epoch, so a cookie copied before it is worthless.
 - Every non-GET request that is not bearer-authenticated must carry the session's CSRF token,
   as form field `csrf_token` or header `X-CSRF-Token`; otherwise it is refused with 400.
   Bearer requests are exempt because a browser never adds that header on its own.
@@ -14,8 +16,9 @@ import hmac
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from urllib.parse import urlsplit
 
-from assessor.campaign.users import user_for_token
+from assessor.campaign.users import end_sessions, user_for_token
 from assessor.store.models import User
 
 if TYPE_CHECKING:
@@ -28,6 +31,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_SESSION_KEY = "csrf_token"
 CSRF_FORM_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
+EPOCH_SESSION_KEY = "epoch"
 
 
 def log_in(user: User) -> None:
@@ -36,13 +40,44 @@ def log_in(user: User) -> None:
 
     session.clear()
     session["user_id"] = user.id
+    session[EPOCH_SESSION_KEY] = user.session_epoch
     session[CSRF_SESSION_KEY] = secrets.token_urlsafe(32)
 
 
 def log_out() -> None:
+    """End the session here and on the server: every session of the user begun so far ends."""
     from flask import session
 
+    from assessor.store.db import get_session
+
+    user = current_user()
+    if user is not None and not _bearer():
+        end_sessions(user)
+        get_session().commit()
     session.clear()
+
+
+def _bearer() -> bool:
+    from flask import g
+
+    return bool(g.get("bearer"))
+
+
+def safe_redirect(target: str | None, fallback: str = "/") -> str:
+    """`target` if it is a path of this site, else `fallback` (no open redirects).
+
+    Browsers drop tabs and newlines from a URL and read a backslash as a slash, so "/", tab,
+    "/evil.example" leads to another host: any control character or backslash, a scheme,
+    a host, or a start other than one `/` is refused.
+    """
+    if not target:
+        return fallback
+    if any(ord(character) < 0x20 or character in "\\\x7f" for character in target):
+        return fallback
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return fallback
+    return target
 
 
 def current_user() -> User | None:
@@ -118,7 +153,12 @@ def _load_user() -> None:
         return
     user_id = session.get("user_id")
     if isinstance(user_id, int):
-        g.user = get_session().get(User, user_id)
+        user = get_session().get(User, user_id)
+        epoch = session.get(EPOCH_SESSION_KEY)
+        if user is None or user.disabled_at is not None or epoch != user.session_epoch:
+            session.clear()  # ended on the server (log-out elsewhere, new password, disabled)
+            return
+        g.user = user
 
 
 def _check_csrf() -> None:

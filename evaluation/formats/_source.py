@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,8 +14,13 @@ UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """The bytes of `path` without a UTF-8 byte-order mark; an unreadable file is a FormatError."""
+    """The bytes of `path` without a UTF-8 byte-order mark; an unreadable file is a FormatError.
+
+    Only a regular file is read (a FIFO named like a run would block forever).
+    """
     try:
+        if not stat.S_ISREG(Path(path).stat().st_mode):
+            raise FormatError(path, None, "is not a regular file (a FIFO, device or folder)")
         data = Path(path).read_bytes()
     except OSError as error:
         raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error

@@ -24,6 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluation.formats._source import read_bytes
+from evaluation.formats.limits import (
+    ARTICLE_ID_LENGTH,
+    MAX_COUNT,
+    RUN_ID_LENGTH,
+    TOPIC_ID_LENGTH,
+    check_run,
+)
 from evaluation.formats.records import Result, Run, RunKind
 from evaluation.formats.runs import parse_run_data
 from evaluation.formats.tokens import FOL_FIELDS, MAX_DIGITS, Floats, Ints, Tokens
@@ -80,7 +87,7 @@ def read_run_columns(path: str | Path) -> RunColumns | Run:
         fast = _canonical_fol(data, name)
         if fast is not None:
             return fast
-    run = parse_run_data(data, name)
+    run = check_run(parse_run_data(data, name))
     return columns_of_run(run) if run.kind == "fol" else run
 
 
@@ -120,9 +127,13 @@ def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
     lines = body.count(b"\n")
     if lines == 0 or len(separators) != FOL_FIELDS * lines:
         return None
+    if (buffer < _SPACE).sum() != lines:
+        return None  # a control character other than the line ends: `read_run` names it
     tokens = Tokens(body, buffer, separators)
     if (buffer[tokens.end[:, -1]] != _NEWLINE).any() or (tokens.end <= tokens.begin).any():
         return None  # another field count somewhere, a blank line, a doubled or end space
+    if not _within_limits(tokens):
+        return None
     run_ids, _ = tokens.matrix(5, 0)
     if (run_ids != run_ids[0]).any():
         return None
@@ -132,6 +143,8 @@ def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
     lengths = tokens.digits(7)
     if blocks is None or scores is None or starts is None or lengths is None:
         return None
+    if np.isnan(scores).any() or max(starts.max(), lengths.max()) > MAX_COUNT:
+        return None  # out of the bounds of `limits`: `read_run` names the line
     if tokens.digits(3) is None:
         return None  # ranks: only checked
     articles = _articles(tokens, blocks[1])
@@ -156,6 +169,17 @@ def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
             lines=numbers[begin:end],
         )
     return run
+
+
+def _within_limits(tokens: Tokens) -> bool:
+    """Every field short enough for its kind (in bytes, which bound the characters).
+
+    Checked before any byte matrix is built: a matrix is as wide as its longest field, so one
+    absurd field (a 1 MB id) would cost a megabyte per line.
+    """
+    widths = (tokens.end - tokens.begin).max(axis=0)
+    bounds = (TOPIC_ID_LENGTH, 20, ARTICLE_ID_LENGTH, 20, 40, RUN_ID_LENGTH, 20, 20)
+    return bool((widths <= np.array(bounds)).all())
 
 
 def _topic_blocks(tokens: Tokens) -> tuple[list[str], Ints] | None:

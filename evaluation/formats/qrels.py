@@ -15,6 +15,7 @@ from typing import TextIO
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import collector_paused, decode_lines, read_bytes
+from evaluation.formats.limits import check_judgements
 from evaluation.formats.records import Judgement, Qrels, Span
 
 QRELS_SHAPE = "`topic Q0 article rel_chars article_chars [bep offset:length ...]`"
@@ -23,7 +24,7 @@ QRELS_SHAPE = "`topic Q0 article rel_chars article_chars [bep offset:length ...]
 def read_qrels(path: str | Path) -> Qrels:
     """Parse a FOL qrels file into topic -> article -> Judgement, keeping the file's order.
 
-    Raises FormatError naming the file, the line and what was expected.
+    Raises FormatError naming the file, the line and what was expected (an empty file too).
     """
     # numpy, which the fast path uses, is loaded on first use: importing the formats stays light
     from evaluation.formats.qrels_fast import read_plain_qrels
@@ -32,7 +33,10 @@ def read_qrels(path: str | Path) -> Qrels:
     lines = decode_lines(read_bytes(path), name)
     with collector_paused():
         plain = read_plain_qrels(lines)
-        return plain if plain is not None else _read_lines(lines, name)
+        qrels = plain if plain is not None else _read_lines(lines, name)
+    # Bounded as every reader bounds them; an empty file is refused as an empty run is.
+    check_judgements((j for articles in qrels.values() for j in articles.values()), name)
+    return qrels
 
 
 def _read_lines(lines: list[str], name: str) -> Qrels:

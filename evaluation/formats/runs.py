@@ -25,6 +25,7 @@ from typing import TextIO, TypeVar, cast
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import collector_paused, read_bytes
+from evaluation.formats.limits import check_run
 from evaluation.formats.records import Result, Run, RunKind, group_results
 
 FIELDS_OF_KIND: dict[RunKind, int] = {"fol": 8, "element": 7, "article": 6}
@@ -47,9 +48,10 @@ T = TypeVar("T")
 def read_run(path: str | Path, kind: RunKind | None = None) -> Run:
     """Parse a run file; `kind` (if given) is the shape the caller insists on.
 
-    Raises FormatError naming the file, the line and what was expected.
+    Raises FormatError naming the file, the line and what was expected; ids, counts and scores
+    are bounded as `evaluation.formats.limits` says.
     """
-    return parse_run_data(read_bytes(path), str(path), kind)
+    return check_run(parse_run_data(read_bytes(path), str(path), kind))
 
 
 def parse_run_data(data: bytes, name: str, kind: RunKind | None = None) -> Run:

@@ -1,4 +1,9 @@
-"""INEX 2009/2010 topic files, parsed safely into Topic records.
+"""INEX topic files, parsed safely into Topic records.
+
+Accepted: any XML root holding `<topic id=...>` elements (the INEX 2009/2010
+`<inex-topic-file>` below, or another wrapper), the single-topic files of INEX 2002-2008
+(`<inex_topic topic_id="...">` as root; a folder of them is read file by file, in name
+order), and TREC-style `<top><num>...` files (`evaluation.formats.topics_trec`).
 
     <inex-topic-file>
       <topic id="2010001" ct_no="314">
@@ -21,24 +26,39 @@ from pathlib import Path
 from lxml import etree
 
 from evaluation.errors import FormatError
+from evaluation.formats.limits import TOPIC_ID_LENGTH, check_id
 from evaluation.formats.records import Topic
-from evaluation.text.xmlsafe import parse_xml
+from evaluation.formats.topics_trec import is_trec, read_trec_topics
+from evaluation.text.xmlsafe import parse_xml, read_regular_file
 
 REQUIRED = ("title", "description", "narrative")
 OPTIONAL = ("castitle", "phrasetitle")
 
 
 def read_topics(path: str | Path) -> list[Topic]:
-    """The topics of an INEX topic file, in file order; errors name the file and line."""
+    """The topics of a topic file (or a folder of single-topic files), in file order; errors
+    name the file and line."""
+    source = Path(path)
+    if source.is_dir():
+        return _read_folder(source)
     name = str(path)
-    root = parse_xml(Path(path), name).getroot()
-    if _local(root) != "inex-topic-file":
-        raise FormatError(name, _line(root), f"expected <inex-topic-file>, found <{_local(root)}>")
+    data = read_regular_file(source, name)
+    text = data.decode("utf-8", "replace")
+    if is_trec(text):
+        if "\ufffd" in text:
+            raise FormatError(name, None, "expected UTF-8 text (found an invalid byte)")
+        return read_trec_topics(text, name)
+    root = parse_xml(data, name).getroot()
+    if _local(root) == "inex_topic":
+        return [_topic(root, name)]
+    elements = [
+        element
+        for element in root.iter()
+        if isinstance(element.tag, str) and _local(element) == "topic"
+    ]
     topics: list[Topic] = []
     first_line: dict[str, int | None] = {}
-    for element in root:
-        if not isinstance(element.tag, str) or _local(element) != "topic":
-            continue
+    for element in elements:
         topic = _topic(element, name)
         if topic.id in first_line:
             raise FormatError(
@@ -49,14 +69,39 @@ def read_topics(path: str | Path) -> list[Topic]:
         first_line[topic.id] = _line(element)
         topics.append(topic)
     if not topics:
-        raise FormatError(name, _line(root), "expected at least one <topic>")
+        raise FormatError(
+            name,
+            _line(root),
+            f"expected <topic> elements, an <inex_topic> or <top> blocks, found <{_local(root)}>",
+        )
+    return topics
+
+
+def _read_folder(folder: Path) -> list[Topic]:
+    """Every `*.xml` topic file of `folder` (INEX 2002-2008 ship one file per topic)."""
+    files = sorted(folder.glob("*.xml"))
+    if not files:
+        raise FormatError(folder, None, "contains no *.xml topic files")
+    topics: list[Topic] = []
+    seen: dict[str, Path] = {}
+    for file in files:
+        for topic in read_topics(file):
+            if topic.id in seen:
+                raise FormatError(
+                    file, None, f"duplicate topic id {topic.id} (also in {seen[topic.id].name})"
+                )
+            seen[topic.id] = file
+            topics.append(topic)
     return topics
 
 
 def _topic(element: etree._Element, name: str) -> Topic:
-    topic_id = (element.get("id") or "").strip()
+    topic_id = (element.get("id") or element.get("topic_id") or "").strip()
     if not topic_id:
-        raise FormatError(name, _line(element), 'expected an id="..." attribute on <topic>')
+        raise FormatError(
+            name, _line(element), f'expected an id="..." attribute on <{_local(element)}>'
+        )
+    check_id(topic_id, "topic id", TOPIC_ID_LENGTH, name, _line(element))
     fields: dict[str, str] = {}
     for child in element:
         if isinstance(child.tag, str) and _local(child) not in fields:

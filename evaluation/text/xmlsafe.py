@@ -19,6 +19,7 @@ the parse; the checks after the parse make sure that nothing entity-shaped survi
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,17 @@ def safe_parser() -> etree.XMLParser:
     )
 
 
+def read_regular_file(path: Path, label: str) -> bytes:
+    """The bytes of `path`, which must be a regular file: reading a FIFO or a device named like
+    an input file would wait forever (or never end), so those are refused before opening."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise DocumentError(label, None, "is not a regular file (a FIFO, device or folder)")
+        return path.read_bytes()
+    except OSError as error:
+        raise DocumentError(label, None, f"cannot read file: {error.strerror}") from None
+
+
 def parse_xml(source: Path | str | bytes, name: str | None = None) -> etree._ElementTree:
     """Parse an XML file (a path) or XML bytes safely, or raise `DocumentError`.
 
@@ -73,10 +85,7 @@ def parse_xml(source: Path | str | bytes, name: str | None = None) -> etree._Ele
         data, label = source, name or "<bytes>"
     else:
         label = name or str(source)
-        try:
-            data = Path(source).read_bytes()
-        except OSError as error:
-            raise DocumentError(label, None, f"cannot read file: {error.strerror}") from None
+        data = read_regular_file(Path(source), label)
     parser = safe_parser()
     try:
         root = etree.fromstring(data, parser)
@@ -85,7 +94,8 @@ def parse_xml(source: Path | str | bytes, name: str | None = None) -> etree._Ele
             raise DocumentError(label, error.lineno, _entity_message(error.msg or "")) from None
         message = error.msg or "not well-formed"
         # lxml appends ", line L, column C" to the message; the line goes in front instead.
-        message = re.sub(r", line \d+, column \d+$", "", message)
+        # Some of libxml2's messages end in a newline: an error is one line.
+        message = " ".join(re.sub(r", line \d+, column \d+\s*$", "", message).split())
         raise DocumentError(label, error.lineno, f"not well-formed XML: {message}") from None
     if root is None:  # pragma: no cover - lxml raises for an empty document
         raise DocumentError(label, None, "no root element")

@@ -108,7 +108,12 @@ def empty_postgres(url: str) -> None:
     engine.dispose()
 
 
-def make_test_app(tmp_path: Path, url: str | None = None, template: Path | None = None) -> Flask:
+def make_test_app(
+    tmp_path: Path,
+    url: str | None = None,
+    template: Path | None = None,
+    config: dict[str, Any] | None = None,
+) -> Flask:
     """A migrated app on `url` (default: a SQLite file in tmp_path, copied from `template`)."""
     texts.clear_cache()
     if url is None:
@@ -116,8 +121,8 @@ def make_test_app(tmp_path: Path, url: str | None = None, template: Path | None 
         if template is not None:
             shutil.copyfile(template, database)
         url = f"sqlite:///{database}"
-    config: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test-secret", "DATABASE_URL": url}
-    app = create_app(config)
+    settings: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test-secret", "DATABASE_URL": url}
+    app = create_app({**settings, **(config or {})})
     app.instance_path = str(tmp_path / "instance")
     migrate.upgrade(db.engine_of(app))
     return app

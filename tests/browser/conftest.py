@@ -8,6 +8,7 @@ browser comes from pytest-playwright, launched from /usr/bin/chromium (never `pl
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,6 +159,20 @@ CHAR_POINTS = """(points) => {
 }"""
 
 
+def wait_for(page: Page, expression: str, timeout: float = 15.0) -> None:
+    """Until the JavaScript `expression` is true in the page, polled from Python.
+
+    Not `page.wait_for_function`: Playwright evaluates its predicate with `eval` inside the
+    page, which the app's Content-Security-Policy forbids (as it should); `page.evaluate` is
+    run by the browser's debugging protocol, outside the policy.
+    """
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(f"() => Boolean({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.02)
+
+
 class Browse:
     """What the browser tests do again and again, bound to one live site and browser."""
 
@@ -186,7 +201,7 @@ class Browse:
         The page turns a selection into a highlight and clears it; a capture listener on
         window runs before the page's own listener on document, so it still sees it.
         """
-        page.wait_for_function("window.focal !== undefined")
+        wait_for(page, "window.focal !== undefined")
         page.evaluate(
             """() => window.addEventListener("mouseup", () => {
                 const s = getSelection();
@@ -198,9 +213,10 @@ class Browse:
     @staticmethod
     def wait_saved(page: Page) -> None:
         """Until every queued operation has been answered by the server."""
-        page.wait_for_function(
+        wait_for(
+            page,
             "window.focal.pendingCount() === 0"
-            " && document.getElementById('save-state').dataset.state === 'saved'"
+            " && document.getElementById('save-state').dataset.state === 'saved'",
         )
 
     def stored_state(self, page: Page, user: str, article: str) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 
+from .conftest import wait_for
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 P1, P2, P3 = (f"/article[1]/bdy[1]/p[{i}]" for i in (1, 2, 3))
@@ -254,7 +256,7 @@ def test_a_failed_save_is_retried_with_the_same_op_id(ui: Any) -> None:
 
     page.route("**/ops", fail_first)
     ui.drag_select(page, (P1, units("Clef ")), (P1, units("Clef 𝄞𝄞 starts")))
-    page.wait_for_function("document.getElementById('save-state').dataset.state === 'failed'")
+    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
     assert "retrying" in page.locator("#save-state").inner_text()
     ui.wait_saved(page)
     assert len(sent) == 2 and sent[0]["op_id"] == sent[1]["op_id"]
@@ -270,7 +272,7 @@ def test_queued_operations_survive_a_reload(ui: Any) -> None:
     ui.open_article(page, "alice", "astral")
     page.route("**/ops", lambda route: route.abort("connectionrefused"))
     ui.drag_select(page, (P2, units("More ")), (P2, units("More 𝌆 text")))
-    page.wait_for_function("document.getElementById('save-state').dataset.state === 'failed'")
+    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
     assert ui.stored_state(page, "alice", "astral")["passages"] == []
     page.unroute("**/ops")
     page.reload()
@@ -287,7 +289,7 @@ def test_keywords_and_run_outlines_are_painted(ui: Any) -> None:
     text = ui.site.document("astral").text
     page.fill("#keyword-input", "ARTICLE")
     page.click("#keywords button[type=submit]:text('Add')")
-    page.wait_for_function("CSS.highlights.get('focal-keyword')?.size > 0")
+    wait_for(page, "CSS.highlights.get('focal-keyword')?.size > 0")
     painted = page.evaluate(
         "() => [...CSS.highlights.get('focal-keyword')].map((r) => r.toString())"
     )

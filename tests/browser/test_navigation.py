@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask, Response, request, request_finished
 
+from .conftest import wait_for
 from .test_assessing import P1, units
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -100,6 +101,6 @@ def test_next_and_previous_buttons_prefetch_and_progress(ui: Any, served: list[s
     page.wait_for_url(plain)
     page.go_back()
     page.wait_for_url(f"{site.url}/assignments/{site.assignments['alice']}")
-    page.wait_for_function("document.getElementById('progress').dataset.judged === '2'")
+    wait_for(page, "document.getElementById('progress').dataset.judged === '2'")
     assert progress(page) == (2, len(site.articles))
     assert astral_path in served

@@ -15,7 +15,7 @@ from playwright.sync_api import Page
 
 from assessor.cli.main import main
 
-from .conftest import PASSWORDS
+from .conftest import PASSWORDS, wait_for
 from .test_assessing import P1, P2, units
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -52,7 +52,7 @@ def give(page: Page, path: str, value: str) -> None:
     """Click a value button of one element and wait for htmx to swap the screen."""
     page.evaluate("document.getElementById('twophase').dataset.old = 'yes'")
     page.locator(f'#twophase tr[data-path="{path}"] button[value="{value}"]').click()
-    page.wait_for_function("document.getElementById('twophase').dataset.old === undefined")
+    wait_for(page, "document.getElementById('twophase').dataset.old === undefined")
 
 
 def test_two_phase_from_highlight_to_exported_values(

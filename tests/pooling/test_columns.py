@@ -217,7 +217,8 @@ def test_generated_runs_give_the_same_ranked_run_pools_or_error(
         assert found == outcome(by_records, path)
         topics = [topic for topic, _ in blocks]
         starts = [t for before, t in zip([None, *topics], topics, strict=False) if t != before]
-        if len(set(starts)) < len(starts):
+        nan = any(score == "nan" for _, rows in blocks for _, _, score in rows)
+        if len(set(starts)) < len(starts) and not nan:  # a NaN score is refused on reading
             assert found[1] is not None and "second block" in str(found[2])
         if isinstance(found[1], dict):
             other = Path(folder) / "other.run"

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from assessor.campaign import assignments
+from assessor.campaign.errors import CampaignError
 from assessor.judging import judgements
 from assessor.store.db import get_session
 from assessor.store.models import User
@@ -30,12 +31,25 @@ def _user() -> User:
 
 @blueprint.errorhandler(judgements.JudgingError)
 def _judging_error(error: judgements.JudgingError) -> ResponseReturnValue:
-    return jsonify(error=str(error)), error.status
+    return jsonify(error=str(error), code=error.code), error.status
+
+
+@blueprint.errorhandler(CampaignError)
+def _campaign_error(error: CampaignError) -> ResponseReturnValue:
+    return jsonify(error=str(error), code="invalid"), 422
 
 
 @blueprint.errorhandler(HTTPException)
 def _http_error(error: HTTPException) -> ResponseReturnValue:
     return jsonify(error=error.description), error.code or 500
+
+
+def _json_body() -> Any:
+    """The request's JSON (None when absent); a body that is not JSON is a 400."""
+    data = request.get_json(silent=True)
+    if data is None and request.get_data(cache=True):
+        abort(400, description="the body is not JSON (or is nested too deeply)")
+    return data
 
 
 @blueprint.get("/assignments")
@@ -92,7 +106,7 @@ def document_state(assignment_id: int, article: str) -> ResponseReturnValue:
 def apply_operation(assignment_id: int, article: str) -> ResponseReturnValue:
     """Apply one operation (idempotent by op_id) and return the new state."""
     session, user = get_session(), _user()
-    data = request.get_json(silent=True)
+    data = _json_body()
     try:
         if not isinstance(data, dict):
             raise judgements.InvalidOperation("send a JSON object")
@@ -118,7 +132,7 @@ def change_keywords(assignment_id: int) -> ResponseReturnValue:
     """`{"add": "word"}` or `{"remove": "word"}`; returns the keywords."""
     session = get_session()
     assignment = judgements.own_assignment(session, assignment_id, _user())
-    data = request.get_json(silent=True)
+    data = _json_body()
     if not isinstance(data, dict):
         raise judgements.InvalidOperation("send a JSON object")
     if isinstance(data.get("add"), str):

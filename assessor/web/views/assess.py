@@ -19,12 +19,13 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from assessor.campaign import assignments
+from assessor.campaign.errors import CampaignError
 from assessor.judging import judgements
 from assessor.judging.elements import topic_mode
 from assessor.store import texts
 from assessor.store.db import get_session
 from assessor.store.models import Assignment, Run, RunResult, User
-from assessor.web.auth import CSRF_HEADER, current_user, login_required
+from assessor.web.auth import CSRF_HEADER, current_user, login_required, safe_redirect
 from assessor.web.rendering import render_file
 from assessor.web.views.htmx import page_or_fragment
 from evaluation.text.document import Document
@@ -285,13 +286,14 @@ def keywords(assignment_id: int) -> ResponseReturnValue:
         assignment = judgements.own_assignment(session, assignment_id, _user())
     except judgements.NotFound:
         abort(404)
-    if request.form.get("remove"):
-        words = assignments.remove_keyword(session, assignment, request.form["remove"])
-    else:
-        words = assignments.add_keyword(session, assignment, request.form.get("add", ""))
-    back = request.form.get("back") or url_for(".pool", assignment_id=assignment.id)
-    if not back.startswith("/") or back.startswith("//"):
-        back = url_for(".pool", assignment_id=assignment.id)
+    try:
+        if request.form.get("remove"):
+            words = assignments.remove_keyword(session, assignment, request.form["remove"])
+        else:
+            words = assignments.add_keyword(session, assignment, request.form.get("add", ""))
+    except CampaignError as error:
+        abort(400, description=str(error))
+    back = safe_redirect(request.form.get("back"), url_for(".pool", assignment_id=assignment.id))
     if request.headers.get("HX-Request") != "true":
         return redirect(back)
     return page_or_fragment(

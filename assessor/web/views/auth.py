@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from assessor.campaign import users
 from assessor.store.db import get_session
-from assessor.web import auth
+from assessor.web import auth, limits
 
 blueprint = Blueprint("auth", __name__)
 
 
-def _safe_next(target: str | None) -> str:
-    """Only redirect to a path of this site (no scheme, no host), else to the start page."""
-    if not target:
-        return "/"
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
-        return "/"
-    return target
-
-
 @blueprint.route("/login", methods=["GET", "POST"])
+@limits.per_name
+@limits.per_address
 def login() -> ResponseReturnValue:
     """The log-in form; on success a fresh session and a redirect to `next` (or `/`)."""
     if request.method == "POST":
@@ -34,7 +24,7 @@ def login() -> ResponseReturnValue:
         user = users.authenticate(get_session(), name, password)
         if user is not None:
             auth.log_in(user)
-            return redirect(_safe_next(request.form.get("next")))
+            return redirect(auth.safe_redirect(request.form.get("next")))
         flash("Unknown name or wrong password.", "error")
         page = render_template("login.html", next=request.form.get("next", ""), name=name)
         return page, 401

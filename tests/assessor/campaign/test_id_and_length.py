@@ -101,7 +101,8 @@ def test_a_highlight_is_refused_with_the_message_and_changes_nothing(erin: Seede
         json={"op_id": "h1", "op": "highlight", "start": 10, "end": 20, "exact": "x" * 10},
         headers=bearer(erin, "erin"),
     )
-    assert response.status_code == 409 and response.get_json() == {"error": MESSAGE}
+    assert response.status_code == 409
+    assert response.get_json() == {"error": MESSAGE, "code": "text_missing"}
     with db.session_scope(erin.app) as session:
         judgement = session.scalars(select(Judgement).where(Judgement.article == "9999")).one()
         assert (judgement.version, judgement.passages) == (1, [[0, 4]])

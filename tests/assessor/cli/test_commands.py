@@ -75,7 +75,7 @@ def test_a_bad_file_stores_nothing_and_names_the_file(cli: Any, tmp_path: Path) 
 
 def test_export_prints_exactly_the_judged_passages(cli: Any, tmp_path: Path) -> None:
     prepared(cli, tmp_path)
-    token = cli("users", "token", "alice").output.strip()
+    token = cli("users", "token", "alice").stdout.strip()
     app = create_app()
     client = app.test_client()
     headers = {"Authorization": f"Bearer {token}"}
@@ -111,7 +111,7 @@ def test_export_refuses_a_topic_with_two_assessors_unless_one_is_chosen(
     prepared(cli, tmp_path)
     client = create_app().test_client()
     for name in ("alice", "bob"):
-        token = cli("users", "token", name).output.strip()
+        token = cli("users", "token", name).stdout.strip()
         headers = {"Authorization": f"Bearer {token}"}
         assignment = client.get("/api/assignments", headers=headers).json["assignments"][0]["id"]
         client.post(
@@ -148,7 +148,7 @@ def test_demo_prepares_a_database_twice(cli: Any) -> None:
     assert "log in as 'assessor' with password 'assessor'" in first.output
     second = cli("demo", "--no-serve")
     assert first.output == second.output
-    token = cli("users", "token", "assessor2").output.strip()
+    token = cli("users", "token", "assessor2").stdout.strip()
     client = create_app().test_client()
     listing = client.get("/api/assignments", headers={"Authorization": f"Bearer {token}"}).json
     assert (

@@ -1,4 +1,4 @@
-"""A database written by an earlier Focal still opens, upgrades as a no-op and serves its work.
+"""A database written by an earlier Focal still opens, upgrades in place and serves its work.
 
 `data/before_reshape.sql` is the SQL dump (sqlite3 `iterdump`) of a database that Focal made
 before its modules moved into `assessor/store|judging|campaign|web|cli`: `focal demo` material,
@@ -43,17 +43,25 @@ def old_app(tmp_path: Path) -> Flask:
     return create_app({"DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "test"})
 
 
-def test_the_old_database_upgrades_to_head_and_matches_the_models(old_app: Flask) -> None:
+@pytest.fixture
+def upgraded_app(old_app: Flask) -> Flask:
+    migrate.upgrade(db.engine_of(old_app))
+    return old_app
+
+
+def test_the_old_database_upgrades_to_head_and_then_matches_the_models(old_app: Flask) -> None:
     engine = db.engine_of(old_app)
     head = ScriptDirectory.from_config(migrate.alembic_config(engine)).get_current_head()
-    assert migrate.current_revision(engine) == REVISION_THEN
-    migrate.upgrade(engine)  # later revisions only add tables of their own
+    assert migrate.current_revision(engine) == REVISION_THEN != head
+    migrate.upgrade(engine)  # the account columns and the view events table are added
     assert migrate.current_revision(engine) == head
     assert migrate.schema_differences(engine) == []
+    migrate.upgrade(engine)  # a second run changes nothing
+    assert migrate.current_revision(engine) == head
 
 
-def test_the_old_judgements_read_back_through_the_new_modules(old_app: Flask) -> None:
-    with db.session_scope(old_app) as session:
+def test_the_old_judgements_read_back_through_the_new_modules(upgraded_app: Flask) -> None:
+    with db.session_scope(upgraded_app) as session:
         assignment = session.get(Assignment, 1)
         assert assignment is not None and assignment.topic_id == "9001"
         state = judgements.get_state(session, assignment, "1001")
@@ -82,8 +90,8 @@ def test_the_old_judgements_read_back_through_the_new_modules(old_app: Flask) ->
     ]
 
 
-def test_an_old_user_logs_in_and_sees_the_judged_article(old_app: Flask) -> None:
-    client = old_app.test_client()
+def test_an_old_user_logs_in_and_sees_the_judged_article(upgraded_app: Flask) -> None:
+    client = upgraded_app.test_client()
     login(client, "assessor", "assessor")  # the demo password, hashed before the move
     page = client.get("/assignments/1/articles/1001")
     assert page.status_code == 200

@@ -10,15 +10,18 @@ from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import decode_lines, read_bytes
+from evaluation.formats.limits import check_judgements
 from evaluation.formats.qrels import _read_lines, read_qrels
 from evaluation.formats.qrels_fast import read_plain_qrels
 from evaluation.formats.records import Qrels
 
 
 def line_by_line(path: Path) -> object:
-    """The original parser alone, as the reference."""
+    """The original parser alone, then the bounds every reader checks, as the reference."""
     try:
-        return _read_lines(decode_lines(read_bytes(path), str(path)), str(path))
+        qrels = _read_lines(decode_lines(read_bytes(path), str(path)), str(path))
+        check_judgements((j for arts in qrels.values() for j in arts.values()), str(path))
+        return qrels
     except FormatError as error:
         return ("error", error.file, error.line, error.message)
 
@@ -55,7 +58,7 @@ PLAIN = {
     "non-relevant only": "1 Q0 a 0 10\n1 Q0 b 0 0\n",
     "unsorted and touching passages": "7 Q0 a 30 100 99 60:10  0:10 10:10 \r\n7 Q0 b 0 50\n",
     "topics coming back": "1 Q0 a 0 9\n2 Q0 a 0 9\n1 Q0 b 5 9 0 0:5\n",
-    "a huge article_chars": "1 Q0 a 0 123456789012345678901234567890\n1 Q0 b 5 9 0 0:5\n",
+    "the largest article_chars": "1 Q0 a 0 2147483647\n1 Q0 b 5 9 0 0:5\n",
     "blank lines and zeros": "\n1 Q0 a 00 10\n\n1 Q0 b 005 010 0 002:5\n",
 }
 
@@ -65,6 +68,24 @@ STEP_ASIDE = {
     "a huge rel_chars": "1 Q0 a 123456789012345678901234567890 9 0 0:5\n",
     "a huge passage": "1 Q0 b 5 9 0 123456789012345678901234567890:5\n",
 }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 Q0 a 0 123456789012345678901234567890\n",
+        "1 Q0 a 0 2147483648\n",
+        "1 Q0 b 5 9 1000000000000000000000000000000 0:5\n",
+        "1 Q0 b 5 9 0 2147483647:5\n",
+        "1 Q0 " + "a" * 201 + " 0 9\n",
+    ],
+)
+def test_numbers_and_ids_out_of_bounds_are_refused_with_the_line(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "q.qrels"
+    path.write_text("1 Q0 z 0 5\n" + text)
+    with pytest.raises(FormatError) as refused:
+        read_qrels(path)
+    assert refused.value.line == 2
 
 
 @pytest.mark.parametrize("case", sorted(PLAIN))

@@ -4,7 +4,7 @@ The assessment analytics (spec section 10; seed 003 §5.1, Table III) time each 
 its first display to its last operation. A table of its own, touching no other.
 
 Revision ID: 0005_view_events
-Revises: 0003_text_optional
+Revises: 0004_accounts
 Create Date: 2026-11-23 17:00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005_view_events"
-down_revision: str | None = "0003_text_optional"
+down_revision: str | None = "0004_accounts"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
