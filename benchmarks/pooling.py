@@ -11,7 +11,8 @@ not slow the timed pass). Both must give the same pools. Times are the best of `
 End to end (`--files N`, 0 to skip): the first N runs are written as FOL run files to a
 temporary folder and `focal pool build --size 500 -o POOL FILE...` runs in a subprocess twice,
 reading the files as records (`ranked_run(read_run(path))`, the reader before columns) and as
-columns (`read_ranked_run`, what the command does); both pool files must be identical.
+the command does (`read_ranked_runs`: pyarrow for canonical FOL files, several at a time); both
+pool files must be identical.
 
     .venv/bin/python -P benchmarks/pooling.py [--runs 333 --topics 125 --results 1500]
         [--repeat 3] [--files 40]
@@ -196,10 +197,9 @@ import sys
 from pathlib import Path
 from assessor.cli.main import main
 if sys.argv[1] == "records":  # the reader `focal pool` used before columns
-    import pooling.cli_support
+    import pooling.ranked
     from evaluation.formats.runs import read_run
-    from pooling.ranked import ranked_run
-    pooling.cli_support.read_ranked_run = lambda path: ranked_run(read_run(path))
+    pooling.ranked.read_ranked_run = lambda path: pooling.ranked.ranked_run(read_run(path))
 try:
     main(sys.argv[2:], prog_name="focal")
 finally:

@@ -14,7 +14,7 @@ import click
 from evaluation.errors import FormatError
 from evaluation.formats.records import Run
 from pooling.io import ArticleOrder, atomic_write, in_article_lines, in_article_rows, pool_lines
-from pooling.ranked import as_ranked, read_ranked_run
+from pooling.ranked import as_ranked, read_ranked_runs
 from pooling.records import Pool, RankedRun
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def order_options(command: F) -> F:
 def load_ranked_runs(paths: Sequence[Path]) -> list[RankedRun]:
     """Read run files one at a time, keeping only their ranked article lists (FOL runs are
     read as columns, see `read_ranked_run`)."""
-    return as_ranked(read_ranked_run(path) for path in paths)
+    return as_ranked(read_ranked_runs(paths))
 
 
 def iterate_runs(paths: Sequence[Path]) -> Iterator[Run | RunColumns]:

@@ -2,11 +2,12 @@
 
 `read_run_columns(path)` accepts exactly what `read_run` accepts and refuses it with the same
 `file:line` messages, because it only takes a fast path when nothing can go wrong: a FOL run
-written canonically (single spaces, eight fields on every line, `\\n` or `\\r\\n` line ends,
-contiguous topic blocks, no NUL byte) whose ranks, offsets and lengths are plain digits and
-whose scores are plain decimals (`-12.5`; exponents, `nan`… are converted with `float` on that
-column alone). Such a file is tokenised as a whole with numpy: separators are found in the bytes,
-each column becomes a small byte matrix, checked and converted without Python objects per line.
+written canonically (ASCII, single spaces, eight fields on every line, `\\n` or `\\r\\n` line
+ends, contiguous topic blocks, no NUL or DEL byte) whose ranks, offsets and lengths are plain
+digits and whose scores are plain decimals (`-12.5`; exponents, `nan`… are converted with
+`float` on that column alone). Such a file is tokenised as a whole with numpy: separators are
+found in the bytes, each column becomes a small byte matrix, checked and converted without
+Python objects per line.
 Any other file (an `X` offset, a tab, a split topic block, a non-UTF-8 id, an XML submission, an
 error) goes through `read_run`, and its `Run` is turned into columns: its errors and warnings are
 `read_run`'s by construction.
@@ -16,6 +17,7 @@ Element and article runs have no offsets to put in columns: they come back as th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -38,6 +40,7 @@ from evaluation.formats.tokens import FOL_FIELDS, MAX_DIGITS, Floats, Ints, Toke
 Bools = npt.NDArray[np.bool_]
 
 _SPACE, _NEWLINE = 32, 10
+_OTHER_SPACE = re.compile(r"[^\S \n]")
 
 
 @dataclass(frozen=True)
@@ -120,8 +123,10 @@ def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
     body = data.replace(b"\r\n", b"\n") if b"\r" in data else data
     if not body.endswith(b"\n"):
         body += b"\n"
-    if any(other in body for other in (b"\t", b"\r", b"\x0b", b"\x0c", b"\x00")):
+    if any(other in body for other in (b"\t", b"\r", b"\x0b", b"\x0c", b"\x00", b"\x7f")):
         return None
+    if not body.isascii() and _unicode_space(body):
+        return None  # `limits` refuses an id holding a Unicode space (U+00A0...)
     buffer = np.frombuffer(body, np.uint8)
     separators = np.flatnonzero((buffer == _SPACE) | (buffer == _NEWLINE))
     lines = body.count(b"\n")
@@ -169,6 +174,15 @@ def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
             lines=numbers[begin:end],
         )
     return run
+
+
+def _unicode_space(body: bytes) -> bool:
+    """Whether UTF-8 `body` has whitespace other than ASCII spaces and newlines (True when it is
+    not UTF-8: `read_run` names the line)."""
+    try:
+        return _OTHER_SPACE.search(body.decode()) is not None
+    except UnicodeDecodeError:
+        return True
 
 
 def _within_limits(tokens: Tokens) -> bool:

@@ -250,3 +250,16 @@ def test_scores_are_what_float_reads(tmp_path: Path, scores: list[str]) -> None:
     want = np.array([float(score) for score in scores])
     assert np.array_equal(got, want, equal_nan=True)
     assert (np.signbit(got) == np.signbit(want)).all()
+
+
+@pytest.mark.parametrize("odd", ["x\u00a0y", "x\x7fy", "x\u2003y"])
+def test_an_id_with_a_unicode_space_or_del_is_refused_as_read_run_refuses_it(
+    tmp_path: Path, odd: str
+) -> None:
+    path = tmp_path / "run.fol"
+    path.write_text(f"1 Q0 a 1 0.5 r 0 10\n1 Q0 {odd} 2 0.4 r 0 10\n", encoding="utf-8")
+    with pytest.raises(FormatError) as careful:
+        read_run(path)
+    with pytest.raises(FormatError) as columns:
+        read_run_columns(path)
+    assert (columns.value.line, str(columns.value)) == (2, str(careful.value))

@@ -1,0 +1,178 @@
+"""A canonical FOL run read by pyarrow's CSV reader: the columns pooling needs, no record per line.
+
+    topic Q0 article rank score run-id offset length
+
+`read_fol_table(data)` takes the fast path only when the answer cannot differ from the careful
+reader's (`evaluation.formats.runs.read_run` followed by the bounds of
+`evaluation.formats.limits`): it returns None for anything else, and the caller then reads the
+file carefully, which accepts it or names the file and line of the first problem. pyarrow's
+reader takes one delimiter byte, so the fast path is for files written as `write_run` and the
+INEX tools write them:
+
+- ASCII only (so ids are UTF-8 and hold no Unicode space), fields separated by single spaces, no
+  space at either end of a line, no blank line, `\\n` or `\\r\\n` line ends, no tab, vertical tab,
+  form feed or lone `\\r` (those separate fields for `bytes.split`); pyarrow itself insists on
+  eight fields on every line;
+- no control character in an id, ids within their lengths, one run id, each topic in one
+  contiguous block (a repeated block is grouped and warned about by `read_run`, refused by
+  pooling);
+- ranks, offsets and lengths plain digits of at most 18 (`int` reads them; pyarrow alone would
+  also read `0x5`), within 32 bits; scores made of `0-9 . - + e E` that pyarrow converts (the
+  correctly rounded value, as `float`; `nan` and `inf` go the careful way).
+
+Article ids that are all plain numbers (no leading zero), as in the INEX Wikipedia collections,
+are kept as one integer per result; other ids as codes into the run's distinct ids. Either way
+there is no Python object per result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+
+from evaluation.formats.limits import ARTICLE_ID_LENGTH, MAX_COUNT, RUN_ID_LENGTH, TOPIC_ID_LENGTH
+from evaluation.formats.tokens import MAX_DIGITS
+
+Ints = npt.NDArray[np.int64]
+
+FOL_COLUMNS = ("topic", "q0", "article", "rank", "score", "run", "offset", "length")
+_SEPARATORS = (b"\t", b"\r", b"\x0b", b"\x0c")  # whitespace for `bytes.split`, not for pyarrow
+
+
+_DIGITS = b"0123456789"
+_NUMBER = _DIGITS + b".-+eE"
+_PRINTABLE = bytes(range(33, 127))  # ASCII without space and control characters
+_SHORT_COUNT = 9  # digits: any such count is below 2**31
+
+
+@dataclass(frozen=True)
+class FolTable:
+    """A FOL run's article per result, in file order, and its topic blocks.
+
+    Result i (line i + 1) is article `names[articles[i]]`, or `str(articles[i])` when `names`
+    is None (every id a plain number). Topic `topics[b]` holds results `firsts[b]` up to
+    `firsts[b + 1]` (or the end).
+    """
+
+    run_id: str
+    topics: list[str]
+    firsts: Ints
+    articles: npt.NDArray[np.int64] | npt.NDArray[np.int32]
+    names: list[str] | None
+
+    def __len__(self) -> int:
+        return len(self.articles)
+
+
+def read_fol_table(data: bytes) -> FolTable | None:
+    """The table of a canonical FOL run's bytes (BOM already removed), or None (see above)."""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    if not data or data[:1] in (b" ", b"\n", b"<") or not data.isascii():
+        return None
+    if any(separator in data for separator in _SEPARATORS):
+        return None
+    try:
+        table = pa_csv.read_csv(
+            pa.BufferReader(data),
+            read_options=pa_csv.ReadOptions(column_names=list(FOL_COLUMNS), block_size=1 << 26),
+            parse_options=pa_csv.ParseOptions(
+                delimiter=" ", quote_char=False, ignore_empty_lines=False
+            ),
+            convert_options=pa_csv.ConvertOptions(
+                column_types=dict.fromkeys(FOL_COLUMNS, pa.binary()),
+                strings_can_be_null=False,
+                null_values=[],
+            ),
+        )
+        return _checked(table)
+    except (pa.ArrowException, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _checked(table: pa.Table) -> FolTable | None:
+    columns = {name: table[name].combine_chunks() for name in FOL_COLUMNS}
+    if not len(columns["topic"]):
+        return None
+    widths = {}
+    for name in FOL_COLUMNS:
+        # With eight fields on every line, a doubled, leading or trailing space or a blank
+        # line shows as an empty field (`bytes.split` would see another field count).
+        shortest, widest = pc.min_max(pc.binary_length(columns[name])).values()
+        if shortest.as_py() == 0:
+            return None
+        widths[name] = widest.as_py()
+    limits = {"topic": TOPIC_ID_LENGTH, "article": ARTICLE_ID_LENGTH, "run": RUN_ID_LENGTH}
+    for name, limit in limits.items():
+        if widths[name] > limit or not _all_in(columns[name], _PRINTABLE):
+            return None
+    run = columns["run"]
+    first_run = run[0].as_py()
+    if pc.count_distinct(run).as_py() != 1:
+        return None
+    for name in ("rank", "offset", "length"):
+        if widths[name] > MAX_DIGITS or not _all_in(columns[name], _DIGITS):
+            return None
+        if widths[name] > _SHORT_COUNT and int(_values(columns[name]).max()) > MAX_COUNT:
+            return None  # a 9-digit count is below 2**31: no need to convert
+    if not _all_in(columns["score"], _NUMBER):
+        return None
+    pc.cast(columns["score"], pa.float64())  # raises (fast path refused) unless all are numbers
+    blocks = _blocks(columns["topic"])
+    if blocks is None:
+        return None
+    topics, firsts = blocks
+    numbers = _plain_numbers(columns["article"], widths["article"])
+    if numbers is not None:
+        return FolTable(first_run.decode(), topics, firsts, numbers, None)
+    encoded = pc.dictionary_encode(columns["article"])
+    names = pc.cast(encoded.dictionary, pa.large_string()).to_pylist()
+    codes = np.frombuffer(encoded.indices.buffers()[1], np.int32)[: len(encoded)]
+    return FolTable(first_run.decode(), topics, firsts, codes, names)
+
+
+def _data(column: pa.Array) -> bytes:
+    """The bytes of every value of a binary column, concatenated."""
+    offsets = np.frombuffer(column.buffers()[1], np.int32)[column.offset :][: len(column) + 1]
+    begin, end = int(offsets[0]), int(offsets[-1])
+    data: bytes = column.buffers()[2].slice(begin, end - begin).to_pybytes()
+    return data
+
+
+def _all_in(column: pa.Array, allowed: bytes) -> bool:
+    return not _data(column).translate(None, allowed)
+
+
+def _values(column: pa.Array) -> npt.NDArray[np.int64]:
+    """An all-digit column of at most `MAX_DIGITS` digits as integers (exactly as `int`)."""
+    return np.frombuffer(pc.cast(column, pa.int64()).buffers()[1], np.int64)[: len(column)]
+
+
+def _plain_numbers(
+    column: pa.Array, widest: int
+) -> npt.NDArray[np.int64] | npt.NDArray[np.int32] | None:
+    """Article ids as integers when each is a plain number (digits, no leading zero)."""
+    if widest > MAX_DIGITS or not _all_in(column, _DIGITS):
+        return None
+    values = _values(column)
+    widths = np.frombuffer(pc.binary_length(column).buffers()[1], np.int32)[: len(column)]
+    smallest = 10 ** np.maximum(widths.astype(np.int64) - 1, 0)  # the least with as many digits
+    if ((values < smallest) & (widths > 1)).any():
+        return None  # `007` is not the id `7`
+    return values.astype(np.int32) if int(values.max()) <= MAX_COUNT else values
+
+
+def _blocks(topic: pa.Array) -> tuple[list[str], Ints] | None:
+    """The topic of each block of lines and its first line; None if a topic comes back."""
+    changes = pc.not_equal(topic[1:], topic[:-1])
+    flags = np.frombuffer(pc.cast(changes, pa.int8()).buffers()[1], np.int8)[: len(changes)]
+    firsts = np.r_[0, np.flatnonzero(flags) + 1].astype(np.int64)
+    topics = [topic[int(first)].as_py().decode() for first in firsts]
+    if len(set(topics)) != len(topics):
+        return None  # `read_run` groups them and warns; pooling refuses them
+    return topics, firsts
