@@ -11,8 +11,10 @@ Records (`pooling.records`)
 Runs (`pooling.ranked`)
     `ranked_run(run: Run | RunColumns) -> RankedRun` — refuses empty runs and repeated topic
     blocks with a `FormatError` naming file and line; `read_ranked_run(path)` reads a run file
-    (FOL runs as columns, others as records) into a `RankedRun`; `as_ranked(runs)` accepts
-    `Run`s, `RunColumns` or `RankedRun`s.
+    (canonical FOL runs with pyarrow, their article ids kept as `ArticleColumn` arrays; other FOL
+    runs as columns, others as records) into a `RankedRun`; `read_ranked_runs(paths)` reads
+    several side by side, in order; `as_ranked(runs)` accepts `Run`s, `RunColumns` or
+    `RankedRun`s.
 
 Strategies (`pooling.strategies`) — each accepts `Run`s or `RankedRun`s, in pooling order
     `build_pool(runs, "topn"|"depth"|"borda"|"rrf", size=, depth=, fused=, rrf_k=) -> Pool`,
