@@ -48,6 +48,7 @@ _DIGITS = b"0123456789"
 _NUMBER = _DIGITS + b".-+eE"
 _PRINTABLE = bytes(range(33, 127))  # ASCII without space and control characters
 _SHORT_COUNT = 9  # digits: any such count is below 2**31
+_ZERO = ord("0")
 
 
 @dataclass(frozen=True)
@@ -96,25 +97,25 @@ def read_fol_table(data: bytes) -> FolTable | None:
 
 
 def _checked(table: pa.Table) -> FolTable | None:
-    columns = {name: table[name].combine_chunks() for name in FOL_COLUMNS}
+    columns = {name: _single_chunk(table[name]) for name in FOL_COLUMNS}
     if not len(columns["topic"]):
         return None
-    widths = {}
+    widths, shortest = {}, {}
     for name in FOL_COLUMNS:
         # With eight fields on every line, a doubled, leading or trailing space or a blank
         # line shows as an empty field (`bytes.split` would see another field count).
-        shortest, widest = pc.min_max(pc.binary_length(columns[name])).values()
-        if shortest.as_py() == 0:
+        least, widest = pc.min_max(pc.binary_length(columns[name])).values()
+        shortest[name], widths[name] = least.as_py(), widest.as_py()
+        if shortest[name] == 0:
             return None
-        widths[name] = widest.as_py()
     limits = {"topic": TOPIC_ID_LENGTH, "article": ARTICLE_ID_LENGTH, "run": RUN_ID_LENGTH}
     for name, limit in limits.items():
         if widths[name] > limit or not _all_in(columns[name], _PRINTABLE):
             return None
     run = columns["run"]
     first_run = run[0].as_py()
-    if pc.count_distinct(run).as_py() != 1:
-        return None
+    if shortest["run"] != widths["run"] or _data(run) != first_run * len(run):
+        return None  # ids of one length, concatenated as the first repeated: all the same
     for name in ("rank", "offset", "length"):
         if widths[name] > MAX_DIGITS or not _all_in(columns[name], _DIGITS):
             return None
@@ -136,9 +137,19 @@ def _checked(table: pa.Table) -> FolTable | None:
     return FolTable(first_run.decode(), topics, firsts, codes, names)
 
 
+def _single_chunk(column: pa.ChunkedArray) -> pa.Array:
+    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+
+
+def _offsets(column: pa.Array) -> npt.NDArray[np.int32]:
+    """Where each value of a binary column begins in its data buffer, and where the last ends."""
+    offsets: npt.NDArray[np.int32] = np.frombuffer(column.buffers()[1], np.int32)
+    return offsets[column.offset : column.offset + len(column) + 1]
+
+
 def _data(column: pa.Array) -> bytes:
     """The bytes of every value of a binary column, concatenated."""
-    offsets = np.frombuffer(column.buffers()[1], np.int32)[column.offset :][: len(column) + 1]
+    offsets = _offsets(column)
     begin, end = int(offsets[0]), int(offsets[-1])
     data: bytes = column.buffers()[2].slice(begin, end - begin).to_pybytes()
     return data
@@ -159,11 +170,12 @@ def _plain_numbers(
     """Article ids as integers when each is a plain number (digits, no leading zero)."""
     if widest > MAX_DIGITS or not _all_in(column, _DIGITS):
         return None
-    values = _values(column)
-    widths = np.frombuffer(pc.binary_length(column).buffers()[1], np.int32)[: len(column)]
-    smallest = 10 ** np.maximum(widths.astype(np.int64) - 1, 0)  # the least with as many digits
-    if ((values < smallest) & (widths > 1)).any():
+    offsets = _offsets(column)
+    data = np.frombuffer(column.buffers()[2], np.uint8)
+    leading = data[offsets[:-1]] == _ZERO
+    if (leading & (offsets[1:] - offsets[:-1] > 1)).any():
         return None  # `007` is not the id `7`
+    values = _values(column)
     return values.astype(np.int32) if int(values.max()) <= MAX_COUNT else values
 
 
