@@ -5,8 +5,10 @@ Pooling refuses it: a repeated topic block usually means two runs were concatena
 edited by hand, and the rank of a result (its position in the topic block) is then meaningless.
 The check works on the `line` each `Result` keeps, so it needs no strict mode in the reader.
 
-FOL run files are read as columns (`evaluation.formats.columns.read_run_columns`, about five
-times faster than `read_run` and refusing exactly what it refuses): a `RankedRun` is then made
+A canonical FOL run file is read by pyarrow (`evaluation.formats.fol_arrow`), its article ids
+kept as arrays (`pooling.article_column`); other FOL run files are read as columns
+(`evaluation.formats.columns.read_run_columns`, about five times faster than `read_run` and
+refusing exactly what it refuses): a `RankedRun` is then made
 from each topic's distinct articles and result codes, and the same check runs on the columns'
 line numbers. A run whose topic blocks are split takes `read_run`'s path inside the columns
 reader and keeps its lines, so pooling's error is the same on either path.
@@ -70,8 +72,9 @@ def read_ranked_run(path: str | Path) -> RankedRun:
     if table is None:
         return ranked_run(read_run_columns(path))
     bounds = [*table.firsts.tolist(), len(table)]
+    names = None if table.names is None else list(map(sys.intern, table.names))  # shared by runs
     topics = {
-        topic: ArticleColumn(table.articles[begin:end], table.names)
+        topic: ArticleColumn(table.articles[begin:end], names)
         for topic, begin, end in zip(table.topics, bounds[:-1], bounds[1:], strict=True)
     }
     return RankedRun(table.run_id, topics, str(path))
