@@ -569,8 +569,30 @@
 
   /* ---------------------------------------------------------------- events */
 
+  // The text offset under a viewport point, or null outside the text.
+  function offsetAtPoint(x, y) {
+    const range = document.caretRangeFromPoint?.(x, y);
+    if (!range || !docEl.contains(range.startContainer)) return null;
+    return index.toCodePoint(index.unitsAt(range.startContainer, range.startOffset));
+  }
+
+  // Shift+click only ever moves the best entry point. A browser extends the selection on a
+  // Shift+press (from the caret a first Shift+click left), which would turn the second
+  // Shift+click into a highlight: the press is kept from selecting at all.
+  document.addEventListener("mousedown", (event) => {
+    if (event.button === 0 && event.shiftKey && docEl.contains(event.target)) {
+      event.preventDefault();
+    }
+  });
+
   document.addEventListener("mouseup", (event) => {
     if (event.button !== 0) return;
+    if (event.shiftKey) {
+      if (!docEl.contains(event.target)) return;
+      const offset = offsetAtPoint(event.clientX, event.clientY);
+      if (offset !== null) setBep(offset);
+      return;
+    }
     const selection = window.getSelection();
     if (!selection || selection.rangeCount === 0) return;
     const range = selection.getRangeAt(0);
@@ -582,11 +604,6 @@
       return;
     }
     if (!docEl.contains(event.target)) return;
-    if (event.shiftKey) {
-      const offset = caretOffset(selection);
-      if (offset !== null) setBep(offset);
-      return;
-    }
     const passage = passageAtPoint(event.clientX, event.clientY);
     if (passage) unhighlight(passage);
   });
