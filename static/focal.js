@@ -481,19 +481,44 @@
     CSS.highlights.set(name, highlight);
   }
 
+  // A keyword matches whole words, case-insensitively ("art" is not found in "party"); a
+  // keyword ending in * matches the beginnings of words ("art*": "art", "artist"). Letters,
+  // digits and marks of any script count as word characters.
+  const WORD = "[\\p{L}\\p{N}\\p{M}_]";
+
+  function keywordPattern(keyword) {
+    const prefix = keyword.endsWith("*");
+    const word = (prefix ? keyword.slice(0, -1) : keyword).trim();
+    if (!word) return null;
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
+    return new RegExp(`(?<!${WORD})${escaped}${prefix ? "" : `(?!${WORD})`}`, "giu");
+  }
+
   function keywordPassages() {
-    // Case-insensitive occurrences of each keyword, found in UTF-16 and converted back.
     const found = [];
-    const lower = index.text.toLowerCase();
-    const sameLength = lower.length === index.text.length;
     for (const keyword of config.keywords || []) {
-      const needle = keyword.toLowerCase();
-      if (!needle || !sameLength) continue;
-      for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
-        found.push([index.toCodePoint(at), index.toCodePoint(at + needle.length)]);
+      const pattern = keywordPattern(keyword);
+      if (!pattern) continue;
+      for (const match of index.text.matchAll(pattern)) {
+        const at = match.index;
+        found.push([index.toCodePoint(at), index.toCodePoint(at + match[0].length)]);
       }
     }
     return found;
+  }
+
+  let showKeywords = localStorage.getItem("focal.keywords-hidden") !== "1";
+
+  function paintKeywords() {
+    setHighlight("focal-keyword", showKeywords ? keywordPassages() : [], 2);
+    const box = document.getElementById("toggle-keywords");
+    if (box) box.checked = showKeywords;
+  }
+
+  function toggleKeywords(force) {
+    showKeywords = force ?? !showKeywords;
+    localStorage.setItem("focal.keywords-hidden", showKeywords ? "0" : "1");
+    paintKeywords();
   }
 
   function bepToShow(state) {
@@ -814,6 +839,7 @@
     x: markNonRelevantAndGoNext,
     u: undo,
     r: () => toggleRuns(),
+    w: () => toggleKeywords(),
     e: () => goWhenSaved(config.twoPhaseUrl),
     h: () => {
       const selection = window.getSelection();
@@ -863,13 +889,16 @@
   document.getElementById("toggle-runs")?.addEventListener("change", (event) => {
     toggleRuns(event.target.checked);
   });
+  document.addEventListener("change", (event) => {
+    if (event.target.id === "toggle-keywords") toggleKeywords(event.target.checked);
+  });
 
   // The keyword form is swapped by htmx; the new block carries the keyword list.
   document.body.addEventListener("htmx:afterSwap", () => {
     const block = document.getElementById("keywords");
     if (!block?.dataset.keywords) return;
     config.keywords = JSON.parse(block.dataset.keywords);
-    setHighlight("focal-keyword", keywordPassages(), 2);
+    paintKeywords();
   });
 
   window.addEventListener("resize", () => placeBepMarker(bepToShow(localState())));
@@ -922,7 +951,7 @@
     window.location.reload();
   });
 
-  setHighlight("focal-keyword", keywordPassages(), 2);
+  paintKeywords();
   paint();
 
   // Open the outbox, keep what was queued meanwhile, then send whatever any tab left in it.
