@@ -351,6 +351,8 @@
           ? "no connection"
           : what === "login"
             ? "logged out: log in again (in another tab) and they are sent"
+            : what === "reload"
+              ? "the session changed: reload the page and they are sent"
             : body.code === "busy"
               ? "the server is busy"
               : `HTTP ${response.status}`;
@@ -367,6 +369,7 @@
   //   retry    not applied, may be sent again as it is: no connection, 5xx and 503 `busy`,
   //            408, 429
   //   login    not applied until the user logs in again (401) or the session's token works (403)
+  //   reload   400 for a stale CSRF token: kept until the page is reloaded with the new one
   //   renew    409 `op_id_reused`: the id is taken; the same operation goes again with a new id
   //   conflict can never apply as it is (409 `stale_version`, `exact_mismatch`, `text_missing`,
   //            404, 422): dropped, and the user is told what and why
@@ -375,6 +378,9 @@
     if (response.ok) return "saved";
     if (response.status >= 500 || [408, 429].includes(response.status)) return "retry";
     if ([401, 403].includes(response.status)) return "login";
+    // The session's CSRF token changed (a log-in again, in this or another tab): the page's
+    // copy is stale until it is reloaded, and the operation waits in the outbox until then.
+    if (response.status === 400 && /CSRF/.test(body.error || "")) return "reload";
     if (response.status === 409 && body.code === "op_id_reused") return "renew";
     return "conflict";
   }

@@ -146,3 +146,33 @@ def test_a_second_tab_on_the_same_article_follows_the_first(ui: Any) -> None:
     assert second.locator("#other-tab").is_visible()
     painted = second.evaluate('[...CSS.highlights.get("focal-passage")].map((r) => r.toString())')
     assert painted == [document.text[start:end]]
+
+
+def test_a_stale_session_token_keeps_the_operation_until_the_page_is_reloaded(ui: Any) -> None:
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "astral")
+    wait_for(page, "window.focal.outboxReady")
+    sent: list[dict[str, Any]] = []
+
+    def stale(route: Route) -> None:
+        sent.append(json.loads(route.request.post_data or "{}"))
+        body = json.dumps({"error": "missing or wrong CSRF token; reload the page and try again"})
+        route.fulfill(status=400, body=body, content_type="application/json")
+
+    page.route("**/ops", stale)
+    document = ui.site.document("astral")
+    p1 = document.text[slice(*document.span(P1))]
+    ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
+    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
+    assert "reload the page" in page.locator("#save-state").inner_text()
+    assert (
+        page.evaluate("window.focal.pendingCount()") == 1 and page.locator("#conflict").is_hidden()
+    )
+    page.unroute("**/ops")
+    page.reload()
+    ui.ready(page)
+    ui.wait_saved(page)
+    start = document.span(P1)[0] + len("Clef ")
+    assert ui.stored_state(page, "alice", "astral")["passages"] == [
+        [start, document.span(P1)[0] + p1.index(" then")]
+    ]
