@@ -52,6 +52,8 @@ def test_every_shift_click_moves_the_entry_point_and_highlights_nothing(ui: Any)
     state = ui.stored_state(page, "alice", "astral")
     assert state["passages"] == passages
     assert state["bep"] == document.span(P3)[0] + p3.index("paragraph")
+    # The panel says where the entry point is in words, never as a character offset.
+    assert page.locator("#bep-text").inner_text() == "paragraph 3"
 
     (then,) = ui.char_points(page, (P1, units(p1[: p1.index("then")])))
     shift_click(page, then)
@@ -59,6 +61,7 @@ def test_every_shift_click_moves_the_entry_point_and_highlights_nothing(ui: Any)
     state = ui.stored_state(page, "alice", "astral")
     assert state["passages"] == passages
     assert state["bep"] == document.span(P1)[0] + p1.index("then")
+    assert page.locator("#bep-text").inner_text() == "paragraph 1"
     assert page.evaluate("getSelection().toString()") == ""
 
 
@@ -80,3 +83,18 @@ def test_shift_drag_highlights_nothing(ui: Any) -> None:
     # The entry point lands where the button was released.
     p3_start = document.span(P3)[0]
     assert state["bep"] == p3_start + len("Last ")
+
+
+def test_entry_points_are_described_by_their_place_in_a_jats_article(
+    ui: Any, shared_collections: Any
+) -> None:
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "elife00240")
+    document = ui.site.document("elife00240")
+    # A paragraph of the boxed text that opens the body (eLife's digest), at a character that
+    # is in no inline element.
+    path = "/article[1]/body[1]/p[1]/boxed-text[1]/p[2]"
+    target = document.element(path)
+    offset = next(o for o in range(target.start, target.end) if document.innermost(o) == target)
+    described = page.evaluate(f"window.focal.describePoint({offset})")
+    assert described == "paragraph 1, box 1, paragraph 2"
