@@ -10,8 +10,9 @@
  *   - Highlights are painted from the stored state (plus our own queued operations), never from
  *     the live selection: what you see is what the server has (or will have once saved).
  *   - Every action is an operation with a client id. Operations go out one at a time, in order,
- *     from a queue kept in sessionStorage, and a failed send is retried with the same id (the
- *     server applies an op_id once), so nothing is lost on a network error or a reload.
+ *     from the outbox in IndexedDB (static/outbox.js, shared by the site's tabs), and a failed
+ *     send is retried with the same id (the server applies an op_id once), so nothing is lost
+ *     on a network error, a reload or a closed tab: the next page of the site sends it.
  *   - The DOM inside #document is never changed: the CSS Custom Highlight API paints ranges.
  */
 "use strict";
@@ -212,12 +213,20 @@
 
   /* ---------------------------------------------------------------- operation queue */
 
-  const QUEUE_KEY = "focal.pending-ops";
+  // The queue is the outbox (static/outbox.js): IndexedDB, shared by the site's tabs, so an
+  // operation outlives the tab that made it. `queue` mirrors it for the synchronous painting;
+  // `stored` resolves once every write to it has landed.
   const saveEl = document.getElementById("save-state");
+  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("focal") : null;
   let serverState = normaliseState(config.state);
+  let queue = [];
+  let outbox = null;
+  let stored = Promise.resolve();
   let sending = false;
+  let again = false;
   let attempt = 0;
   let retryTimer = null;
+  let created = 0;
 
   function normaliseState(state) {
     return {
@@ -230,22 +239,29 @@
   }
 
   function readQueue() {
-    try {
-      return JSON.parse(sessionStorage.getItem(QUEUE_KEY)) || [];
-    } catch {
-      return [];
-    }
+    return queue;
   }
 
-  function writeQueue(queue) {
-    sessionStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
+  // Serialise writes to the outbox; `sync` waits for them before reading it back.
+  function store(work) {
+    stored = stored.then(() => (outbox ? work(outbox) : null)).catch(() => null);
+    return stored;
+  }
+
+  async function sync() {
+    await stored;
+    if (outbox) queue = await outbox.all();
   }
 
   // Our state as it will be: the server's plus every queued operation of this article.
   function localState() {
-    return readQueue()
+    return queue
       .filter((entry) => entry.url === config.opsUrl)
       .reduce((state, entry) => applyLocally(state, entry.op), serverState);
+  }
+
+  function announce(message) {
+    channel?.postMessage({ ...message, page: window.location.pathname });
   }
 
   // `url`: the operations URL of another article of the topic (undo of an action there).
@@ -254,11 +270,12 @@
       showSaveState("refused", "read-only: nothing is saved");
       return null;
     }
-    const entry = {
-      url,
-      op: { op_id: crypto.randomUUID(), client_time: new Date().toISOString(), ...op },
-    };
-    writeQueue([...readQueue(), entry]);
+    // Ordered by creation time across tabs; strictly increasing within this one.
+    created = Math.max(created + 0.001, performance.timeOrigin + performance.now());
+    const full = { op_id: crypto.randomUUID(), client_time: new Date().toISOString(), ...op };
+    const entry = { id: full.op_id, url, op: full, created };
+    queue = [...queue, entry];
+    store((box) => box.put(entry)).then(() => announce({ kind: "outbox" }));
     paint();
     pump();
     return entry;
@@ -270,75 +287,156 @@
     saveEl.textContent = message;
   }
 
-  // Sends queued operations one at a time, oldest first. Never drops an operation the server
-  // did not answer; drops (and reports) one the server refused, since resending cannot help.
+  function unsaved() {
+    return queue.length === 1 ? "1 unsaved" : `${queue.length} unsaved`;
+  }
+
+  // Sends queued operations one at a time, oldest first, one tab at a time (a Web Lock), so
+  // that the operations of an article reach the server in the order they were made. Never
+  // drops an operation the server did not answer; see `outcome` for what an answer means.
   async function pump() {
-    if (sending) return;
+    if (sending) {
+      again = true;
+      return;
+    }
     sending = true;
     clearTimeout(retryTimer);
     try {
-      for (let queue = readQueue(); queue.length > 0; queue = readQueue()) {
-        const entry = queue[0];
-        showSaveState("saving", `saving… (${queue.length})`);
-        let response;
-        try {
-          response = await fetch(entry.url, {
-            method: "POST",
-            credentials: "same-origin",
-            headers: {
-              "Content-Type": "application/json",
-              Accept: "application/json",
-              [config.csrfHeader]: csrfToken,
-            },
-            body: JSON.stringify(entry.op),
-          });
-        } catch (error) {
-          response = null; // network failure: retry below
-        }
-        if (response && response.ok) {
-          const state = await response.json();
-          finish(entry, state);
-          attempt = 0;
-          continue;
-        }
-        if (response && isRefusal(response.status)) {
-          const detail = await errorText(response);
-          finish(entry, null);
-          showSaveState("refused", `not saved: ${detail}`);
-          await refreshState();
-          continue;
-        }
-        attempt += 1;
-        const delay = Math.min(30000, 1000 * 2 ** (attempt - 1));
-        const why = response ? `HTTP ${response.status}` : "no connection";
-        showSaveState("failed", `failed (${why}), retrying in ${Math.round(delay / 1000)} s…`);
-        retryTimer = setTimeout(pump, delay);
-        return;
-      }
-      if (saveEl?.dataset.state !== "refused") showSaveState("saved", "saved");
+      const locks = navigator.locks;
+      if (locks) await locks.request("focal-outbox", sendAll);
+      else await sendAll();
     } finally {
       sending = false;
     }
-  }
-
-  // 4xx answers mean "this operation will never succeed" (a mismatched `exact`, a stale or
-  // malformed op), except those that a later attempt can fix: log-in, CSRF, rate limits.
-  function isRefusal(status) {
-    return status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
-  }
-
-  async function errorText(response) {
-    try {
-      const body = await response.json();
-      return body.error || body.description || body.message || `HTTP ${response.status}`;
-    } catch {
-      return `HTTP ${response.status}`;
+    if (again) {
+      again = false;
+      pump();
     }
   }
 
-  function finish(entry, state) {
-    writeQueue(readQueue().filter((e) => e.op.op_id !== entry.op.op_id));
+  async function sendAll() {
+    for (await sync(); queue.length > 0; await sync()) {
+      const entry = queue[0];
+      showSaveState("saving", `saving… (${unsaved()})`);
+      let response = null;
+      try {
+        response = await fetch(entry.url, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "application/json",
+            [config.csrfHeader]: csrfToken,
+          },
+          body: JSON.stringify(entry.op),
+        });
+      } catch {
+        response = null; // network failure: retry below
+      }
+      const body = response ? await response.json().catch(() => ({})) : {};
+      const what = outcome(response, body);
+      if (what === "saved") {
+        await finish(entry, body);
+        attempt = 0;
+      } else if (what === "renew") {
+        await renew(entry);
+      } else if (what === "conflict") {
+        await finish(entry, null);
+        reportConflict(entry, body, response.status);
+        await refreshState();
+      } else {
+        attempt += 1;
+        const delay = Math.min(30000, 1000 * 2 ** (attempt - 1));
+        const why = !response
+          ? "no connection"
+          : what === "login"
+            ? "logged out: log in again (in another tab) and they are sent"
+            : what === "reload"
+              ? "the session changed: reload the page and they are sent"
+            : body.code === "busy"
+              ? "the server is busy"
+              : `HTTP ${response.status}`;
+        showSaveState("failed", `${unsaved()}: ${why}; retrying in ${Math.round(delay / 1000)} s…`);
+        retryTimer = setTimeout(pump, delay);
+        return;
+      }
+    }
+    showSaveState("saved", "saved");
+  }
+
+  // What an answer means for the operation (codes: docs/api.md):
+  //   saved    applied (or applied before: same op_id)
+  //   retry    not applied, may be sent again as it is: no connection, 5xx and 503 `busy`,
+  //            408, 429
+  //   login    not applied until the user logs in again (401) or the session's token works (403)
+  //   reload   400 for a stale CSRF token: kept until the page is reloaded with the new one
+  //   renew    409 `op_id_reused`: the id is taken; the same operation goes again with a new id
+  //   conflict can never apply as it is (409 `stale_version`, `exact_mismatch`, `text_missing`,
+  //            404, 422): dropped, and the user is told what and why
+  function outcome(response, body) {
+    if (!response) return "retry";
+    if (response.ok) return "saved";
+    if (response.status >= 500 || [408, 429].includes(response.status)) return "retry";
+    if ([401, 403].includes(response.status)) return "login";
+    // The session's CSRF token changed (a log-in again, in this or another tab): the page's
+    // copy is stale until it is reloaded, and the operation waits in the outbox until then.
+    if (response.status === 400 && /CSRF/.test(body.error || "")) return "reload";
+    if (response.status === 409 && body.code === "op_id_reused") return "renew";
+    return "conflict";
+  }
+
+  async function renew(entry) {
+    const op = { ...entry.op, op_id: crypto.randomUUID() };
+    const fresh = { ...entry, id: op.op_id, op };
+    queue = queue.map((e) => (e.id === entry.id ? fresh : e));
+    await store(async (box) => {
+      await box.put(fresh);
+      await box.remove(entry.id);
+    });
+  }
+
+  const CONFLICTS = {
+    stale_version:
+      "it was made on an older version of the judgement, changed meanwhile in another tab or by another client. The page now shows the saved judgement: redo the change if it is still needed.",
+    exact_mismatch:
+      "the article's text on the server is not the text on this page. Reload the page, then redo the change.",
+    text_missing:
+      "the server has no text for this article (it is known only by id and length), so highlights cannot be saved. Tell the organiser.",
+    not_found: "this article is no longer in your assignment.",
+  };
+
+  const OP_NAMES = {
+    highlight: "highlight",
+    unhighlight: "removal of a highlight",
+    set_bep: "best entry point",
+    mark_nonrelevant: "“no relevant text”",
+    finish: "finishing",
+    restore: "undo",
+  };
+
+  // A real conflict is said plainly, in a box that stays until dismissed.
+  function reportConflict(entry, body, status) {
+    const box = document.getElementById("conflict");
+    const list = document.getElementById("conflict-list");
+    const article = decodeURIComponent(entry.url.split("/documents/")[1]?.split("/")[0] || "");
+    const what = OP_NAMES[entry.op.op] || entry.op.op;
+    const why = CONFLICTS[body.code] || body.error || `the server refused it (HTTP ${status})`;
+    const text = entry.op.exact ? ` of “${entry.op.exact.slice(0, 60)}”` : "";
+    const message = `Your ${what}${text} on article ${article} was not saved: ${why}`;
+    if (box && list) {
+      const item = document.createElement("li");
+      item.textContent = message;
+      list.append(item);
+      box.hidden = false;
+    }
+    showSaveState("refused", "not saved: see the message above the text");
+  }
+
+  async function finish(entry, state) {
+    queue = queue.filter((e) => e.id !== entry.id);
+    await store((box) => box.remove(entry.id));
     if (state && entry.url === config.opsUrl) serverState = normaliseState(state);
+    if (state) announce({ kind: "saved", url: entry.url, state });
     paint();
   }
 
@@ -357,6 +455,25 @@
     }
   }
 
+  // Leaving the page (closing the tab, following a link): whatever is still queued goes out
+  // with `keepalive`, which outlives the page. Only the oldest operation of each article is
+  // sent, since keepalive requests may arrive in any order; everything stays in the outbox
+  // until answered, and the next page of the site sends the rest (a resend changes nothing).
+  function flushOnLeave() {
+    const seen = new Set();
+    for (const entry of queue) {
+      if (seen.has(entry.url)) continue;
+      seen.add(entry.url);
+      fetch(entry.url, {
+        method: "POST",
+        keepalive: true,
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", [config.csrfHeader]: csrfToken },
+        body: JSON.stringify(entry.op),
+      }).catch(() => {});
+    }
+  }
+
   /* ---------------------------------------------------------------- painting */
 
   const canHighlight = typeof Highlight === "function" && CSS.highlights !== undefined;
@@ -370,19 +487,44 @@
     CSS.highlights.set(name, highlight);
   }
 
+  // A keyword matches whole words, case-insensitively ("art" is not found in "party"); a
+  // keyword ending in * matches the beginnings of words ("art*": "art", "artist"). Letters,
+  // digits and marks of any script count as word characters.
+  const WORD = "[\\p{L}\\p{N}\\p{M}_]";
+
+  function keywordPattern(keyword) {
+    const prefix = keyword.endsWith("*");
+    const word = (prefix ? keyword.slice(0, -1) : keyword).trim();
+    if (!word) return null;
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
+    return new RegExp(`(?<!${WORD})${escaped}${prefix ? "" : `(?!${WORD})`}`, "giu");
+  }
+
   function keywordPassages() {
-    // Case-insensitive occurrences of each keyword, found in UTF-16 and converted back.
     const found = [];
-    const lower = index.text.toLowerCase();
-    const sameLength = lower.length === index.text.length;
     for (const keyword of config.keywords || []) {
-      const needle = keyword.toLowerCase();
-      if (!needle || !sameLength) continue;
-      for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
-        found.push([index.toCodePoint(at), index.toCodePoint(at + needle.length)]);
+      const pattern = keywordPattern(keyword);
+      if (!pattern) continue;
+      for (const match of index.text.matchAll(pattern)) {
+        const at = match.index;
+        found.push([index.toCodePoint(at), index.toCodePoint(at + match[0].length)]);
       }
     }
     return found;
+  }
+
+  let showKeywords = localStorage.getItem("focal.keywords-hidden") !== "1";
+
+  function paintKeywords() {
+    setHighlight("focal-keyword", showKeywords ? keywordPassages() : [], 2);
+    const box = document.getElementById("toggle-keywords");
+    if (box) box.checked = showKeywords;
+  }
+
+  function toggleKeywords(force) {
+    showKeywords = force ?? !showKeywords;
+    localStorage.setItem("focal.keywords-hidden", showKeywords ? "0" : "1");
+    paintKeywords();
   }
 
   function bepToShow(state) {
@@ -434,6 +576,34 @@
     not_relevant: "not relevant",
   };
 
+  // Where a point of the text is, in words: the element path of the element around it
+  // (data-path, rendering.py), without the article and body steps and inline markup, named
+  // ("section 2, paragraph 3"); an assessor reads this, never a character offset.
+  const STEP_NAMES = {
+    sec: "section", ss: "subsection", ss1: "subsection", ss2: "subsection", ss3: "subsection",
+    p: "paragraph", ip: "paragraph", ip1: "paragraph", para: "paragraph", title: "title",
+    st: "heading", "article-title": "title", abstract: "abstract", fm: "front matter",
+    bm: "back matter", list: "list", item: "item", "list-item": "item", table: "table",
+    caption: "caption", fig: "figure", act: "act", scene: "scene", speech: "speech",
+    line: "line", text: "text", label: "label", "boxed-text": "box",
+  };
+  const SKIPPED = new Set(["article", "bdy", "body", "front", "back", "it", "i", "b", "em",
+    "sup", "sub", "xref", "italic", "bold", "u", "ref", "collectionlink", "unknownlink",
+    "emph2", "emph3", "emph4", "emph5", "wikipedialink", "weblink", "outsidelink"]);
+
+  function describePoint(offset) {
+    if (index.nodes.length === 0) return "start of the text";
+    const { node } = index.locate(index.toUnits(offset));
+    const element = (node.nodeType === Node.TEXT_NODE ? node.parentElement : node)
+      ?.closest("[data-path]");
+    const steps = (element?.dataset.path || "")
+      .split("/")
+      .map((step) => step.match(/^([^[]+)\[(\d+)\]$/))
+      .filter((match) => match && !SKIPPED.has(match[1]))
+      .map(([, name, n]) => `${STEP_NAMES[name] || name} ${n}`);
+    return steps.length ? steps.join(", ") : "start of the text";
+  }
+
   function updatePanel(state, bep) {
     const set = (id, text) => {
       const el = document.getElementById(id);
@@ -442,7 +612,7 @@
     set("status-text", STATUS_LABELS[state.status] || state.status);
     const chars = state.passages.reduce((sum, [s, e]) => sum + e - s, 0);
     set("passage-count", `${state.passages.length} passage(s), ${chars} characters`);
-    set("bep-text", bep ? `${bep.offset}${bep.suggested ? " (suggested)" : ""}` : "none");
+    set("bep-text", bep ? `${describePoint(bep.offset)}${bep.suggested ? " (suggested)" : ""}` : "none");
     document.body.dataset.status = state.status;
   }
 
@@ -535,8 +705,12 @@
     return null;
   }
 
+  // Navigation waits (at most a second) for the queued operations to be in the outbox, never
+  // for the server.
   function goTo(url) {
-    if (url) window.location.assign(url);
+    if (!url) return;
+    const pause = new Promise((resolve) => setTimeout(resolve, 1000));
+    Promise.race([ready.then(() => stored), pause]).then(() => window.location.assign(url));
   }
 
   // Leaving a highlighted article finishes it (which also fixes the suggested BEP); the queue
@@ -569,8 +743,30 @@
 
   /* ---------------------------------------------------------------- events */
 
+  // The text offset under a viewport point, or null outside the text.
+  function offsetAtPoint(x, y) {
+    const range = document.caretRangeFromPoint?.(x, y);
+    if (!range || !docEl.contains(range.startContainer)) return null;
+    return index.toCodePoint(index.unitsAt(range.startContainer, range.startOffset));
+  }
+
+  // Shift+click only ever moves the best entry point. A browser extends the selection on a
+  // Shift+press (from the caret a first Shift+click left), which would turn the second
+  // Shift+click into a highlight: the press is kept from selecting at all.
+  document.addEventListener("mousedown", (event) => {
+    if (event.button === 0 && event.shiftKey && docEl.contains(event.target)) {
+      event.preventDefault();
+    }
+  });
+
   document.addEventListener("mouseup", (event) => {
     if (event.button !== 0) return;
+    if (event.shiftKey) {
+      if (!docEl.contains(event.target)) return;
+      const offset = offsetAtPoint(event.clientX, event.clientY);
+      if (offset !== null) setBep(offset);
+      return;
+    }
     const selection = window.getSelection();
     if (!selection || selection.rangeCount === 0) return;
     const range = selection.getRangeAt(0);
@@ -582,11 +778,6 @@
       return;
     }
     if (!docEl.contains(event.target)) return;
-    if (event.shiftKey) {
-      const offset = caretOffset(selection);
-      if (offset !== null) setBep(offset);
-      return;
-    }
     const passage = passageAtPoint(event.clientX, event.clientY);
     if (passage) unhighlight(passage);
   });
@@ -682,6 +873,7 @@
     x: markNonRelevantAndGoNext,
     u: undo,
     r: () => toggleRuns(),
+    w: () => toggleKeywords(),
     e: () => goWhenSaved(config.twoPhaseUrl),
     h: () => {
       const selection = window.getSelection();
@@ -731,13 +923,16 @@
   document.getElementById("toggle-runs")?.addEventListener("change", (event) => {
     toggleRuns(event.target.checked);
   });
+  document.addEventListener("change", (event) => {
+    if (event.target.id === "toggle-keywords") toggleKeywords(event.target.checked);
+  });
 
   // The keyword form is swapped by htmx; the new block carries the keyword list.
   document.body.addEventListener("htmx:afterSwap", () => {
     const block = document.getElementById("keywords");
     if (!block?.dataset.keywords) return;
     config.keywords = JSON.parse(block.dataset.keywords);
-    setHighlight("focal-keyword", keywordPassages(), 2);
+    paintKeywords();
   });
 
   window.addEventListener("resize", () => placeBepMarker(bepToShow(localState())));
@@ -760,15 +955,62 @@
     document.head.append(link);
   }
 
-  setHighlight("focal-keyword", keywordPassages(), 2);
+  // Leaving: what is queued goes out with keepalive (and stays in the outbox until answered).
+  window.addEventListener("pagehide", flushOnLeave);
+
+  // Another tab of the site saved an operation or queued one: a tab on the same article
+  // shows the saved judgement (never an older one than it has) and its queued operations.
+  channel?.addEventListener("message", async ({ data }) => {
+    if (data?.kind === "saved" && data.url === config.opsUrl) {
+      const state = normaliseState(data.state);
+      if (state.version >= serverState.version) serverState = state;
+      const note = document.getElementById("other-tab");
+      if (note) note.hidden = false;
+    }
+    await sync();
+    paint();
+    if (!sending && queue.length > 0) showSaveState("saving", `${unsaved()} (another tab is saving)`);
+    else if (!sending && saveEl?.dataset.state === "saving") showSaveState("saved", "saved");
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refreshState();
+  });
+
+  document.getElementById("conflict-dismiss")?.addEventListener("click", () => {
+    const box = document.getElementById("conflict");
+    if (box) box.hidden = true;
+    document.getElementById("conflict-list")?.replaceChildren();
+  });
+  document.getElementById("conflict-reload")?.addEventListener("click", () => {
+    window.location.reload();
+  });
+
+  paintKeywords();
   paint();
-  refreshState().then(pump);
+
+  // Open the outbox, keep what was queued meanwhile, then send whatever any tab left in it.
+  const ready = (window.FocalOutbox ? window.FocalOutbox.open() : Promise.resolve(null)).then(
+    async (box) => {
+      const early = queue;
+      outbox = box;
+      await store(async (b) => {
+        for (const entry of early) await b.put(entry);
+      });
+      await sync();
+      paint();
+      await refreshState();
+      window.focal.outboxReady = true;
+      pump();
+    },
+  );
 
   // For tests and for scripts driving the page.
   window.focal = {
     index,
     localState,
+    describePoint,
     pendingCount: () => readQueue().length,
+    outboxReady: false,
     undo,
     undoCount: () => readUndo().length,
   };

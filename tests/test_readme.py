@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import re
 import shlex
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,8 @@ README = (REPOSITORY / "README.md").read_text(encoding="utf-8")
 SHOWN = [line.strip() for line in README.splitlines() if re.match(r"^    focal ", line)]
 # `focal serve` blocks until stopped; the browser tests run the same app on a live server.
 NOT_RUN = ("focal serve",)
+# Every step in order: the `focal` commands and the shell lines that write a file they read.
+STEPS = [line.strip() for line in README.splitlines() if re.match(r"^    (focal|printf) ", line)]
 
 
 def command_paths(group: click.Group, prefix: str = "focal") -> Iterator[str]:
@@ -40,14 +43,17 @@ def test_every_command_appears_in_the_readme(path: str) -> None:
 def test_every_readme_command_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "demo").symlink_to(REPOSITORY / "demo")
-    (tmp_path / "alice.txt").write_text("correct horse battery\n", encoding="utf-8")
     monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'readme.sqlite'}")
     monkeypatch.setenv("FOCAL_SECRET_KEY", "readme-test")
     runner = CliRunner()
     ran = 0
-    for line in SHOWN:
+    for line in STEPS:
         if line.startswith(NOT_RUN):
             continue
+        if line.startswith("printf "):  # a file the next command reads, written by a shell
+            subprocess.run(["bash", "-c", line], cwd=tmp_path, check=True)
+            continue
+        assert line.startswith("focal "), f"the README shows a step the test cannot run: {line}"
         words = shlex.split(line, comments=True)[1:]
         target = None
         if ">" in words:  # `... > FILE`: the shell's redirection of stdout

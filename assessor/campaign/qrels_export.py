@@ -3,7 +3,9 @@
 Every judged article is exported (spec section 2): relevant ones with their best entry point and
 passages, not relevant ones as `topic Q0 article 0 length`; a relevant judgement without a BEP
 gets the suggested one (the start of its first passage); unjudged articles are left out. A topic
-judged by two assessors needs `assessor=` (one qrels line per topic and article).
+judged by two assessors needs a choice (one qrels line per topic and article): `assessor=` for
+every topic, or `choices` topic by topic; otherwise `SeveralAssessors` says which topic and who.
+Every assessor's judgements at once, with an assessor column, are `qrels_assessors`' format.
 
 The writers are the pure ones of `evaluation.formats.exports`. Element relevance (spec section 4)
 is derived from the stored passages with each document's element table; on a topic assessed in
@@ -40,11 +42,60 @@ from pooling.records import natural_key
 
 
 class ExportError(CampaignError):
-    """An export that cannot be written as asked (e.g. two assessors for one topic)."""
+    """An export that cannot be written as asked (e.g. an unknown assessor)."""
 
 
-def collect_qrels(session: Session, topic: str | None = None, assessor: str | None = None) -> Qrels:
-    """The judged articles as qrels, topics and articles in natural order."""
+class SeveralAssessors(ExportError):
+    """A topic judged by more than one assessor, with no choice made for it.
+
+    The message names the CLI's options; a web page words its own from `topic` and `names`.
+    """
+
+    def __init__(self, topic: str, names: list[str]) -> None:
+        self.topic = topic
+        self.names = names
+        super().__init__(
+            f"topic {topic} was judged by {', '.join(names)}: choose one with --assessor NAME "
+            f"or --choose {topic}=NAME, or write every assessor's judgements with --with-assessors"
+        )
+
+
+def check_assessors(
+    session: Session, assessor: str | None, choices: Mapping[str, str] | None = None
+) -> None:
+    """ExportError naming an assessor that is no assessor, or a choice for a topic it lacks."""
+    known = set(session.scalars(select(User.name).where(User.role == "assessor")))
+    for name in [assessor] if assessor is not None else []:
+        if name not in known:
+            raise ExportError(
+                f"no assessor {name!r} (assessors: {', '.join(sorted(known)) or 'none'})"
+            )
+    for topic_id, name in (choices or {}).items():
+        assigned = sorted(
+            session.scalars(
+                select(User.name).join(Assignment).where(Assignment.topic_id == topic_id)
+            )
+        )
+        if name not in assigned:
+            raise ExportError(
+                f"no assessor {name!r} for topic {topic_id} "
+                f"(its assessors: {', '.join(assigned) or 'none'})"
+            )
+
+
+def collect_qrels(
+    session: Session,
+    topic: str | None = None,
+    assessor: str | None = None,
+    choices: Mapping[str, str] | None = None,
+) -> Qrels:
+    """The judged articles as qrels, topics and articles in natural order.
+
+    `choices` (topic -> assessor) picks the assessor of those topics, `assessor` that of every
+    other topic; ExportError names an unknown assessor instead of writing nothing.
+    """
+    check_assessors(session, assessor, choices)
+    chosen = dict(choices or {})
     query = (
         select(Judgement, Assignment.topic_id, User.name, Document.text_length)
         .join(Assignment, Judgement.assignment_id == Assignment.id)
@@ -54,11 +105,12 @@ def collect_qrels(session: Session, topic: str | None = None, assessor: str | No
     )
     if topic is not None:
         query = query.where(Assignment.topic_id == topic)
-    if assessor is not None:
-        query = query.where(User.name == assessor)
     lines: dict[str, dict[str, QrelsLine]] = defaultdict(dict)
     assessors: dict[str, set[str]] = defaultdict(set)
     for judgement, topic_id, user_name, length in session.execute(query):
+        wanted = chosen.get(topic_id, assessor)
+        if wanted is not None and user_name != wanted:
+            continue
         assessors[topic_id].add(user_name)
         passages = tuple((start, end) for start, end in judgement.passages)
         relevant = judgement.status == "relevant" and bool(passages)
@@ -72,12 +124,9 @@ def collect_qrels(session: Session, topic: str | None = None, assessor: str | No
             passages=passages if relevant else (),
             line=0,
         )
-    for topic_id, names in assessors.items():
-        if len(names) > 1:
-            raise ExportError(
-                f"topic {topic_id} was judged by {', '.join(sorted(names))}: "
-                "choose one with --assessor"
-            )
+    for topic_id in sorted(assessors, key=natural_key):
+        if len(assessors[topic_id]) > 1:
+            raise SeveralAssessors(topic_id, sorted(assessors[topic_id]))
     return {
         topic_id: {
             article: lines[topic_id][article]
@@ -126,28 +175,35 @@ def _parsed(row: Document | None, article: str, topic: str, what: str) -> Parsed
 
 
 def _assignments(
-    session: Session, topic: str | None, assessor: str | None
+    session: Session, topic: str | None, assessor: str | None, choices: Mapping[str, str]
 ) -> dict[tuple[str, str], int]:
     """(topic, article) -> the assignment whose judgement was exported."""
     query = (
-        select(Assignment.topic_id, Judgement.article, Assignment.id)
+        select(Assignment.topic_id, Judgement.article, Assignment.id, User.name)
         .join(Assignment, Judgement.assignment_id == Assignment.id)
         .join(User, Assignment.user_id == User.id)
         .where(Judgement.status != "unjudged")
     )
     if topic is not None:
         query = query.where(Assignment.topic_id == topic)
-    if assessor is not None:
-        query = query.where(User.name == assessor)
-    return {(row[0], row[1]): row[2] for row in session.execute(query)}
+    return {
+        (topic_id, article): assignment_id
+        for topic_id, article, assignment_id, name in session.execute(query)
+        if choices.get(topic_id, assessor) in (None, name)
+    }
 
 
 def element_exports(
-    session: Session, qrels: Qrels, topic: str | None, assessor: str | None, all_elements: bool
+    session: Session,
+    qrels: Qrels,
+    topic: str | None,
+    assessor: str | None,
+    all_elements: bool,
+    choices: Mapping[str, str] | None = None,
 ) -> tuple[list[exports.ArticleElements], dict[str, str]]:
     """The element records of every judged article, and each topic's scale."""
     documents = _documents(session, qrels)
-    assignments = _assignments(session, topic, assessor)
+    assignments = _assignments(session, topic, assessor, choices or {})
     scales: dict[str, str] = {}
     articles = []
     for topic_id, lines in qrels.items():
@@ -187,6 +243,7 @@ def export_text(
     offset_unit: str = "codepoint",
     graded: bool = False,
     all_elements: bool = False,
+    choices: Mapping[str, str] | None = None,
 ) -> str:
     """The export as text; ExportError (one line for the CLI) when it cannot be written."""
     if format_ not in FORMATS:
@@ -201,7 +258,7 @@ def export_text(
         raise ExportError("--graded applies to --format trec only")
     if all_elements and format_ != "elements":
         raise ExportError("--all-elements applies to --format elements only")
-    qrels = collect_qrels(session, topic, assessor)
+    qrels = collect_qrels(session, topic, assessor, choices)
     out = io.StringIO()
     try:
         if format_ == "fol":
@@ -216,7 +273,9 @@ def export_text(
         elif format_ == "trec":
             exports.write_trec(qrels, out, graded=graded)
         else:
-            articles, scales = element_exports(session, qrels, topic, assessor, all_elements)
+            articles, scales = element_exports(
+                session, qrels, topic, assessor, all_elements, choices
+            )
             if xml:
                 exports.write_assessments_xml(articles, out, scale=scales)
             else:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from assessor.cli.support import friendly_errors, transaction
+from assessor.cli.support import CommandError, friendly_errors, transaction
 
 
 @click.command("export-qrels")
@@ -21,7 +21,21 @@ from assessor.cli.support import friendly_errors, transaction
 )
 @click.option("--topic", help="Only this topic.")
 @click.option(
-    "--assessor", help="Only this assessor's judgements (needed for doubly assessed topics)."
+    "--assessor",
+    help="Only this assessor's judgements (a topic judged by two needs a choice); "
+    "an unknown name is an error.",
+)
+@click.option(
+    "--choose",
+    "choices",
+    multiple=True,
+    metavar="TOPIC=NAME",
+    help="The assessor of one topic judged by two (repeatable; overrides --assessor there).",
+)
+@click.option(
+    "--with-assessors",
+    is_flag=True,
+    help="fol: every assessor's judgements, the assessor's name in column two instead of Q0.",
 )
 @click.option("--xml", is_flag=True, help="elements: the INEX 2005/2006 assessment XML.")
 @click.option(
@@ -44,6 +58,8 @@ def export_qrels(
     format_: str,
     topic: str | None,
     assessor: str | None,
+    choices: tuple[str, ...],
+    with_assessors: bool,
     xml: bool,
     offset_unit: str,
     graded: bool,
@@ -52,22 +68,32 @@ def export_qrels(
 ) -> None:
     """Write every judged article as qrels: FOL (default; not relevant ones as 0 lines),
     per-element relevance (tab-separated or INEX XML), or TREC article qrels."""
+    from assessor.campaign.qrels_assessors import qrels_with_assessors_text
     from assessor.campaign.qrels_export import (
+        ExportError,
         collect_qrels,
         export_text,
         qrels_text,
         write_atomically,
     )
 
+    chosen = _choices(choices)
     with transaction() as session:
-        if (format_, offset_unit, xml, graded, all_elements) == (
+        if with_assessors:
+            if (format_, offset_unit, assessor, chosen) != ("fol", "codepoint", None, {}):
+                raise ExportError(
+                    "--with-assessors writes every assessor's FOL qrels in code points: "
+                    "it takes no --format, --offset-unit, --assessor or --choose"
+                )
+            text = qrels_with_assessors_text(session, topic)
+        elif (format_, offset_unit, xml, graded, all_elements) == (
             "fol",
             "codepoint",
             False,
             False,
             False,
         ):
-            text = qrels_text(collect_qrels(session, topic, assessor))
+            text = qrels_text(collect_qrels(session, topic, assessor, chosen))
         else:  # other formats, offset units and element options
             text = export_text(
                 session,
@@ -78,8 +104,20 @@ def export_qrels(
                 offset_unit=offset_unit,
                 graded=graded,
                 all_elements=all_elements,
+                choices=chosen,
             )
     if output is None:
         sys.stdout.write(text)
     else:
         write_atomically(output, text)
+
+
+def _choices(values: tuple[str, ...]) -> dict[str, str]:
+    """`--choose TOPIC=NAME` options as topic -> assessor (a usage error names a bad one)."""
+    chosen: dict[str, str] = {}
+    for value in values:
+        topic, equals, name = value.partition("=")
+        if not equals or not topic or not name:
+            raise CommandError(f"--choose: expected TOPIC=NAME, found {value!r}")
+        chosen[topic] = name
+    return chosen

@@ -187,7 +187,8 @@ class Browse:
         page.fill('input[name="name"]', name)
         page.fill('input[name="password"]', PASSWORDS[name])
         page.click('button[type="submit"]')
-        page.wait_for_url(f"{self.site.url}/topics")
+        landing = "/organiser/progress" if name == "olga" else "/topics"
+        page.wait_for_url(f"{self.site.url}{landing}")
         return page
 
     def open_article(self, page: Page, user: str, article: str) -> None:

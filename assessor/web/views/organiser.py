@@ -16,7 +16,13 @@ from sqlalchemy.orm import Session
 
 from assessor.campaign import assignments
 from assessor.campaign.errors import CampaignError
-from assessor.campaign.qrels_export import ExportError, collect_qrels, qrels_text
+from assessor.campaign.qrels_assessors import qrels_with_assessors_text, topic_assessors
+from assessor.campaign.qrels_export import (
+    ExportError,
+    SeveralAssessors,
+    collect_qrels,
+    qrels_text,
+)
 from assessor.campaign.users import assign_topic
 from assessor.store.db import get_session
 from assessor.store.models import Assignment, Judgement, Pool, PoolEntry, Topic, User
@@ -152,12 +158,13 @@ def progress() -> ResponseReturnValue:
 @blueprint.get("/export")
 @organiser_required
 def export_page() -> ResponseReturnValue:
-    """The export form: FOL qrels of every judged article, optionally for one topic/assessor."""
+    """The export form: FOL qrels, an assessor chosen for each topic judged by two, or every
+    assessor's judgements with an assessor column (docs/assessor.md, "Export")."""
     session = get_session()
     return page_or_fragment(
         "organiser/export.html",
         "content",
-        topics=list(session.scalars(select(Topic).order_by(Topic.id))),
+        rows=topic_assessors(session),
         assessors=list(
             session.scalars(select(User).where(User.role == "assessor").order_by(User.name))
         ),
@@ -167,15 +174,36 @@ def export_page() -> ResponseReturnValue:
 @blueprint.get("/export.qrels")
 @organiser_required
 def export_qrels() -> ResponseReturnValue:
-    """Download FOL qrels (`?topic=`, `?assessor=` narrow it), as `focal export-qrels` does."""
+    """Download FOL qrels, as `focal export-qrels` does: `?topic=` and `?assessor=` narrow it,
+    `?choose=TOPIC=NAME` (repeated) picks a topic's assessor, `?with_assessors=1` writes every
+    assessor's lines with their name in column two."""
+    session = get_session()
     topic = request.args.get("topic") or None
     assessor = request.args.get("assessor") or None
+    choices = {}
+    for value in request.args.getlist("choose"):
+        chosen_topic, _, name = value.partition("=")
+        if chosen_topic and name and (topic is None or chosen_topic == topic):
+            choices[chosen_topic] = name
+    with_assessors = request.args.get("with_assessors") == "1"
     try:
-        text = qrels_text(collect_qrels(get_session(), topic=topic, assessor=assessor))
+        if with_assessors:
+            text = qrels_with_assessors_text(session, topic)
+        else:
+            text = qrels_text(collect_qrels(session, topic, assessor, choices))
+    except SeveralAssessors as error:
+        flash(
+            f"Topic {error.topic} was judged by {' and '.join(error.names)}: choose whose "
+            "judgements to export for it below, or download every assessor's judgements "
+            "with an assessor column.",
+            "error",
+        )
+        return redirect(url_for(".export_page"))
     except ExportError as error:
         flash(str(error), "error")
         return redirect(url_for(".export_page"))
-    name = "focal" + (f"-{topic}" if topic else "") + (f"-{assessor}" if assessor else "")
+    parts = ["focal", topic or "", assessor or "", "assessors" if with_assessors else ""]
+    name = "-".join(part for part in parts if part)
     return Response(
         text,
         mimetype="text/plain",

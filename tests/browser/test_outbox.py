@@ -1,0 +1,178 @@
+"""The outbox in Chromium: unsent operations outlive their tab, answers are told apart.
+
+The server is made unreachable, or made to answer a given refusal, with Playwright's request
+interception; the oracle is the judgement the server stores (read through the API) and the
+text the page shows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Route
+
+from .conftest import wait_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+P1, P3 = "/article[1]/bdy[1]/p[1]", "/article[1]/bdy[1]/p[3]"
+
+
+def units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+class Unreachable:
+    """WSGI middleware: while `down`, operations get 502, as from a proxy whose server is gone.
+
+    In the server rather than in the browser's request interception, which a `keepalive`
+    request sent by a closing tab escapes.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.down = False
+        self.refused = 0
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if self.down and environ["PATH_INFO"].endswith("/ops"):
+            self.refused += 1
+            start_response("502 Bad Gateway", [("Content-Type", "text/plain")])
+            return [b"the server is unreachable"]
+        return self.app(environ, start_response)
+
+
+def test_a_judgement_made_offline_survives_closing_the_tab(ui: Any) -> None:
+    page = ui.log_in("alice")
+    context = page.context
+    ui.open_article(page, "alice", "astral")
+    wait_for(page, "window.focal.outboxReady")
+    server = Unreachable(ui.site.app.wsgi_app)
+    ui.site.app.wsgi_app = server
+    server.down = True
+    document = ui.site.document("astral")
+    p1 = document.text[slice(*document.span(P1))]
+    ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
+    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
+    assert "1 unsaved" in page.locator("#save-state").inner_text()
+    page.close()  # pagehide tries once more with keepalive: refused too
+    assert ui.stored_state(context.new_page(), "alice", "astral")["status"] == "unjudged"
+    assert server.refused >= 1
+
+    server.down = False
+    again = context.new_page()  # any page of the site sends what the outbox holds
+    ui.open_article(again, "alice", "plain")
+    ui.wait_saved(again)
+    start = document.span(P1)[0] + len("Clef ")
+    end = document.span(P1)[0] + p1.index(" then")
+    state = ui.stored_state(again, "alice", "astral")
+    assert state["passages"] == [[start, end]] and state["status"] == "relevant"
+
+
+def refuse_once(code: str, status: int, sent: list[dict[str, Any]]) -> Any:
+    def handler(route: Route) -> None:
+        sent.append(json.loads(route.request.post_data or "{}"))
+        if len(sent) == 1:
+            body = json.dumps({"error": f"refused: {code}", "code": code})
+            route.fulfill(status=status, body=body, content_type="application/json")
+        else:
+            route.continue_()
+
+    return handler
+
+
+def test_busy_is_retried_and_a_taken_op_id_is_renewed(ui: Any) -> None:
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "astral")
+    document = ui.site.document("astral")
+    p1 = document.text[slice(*document.span(P1))]
+    for code, status in (("busy", 503), ("op_id_reused", 409)):
+        sent: list[dict[str, Any]] = []
+        page.route("**/ops", refuse_once(code, status, sent))
+        word = "Clef" if code == "busy" else "starts"
+        at = p1.index(word)
+        ui.drag_select(page, (P1, units(p1[:at])), (P1, units(p1[: at + len(word)])))
+        ui.wait_saved(page)
+        page.unroute("**/ops")
+        assert len(sent) == 2 and sent[0]["start"] == sent[1]["start"]
+        # busy: the same op_id again; op_id_reused: the same operation under a new id
+        assert (sent[0]["op_id"] == sent[1]["op_id"]) == (code == "busy")
+    base = document.span(P1)[0]
+    starts = p1.index("starts")
+    assert ui.stored_state(page, "alice", "astral")["passages"] == [
+        [base, base + 4],
+        [base + starts, base + starts + len("starts")],
+    ]
+    assert page.locator("#conflict").is_hidden()
+
+
+def test_a_real_conflict_is_told_plainly_and_not_retried(ui: Any) -> None:
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "astral")
+    document = ui.site.document("astral")
+    p3 = document.text[slice(*document.span(P3))]
+    sent: list[dict[str, Any]] = []
+    page.route("**/ops", refuse_once("exact_mismatch", 409, sent))
+    ui.drag_select(page, (P3, units("Last ")), (P3, units(p3[: p3.index(" paragraph")])))
+    conflict = page.locator("#conflict")
+    conflict.wait_for(state="visible")
+    text = conflict.inner_text()
+    assert "was not saved" in text and "Reload the page" in text and "text" in text
+    assert "highlight of “🎵”" in text  # says which highlight
+    wait_for(page, "window.focal.pendingCount() === 0")
+    assert len(sent) == 1  # dropped, not retried
+    assert ui.stored_state(page, "alice", "astral")["status"] == "unjudged"
+    assert page.evaluate('[...(CSS.highlights.get("focal-passage") || [])].length') == 0
+    page.click("#conflict-dismiss")
+    assert conflict.is_hidden()
+
+
+def test_a_second_tab_on_the_same_article_follows_the_first(ui: Any) -> None:
+    first = ui.log_in("alice")
+    ui.open_article(first, "alice", "astral")
+    second = first.context.new_page()
+    ui.open_article(second, "alice", "astral")
+    wait_for(second, "window.focal.outboxReady")
+    document = ui.site.document("astral")
+    p1 = document.text[slice(*document.span(P1))]
+    ui.drag_select(first, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
+    ui.wait_saved(first)
+    start = document.span(P1)[0] + len("Clef ")
+    end = document.span(P1)[0] + p1.index(" then")
+    wait_for(second, f"window.focal.localState().passages[0]?.[1] === {end}")
+    assert second.evaluate("window.focal.localState().passages") == [[start, end]]
+    assert second.locator("#other-tab").is_visible()
+    painted = second.evaluate('[...CSS.highlights.get("focal-passage")].map((r) => r.toString())')
+    assert painted == [document.text[start:end]]
+
+
+def test_a_stale_session_token_keeps_the_operation_until_the_page_is_reloaded(ui: Any) -> None:
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "astral")
+    wait_for(page, "window.focal.outboxReady")
+    sent: list[dict[str, Any]] = []
+
+    def stale(route: Route) -> None:
+        sent.append(json.loads(route.request.post_data or "{}"))
+        body = json.dumps({"error": "missing or wrong CSRF token; reload the page and try again"})
+        route.fulfill(status=400, body=body, content_type="application/json")
+
+    page.route("**/ops", stale)
+    document = ui.site.document("astral")
+    p1 = document.text[slice(*document.span(P1))]
+    ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
+    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
+    assert "reload the page" in page.locator("#save-state").inner_text()
+    assert (
+        page.evaluate("window.focal.pendingCount()") == 1 and page.locator("#conflict").is_hidden()
+    )
+    page.unroute("**/ops")
+    page.reload()
+    ui.ready(page)
+    ui.wait_saved(page)
+    start = document.span(P1)[0] + len("Clef ")
+    assert ui.stored_state(page, "alice", "astral")["passages"] == [
+        [start, document.span(P1)[0] + p1.index(" then")]
+    ]

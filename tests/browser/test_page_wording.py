@@ -1,0 +1,50 @@
+"""What the pages say in Chromium: no bare number without its meaning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_the_modes_page_says_what_the_threshold_is(ui: Any) -> None:
+    page = ui.log_in("olga")
+    page.click("header nav >> text=Modes")
+    field = page.locator('#modes tr[data-topic="1"] input[name="too_small_below"]')
+    # Its visible label reads as a sentence around the field, with the unit.
+    label = page.locator('#modes tr[data-topic="1"] label:has(input[name="too_small_below"])')
+    assert label.inner_text().split() == [
+        "elements",
+        "shorter",
+        "than",
+        "characters",
+        "are",
+        "too",
+        "small",
+    ]
+    placeholder = field.get_attribute("placeholder") or ""
+    assert placeholder == "none" and not placeholder.isdigit()
+    intro = page.locator("main > p").first.inner_text()
+    assert "too-small threshold" in intro and "INEX 2005 used" in intro and "characters" in intro
+
+
+def test_titles_name_topic_and_article_and_the_site_has_an_icon(ui: Any) -> None:
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "astral")
+    size = len(ui.site.articles)  # 3 with the shared eLife article, else 2
+    assert page.title() == f"astral (1 of {size}) · topic 1: symbols in text · Focal"
+    icon = page.locator("link[rel=icon]").get_attribute("href") or ""
+    response = page.request.get(ui.site.url + icon)
+    assert response.ok and response.headers["content-type"].startswith("image/svg+xml")
+    assert response.text().startswith("<svg")
+    page.goto(f"{ui.site.url}/assignments/{ui.site.assignments['alice']}")
+    assert page.title() == "Topic 1: symbols in text · Focal"
+    # `?` opens the list of keys on the article page, Escape closes it.
+    ui.open_article(page, "alice", "plain")
+    page.keyboard.press("?")
+    help_dialog = page.locator("dialog#help")
+    assert help_dialog.is_visible() and "Shift" in help_dialog.inner_text()
+    page.keyboard.press("Escape")
+    assert help_dialog.is_hidden()
