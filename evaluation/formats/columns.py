@@ -150,8 +150,9 @@ def _canonical_fol(data: bytes, name: str) -> RunColumns | None:
         return None
     if np.isnan(scores).any() or max(starts.max(), lengths.max()) > MAX_COUNT:
         return None  # out of the bounds of `limits`: `read_run` names the line
-    if tokens.digits(3) is None:
-        return None  # ranks: only checked
+    ranks = tokens.digits(3)
+    if ranks is None or ranks.max() > MAX_COUNT:
+        return None  # ranks: only checked, and bounded as `limits` bounds them
     articles = _articles(tokens, blocks[1])
     try:
         run_id = tokens.token(0, 5).decode()

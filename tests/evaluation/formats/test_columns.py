@@ -145,6 +145,7 @@ ERRORS = {
     "offset of 10^30": "1 Q0 a 1 1 r 1000000000000000000000000000000 1\n",
     "length of 10^30": "1 Q0 a 1 1 r 0 1000000000000000000000000000000\n",
     "rank of 10^30": "1 Q0 a 1000000000000000000000000000000 1 r 0 1\n",
+    "rank of 2^31 (ten digits)": "1 Q0 a 2147483648 1 r 0 1\n",
     "article id of 201 characters": "1 Q0 a 1 1 r 0 1\n1 Q0 " + "x" * 201 + " 2 1 r 0 1\n",
     "topic id of 51 characters": "t" * 51 + " Q0 a 1 1 r 0 1\n",
     "control character in an id": "1 Q0 a\x01b 1 1 r 0 1\n",
