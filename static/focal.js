@@ -227,6 +227,9 @@
   let attempt = 0;
   let retryTimer = null;
   let created = 0;
+  // Operations queued in this tab whose write to the outbox has not finished yet: a `sync`
+  // that read the outbox before that write must not drop them from `queue`.
+  const unwritten = new Set();
 
   function normaliseState(state) {
     return {
@@ -250,7 +253,10 @@
 
   async function sync() {
     await stored;
-    if (outbox) queue = await outbox.all();
+    if (!outbox) return;
+    const all = await outbox.all();
+    const read = new Set(all.map((entry) => entry.id));
+    queue = [...all, ...queue.filter((entry) => unwritten.has(entry.id) && !read.has(entry.id))];
   }
 
   // Our state as it will be: the server's plus every queued operation of this article.
@@ -275,7 +281,11 @@
     const full = { op_id: crypto.randomUUID(), client_time: new Date().toISOString(), ...op };
     const entry = { id: full.op_id, url, op: full, created };
     queue = [...queue, entry];
-    store((box) => box.put(entry)).then(() => announce({ kind: "outbox" }));
+    unwritten.add(entry.id);
+    store((box) => box.put(entry)).then(() => {
+      unwritten.delete(entry.id);
+      announce({ kind: "outbox" });
+    });
     paint();
     pump();
     return entry;
