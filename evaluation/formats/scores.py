@@ -2,9 +2,10 @@
 
 A study evaluates once and tests many ways (`focal compare --scores`, spec section 8). Fields are
 separated by tabs or spaces; the header `run_id measure topic value` is optional; `all` rows
-(aggregates) are skipped. Refused, with the file and line: a row without exactly four fields, a
-value that is not a finite number, a second row for the same run, measure and topic (in any of
-the files read together), and a file with no per-topic row at all.
+(aggregates) are skipped, or with `aggregates=True` are the only rows kept (the run means a
+ranking needs, `focal reliability rankcorr`). Refused, with the file and line: a row without
+exactly four fields, a value that is not a finite number, a second row for the same run, measure
+and topic (in any of the files read together), and a file with none of the rows wanted.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ class Scores:
         return {run: dict(m[measure]) for run, m in self.values.items() if measure in m}
 
 
-def read_scores(paths: Sequence[str | Path]) -> Scores:
-    """Read one or more per-topic score files into one `Scores`.
+def read_scores(paths: Sequence[str | Path], aggregates: bool = False) -> Scores:
+    """Read one or more per-topic score files into one `Scores` (with `aggregates`, only the
+    `all` rows, under topic `all`).
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -57,11 +59,11 @@ def read_scores(paths: Sequence[str | Path]) -> Scores:
     """
     scores = Scores()
     for path in paths:
-        _read_file(path, scores)
+        _read_file(path, scores, aggregates)
     return scores
 
 
-def _read_file(path: str | Path, scores: Scores) -> None:
+def _read_file(path: str | Path, scores: Scores, aggregates: bool) -> None:
     name = str(path)
     rows = 0
     for number, line in enumerate(decode_lines(read_bytes(path), name), start=1):
@@ -80,7 +82,7 @@ def _read_file(path: str | Path, scores: Scores) -> None:
             value = math.nan
         if not math.isfinite(value):
             raise FormatError(name, number, f"expected a finite number as value, found {text!r}")
-        if topic == AGGREGATE:
+        if (topic == AGGREGATE) != aggregates:
             continue
         key = (run, measure, topic)
         if key in scores.origin:
@@ -92,5 +94,7 @@ def _read_file(path: str | Path, scores: Scores) -> None:
         scores.origin[key] = f"{name}:{number}"
         scores.values.setdefault(run, {}).setdefault(measure, {})[topic] = value
         rows += 1
+    if rows == 0 and aggregates:
+        raise FormatError(name, None, "no `all` rows (as `focal eval --format tsv` writes them)")
     if rows == 0:
         raise FormatError(name, None, "no per-topic rows (write them with `focal eval -q`)")

@@ -157,3 +157,22 @@ def test_significant_pairs_are_those_focal_compare_finds(
     assert code == 0, err
     (row,) = json.loads(out)["depth AiP"]
     assert row["significant_full"] == significant > 0
+
+
+def test_rankcorr_reads_the_all_rows_and_names_a_bad_line(tmp_path: Path) -> None:
+    # Reference ranks a b c; the other file b a c: one swap at the top, τ = 1/3, τ_AP = 0.
+    reference = tmp_path / "reference.tsv"
+    reference.write_text(
+        "run_id\tmeasure\ttopic\tvalue\na\tMAiP\tall\t0.3\nb\tMAiP\tall\t0.2\n"
+        "c\tMAiP\tall\t0.1\na\tAiP\t1\t0.9\n"
+    )
+    other = tmp_path / "other.tsv"
+    other.write_text("a\tMAiP\tall\t0.2\nb\tMAiP\tall\t0.3\nc\tMAiP\tall\t0.1\n")
+    code, out, err = invoke("rankcorr", "--format", "json", reference, other)
+    assert code == 0, err
+    (row,) = json.loads(out)["rankcorr"]
+    assert row["measure"] == "MAiP" and row["tau_ap"] == pytest.approx(0.0, abs=1e-12)
+    assert row["tau_b"] == pytest.approx(1 / 3, abs=1e-12)
+    other.write_text("a\tMAiP\tall\tmuch\n")
+    code, out, err = invoke("rankcorr", reference, other)
+    assert code == 2 and out == "" and f"{other}:1:" in err and "finite number" in err
