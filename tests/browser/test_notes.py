@@ -12,6 +12,12 @@ from .conftest import wait_for
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NOTE = "Is the clef relevant?\nSecond line, kept as typed."
+# Whether leaving the page now would ask first (the page's beforeunload handler cancels it).
+LEAVING_ASKS = """() => {
+    const event = new Event("beforeunload", {cancelable: true});
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+}"""
 
 
 def test_an_assessor_flags_an_article_writes_a_note_and_finds_it_in_the_pool(ui: Any) -> None:
@@ -34,10 +40,12 @@ def test_an_assessor_flags_an_article_writes_a_note_and_finds_it_in_the_pool(ui:
     wait_for(page, "document.getElementById('note-status').dataset.state === 'error'")
     assert "Not saved" in page.inner_text("#note-status")
     assert page.input_value("#note-input") == NOTE and page.is_checked("#note-flag")
+    assert page.evaluate(LEAVING_ASKS)
 
     page.unroute("**/note")
-    page.click("#note-save")
+    page.press("#note-input", "Control+Enter")
     wait_for(page, "document.getElementById('note-status').dataset.state === 'saved'")
+    assert not page.evaluate(LEAVING_ASKS)
 
     page.reload()
     ui.ready(page)

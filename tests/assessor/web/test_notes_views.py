@@ -118,6 +118,8 @@ def test_the_organiser_reads_notes_on_the_article_page_and_the_notes_page(
     assert '<td class="note-text">typo</td>' in listing
     flagged = olga.get("/organiser/notes?flagged=1").get_data(as_text=True)
     assert flagged.count('data-article="') == 2 and "typo" not in flagged
+    other_topic = olga.get("/organiser/notes?topic=2").get_data(as_text=True)
+    assert 'data-article="' not in other_topic and "No flag or note in topic 2 yet." in other_topic
     assert alice.get("/organiser/notes").status_code == 403
     assert alice.get("/organiser/export.notes").status_code == 403
 
