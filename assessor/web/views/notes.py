@@ -67,7 +67,7 @@ def save(assignment_id: int, article: str) -> ResponseReturnValue:
 
 @blueprint.get("/organiser/notes")
 @organiser_required
-def flagged() -> ResponseReturnValue:
+def overview() -> ResponseReturnValue:
     """Every flag and note, by topic (`?topic=` shows one topic, `?flagged=1` flags only)."""
     session = get_session()
     topic = request.args.get("topic") or None
