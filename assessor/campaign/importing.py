@@ -12,6 +12,7 @@ from pathlib import Path
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
+from assessor.campaign.titles import article_title
 from assessor.store.models import Collection, Document, Judgement, Run, RunResult, Topic
 from assessor.store.texts import text_sha256
 from evaluation.errors import FormatError
@@ -44,9 +45,11 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
     for path in files:
         _check_article_file(path)
     parsed = []
+    titles: dict[str, str | None] = {}  # the pool list's titles (`campaign.titles`)
     for path in files:
         document = ParsedDocument.from_file(path)  # raises DocumentError naming the file
         parsed.append((path.stem, str(path), len(document.text), text_sha256(document.text)))
+        titles[path.stem] = article_title(document)
 
     existing = {row.id: row for row in session.scalars(select(Document))}
     judged = set(session.scalars(select(Judgement.article).distinct()))
@@ -74,11 +77,13 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
                     file=file,
                     text_length=length,
                     text_sha256=digest,
+                    title=titles[article],
                 )
             )
             continue
         row.collection_id, row.file = collection.id, file
         row.text_length, row.text_sha256 = length, digest
+        row.title = titles[article]
     session.flush()
     _drop_empty_placeholder(session)
     return len(parsed)

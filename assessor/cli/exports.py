@@ -1,4 +1,5 @@
-"""`focal export-qrels`: judgements as FOL, element or TREC qrels (`campaign.qrels_export`)."""
+"""`focal export-qrels`: judgements as FOL, element or TREC qrels (`campaign.qrels_export`),
+and with `--notes FILE` the assessors' flags and notes beside them (`campaign.notes_export`)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,13 @@ from assessor.cli.support import CommandError, friendly_errors, transaction
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write to FILE (atomically) instead of standard output.",
 )
+@click.option(
+    "--notes",
+    "notes_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the flags and notes (of --topic, --assessor) to FILE, tab-separated "
+    "(docs/formats.md).",
+)
 @friendly_errors
 def export_qrels(
     format_: str,
@@ -65,9 +73,11 @@ def export_qrels(
     graded: bool,
     all_elements: bool,
     output: Path | None,
+    notes_file: Path | None,
 ) -> None:
     """Write every judged article as qrels: FOL (default; not relevant ones as 0 lines),
     per-element relevance (tab-separated or INEX XML), or TREC article qrels."""
+    from assessor.campaign.notes_export import notes_text
     from assessor.campaign.qrels_assessors import qrels_with_assessors_text
     from assessor.campaign.qrels_export import (
         ExportError,
@@ -106,6 +116,9 @@ def export_qrels(
                 all_elements=all_elements,
                 choices=chosen,
             )
+        notes = None if notes_file is None else notes_text(session, topic, assessor)
+    if notes_file is not None and notes is not None:
+        write_atomically(notes_file, notes)
     if output is None:
         sys.stdout.write(text)
     else:

@@ -36,6 +36,8 @@ NAMING_CONVENTION = {
 
 ROLES = ("assessor", "organiser")
 STATUSES = ("unjudged", "relevant", "nonrelevant")
+TITLE_LENGTH = 300  # documents.title: longer titles are cut (with an ellipsis) on import
+NOTE_LENGTH = 2000  # article_notes.note: longer notes are refused, never cut
 
 
 def utcnow() -> datetime:
@@ -72,6 +74,7 @@ class Document(Base):
     file: Mapped[str | None] = mapped_column(Text)  # absolute path; None: no text yet
     text_length: Mapped[int] = mapped_column(Integer)  # code points
     text_sha256: Mapped[str | None] = mapped_column(String(64))  # of the UTF-8 text
+    title: Mapped[str | None] = mapped_column(String(TITLE_LENGTH))  # None: no title found
     collection: Mapped[Collection] = relationship(back_populates="documents")
 
     @property
@@ -300,3 +303,20 @@ class ViewEvent(Base):
     event_id: Mapped[str] = mapped_column(String(100))
     server_time: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     client_time: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class ArticleNote(Base):
+    """An assessor's flag ("unsure") and free-text note about one article of an assignment.
+
+    Only the assignment's assessor writes it; organisers read it (their flagged-articles page,
+    the notes export). A row with neither flag nor note is deleted rather than kept empty.
+    """
+
+    __tablename__ = "article_notes"
+    __table_args__ = (UniqueConstraint("assignment_id", "article"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
+    article: Mapped[str] = mapped_column(String(200))
+    flag: Mapped[bool] = mapped_column(default=False)
+    note: Mapped[str] = mapped_column(String(NOTE_LENGTH), default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -15,6 +15,7 @@ def register_blueprints(app: Flask) -> None:
         api,
         assess,
         auth,
+        notes,
         organiser,
         report,
         twophase,
@@ -29,3 +30,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(agreement.blueprint)
     app.register_blueprint(viewing.blueprint)
     app.register_blueprint(report.blueprint)
+    app.register_blueprint(notes.blueprint)

@@ -8,7 +8,6 @@ any assignment, read-only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from assessor.campaign import assignments
+from assessor.campaign import assignments, notes, pool_list
 from assessor.campaign.errors import CampaignError
 from assessor.judging import judgements
 from assessor.judging.elements import topic_mode
@@ -31,8 +30,6 @@ from assessor.web.views.htmx import page_or_fragment
 from evaluation.text.document import Document
 
 blueprint = Blueprint("assess", __name__)
-
-STATUS_FILTERS = ("all", "unjudged", "relevant", "nonrelevant")
 
 
 def _user() -> User:
@@ -79,53 +76,43 @@ def _always_fresh(response: Response) -> Response:
     return response
 
 
-@dataclass(frozen=True, slots=True)
-class PoolRow:
-    position: int
-    article: str
-    status: str
-    finished: bool
-    passages: int
-
-
-def pool_rows(session: Session, assignment: Assignment) -> list[PoolRow]:
-    """Every pooled article of the assignment's topic with this assessor's state, in order."""
-    judged = assignments.judgements_by_article(session, assignment)
-    rows = []
-    for position, article in enumerate(assignments.pool_articles(session, assignment.topic_id)):
-        judgement = judged.get(article)
-        if judgement is None:
-            rows.append(PoolRow(position, article, "unjudged", False, 0))
-        else:
-            status, finished = judgement.status, judgement.finished
-            rows.append(PoolRow(position, article, status, finished, len(judgement.passages)))
-    return rows
-
-
 @blueprint.get("/assignments/<int:assignment_id>")
 @login_required
 def pool(assignment_id: int) -> ResponseReturnValue:
-    """A topic's pool with each article's state; `?status=` filters (block `pool`)."""
+    """A topic's pool with each article's title, state and flag (block `pool` for htmx).
+
+    `?status=` filters (`pool_list.FILTERS`), `?sort=` orders (`pool_list.SORTS`), `?q=`
+    searches titles and ids; unknown values fall back to the defaults.
+    """
     session = get_session()
     assignment = _assignment(session, assignment_id)
-    wanted = request.args.get("status", "all")
-    if wanted not in STATUS_FILTERS:
-        wanted = "all"
-    rows = pool_rows(session, assignment)
-    shown = [row for row in rows if wanted in ("all", row.status)]
+    wanted = _choice("status", pool_list.FILTERS)
+    sort = _choice("sort", pool_list.SORTS)
+    search = request.args.get("q", "")[: pool_list.SEARCH_LENGTH]
+    listed = pool_list.pool_list(session, assignment)
     page = page_or_fragment(
         "assess/pool.html",
         "pool",
         assignment=assignment,
-        rows=shown,
-        total=len(rows),
+        rows=pool_list.shown_rows(listed.rows, wanted, sort, search),
+        listed=listed,
+        total=len(listed.rows),
         progress=assignments.progress(session, assignment),
         two_phase=topic_mode(session, assignment.topic_id).mode == "2005",
-        first_unjudged=next((row.article for row in rows if row.status == "unjudged"), None),
+        first_unjudged=next((r.article for r in listed.rows if r.status == "unjudged"), None),
         status_filter=wanted,
-        filters=STATUS_FILTERS,
+        filters=pool_list.FILTERS,
+        sort=sort,
+        sorts=pool_list.SORTS,
+        search=search,
     )
     return _always_fresh(page)
+
+
+def _choice(name: str, allowed: tuple[str, ...]) -> str:
+    """The query-string value `name` if it is one of `allowed`, else the first of them."""
+    value = request.args.get(name, allowed[0])
+    return value if value in allowed else allowed[0]
 
 
 def retrieved_spans(
@@ -236,6 +223,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         previous_url=config["prevUrl"],
         next_url=config["nextUrl"],
         keywords=keywords,
+        note=notes.note_of(session, assignment, article),
         runs=sorted({run for _s, _e, run in spans}),
         read_only=read_only,
         two_phase_url=two_phase_url,
