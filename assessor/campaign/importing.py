@@ -57,9 +57,9 @@ def import_collection(
     parsed = []
     detected: Counter[str] = Counter()
     for path in files:
-        root = parse_xml(path).getroot()  # raises DocumentError naming the file
-        document = ParsedDocument(path.stem, root)
-        detected[detect_profile(root)] += 1
+        element = parse_xml(path).getroot()  # raises DocumentError naming the file
+        document = ParsedDocument(path.stem, element)
+        detected[detect_profile(element)] += 1
         parsed.append((path.stem, str(path), len(document.text), text_sha256(document.text)))
 
     existing = {row.id: row for row in session.scalars(select(Document))}

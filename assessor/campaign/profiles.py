@@ -31,7 +31,19 @@ from assessor.store.models import Collection
 PROFILE_DIRECTORY = Path(__file__).with_name("display_profiles")
 DEFAULT_PROFILE = "default"
 DISPLAYS = frozenset(
-    "block inline heading list list-item table row-group row cell folded metadata".split()
+    [
+        "block",
+        "inline",
+        "heading",
+        "list",
+        "list-item",
+        "table",
+        "row-group",
+        "row",
+        "cell",
+        "folded",
+        "metadata",
+    ]
 )
 FOLDING = frozenset({"folded", "metadata"})
 # The only `data-` attributes a profile may ask the renderer to carry over from the source (their
@@ -44,7 +56,19 @@ _NAME = re.compile(r"[a-z][a-z0-9-]{0,48}")
 _CLASS = re.compile(r"[a-z][a-z0-9-]{0,48}")
 _XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,99}")
 _RULE_KEYS = frozenset(
-    "tag parent attribute values display class level nest data changes_only label".split()
+    [
+        "tag",
+        "parent",
+        "attribute",
+        "values",
+        "display",
+        "class",
+        "level",
+        "nest",
+        "data",
+        "changes_only",
+        "label",
+    ]
 )
 
 

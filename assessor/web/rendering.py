@@ -61,7 +61,6 @@ _BLOCK_TAG_NAMES = """
 BLOCK_TAGS = frozenset(_BLOCK_TAG_NAMES.split())
 
 _UNSAFE_CLASS_CHARACTERS = re.compile(r"[^a-z0-9_-]+")
-_UNSAFE_CLASS_LIST_CHARACTERS = re.compile(r"[^a-z0-9_ -]")
 
 
 def local_name(tag: str) -> str:
@@ -102,7 +101,7 @@ class _Presenter:
         tag = local_name(element.tag)
         classes = tag_class(element.tag)
         if not self.names:
-            classes += f" pf-profile-{self.profile.name}"
+            classes += " pf-profile-" + _UNSAFE_CLASS_CHARACTERS.sub("-", self.profile.name.lower())
         extra = ""
         found = self.profile.rule_for(tag, self.names[-1] if self.names else None, item)
         if found is None:
@@ -112,7 +111,7 @@ class _Presenter:
             html_tag = "span" if rule.display == "inline" else "div"
             classes += f" pf-{rule.display}"
             if rule.css_class:
-                classes += f" pf-{rule.css_class}"
+                classes += " pf-" + _UNSAFE_CLASS_CHARACTERS.sub("-", rule.css_class.lower())
             if rule.display == "heading":
                 level = min(6, rule.level + (self.nesting.get(rule.nest, 0) if rule.nest else 0))
                 classes += f" pf-h{level}"
@@ -135,7 +134,6 @@ class _Presenter:
         self.names.append(tag)
         self.nesting[tag] = self.nesting.get(tag, 0) + 1
         self.carried.append(None)
-        classes = _UNSAFE_CLASS_LIST_CHARACTERS.sub("-", classes)
         return html_tag, f'class="{classes}" data-path="{escape(element.path)}"{extra}'
 
     def close(self) -> None:
