@@ -34,8 +34,8 @@ def import_collection(
     """Store every `*.xml` of `directory` (id = file stem); returns how many.
 
     `profile` is the collection's display profile (docs/profiles.md); without one a new
-    collection gets the profile most of its documents' root elements suggest, and an existing
-    collection keeps its choice.
+    collection gets the profile its documents' root elements suggest (NULL, detected per
+    document, when they disagree), and an existing collection keeps its choice.
 
     Re-importing a document is allowed when its text is unchanged (only the path is updated); a
     changed text is refused when the document already has judgements, since their offsets would
@@ -75,7 +75,10 @@ def import_collection(
     ).first()
     if collection is None:
         collection = Collection(name=collection_name, directory=str(root))
-        collection.display_profile = profile or detected.most_common(1)[0][0]
+        # documents whose roots disagree: NULL, each document's own root chooses
+        collection.display_profile = profile or (
+            next(iter(detected)) if len(detected) == 1 else None
+        )
         session.add(collection)
         session.flush()
     collection.directory = str(root)

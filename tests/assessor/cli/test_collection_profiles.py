@@ -99,3 +99,13 @@ def test_the_article_page_follows_the_collection_profile(seeded: Seeded, log_in:
             set_display_profile(session, "test", "nope")
         assert session.get(Document, "1001") is not None
     assert "pf-profile-jats" in page()
+
+
+def test_documents_whose_roots_disagree_are_detected_one_by_one(cli: Any, tmp_path: Path) -> None:
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "p1.xml").write_text(PLAY.format("<text char='A'>x</text>"), encoding="utf-8")
+    (mixed / "a1.xml").write_text("<article><front/><body/></article>", encoding="utf-8")
+    imported = cli("import", "collection", str(mixed))
+    assert "display profile: detected per document" in imported.output
+    assert cli("collection", "profile", "mixed").output.startswith("mixed: auto\n")
