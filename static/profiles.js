@@ -1,10 +1,37 @@
 // Display profiles (docs/profiles.md): the fold control. Parts a profile folds away (front
 // matter, header metadata) are hidden by profiles.css until #document has `pf-unfolded`; this
 // adds one button above the text (outside #document, so its words are never part of the text
-// or of a selection) that toggles it, and remembers the choice for the next article.
+// or of a selection) that toggles it, and remembers the choice for the next article. A page
+// whose stored judgement (a passage or the best entry point) touches a folded part opens
+// unfolded, so that nothing judged is hidden.
 (() => {
   "use strict";
   const KEY = "focal-unfolded";
+
+  // True when a passage or the best entry point of the page's stored state (code points, as in
+  // #focal-config) shares a character with the text of a folded element.
+  function judgedInFolded(docEl) {
+    let state;
+    try {
+      state = JSON.parse(document.getElementById("focal-config").textContent).state || {};
+    } catch (_error) {
+      return false;
+    }
+    const spans = (state.passages || []).slice();
+    if (typeof state.bep === "number") spans.push([state.bep, state.bep + 1]);
+    if (spans.length === 0) return false;
+    const hidden = [];
+    let offset = 0;
+    const walker = document.createTreeWalker(docEl, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const length = [...node.data].length;
+      if (node.parentElement.closest(".pf-folded, .pf-metadata")) {
+        hidden.push([offset, offset + length]);
+      }
+      offset += length;
+    }
+    return spans.some(([s, e]) => hidden.some(([a, b]) => Math.max(s, a) < Math.min(e, b)));
+  }
 
   function setUp() {
     const docEl = document.getElementById("document");
@@ -30,7 +57,7 @@
     } catch (_error) {
       stored = null; // storage switched off: start folded
     }
-    show(stored === "1");
+    show(stored === "1" || judgedInFolded(docEl));
     button.addEventListener("click", () => {
       const open = !docEl.classList.contains("pf-unfolded");
       show(open);

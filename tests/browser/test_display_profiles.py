@@ -227,6 +227,25 @@ def test_highlighting_a_speech_saves_the_document_offsets(own_play: Browse) -> N
     assert page.evaluate("window.__range") == "glass is cracked"
 
 
+def test_a_judgement_in_folded_metadata_opens_the_fold(own_play: Browse) -> None:
+    page = own_play.log_in("alice")
+    own_play.open_article(page, "alice", "lamps")
+    toggle = page.locator("#fold-toggle")
+    toggle.click()
+    tag = "/play[1]/head[1]/tag[1]"
+    own_play.drag_select(page, (tag, 0), (tag, 4))
+    own_play.wait_saved(page)
+    document = own_play.site.document("lamps")
+    start = document.span(tag)[0]
+    assert own_play.stored_state(page, "alice", "lamps")["passages"] == [[start, start + 4]]
+    toggle.click()  # folded again, and remembered so...
+    assert not page.locator("#document .pf-metadata").first.is_visible()
+    own_play.open_article(page, "alice", "lamps")
+    # ...but the next load opens it: a highlighted passage is never hidden
+    assert page.locator("#document .pf-metadata").first.is_visible()
+    assert page.locator("#fold-toggle").inner_text() == "Hide play metadata"
+
+
 def test_hamlet_reads_as_a_play_and_highlights_right(hamlet: Browse) -> None:
     page = hamlet.log_in("alice")
     hamlet.open_article(page, "alice", "hamlet")
