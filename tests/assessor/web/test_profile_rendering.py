@@ -19,9 +19,11 @@ from assessor.campaign.profiles import (
     DATA_ATTRIBUTES,
     MAX_DATA_VALUE,
     Profile,
+    ProfileError,
     Rule,
     detect_profile,
     get_profile,
+    load_profile_file,
     parse_profile,
     profile_names,
 )
@@ -266,3 +268,19 @@ def test_any_attribute_value_ends_up_escaped_and_whole(
     assert expected is not None
     assert carried["data-speaker"] == (expected.get("char") or "")[:MAX_DATA_VALUE]
     assert carried["data-type"] == (expected.get("type") or "")[:MAX_DATA_VALUE]
+
+
+def test_a_bad_profile_file_is_one_error_naming_it(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n[[rules]]\ntag = "p"\ndisplay = "marquee"\n', encoding="utf-8")
+    with pytest.raises(ProfileError, match=r"bad\.toml: rule 1: display = 'marquee': expected"):
+        load_profile_file(bad)
+    bad.write_text('name = "x"\nextends = "nope"\n', encoding="utf-8")
+    with pytest.raises(ProfileError, match=r"bad\.toml: extends = 'nope': no such profile"):
+        load_profile_file(bad)
+    bad.write_text("name = \n", encoding="utf-8")
+    with pytest.raises(ProfileError, match=r"bad\.toml: "):
+        load_profile_file(bad)
+    bad.write_text('name = "Bad Name"\n', encoding="utf-8")
+    with pytest.raises(ProfileError, match=r"bad\.toml: name = 'Bad Name'"):
+        load_profile_file(bad)
