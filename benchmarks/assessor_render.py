@@ -3,6 +3,7 @@
 Prints, best of several runs:
 - parse: safe parse + `Document` (text and element table) — what any use of the article costs;
 - render: the HTML of `#document` from the parsed tree (`render_events`), and its ratio to parse;
+  without a display profile and with the Shakespeare one (docs/profiles.md);
 - page: the whole article screen through Flask (cold: nothing cached; warm: rendered HTML
   cached), with a temporary SQLite database holding Hamlet in a one-article pool.
 Machines are shared and noisy: the ratios matter, the absolute times are for orientation.
@@ -19,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from assessor.campaign.profiles import get_profile
 from assessor.web.rendering import _render_cached, render_events
 from evaluation.text.document import Document
 from evaluation.text.xmlsafe import parse_xml
@@ -95,12 +97,20 @@ def main() -> int:
     parse_time = best_of(5, parse)
     render_time = best_of(5, lambda: render_events(root, document.elements))
     html = render_events(root, document.elements)
+    play = get_profile("shakespeare")
+    profiled_time = best_of(5, lambda: render_events(root, document.elements, play))
+    profiled = render_events(root, document.elements, play)
     cold, warm = page_times(5)
     print(f"Hamlet: {len(document.text):,} characters, {len(document.elements):,} elements")
     print(f"  parse + Document  {parse_time * 1000:8.1f} ms")
     print(
         f"  render HTML       {render_time * 1000:8.1f} ms  "
         f"({render_time / parse_time:.2f} x parse; {len(html):,} bytes of HTML)"
+    )
+    print(
+        f"  render, profile   {profiled_time * 1000:8.1f} ms  "
+        f"({profiled_time / parse_time:.2f} x parse; {len(profiled):,} bytes of HTML; "
+        "the shakespeare display profile)"
     )
     print(f"  article page cold {cold * 1000:8.1f} ms  ({cold / parse_time:.2f} x parse)")
     print(f"  article page warm {warm * 1000:8.1f} ms  ({warm / cold:.2f} x cold)")

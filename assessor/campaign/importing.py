@@ -6,12 +6,14 @@ naming it), then written in the caller's transaction, which the caller commits.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
+from assessor.campaign.profiles import detect_profile, get_profile
 from assessor.campaign.titles import article_title
 from assessor.store.models import Collection, Document, Judgement, Run, RunResult, Topic
 from assessor.store.texts import text_sha256
@@ -20,14 +22,21 @@ from evaluation.formats.limits import ARTICLE_ID_LENGTH, id_problem
 from evaluation.formats.records import Run as ParsedRun
 from evaluation.formats.records import Topic as ParsedTopic
 from evaluation.text.document import Document as ParsedDocument
+from evaluation.text.xmlsafe import parse_xml
 
 BATCH = 5000
 # Where `focal import qrels` puts articles known only by id and length (file and hash NULL).
 PLACEHOLDER_COLLECTION = "qrels: id and length only"
 
 
-def import_collection(session: Session, directory: str | Path, name: str | None = None) -> int:
+def import_collection(
+    session: Session, directory: str | Path, name: str | None = None, profile: str | None = None
+) -> int:
     """Store every `*.xml` of `directory` (id = file stem); returns how many.
+
+    `profile` is the collection's display profile (docs/profiles.md); without one a new
+    collection gets the profile its documents' root elements suggest (NULL, detected per
+    document, when they disagree), and an existing collection keeps its choice.
 
     Re-importing a document is allowed when its text is unchanged (only the path is updated); a
     changed text is refused when the document already has judgements, since their offsets would
@@ -44,10 +53,15 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
         raise FormatError(root, None, "contains no *.xml files")
     for path in files:
         _check_article_file(path)
+    if profile is not None:
+        get_profile(profile)  # an unknown name is refused before any file is read
     parsed = []
     titles: dict[str, str | None] = {}  # the pool list's titles (`campaign.titles`)
+    detected: Counter[str] = Counter()
     for path in files:
-        document = ParsedDocument.from_file(path)  # raises DocumentError naming the file
+        element = parse_xml(path).getroot()  # raises DocumentError naming the file
+        document = ParsedDocument(path.stem, element)
+        detected[detect_profile(element)] += 1
         parsed.append((path.stem, str(path), len(document.text), text_sha256(document.text)))
         titles[path.stem] = article_title(document)
 
@@ -64,9 +78,15 @@ def import_collection(session: Session, directory: str | Path, name: str | None 
     ).first()
     if collection is None:
         collection = Collection(name=collection_name, directory=str(root))
+        # documents whose roots disagree: NULL, each document's own root chooses
+        collection.display_profile = profile or (
+            next(iter(detected)) if len(detected) == 1 else None
+        )
         session.add(collection)
         session.flush()
     collection.directory = str(root)
+    if profile is not None:
+        collection.display_profile = profile
     for article, file, length, digest in parsed:
         row = existing.get(article)
         if row is None:

@@ -21,14 +21,26 @@ def import_group() -> None:
 @import_group.command("collection")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--name", help="Collection name (default: the directory name).")
+@click.option(
+    "--profile",
+    help="Display profile (default: detected from the root elements; see `focal collection "
+    "profile`).",
+)
 @friendly_errors
-def import_collection_command(directory: Path, name: str | None) -> None:
+def import_collection_command(directory: Path, name: str | None, profile: str | None) -> None:
     """Import every *.xml file of DIRECTORY (all or nothing)."""
+    from sqlalchemy import select
+
     from assessor.campaign.importing import import_collection
+    from assessor.store.models import Collection
 
     with transaction() as session:
-        count = import_collection(session, directory, name)
-    click.echo(f"imported {count} documents from {directory}")
+        count = import_collection(session, directory, name, profile)
+        chosen = select(Collection.display_profile).where(
+            Collection.name == (name or directory.resolve().name)
+        )
+        shown = session.scalar(chosen) or "detected per document"
+    click.echo(f"imported {count} documents from {directory} (display profile: {shown})")
 
 
 @import_group.command("topics")

@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     # assessor (web app and database)
     "init-db": "assessor.cli.database:init_db",
     "import": "assessor.cli.imports:import_group",
+    "collection": "assessor.cli.collections:collection",
     "users": "assessor.cli.users:users",
     "assign": "assessor.cli.users:assign",
     "serve": "assessor.cli.serve:serve",

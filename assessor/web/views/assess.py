@@ -171,7 +171,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
     previous, following = _neighbours(articles, article)
     if row.file is None or row.text_sha256 is None:
         return _without_text(assignment, article, state, articles, previous, following)
-    html, document = render_file(Path(row.file))
+    html, document = render_file(Path(row.file), row.collection.display_profile)
     if texts.text_sha256(document.text) != row.text_sha256:
         abort(409, description=f"the file of {article} changed since it was imported")
     read_only = assignment.user_id != _user().id

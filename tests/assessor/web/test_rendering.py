@@ -68,7 +68,11 @@ def assert_verbatim(source: Path | bytes) -> None:
     reader = read_back(str(html))
     assert "".join(reader.pieces) == document.text
     assert reader.tags <= {"div", "span"}
-    assert reader.attributes <= {"class", "data-path"}
+    assert reader.attributes <= {"class", "data-path", "role", "aria-level", "data-fold"} | {
+        "data-speaker",
+        "data-name",
+        "data-type",
+    }
     # A second, tree-building parser (libxml2's HTML parser) agrees.
     tree = lxml.html.document_fromstring(page(str(html)))
     (container,) = tree.xpath('//div[@id="document"]')
@@ -96,7 +100,7 @@ def test_every_demo_article_renders_its_text_verbatim() -> None:
 
 def test_paths_and_classes_follow_the_element_table() -> None:
     source = b"<article><bdy><sec><p>a<it>b</it></p><p>c</p></sec></bdy></article>"
-    html, document = render_document(source, "d")
+    html, document = render_document(source, "d", profile="default")
     for element in document.elements:
         assert f'data-path="{element.path}"' in html
     assert '<div class="x-p" data-path="/article[1]/bdy[1]/sec[1]/p[2]">c</div>' in html

@@ -5,7 +5,7 @@ and export them with the qrels. The pool list shows each article's title, taken 
 by `focal import collection` (NULL until then, and for articles without a title element).
 
 Revision ID: 0007_notes_titles
-Revises: 0005_view_events
+Revises: 0006_display_profiles
 Create Date: 2026-11-24 13:30:00
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007_notes_titles"
-down_revision: str | None = "0005_view_events"
+down_revision: str | None = "0006_display_profiles"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
