@@ -11,11 +11,15 @@ if TYPE_CHECKING:
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the assessor on `app`."""
     from assessor.web.views import (
+        accounts,
         agreement,
         api,
         assess,
+        assignment_matrix,
         auth,
+        campaign_imports,
         organiser,
+        pools_admin,
         report,
         twophase,
         viewing,
@@ -29,3 +33,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(agreement.blueprint)
     app.register_blueprint(viewing.blueprint)
     app.register_blueprint(report.blueprint)
+    app.register_blueprint(campaign_imports.blueprint)
+    app.register_blueprint(pools_admin.blueprint)
+    app.register_blueprint(accounts.blueprint)
+    app.register_blueprint(assignment_matrix.blueprint)
