@@ -1,144 +1,160 @@
 """Imports of uploaded material and of server paths, with the importers `focal import` uses.
 
-No Flask: the organiser's Import page (assessor/web/views/campaign_imports.py) calls these, and
-they call `assessor.campaign.importing` exactly as the CLI does. Each one commits its session
-itself, inside `stored_upload`, so a refused file or a failed commit removes the kept upload
-again: either everything is stored (rows and files) or nothing is.
+No Flask. The organiser's Import page (assessor/web/views/campaign_imports.py) works in two
+steps: within the request, `receive` keeps the uploaded files in a new folder of the data
+directory (or `allowed_path` checks a server path); then an import job
+(`assessor.campaign.import_jobs`) calls one of the `import_*` functions here, which call
+`assessor.campaign.importing` exactly as the CLI does and commit. A refused file or a failed
+commit removes the kept upload again: either everything is stored (rows and files) or nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from sqlalchemy.orm import Session
 
-from assessor.campaign.importing import import_collection, import_runs, import_topics
+from assessor.campaign.importing import (
+    Progress,
+    import_collection,
+    import_runs,
+    import_topics,
+)
 from assessor.campaign.uploads import (
     UploadError,
     UploadLimits,
-    allowed_path,
     is_archive,
+    new_upload_folder,
+    removed_on_failure,
     run_files,
     save_stream,
     save_xml_files,
-    stored_upload,
     unpack_archive,
     upload_name,
 )
 
 Upload = tuple[str, IO[bytes]]  # (the name the browser sent, its content)
+LIMITS = UploadLimits()
 
 
-def _archive_stem(name: str) -> str:
-    base = upload_name(name)
-    for suffix in (".tar.gz", ".tgz", ".zip", ".tar"):
-        if base.lower().endswith(suffix):
-            return base[: -len(suffix)]
-    return base
+@dataclass(frozen=True, slots=True)
+class Received:
+    """Uploaded files kept in `directory`: loose files, or one archive still to unpack."""
+
+    directory: Path
+    files: tuple[Path, ...]
+    archive: str | None = None  # the archive's name as uploaded
+
+    @property
+    def archive_stem(self) -> str:
+        """The archive's name without its suffix (the default collection name)."""
+        name = self.archive or "uploaded"
+        for suffix in (".tar.gz", ".tgz", ".zip", ".tar"):
+            if name.lower().endswith(suffix):
+                return name[: -len(suffix)]
+        return name
 
 
-def _one_file(files: Sequence[Upload], what: str) -> Upload:
-    if len(files) != 1:
-        raise UploadError(f"expected one {what} file, got {len(files)}")
-    return files[0]
+def receive(
+    data_dir: Path, kind: str, files: Sequence[Upload], limits: UploadLimits = LIMITS
+) -> Received:
+    """Keep uploaded files for an import of `kind` (collection, topics or runs).
 
-
-def upload_collection(
-    session: Session,
-    data_dir: Path,
-    files: Sequence[Upload],
-    name: str | None,
-    limits: UploadLimits = UploadLimits(),  # noqa: B008 (frozen, never changed)
-) -> tuple[str, int]:
-    """Keep the uploaded articles (`*.xml` files, or one archive of them) and import them.
-
-    Returns the collection's name and the number of documents. The name defaults to the
-    archive's name without its suffix, or `uploaded` for loose files.
+    A collection is `*.xml` files or one archive; topics are one file; runs any number.
     """
     if not files:
-        raise UploadError("choose the collection's *.xml files or one .zip or .tar.gz archive")
-    with stored_upload(data_dir, "collections") as directory:
-        if len(files) == 1 and is_archive(files[0][0]):
+        raise UploadError(f"choose the file(s) to import as {kind}")
+    if kind == "topics" and len(files) != 1:
+        raise UploadError(f"expected one topics file, got {len(files)}")
+    directory = new_upload_folder(data_dir, kind)
+    with removed_on_failure(directory):
+        if kind == "collection" and len(files) == 1 and is_archive(files[0][0]):
             shown, stream = files[0]
             archive = directory / "archive.upload"
             save_stream(stream, archive, limits.unpacked_bytes, shown)
-            unpack_archive(archive, upload_name(shown), directory, limits)
-            archive.unlink()
-            chosen = name or _archive_stem(shown)
-        else:
+            return Received(directory, (archive,), upload_name(shown))
+        if kind == "collection":
             save_xml_files(files, directory, limits)
-            chosen = name or "uploaded"
-        count = import_collection(session, directory, chosen)
-        session.commit()
-    return chosen, count
-
-
-def upload_topics(
-    session: Session,
-    data_dir: Path,
-    files: Sequence[Upload],
-    limits: UploadLimits = UploadLimits(),  # noqa: B008
-) -> int:
-    """Keep an uploaded INEX topics file and import its topics; how many."""
-    shown, stream = _one_file(files, "topics")
-    with stored_upload(data_dir, "topics") as directory:
-        target = directory / upload_name(shown)
-        save_stream(stream, target, limits.unpacked_bytes, shown)
-        count = import_topics(session, target)
-        session.commit()
-    return count
-
-
-def upload_runs(
-    session: Session,
-    data_dir: Path,
-    files: Sequence[Upload],
-    limits: UploadLimits = UploadLimits(),  # noqa: B008
-) -> list[tuple[str, int]]:
-    """Keep uploaded run files and import them (all or none); (run id, results) per run."""
-    if not files:
-        raise UploadError("choose one or more run files")
-    with stored_upload(data_dir, "runs") as directory:
-        paths, budget = [], limits.unpacked_bytes
+            return Received(directory, tuple(sorted(directory.glob("*.xml"))))
+        saved, budget = [], limits.unpacked_bytes
         for shown, stream in files:
             target = directory / upload_name(shown)
             if target.exists():
                 raise UploadError(f"{shown}: a second file of that name")
             budget -= save_stream(stream, target, budget, shown)
-            paths.append(target)
-        summary = import_runs(session, paths)
+            saved.append(target)
+        return Received(directory, tuple(saved))
+
+
+def import_received_collection(
+    session: Session,
+    received: Received,
+    name: str | None,
+    progress: Progress | None = None,
+    limits: UploadLimits = LIMITS,
+) -> tuple[str, int]:
+    """Unpack (an archive) and import a received collection; its name and document count."""
+    with removed_on_failure(received.directory):
+        if received.archive is not None:
+            (archive,) = received.files
+            unpack_archive(archive, received.archive, received.directory, limits)
+            archive.unlink()
+        chosen = name or received.archive_stem
+        count = import_collection(session, received.directory, chosen, progress)
+        session.commit()
+    return chosen, count
+
+
+def import_received_topics(session: Session, received: Received) -> int:
+    """Import a received topics file; how many topics."""
+    with removed_on_failure(received.directory):
+        count = import_topics(session, received.files[0])
+        session.commit()
+    return count
+
+
+def import_received_runs(
+    session: Session, received: Received, progress: Progress | None = None
+) -> list[tuple[str, int]]:
+    """Import received run files (all or none); (run id, results) per run."""
+    with removed_on_failure(received.directory):
+        summary = import_runs(session, list(received.files), progress)
         session.commit()
     return summary
 
 
 def server_collection(
-    session: Session, roots: Sequence[Path], path: str, name: str | None
+    session: Session, directory: Path, name: str | None, progress: Progress | None = None
 ) -> tuple[str, int]:
-    """Import the collection folder `path` on the server (allowed only under `roots`)."""
-    directory = allowed_path(path, roots)
+    """Import a collection folder on the server (checked by `allowed_path`), read in place."""
     chosen = name or directory.name
-    count = import_collection(session, directory, chosen)
+    count = import_collection(session, directory, chosen, progress)
     session.commit()
     return chosen, count
 
 
-def server_topics(session: Session, roots: Sequence[Path], path: str) -> int:
-    """Import the topics file `path` on the server (allowed only under `roots`)."""
-    count = import_topics(session, allowed_path(path, roots))
+def server_topics(session: Session, path: Path) -> int:
+    """Import a topics file on the server (checked by `allowed_path`)."""
+    count = import_topics(session, path)
     session.commit()
     return count
 
 
-def server_runs(session: Session, roots: Sequence[Path], paths: str) -> list[tuple[str, int]]:
-    """Import runs named one per line (a folder: each of its files), allowed only under `roots`."""
-    files: list[Path] = []
-    for line in paths.splitlines():
-        if line.strip():
-            files.extend(run_files(allowed_path(line, roots)))
+def server_run_files(paths: Sequence[Path]) -> list[Path]:
+    """The run files named (a folder: each of its files), refusing an empty list."""
+    files = [file for path in paths for file in run_files(path)]
     if not files:
         raise UploadError("give the path of a run file or of a folder of runs, one per line")
-    summary = import_runs(session, files)
+    return files
+
+
+def server_runs(
+    session: Session, files: Sequence[Path], progress: Progress | None = None
+) -> list[tuple[str, int]]:
+    """Import run files on the server (checked by `allowed_path`); all or none."""
+    summary = import_runs(session, list(files), progress)
     session.commit()
     return summary

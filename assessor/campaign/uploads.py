@@ -2,7 +2,7 @@
 
 No Flask. The collection importer keeps each document's path and re-reads the text from it
 later, so uploaded files are kept in the data folder (`instance/data/uploads/KIND/STAMP-HEX/`),
-never in a temporary folder that disappears. `stored_upload` removes that folder again when the
+never in a temporary folder that disappears. `removed_on_failure` removes that folder again when the
 import fails, so a refused upload leaves nothing behind, and names a bad file as it was uploaded.
 
 Archives (`.zip`, `.tar.gz`, `.tgz`, `.tar`) are unpacked by hand, member by member: an entry
@@ -55,15 +55,20 @@ def data_directory(instance_path: str | Path) -> Path:
     return Path(instance_path) / "data"
 
 
-@contextmanager
-def stored_upload(data_dir: Path, kind: str) -> Iterator[Path]:
-    """A new, empty folder for one upload of `kind`, removed again if the body raises."""
+def new_upload_folder(data_dir: Path, kind: str) -> Path:
+    """A new, empty folder for one upload of `kind` under `data_dir/uploads`."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     directory = data_dir / "uploads" / kind / f"{stamp}-{secrets.token_hex(4)}"
     directory.mkdir(parents=True)
+    return directory
+
+
+@contextmanager
+def removed_on_failure(directory: Path) -> Iterator[Path]:
+    """Remove `directory` if the body raises; a FormatError names the file as uploaded."""
     try:
         yield directory
-    except FormatError as error:  # named as uploaded, not by the folder it was kept in
+    except FormatError as error:
         shutil.rmtree(directory, ignore_errors=True)
         raise FormatError(_as_uploaded(error.file, directory), error.line, error.message) from None
     except BaseException:

@@ -1,11 +1,13 @@
 """The organiser's Import page: a collection, topics and runs, uploaded or from a server path.
 
 The importing is `assessor.campaign.upload_imports`, which calls the importers of `focal
-import` (docs/assessor.md, "Organiser screens"). Each import runs within the request, all or
-nothing: an htmx post shows "Importing…" (`hx-indicator`) until the answer replaces the result
-block; a plain post gets the message flashed after a redirect, so the page works without
-JavaScript. Uploads are bounded by `MAX_CONTENT_LENGTH` (default 1 GiB here when unset) and by
-Flask's `MAX_FORM_PARTS` (1000 files a request: upload a larger collection as one archive).
+import` (docs/assessor.md, "Organiser screens"), all or nothing. The request keeps the uploaded
+files (or checks the server path) and starts an import job (`assessor.campaign.import_jobs`);
+the answer is the job's progress block, which htmx polls every second until the job is done or
+failed. Without JavaScript the post redirects to the job's page, which reloads itself (a
+`refresh` meta element) while the job runs. Uploads are bounded by `MAX_CONTENT_LENGTH`
+(default 1 GiB here when unset) and by Flask's `MAX_FORM_PARTS` (1000 files a request: upload
+a larger collection as one archive).
 """
 
 from __future__ import annotations
@@ -14,20 +16,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, current_app, flash, redirect, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from sqlalchemy import func, select
 
-from assessor.campaign import upload_imports
+from assessor.campaign import upload_imports as imports
 from assessor.campaign.errors import CampaignError
+from assessor.campaign.import_jobs import Work, find_job, start_job
 from assessor.campaign.upload_imports import Upload
-from assessor.campaign.uploads import data_directory, import_roots
-from assessor.store.db import get_session
-from assessor.store.models import Collection, Document, Run, Topic
-from assessor.web.auth import organiser_required
+from assessor.campaign.uploads import allowed_path, data_directory, import_roots
+from assessor.store.db import get_session, session_factory
+from assessor.store.models import Collection, Document, ImportJob, Run, Topic
+from assessor.web.auth import current_user, organiser_required
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
-from evaluation.errors import FormatError
 
 blueprint = Blueprint("imports", __name__, url_prefix="/organiser/import")
 
@@ -71,12 +73,15 @@ def _counts() -> dict[str, int]:
     }
 
 
-def _page(outcome: Outcome | None = None, status: int = 200) -> ResponseReturnValue:
+def _page(
+    outcome: Outcome | None = None, status: int = 200, job: ImportJob | None = None
+) -> ResponseReturnValue:
     return page_or_fragment(
         "organiser/imports.html",
         "result",
         status,
         outcome=outcome,
+        job=job,
         counts=_counts(),
         roots=_roots(),
     )
@@ -89,27 +94,35 @@ def page() -> ResponseReturnValue:
     return _page()
 
 
-def _answer(work: Callable[[], str]) -> ResponseReturnValue:
-    """Run one import; its message (or the importer's error) as a fragment or a flash."""
-    session = get_session()
+def _data_dir() -> Path:
+    return data_directory(current_app.instance_path)
+
+
+def _start(kind: str, prepare: Callable[[], Work]) -> ResponseReturnValue:
+    """Check and keep the material (`prepare`, within the request), then start the job.
+
+    A refusal found here (a path outside the roots, a file that is no article) is answered at
+    once; what the importer finds is the job's message.
+    """
     try:
-        outcome = Outcome("info", work())
-    except (FormatError, CampaignError, LookupError, OSError) as error:
-        session.rollback()
-        message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        outcome = Outcome("error", str(message))
+        work = prepare()
+    except (CampaignError, LookupError, OSError) as error:
+        message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
+        if wants_fragment():
+            return _page(Outcome("error", message), 422)
+        flash(message, "error")
+        return redirect(url_for(".page"), 303)
+    user = current_user()
+    job_id = start_job(
+        session_factory(current_app), kind, user.id if user is not None else None, work
+    )
     if wants_fragment():
-        return _page(outcome, 200 if outcome.kind == "info" else 422)
-    flash(outcome.message, outcome.kind)
-    return redirect(url_for(".page"), 303)
+        return _page(job=find_job(get_session(), job_id))
+    return redirect(url_for(".job", job_id=job_id), 303)
 
 
 def _from_server() -> bool:
     return request.form.get("source") == "path"
-
-
-def _data_dir() -> Path:
-    return data_directory(current_app.instance_path)
 
 
 @blueprint.post("/collection")
@@ -118,17 +131,21 @@ def collection() -> ResponseReturnValue:
     """Import a collection: uploaded `*.xml` files or one archive, or a folder on the server."""
     name = request.form.get("name", "").strip() or None
 
-    def work() -> str:
-        if _from_server():
-            path = request.form.get("path", "")
-            chosen, count = upload_imports.server_collection(get_session(), _roots(), path, name)
-        else:
-            chosen, count = upload_imports.upload_collection(
-                get_session(), _data_dir(), _uploads(), name
-            )
-        return f"Imported {count} documents into the collection {chosen}."
+    def done(imported: tuple[str, int]) -> str:
+        return f"Imported {imported[1]} documents into the collection {imported[0]}."
 
-    return _answer(work)
+    def prepare() -> Work:
+        if _from_server():
+            folder = allowed_path(request.form.get("path", ""), _roots())
+            return lambda session, progress: done(
+                imports.server_collection(session, folder, name, progress)
+            )
+        received = imports.receive(_data_dir(), "collection", _uploads())
+        return lambda session, progress: done(
+            imports.import_received_collection(session, received, name, progress)
+        )
+
+    return _start("collection", prepare)
 
 
 @blueprint.post("/topics")
@@ -136,15 +153,23 @@ def collection() -> ResponseReturnValue:
 def topics() -> ResponseReturnValue:
     """Import an INEX topics file, uploaded or on the server."""
 
-    def work() -> str:
+    def prepare() -> Work:
         if _from_server():
-            path = request.form.get("path", "")
-            count = upload_imports.server_topics(get_session(), _roots(), path)
-        else:
-            count = upload_imports.upload_topics(get_session(), _data_dir(), _uploads())
-        return f"Imported {count} topics."
+            path = allowed_path(request.form.get("path", ""), _roots())
+            return lambda session, _progress: (
+                f"Imported {imports.server_topics(session, path)} topics."
+            )
+        received = imports.receive(_data_dir(), "topics", _uploads())
+        return lambda session, _progress: (
+            f"Imported {imports.import_received_topics(session, received)} topics."
+        )
 
-    return _answer(work)
+    return _start("topics", prepare)
+
+
+def _runs_message(summary: list[tuple[str, int]]) -> str:
+    listed = ", ".join(f"{run_id} ({count} results)" for run_id, count in summary)
+    return f"Imported {len(summary)} run(s): {listed}."
 
 
 @blueprint.post("/runs")
@@ -152,13 +177,27 @@ def topics() -> ResponseReturnValue:
 def runs() -> ResponseReturnValue:
     """Import run files (uploaded, or paths on the server one per line); all or none."""
 
-    def work() -> str:
+    def prepare() -> Work:
         if _from_server():
-            paths = request.form.get("path", "")
-            summary = upload_imports.server_runs(get_session(), _roots(), paths)
-        else:
-            summary = upload_imports.upload_runs(get_session(), _data_dir(), _uploads())
-        listed = ", ".join(f"{run_id} ({count} results)" for run_id, count in summary)
-        return f"Imported {len(summary)} run(s): {listed}."
+            lines = request.form.get("path", "").splitlines()
+            paths = [allowed_path(line, _roots()) for line in lines if line.strip()]
+            files = imports.server_run_files(paths)
+            return lambda session, progress: _runs_message(
+                imports.server_runs(session, files, progress)
+            )
+        received = imports.receive(_data_dir(), "runs", _uploads())
+        return lambda session, progress: _runs_message(
+            imports.import_received_runs(session, received, progress)
+        )
 
-    return _answer(work)
+    return _start("runs", prepare)
+
+
+@blueprint.get("/jobs/<int:job_id>")
+@organiser_required
+def job(job_id: int) -> ResponseReturnValue:
+    """How far an import job got (htmx polls the block every second while it runs)."""
+    found = find_job(get_session(), job_id)
+    if found is None:
+        abort(404)
+    return page_or_fragment("organiser/import_job.html", "job", job=found, counts=_counts())

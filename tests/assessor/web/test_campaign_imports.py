@@ -7,11 +7,14 @@ checked to have written nothing: no rows, and no file left in the data folder.
 from __future__ import annotations
 
 import io
+import re
 import tarfile
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 from flask import Flask
@@ -66,6 +69,26 @@ def post(client: FlaskClient, token: str, url: str, htmx: bool = True, **data: A
     )
 
 
+def outcome(client: FlaskClient, answer: Any) -> tuple[str, str]:
+    """(status, html) of an import: its job polled as the page does until it ends, or the
+    refusal answered at once (status `refused`)."""
+    html = answer.get_data(as_text=True)
+    polled = re.search(r'hx-get="(/organiser/import/jobs/\d+)"', html)
+    if polled is None:  # refused at once, or a job so quick that it had ended already
+        ended = re.search(r'data-status="(\w+)"', html)
+        assert ended is not None or answer.status_code == 422, html
+        return (ended.group(1) if ended else "refused"), html
+    deadline = time.monotonic() + 60
+    while True:
+        html = client.get(polled.group(1), headers={"HX-Request": "true"}).get_data(as_text=True)
+        status = re.search(r'data-status="(\w+)"', html)
+        assert status is not None, html
+        if status.group(1) != "running":
+            return status.group(1), html
+        assert time.monotonic() < deadline, html
+        time.sleep(0.05)
+
+
 def demo_files(names: list[str] | None = None) -> list[tuple[io.BytesIO, str]]:
     paths = sorted(COLLECTION.glob("*.xml"))
     return [(io.BytesIO(p.read_bytes()), p.name) for p in paths if names is None or p.name in names]
@@ -108,14 +131,18 @@ def test_collection_topics_and_runs_uploaded_are_stored_and_kept(
     assert 'name="csrf_token"' in page and 'enctype="multipart/form-data"' in page
     answer = post(client, token, "/organiser/import/collection", files=demo_files(), name="demo")
     assert answer.status_code == 200, answer.get_data(as_text=True)
-    assert "Imported 44 documents into the collection demo." in answer.get_data(as_text=True)
+    status, html = outcome(client, answer)
+    assert status == "done" and "Imported 44 documents into the collection demo." in html
     topics = (io.BytesIO((DEMO / "topics.xml").read_bytes()), "topics.xml")
-    assert "Imported 5 topics." in post(
-        client, token, "/organiser/import/topics", files=[topics]
-    ).get_data(as_text=True)
+    answer = post(client, token, "/organiser/import/topics", files=[topics])
+    assert (
+        outcome(client, answer) == ("done", ANY)
+        and "Imported 5 topics." in outcome(client, answer)[1]
+    )
     runs = [(io.BytesIO(p.read_bytes()), p.name) for p in sorted((DEMO / "runs").glob("*.run"))]
-    done = post(client, token, "/organiser/import/runs", files=runs).get_data(as_text=True)
-    assert "Imported 4 run(s)" in done and "bm25-articles" in done
+    status, done = outcome(client, post(client, token, "/organiser/import/runs", files=runs))
+    assert status == "done" and "Imported 4 run(s)" in done and "bm25-articles" in done
+    assert "In the database: 44 documents in 1\n" in done  # counts follow the job
     app = client.application
     assert (count(app, Document), count(app, Topic), count(app, Run)) == (44, 5, 4)
     assert count(app, RunResult) > 0
@@ -130,8 +157,15 @@ def test_a_plain_post_redirects_with_the_message_flashed(olga: tuple[FlaskClient
     client, token = olga
     topics = (io.BytesIO((DEMO / "topics.xml").read_bytes()), "topics.xml")
     answer = post(client, token, "/organiser/import/topics", htmx=False, files=[topics])
-    assert answer.status_code == 303
-    assert "Imported 5 topics." in client.get("/organiser/import").get_data(as_text=True)
+    assert answer.status_code == 303 and "/organiser/import/jobs/" in answer.location
+    deadline = time.monotonic() + 60
+    while 'http-equiv="refresh"' in (page := client.get(answer.location).get_data(as_text=True)):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert "Imported 5 topics." in page
+    refused = post(client, token, "/organiser/import/topics", htmx=False, files=[])
+    assert refused.status_code == 303
+    assert "choose the file(s) to import" in client.get(refused.location).get_data(as_text=True)
 
 
 @pytest.mark.parametrize("kind", ["zip", "tar.gz"])
@@ -147,7 +181,8 @@ def test_an_archive_of_articles_is_unpacked(olga: tuple[FlaskClient, str], kind:
             archive.add(COLLECTION, arcname="collection")
     buffer.seek(0)
     answer = post(client, token, "/organiser/import/collection", files=[(buffer, f"demo.{kind}")])
-    assert "Imported 44 documents into the collection demo." in answer.get_data(as_text=True)
+    status, html = outcome(client, answer)
+    assert status == "done" and "Imported 44 documents into the collection demo." in html
     assert count(client.application, Document) == 44
     assert not [p for p in uploads(client.application) if not p.name.endswith(".xml")]
 
@@ -159,8 +194,8 @@ def test_a_zip_with_a_parent_entry_is_refused_and_writes_nothing(
     good = (COLLECTION / "1001.xml").read_bytes()
     archive = zipped({"1001.xml": good, "../escape.xml": good})
     answer = post(client, token, "/organiser/import/collection", files=[(archive, "evil.zip")])
-    assert answer.status_code == 422
-    text = answer.get_data(as_text=True)
+    status, text = outcome(client, answer)
+    assert status == "failed"
     assert "evil.zip: entry &#39;../escape.xml&#39; points outside the archive" in text
     assert count(client.application, Document) == 0
     assert uploads(client.application) == []
@@ -176,8 +211,8 @@ def test_a_tar_with_a_link_is_refused(olga: tuple[FlaskClient, str]) -> None:
         archive.addfile(link)
     buffer.seek(0)
     answer = post(client, token, "/organiser/import/collection", files=[(buffer, "a.tar.gz")])
-    assert answer.status_code == 422
-    assert "is a link or a device" in answer.get_data(as_text=True)
+    status, html = outcome(client, answer)
+    assert status == "failed" and "is a link or a device" in html
     assert uploads(client.application) == []
 
 
@@ -185,9 +220,8 @@ def test_a_bad_article_is_named_and_nothing_is_written(olga: tuple[FlaskClient, 
     client, token = olga
     broken = (io.BytesIO(b"<article>\n<p>unclosed\n</article>"), "2001.xml")
     files = [*demo_files(["1001.xml", "1002.xml"]), broken]
-    answer = post(client, token, "/organiser/import/collection", files=files)
-    assert answer.status_code == 422
-    text = answer.get_data(as_text=True)
+    status, text = outcome(client, post(client, token, "/organiser/import/collection", files=files))
+    assert status == "failed"
     assert '<p class="outcome error">2001.xml:3' in text  # the importer's file:line message
     assert count(client.application, Document) == 0
     assert uploads(client.application) == []
@@ -203,8 +237,8 @@ def test_a_bad_run_is_named_and_no_run_is_written(olga: tuple[FlaskClient, str])
         "/organiser/import/runs",
         files=[(io.BytesIO(good.read_bytes()), good.name), bad],
     )
-    assert answer.status_code == 422
-    assert '<p class="outcome error">bad.run:2: expected 6 fields' in answer.get_data(as_text=True)
+    status, html = outcome(client, answer)
+    assert status == "failed" and '<p class="outcome error">bad.run:2: expected 6 fields' in html
     assert count(client.application, Run) == 0 and uploads(client.application) == []
 
 
@@ -217,8 +251,8 @@ def test_a_server_path_outside_the_allowed_roots_is_refused(
     (outside / "1.xml").write_text("<article><p>x</p></article>", encoding="utf-8")
     for path in (str(outside), f"{COLLECTION}/../../{tmp_path.name}"):
         answer = post(client, token, "/organiser/import/collection", source="path", path=path)
-        assert answer.status_code == 422
-        assert "is outside the folders imports may read" in answer.get_data(as_text=True)
+        status, html = outcome(client, answer)
+        assert status == "refused" and "is outside the folders imports may read" in html
     assert count(client.application, Document) == 0
 
 
@@ -227,10 +261,12 @@ def test_a_server_path_inside_the_roots_is_imported(olga: tuple[FlaskClient, str
     answer = post(
         client, token, "/organiser/import/collection", source="path", path=str(COLLECTION)
     )
-    assert "Imported 44 documents into the collection collection." in answer.get_data(as_text=True)
-    post(client, token, "/organiser/import/topics", source="path", path=str(DEMO / "topics.xml"))
+    assert "Imported 44 documents into the collection collection." in outcome(client, answer)[1]
+    topics = str(DEMO / "topics.xml")
+    answer = post(client, token, "/organiser/import/topics", source="path", path=topics)
+    assert outcome(client, answer)[0] == "done"
     runs = post(client, token, "/organiser/import/runs", source="path", path=str(DEMO / "runs"))
-    assert "Imported 4 run(s)" in runs.get_data(as_text=True)
+    assert "Imported 4 run(s)" in outcome(client, runs)[1]
     with db.session_scope(client.application) as session:
         files = set(session.scalars(select(Document.file)))
     assert str(COLLECTION.resolve() / "1001.xml") in files  # read in place, not copied
@@ -245,6 +281,6 @@ def test_server_paths_are_off_without_roots(tmp_path: Path, migrated_sqlite: Pat
     token = login(client, "olga")
     assert "switched off" in client.get("/organiser/import").get_data(as_text=True)
     answer = post(client, token, "/organiser/import/topics", source="path", path=str(DEMO))
-    assert answer.status_code == 422
-    assert "FOCAL_IMPORT_ROOTS must list the folders" in answer.get_data(as_text=True)
+    status, html = outcome(client, answer)
+    assert status == "refused" and "FOCAL_IMPORT_ROOTS must list the folders" in html
     db.engine_of(app).dispose()
