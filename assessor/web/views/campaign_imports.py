@@ -87,6 +87,20 @@ def _page(
     )
 
 
+@blueprint.errorhandler(413)
+def too_large(_error: Exception) -> ResponseReturnValue:
+    """An upload over `MAX_CONTENT_LENGTH` or `MAX_FORM_PARTS`: said on the page, not a bare 413."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    message = (
+        f"the upload is too large: at most {limit} bytes and "
+        f"{current_app.config.get('MAX_FORM_PARTS')} files a request (send a large collection "
+        "as one .zip or .tar.gz archive, or import it from a path on the server)"
+    )
+    if wants_fragment():
+        return _page(Outcome("error", message), 422)
+    return _page(Outcome("error", message), 413)
+
+
 @blueprint.get("")
 @organiser_required
 def page() -> ResponseReturnValue:
