@@ -26,6 +26,8 @@ from assessor.campaign.importing import (
 from assessor.campaign.uploads import (
     UploadError,
     UploadLimits,
+    allowed_folder_files,
+    allowed_path,
     is_archive,
     new_upload_folder,
     removed_on_failure,
@@ -143,9 +145,17 @@ def server_topics(session: Session, path: Path) -> int:
     return count
 
 
-def server_run_files(paths: Sequence[Path]) -> list[Path]:
-    """The run files named (a folder: each of its files), refusing an empty list."""
-    files = [file for path in paths for file in run_files(path)]
+def server_collection_folder(text: str, roots: Sequence[Path]) -> Path:
+    """A collection folder on the server, allowed with every `*.xml` in it (no link out)."""
+    folder = allowed_path(text, roots)
+    allowed_folder_files(folder, "*.xml", roots)
+    return folder
+
+
+def server_run_files(texts: Sequence[str], roots: Sequence[Path]) -> list[Path]:
+    """The run files named one per line (a folder: each of its files), all allowed."""
+    paths = [allowed_path(text, roots) for text in texts if text.strip()]
+    files = [allowed_path(str(file), roots) for path in paths for file in run_files(path)]
     if not files:
         raise UploadError("give the path of a run file or of a folder of runs, one per line")
     return files

@@ -181,15 +181,17 @@ def unpack_archive(archive: Path, shown: str, directory: Path, limits: UploadLim
 def _unpack_zip(archive: Path, unpacker: _Unpacker) -> None:
     with zipfile.ZipFile(archive) as opened:
         members = opened.infolist()
-        for info in members:  # every name is checked before anything is written
+        for info in members:  # every entry is checked before anything is written
             unpacker.entry(info.filename)
+            if (info.external_attr >> 16) & 0o170000 == 0o120000:
+                raise UploadError(
+                    f"{unpacker.archive}: entry {info.filename!r} is a link; nothing was imported"
+                )
         unpacker.entries = 0
         for info in members:
             base = unpacker.entry(info.filename)
             if info.is_dir() or base is None:
                 continue
-            if (info.external_attr >> 16) & 0o170000 == 0o120000:
-                raise UploadError(f"{unpacker.archive}: entry {info.filename!r} is a link")
             with opened.open(info) as stream:
                 unpacker.write(base, stream, info.filename)
 
@@ -219,8 +221,13 @@ def import_roots(setting: object) -> list[Path]:
     """The folders of the `IMPORT_ROOTS` setting: a list, or one string split at `os.pathsep`."""
     if setting is None or setting == "":
         return []
-    values = setting.split(os.pathsep) if isinstance(setting, str) else list(setting)  # type: ignore[call-overload]
-    return [Path(str(value)) for value in values if str(value).strip()]
+    if isinstance(setting, str):
+        values = setting.split(os.pathsep)
+    elif isinstance(setting, list | tuple):
+        values = [str(value) for value in setting]
+    else:
+        raise UploadError(f"IMPORT_ROOTS: expected folders separated by {os.pathsep!r} or a list")
+    return [Path(value) for value in values if value.strip()]
 
 
 def allowed_path(text: str, roots: Sequence[Path]) -> Path:
@@ -244,6 +251,14 @@ def allowed_path(text: str, roots: Sequence[Path]) -> Path:
     raise UploadError(
         f"{given} is outside the folders imports may read ({shown}); FOCAL_IMPORT_ROOTS lists them"
     )
+
+
+def allowed_folder_files(directory: Path, pattern: str, roots: Sequence[Path]) -> list[Path]:
+    """The files of an allowed `directory` matching `pattern`, each one allowed too.
+
+    A file may be a symbolic link: the one that leads outside the roots is refused by name.
+    """
+    return [allowed_path(str(path), roots) for path in sorted(directory.glob(pattern))]
 
 
 def run_files(path: Path) -> list[Path]:

@@ -150,7 +150,7 @@ def collection() -> ResponseReturnValue:
 
     def prepare() -> Work:
         if _from_server():
-            folder = allowed_path(request.form.get("path", ""), _roots())
+            folder = imports.server_collection_folder(request.form.get("path", ""), _roots())
             return lambda session, progress: done(
                 imports.server_collection(session, folder, name, progress)
             )
@@ -194,8 +194,7 @@ def runs() -> ResponseReturnValue:
     def prepare() -> Work:
         if _from_server():
             lines = request.form.get("path", "").splitlines()
-            paths = [allowed_path(line, _roots()) for line in lines if line.strip()]
-            files = imports.server_run_files(paths)
+            files = imports.server_run_files(lines, _roots())
             return lambda session, progress: _runs_message(
                 imports.server_runs(session, files, progress)
             )

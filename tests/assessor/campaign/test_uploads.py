@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from assessor.campaign.upload_imports import server_collection_folder, server_run_files
 from assessor.campaign.uploads import UploadError, allowed_path, import_roots, upload_name
 
 
@@ -42,3 +43,24 @@ def test_upload_names_lose_their_folders_and_hidden_names_are_refused() -> None:
     for bad in ("..", "", ".hidden.xml", "a/"):
         with pytest.raises(UploadError):
             upload_name(bad)
+
+
+def test_a_collection_folder_with_an_article_linked_from_outside_is_refused(
+    tmp_path: Path,
+) -> None:
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "collection").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.xml").write_text("<article/>", encoding="utf-8")
+    (root / "collection" / "1.xml").write_text("<article/>", encoding="utf-8")
+    assert (
+        server_collection_folder(str(root / "collection"), [root])
+        == (root / "collection").resolve()
+    )
+    (root / "collection" / "2.xml").symlink_to(outside / "secret.xml")
+    with pytest.raises(UploadError, match=r"2\.xml is outside the folders imports may read"):
+        server_collection_folder(str(root / "collection"), [root])
+    (root / "runs").mkdir()
+    (root / "runs" / "a.run").symlink_to(outside / "secret.xml")
+    with pytest.raises(UploadError, match=r"a\.run is outside"):
+        server_run_files([str(root / "runs")], [root])
