@@ -32,6 +32,15 @@ def test_an_organiser_sets_up_a_campaign_in_the_browser(
 ) -> None:
     with empty_campaign(tmp_path, monkeypatch) as campaign:
         page = log_in(browser, campaign, campaign.organiser, campaign.password)
+        blocked: list[str] = []  # the Content-Security-Policy holds on every screen
+        page.on(
+            "console",
+            lambda message: (
+                blocked.append(message.text)
+                if "Content Security Policy" in message.text or "Refused" in message.text
+                else None
+            ),
+        )
         assert "Imported 44 documents into the collection uploaded." in upload_collection(
             page, campaign
         )
@@ -45,6 +54,8 @@ def test_an_organiser_sets_up_a_campaign_in_the_browser(
         assign(page, campaign, "9001", "ann")
         assign(page, campaign, "9001", "ben")
         expect(page.locator("#matrix tbody tr").first).to_contain_text("(2 assessors)")
+
+        assert blocked == []
 
         ann = log_in(browser, campaign, "ann", "ann's password")
         expect(ann.locator("main")).to_contain_text("9001")

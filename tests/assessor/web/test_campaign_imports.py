@@ -107,6 +107,7 @@ def test_assessors_are_refused_every_import(empty_app: Flask) -> None:
     alice = empty_app.test_client()
     token = login(alice, "alice")
     assert alice.get("/organiser/import").status_code == 403
+    assert alice.get("/organiser/import/jobs/1").status_code == 403
     for kind in ("collection", "topics", "runs"):
         assert post(alice, token, f"/organiser/import/{kind}").status_code == 403
     assert count(empty_app, Document) == 0

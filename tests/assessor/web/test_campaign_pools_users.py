@@ -76,7 +76,14 @@ def test_assessors_get_403(demo_app: Flask, method: str, url: str) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["/organiser/pools", "/organiser/users", "/organiser/matrix", "/organiser/users/1/tokens"],
+    [
+        "/organiser/pools",
+        "/organiser/users",
+        "/organiser/matrix",
+        "/organiser/users/1/tokens",
+        "/organiser/users/1/password",
+        "/organiser/users/1/tokens/1/revoke",
+    ],
 )
 def test_posts_without_the_csrf_token_are_refused(olga: tuple[FlaskClient, str], url: str) -> None:
     client, _token = olga
