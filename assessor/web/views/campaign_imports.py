@@ -30,6 +30,7 @@ from assessor.store.db import get_session, session_factory
 from assessor.store.models import Collection, Document, ImportJob, Run, Topic
 from assessor.web.auth import current_user, organiser_required
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
+from evaluation.errors import FormatError
 
 blueprint = Blueprint("imports", __name__, url_prefix="/organiser/import")
 
@@ -120,7 +121,7 @@ def _start(kind: str, prepare: Callable[[], Work]) -> ResponseReturnValue:
     """
     try:
         work = prepare()
-    except (CampaignError, LookupError, OSError) as error:
+    except (FormatError, CampaignError, LookupError, OSError) as error:
         message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
         if wants_fragment():
             return _page(Outcome("error", message), 422)
