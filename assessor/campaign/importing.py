@@ -1,13 +1,15 @@
 """Import a collection, topics and runs into the database (no Flask).
 
 Each import is all-or-nothing: everything is parsed first (a bad file raises one FormatError
-naming it), then written in the caller's transaction, which the caller commits.
+naming it), then written in the caller's transaction, which the caller commits. A `progress`
+callback hears of every file read, and only before anything is written (the Import page
+records it in another transaction, which must not wait for this one).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sqlalchemy import delete, insert, select
@@ -29,8 +31,16 @@ BATCH = 5000
 PLACEHOLDER_COLLECTION = "qrels: id and length only"
 
 
+Progress = Callable[[int, int], None]
+"""Called with (files read, files in all) while an import reads its files, before it writes."""
+
+
 def import_collection(
-    session: Session, directory: str | Path, name: str | None = None, profile: str | None = None
+    session: Session,
+    directory: str | Path,
+    name: str | None = None,
+    profile: str | None = None,
+    progress: Progress | None = None,
 ) -> int:
     """Store every `*.xml` of `directory` (id = file stem); returns how many.
 
@@ -64,6 +74,8 @@ def import_collection(
         detected[detect_profile(element)] += 1
         parsed.append((path.stem, str(path), len(document.text), text_sha256(document.text)))
         titles[path.stem] = article_title(document)
+        if progress is not None:
+            progress(len(parsed), len(files))
 
     existing = {row.id: row for row in session.scalars(select(Document))}
     judged = set(session.scalars(select(Judgement.article).distinct()))
@@ -169,11 +181,17 @@ def import_topics(session: Session, path: str | Path) -> int:
     return len(topics)
 
 
-def import_runs(session: Session, paths: Sequence[str | Path]) -> list[tuple[str, int]]:
+def import_runs(
+    session: Session, paths: Sequence[str | Path], progress: Progress | None = None
+) -> list[tuple[str, int]]:
     """Store every result of each run (a run of the same id is replaced); returns (id, results)."""
     from evaluation.formats.runs import read_run
 
-    parsed: list[ParsedRun] = [read_run(path) for path in paths]
+    parsed: list[ParsedRun] = []
+    for path in paths:
+        parsed.append(read_run(path))
+        if progress is not None:
+            progress(len(parsed), len(paths))
     seen: dict[str, str] = {}
     for run in parsed:
         if run.run_id in seen:

@@ -23,6 +23,13 @@ from assessor.campaign.errors import CampaignError
 from assessor.store.models import ROLES, ApiToken, Assignment, Topic, User, utcnow
 
 TOKEN_PREFIX = "focal_"
+PASSWORD_MIN_LENGTH = 8
+
+
+def check_new_password(password: str) -> None:
+    """Refuse a password shorter than `PASSWORD_MIN_LENGTH` characters (CampaignError)."""
+    if len(password) < PASSWORD_MIN_LENGTH:
+        raise CampaignError(f"the password must have at least {PASSWORD_MIN_LENGTH} characters")
 
 
 def hash_password(password: str) -> str:
@@ -93,6 +100,15 @@ def user_for_token(session: Session, token: str) -> User | None:
     # random bytes (nothing to brute-force), unlike passwords, which get scrypt.
     query = _USER_FOR_TOKEN
     return session.scalars(query, {"digest": _token_digest(token), "now": utcnow()}).first()
+
+
+def tokens_of(session: Session, user: User) -> list[ApiToken]:
+    """Every token of `user`, newest first (revoked and expired ones too, to show them)."""
+    return list(
+        session.scalars(
+            select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id.desc())
+        )
+    )
 
 
 def revoke_tokens(session: Session, user: User, token_id: int | None = None) -> int:

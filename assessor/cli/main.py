@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     # pooling (pure), composed with the database's pools
     "pool": "assessor.cli.pools:pool",
     "pool-build": "assessor.cli.pools:pool_build",
+    "pool-stats": "assessor.cli.pools:pool_stats",
     # assessor (web app and database)
     "init-db": "assessor.cli.database:init_db",
     "import": "assessor.cli.imports:import_group",

@@ -1,9 +1,12 @@
-"""`focal pool` and `focal pool-build`: pool files from runs, and the pools of the database.
+"""`focal pool`, `focal pool-build` and `focal pool-stats`: pool files, and database pools.
 
 `focal pool build [...] RUN...` writes a pool file (`pooling.cli`, spec section 6). Given no RUN
 file, the same command pools the runs imported into the database for the assessors, exactly as
-`focal pool-build --method topn --size N` does (`assessor.campaign.pools`). The composition lives
-here, not in `pooling/`, because imports go one way: evaluation <- pooling <- assessor.
+`focal pool-build --method topn --size N` does (`assessor.campaign.pools`); `focal pool-stats`
+reports on the database pools what `focal pool stats` reports on a pool file
+(`assessor.campaign.pool_statistics`, which the organiser's Pools page calls too). The
+composition lives here, not in `pooling/`, because imports go one way: evaluation <- pooling <-
+assessor.
 """
 
 from __future__ import annotations
@@ -49,6 +52,29 @@ def pool_build(method: str, size: int, order: str, seed: int, topics: tuple[str,
         click.echo(
             f"topic {summary.topic}: {summary.size} articles" + (note if summary.missing else "")
         )
+
+
+@click.command("pool-stats")
+@click.option(
+    "--table",
+    type=click.Choice(["topics", "runs", "groups", "overlap", "depths"]),
+    default=None,
+    help="Print only this table (plain TSV, header first).",
+)
+@friendly_errors
+def pool_stats(table: str | None) -> None:
+    """Statistics of the database pools, as `focal pool stats` reports them for a pool file."""
+    from assessor.campaign.pool_statistics import database_pool_report
+    from assessor.cli.support import CommandError
+    from pooling.tables import statistics_tables, table_lines
+
+    with transaction() as session:
+        report = database_pool_report(session)
+    if report.statistics is None:
+        raise CommandError("no top-n or depth pool in the database: run `focal pool build`")
+    tables = statistics_tables(report.statistics)
+    chosen = {table: tables[table]} if table else tables
+    click.echo("".join(table_lines(chosen, titled=table is None)), nl=False)
 
 
 # Options of the file command that have no meaning for a database pool.

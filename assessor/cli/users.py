@@ -14,6 +14,7 @@ from sqlalchemy import select
 from assessor.campaign.users import (
     add_user,
     assign_topic,
+    check_new_password,
     disable_user,
     enable_user,
     end_sessions,
@@ -25,7 +26,7 @@ from assessor.campaign.users import (
     unassign_topic,
 )
 from assessor.cli import support
-from assessor.cli.support import CommandError, friendly_errors, transaction
+from assessor.cli.support import friendly_errors, transaction
 from assessor.store.models import ROLES, User
 
 
@@ -50,8 +51,7 @@ def add_user_command(name: str, role: str, password_file: Path | None) -> None:
         password = lines[0] if lines else ""
     else:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
-    if len(password) < 8:
-        raise CommandError("the password must have at least 8 characters")
+    check_new_password(password)
     with transaction() as session:
         add_user(session, name, role, password)
     click.echo(f"user {name} ({role}) saved")

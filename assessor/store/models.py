@@ -323,3 +323,26 @@ class ArticleNote(Base):
     flag: Mapped[bool] = mapped_column(default=False)
     note: Mapped[str] = mapped_column(String(NOTE_LENGTH), default="")
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ImportJob(Base):
+    """An import the organiser's Import page runs in the background, and how far it got.
+
+    The row is the only shared state: whichever server process answers the page's poll reads
+    it (several gunicorn workers). `stage` says what the import is doing, `done` of `total`
+    counts files read; `message` is the result or the importer's error.
+    """
+
+    __tablename__ = "import_jobs"
+    __table_args__ = (CheckConstraint("status IN ('running', 'done', 'failed')", name="status"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))  # collection | topics | runs
+    status: Mapped[str] = mapped_column(String(10), default="running")
+    stage: Mapped[str] = mapped_column(Text, default="")
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int | None] = mapped_column(Integer)
+    message: Mapped[str] = mapped_column(Text, default="")
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime)

@@ -11,12 +11,16 @@ if TYPE_CHECKING:
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the assessor on `app`."""
     from assessor.web.views import (
+        accounts,
         agreement,
         api,
         assess,
+        assignment_matrix,
         auth,
+        campaign_imports,
         notes,
         organiser,
+        pools_admin,
         report,
         twophase,
         viewing,
@@ -31,3 +35,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(viewing.blueprint)
     app.register_blueprint(report.blueprint)
     app.register_blueprint(notes.blueprint)
+    app.register_blueprint(campaign_imports.blueprint)
+    app.register_blueprint(pools_admin.blueprint)
+    app.register_blueprint(accounts.blueprint)
+    app.register_blueprint(assignment_matrix.blueprint)

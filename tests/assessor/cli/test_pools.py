@@ -68,3 +68,16 @@ def test_topic_is_refused_with_run_files(cli: Any, tmp_path: Path) -> None:
     prepared(cli, tmp_path)
     result = cli("pool", "build", "--topic", "9", str(tmp_path / "r1.run"), code=2)
     assert "--topic applies to database pools" in result.output + result.stderr
+
+
+def test_pool_stats_reports_the_database_pools(cli: Any, tmp_path: Path) -> None:
+    cli("init-db")
+    assert "run `focal pool build`" in cli("pool-stats", code=2).stderr
+    prepared(cli, tmp_path)  # topic 9 pooled top-n, n = 3, from the run r1
+    topics = cli("pool-stats", "--table", "topics").output.splitlines()
+    assert topics[0].split("\t")[:3] == ["topic", "pool_size", "runs"]
+    # Three articles pooled (one is not in the collection, so the stored pool has two).
+    assert topics[1].split("\t")[:3] == ["9", "3", "1"]
+    runs = cli("pool-stats", "--table", "runs").output.splitlines()
+    assert runs[1].split("\t")[0] == "r1" and runs[1].split("\t")[4] == "3"  # contributed
+    assert "# topics" in cli("pool-stats").output
