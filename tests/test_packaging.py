@@ -139,6 +139,7 @@ def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Pa
         status, page = _get(base + "/login")
         assert status == 200 and b'name="csrf-token"' in page
         status, script = _get(base + "/static/assess/main.js")
-        assert status == 200 and script == (REPOSITORY / "static" / "assess" / "main.js").read_bytes()
+        shipped = REPOSITORY / "static" / "assess" / "main.js"
+        assert status == 200 and script == shipped.read_bytes()
         status, _ = _get(base + "/static/vendor/htmx-2.0.11.min.js")
         assert status == 200

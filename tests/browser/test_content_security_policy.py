@@ -3,7 +3,8 @@ can frame a logged-in page.
 
 Every page an assessor and an organiser reach is opened while listening for the browser's
 `securitypolicyviolation` events and console reports; htmx (loaded from static/, configured by
-its meta tag) and the article screen's scripts (static/assess/) must work without inline script or `eval`.
+its meta tag) and the article screen's scripts (static/assess/) must work without inline script
+or `eval`.
 """
 
 from __future__ import annotations
