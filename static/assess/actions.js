@@ -54,6 +54,11 @@
     return true;
   }
 
+  // Highlights `offsets` ({start, end, exact}, code points).
+  function highlightOffsets(offsets) {
+    act({ op: "highlight", ...offsets });
+  }
+
   function unhighlight([start, end]) {
     act({ op: "unhighlight", start, end, exact: index.slice(start, end) });
   }
@@ -116,5 +121,5 @@
     goTo(config.nextUrl || config.poolUrl);
   }
 
-  Object.assign(F, { act, highlightRange, unhighlight, setBep, undo, readUndo, goTo, goNext, goWhenSaved, markNonRelevantAndGoNext });
+  Object.assign(F, { act, highlightOffsets, highlightRange, unhighlight, setBep, undo, readUndo, goTo, goNext, goWhenSaved, markNonRelevantAndGoNext });
 })();

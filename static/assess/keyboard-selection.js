@@ -81,5 +81,7 @@
   });
   document.addEventListener("selectionchange", showCaret);
 
-  Object.assign(F, { moveSelection });
+    const selectionByKeyboard = () => keyboardCaret;
+
+  Object.assign(F, { moveSelection, selectionByKeyboard });
 })();

@@ -29,6 +29,11 @@
     w: () => F.toggleKeywords(),
     e: () => F.goWhenSaved(config.twoPhaseUrl),
     h: () => {
+      // A touch selection (offered by the selection bar) is highlighted grown to words.
+      if (!F.selectionByKeyboard() && F.offerKind() === "highlight") {
+        F.highlightOffered();
+        return;
+      }
       const selection = window.getSelection();
       if (selection?.rangeCount && F.highlightRange(selection.getRangeAt(0))) {
         // Keep a caret at the end, so that the next passage can be selected from there.
@@ -41,12 +46,16 @@
       if (offset !== null) F.setBep(offset);
       else if (bep) F.setBep(bep.offset);
     },
+    Delete: () => F.removeOffered(),
+    Backspace: () => F.removeOffered(),
     "?": () => (helpEl?.open ? helpEl.close() : helpEl?.showModal()),
   };
 
   document.addEventListener("keydown", (event) => {
     const target = event.target;
     if (target.closest?.("input, textarea, select, [contenteditable]")) return;
+    // Escape drops the selected passage; the help dialog still closes on it by itself.
+    if (event.key === "Escape") F.focusPassage(null);
     if (F.moveSelection(event)) {
       event.preventDefault();
       return;
@@ -67,10 +76,16 @@
     else if (action === "next") F.goNext();
     else if (action === "undo") F.undo();
     else if (action === "bep") KEYS.b();
+    else if (action === "highlight") KEYS.h();
     else if (action === "help") KEYS["?"]();
     else if (action === "twophase") KEYS.e();
     else return;
     event.preventDefault();
+  });
+
+  // A press on "highlight" keeps the selection it is about to highlight.
+  document.addEventListener("mousedown", (event) => {
+    if (event.target.closest?.('[data-action="highlight"]')) event.preventDefault();
   });
 
   document.getElementById("toggle-runs")?.addEventListener("change", (event) => {

@@ -38,6 +38,9 @@
     setHighlight("focal-bep", bep && !bep.suggested ? [[bep.offset, bepEnd]] : [], 5);
     placeBepMarker(bep);
     F.updatePanel(state, bep);
+    F.renderPassageList?.(state);
+    F.placeGrips?.();
+    F.refreshOffer?.();
   }
 
   const markerEl = document.getElementById("bep-marker");

@@ -54,5 +54,7 @@
     document.body.dataset.status = state.status;
   }
 
-  Object.assign(F, { describePoint, updatePanel });
+    const stepName = (name) => STEP_NAMES[name] || name;
+
+  Object.assign(F, { describePoint, updatePanel, stepName });
 })();

@@ -16,7 +16,7 @@
   }
 
   // The stored passage drawn under the pointer, found from the painted ranges' boxes, so that a
-  // click just beside a passage does not remove it.
+  // click just beside a passage does not select it.
   function passageAtPoint(x, y) {
     for (const passage of F.localState().passages) {
       for (const rect of index.rangeOf(passage[0], passage[1]).getClientRects()) {
@@ -47,6 +47,8 @@
 
   document.addEventListener("mouseup", (event) => {
     if (event.button !== 0) return;
+    // The page's own controls act on their own (a press there keeps the selection).
+    if (event.target.closest?.(".selection-bar, .grip, .action-bar")) return;
     if (event.shiftKey) {
       if (!docEl.contains(event.target)) return;
       const offset = offsetAtPoint(event.clientX, event.clientY);
@@ -58,14 +60,18 @@
     const range = selection.getRangeAt(0);
     if (!range.intersectsNode(docEl)) return;
     if (!range.collapsed) {
-      // Mouse-up creates the highlight; the live selection is then dropped so that what shows
-      // is the stored passage.
-      if (F.highlightRange(range)) selection.removeAllRanges();
+      // Mouse-up creates the highlight, grown to whole words unless Alt is held; the live
+      // selection is then dropped so that what shows is the stored passage. A selection inside
+      // a passage is offered for removal instead (the selection bar, or Delete).
+      const raw = index.offsetsOf(range);
+      if (!raw) return;
+      if (F.offerSelection(raw, !event.altKey) === "highlight") F.highlightOffered();
       return;
     }
     if (!docEl.contains(event.target)) return;
-    const passage = passageAtPoint(event.clientX, event.clientY);
-    if (passage) F.unhighlight(passage);
+    // A click on a passage selects it (its grips and "Remove passage" show); it never removes
+    // anything by itself.
+    F.focusPassage(passageAtPoint(event.clientX, event.clientY), true);
   });
 
   Object.assign(F, { caretOffset, passageAtPoint, offsetAtPoint });
