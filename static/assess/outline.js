@@ -12,7 +12,9 @@
   const sectionEl = document.getElementById("outline-section");
   const listEl = document.getElementById("outline");
   const SECTIONS = new Set(["sec", "ss", "ss1", "ss2", "ss3", "section", "subsection", "act",
-    "scene", "prologue", "epilogue", "chapter", "abstract", "app", "boxed-text", "induct"]);
+    "scene", "prologue", "epilogue", "chapter", "abstract", "app", "boxed-text", "induct",
+    "ref-list", "ack", "glossary"]);
+  const NAMES = { "ref-list": "references", ack: "acknowledgements", glossary: "glossary" };
   const HEADINGS = new Set(["title", "st", "atl", "article-title", "head", "heading"]);
   const LIMIT = 400;
 
@@ -40,7 +42,7 @@
         const outer = up.dataset?.path ? step(up) : null;
         if (outer && SECTIONS.has(outer[1])) depth += 1;
       }
-      const name = `${F.stepName(match[1])} ${match[2]}`;
+      const name = `${NAMES[match[1]] || F.stepName(match[1])} ${match[2]}`;
       const title = heading(element);
       const li = document.createElement("li");
       const button = document.createElement("button");

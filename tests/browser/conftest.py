@@ -180,9 +180,10 @@ class Browse:
         self.browser = browser
         self.site = site
 
-    def log_in(self, name: str) -> Page:
-        """A page in a fresh browser context, logged in as `name` through the log-in form."""
-        page = self.browser.new_context().new_page()
+    def log_in(self, name: str, **context: Any) -> Page:
+        """A page in a fresh browser context (`context`: Playwright's options, e.g. a viewport
+        or touch), logged in as `name` through the log-in form."""
+        page = self.browser.new_context(**context).new_page()
         page.goto(f"{self.site.url}/login")
         page.fill('input[name="name"]', name)
         page.fill('input[name="password"]', PASSWORDS[name])
