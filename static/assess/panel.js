@@ -36,6 +36,7 @@
       ?.closest("[data-path]");
     const steps = (element?.dataset.path || "")
       .split("/")
+      .slice(2) // the root element is the whole document
       .map((step) => step.match(/^([^[]+)\[(\d+)\]$/))
       .filter((match) => match && !SKIPPED.has(match[1]))
       .map(([, name, n]) => `${STEP_NAMES[name] || name} ${n}`);

@@ -1,5 +1,6 @@
 /* Focal assessment screen: the passage list beside the text. Every passage of the article
- * with its first words and its length in characters (code points, as stored); a click on it
+ * with its first words, its length in characters (code points, as stored) and where it starts
+ * ("section 2, paragraph 3"); a click on it
  * scrolls to the passage and selects it, "Remove" removes it (one action, undone with u).
  */
 "use strict";
@@ -39,7 +40,10 @@
     const length = document.createElement("span");
     length.className = "passage-length";
     length.textContent = `${end - start} characters`;
-    li.append(go, " ", length);
+    const where = document.createElement("span");
+    where.className = "passage-where";
+    where.textContent = F.describePoint(start);
+    li.append(go, " ", length, " ", where);
     if (config.opsUrl) {
       const remove = document.createElement("button");
       remove.type = "button";
