@@ -1,5 +1,5 @@
-/* Focal assessment screen: what the assessor does: highlight, unhighlight, best entry point, not relevant, next, undo
- * (undo restores the exact state before the last action).
+/* Focal assessment screen: what the assessor does: highlight, unhighlight, best entry point, not
+ * relevant, next, undo (undo restores the exact state before the last action).
  */
 "use strict";
 
@@ -90,7 +90,8 @@
   function goTo(url) {
     if (!url) return;
     const pause = new Promise((resolve) => setTimeout(resolve, 1000));
-    Promise.race([F.ready.then(() => F.store(() => null)), pause]).then(() => window.location.assign(url));
+    const written = F.ready.then(() => F.store(() => null));
+    Promise.race([written, pause]).then(() => window.location.assign(url));
   }
 
   // Leaving a highlighted article finishes it (which also fixes the suggested BEP); the queue
@@ -121,5 +122,17 @@
     goTo(config.nextUrl || config.poolUrl);
   }
 
-  Object.assign(F, { act, highlightOffsets, highlightRange, unhighlight, setBep, undo, readUndo, goTo, goNext, goWhenSaved, markNonRelevantAndGoNext });
+  Object.assign(F, {
+    act,
+    highlightOffsets,
+    highlightRange,
+    unhighlight,
+    setBep,
+    undo,
+    readUndo,
+    goTo,
+    goNext,
+    goWhenSaved,
+    markNonRelevantAndGoNext,
+  });
 })();

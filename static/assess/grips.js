@@ -41,7 +41,8 @@
   function preview(offset) {
     const [s, e] = dragging.passage;
     const from = dragging.which === "start" ? s : e;
-    F.setHighlight("focal-trim", offset === null ? [] : [[Math.min(from, offset), Math.max(from, offset)]], 6);
+    const span = offset === null ? [] : [[Math.min(from, offset), Math.max(from, offset)]];
+    F.setHighlight("focal-trim", span, 6);
   }
 
   function release(event) {

@@ -1,4 +1,5 @@
-/* Focal assessment screen: selecting with the keyboard: the page moves a caret through text that is not editable.
+/* Focal assessment screen: selecting with the keyboard: the page moves a caret through text that
+ * is not editable.
  */
 "use strict";
 

@@ -1,5 +1,5 @@
-/* Focal assessment screen: keys and buttons: one table of single-key actions (the ? dialog lists them) and the buttons'
- * data-action names.
+/* Focal assessment screen: keys and buttons: one table of single-key actions (the ? dialog lists
+ * them) and the buttons' data-action names.
  */
 "use strict";
 

@@ -1,4 +1,5 @@
-/* Focal assessment screen: keyword marks: whole words (a trailing * for word beginnings), painted as a highlight.
+/* Focal assessment screen: keyword marks: whole words (a trailing * for word beginnings), painted
+ * as a highlight.
  */
 "use strict";
 

@@ -1,5 +1,5 @@
-/* Focal assessment screen: starting the page: open the outbox, send what any tab left, and keep the page in step with
- * other tabs and the back/forward cache.
+/* Focal assessment screen: starting the page: open the outbox, send what any tab left, and keep
+ * the page in step with other tabs and the back/forward cache.
  */
 "use strict";
 
@@ -42,8 +42,9 @@
     }
     await F.sync();
     F.paint();
-    if (!F.isSending() && F.readQueue().length > 0) F.showSaveState("saving", `${F.unsaved()} (another tab is saving)`);
-    else if (!F.isSending() && F.saveEl?.dataset.state === "saving") F.showSaveState("saved", "saved");
+    if (F.isSending()) return;
+    if (F.readQueue().length > 0) F.showSaveState("saving", `${F.unsaved()} (another tab is saving)`);
+    else if (F.saveEl?.dataset.state === "saving") F.showSaveState("saved", "saved");
   });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") F.refreshState();

@@ -1,5 +1,5 @@
-/* Focal assessment screen: painting the judgement with the CSS Custom Highlight API (the DOM inside #document is never
- * changed), and the best entry point's marker beside the text.
+/* Focal assessment screen: painting the judgement with the CSS Custom Highlight API (the DOM
+ * inside #document is never changed), and the best entry point's marker beside the text.
  */
 "use strict";
 

@@ -1,4 +1,5 @@
-/* Focal assessment screen: the judgement panel: status, passages, and where the best entry point is in words.
+/* Focal assessment screen: the judgement panel: status, passages, and where the best entry point
+ * is in words.
  */
 "use strict";
 

@@ -1,5 +1,6 @@
-/* Focal assessment screen: passages as the server keeps them (ATOM: sorted, disjoint, touching ones merged), and
- * what an operation does to a judgement, so a queued operation shows before the server answers.
+/* Focal assessment screen: passages as the server keeps them (ATOM: sorted, disjoint, touching
+ * ones merged), and what an operation does to a judgement, so a queued operation shows before the
+ * server answers.
  */
 "use strict";
 

@@ -1,5 +1,5 @@
-/* Focal assessment screen: the operation queue, the outbox in IndexedDB (static/outbox.js) mirrored in memory for
- * painting, the server's last state, and what the page shows of both.
+/* Focal assessment screen: the operation queue, the outbox in IndexedDB (static/outbox.js)
+ * mirrored in memory for painting, the server's last state, and what the page shows of both.
  */
 "use strict";
 
@@ -163,5 +163,23 @@
     }
   }
 
-  Object.assign(F, { channel, serverState: serverState_, receiveState, replaceEntry, openOutbox, normaliseState, readQueue, store, sync, localState, announce, enqueue, showSaveState, unsaved, finish, refreshState, flushOnLeave });
+  Object.assign(F, {
+    channel,
+    serverState: serverState_,
+    receiveState,
+    replaceEntry,
+    openOutbox,
+    normaliseState,
+    readQueue,
+    store,
+    sync,
+    localState,
+    announce,
+    enqueue,
+    showSaveState,
+    unsaved,
+    finish,
+    refreshState,
+    flushOnLeave,
+  });
 })();

@@ -1,5 +1,5 @@
-/* Focal assessment screen: mouse selection: releasing the button highlights; a click on a passage acts on it;
- * Shift+click moves the best entry point.
+/* Focal assessment screen: mouse selection: releasing the button highlights; a click on a passage
+ * acts on it; Shift+click moves the best entry point.
  */
 "use strict";
 

@@ -1,5 +1,5 @@
-/* Focal assessment screen: sending queued operations to the server in order, one tab at a time, and what each answer
- * means (retry, renew, conflict: docs/api.md).
+/* Focal assessment screen: sending queued operations to the server in order, one tab at a time,
+ * and what each answer means (retry, renew, conflict: docs/api.md).
  */
 "use strict";
 

@@ -1,6 +1,6 @@
-/* Focal assessment screen: the article's text as the server counts it: code-point offsets over the text nodes of
- * #document, mapped to and from DOM positions (UTF-16 units). Architecture, "The assessment
- * screen": offsets are computed over the text nodes, never over rendered text.
+/* Focal assessment screen: the article's text as the server counts it: code-point offsets over the
+ * text nodes of #document, mapped to and from DOM positions (UTF-16 units). Architecture, "The
+ * assessment screen": offsets are computed over the text nodes, never over rendered text.
  */
 "use strict";
 
