@@ -16,7 +16,7 @@
   };
 
   // Where a point of the text is, in words: the element path of the element around it
-  // (data-path, rendering.py), without the article and body steps and inline markup, named
+  // (data-path, rendering.py), without the root element, body steps and inline markup, named
   // ("section 2, paragraph 3"); an assessor reads this, never a character offset.
   const STEP_NAMES = {
     sec: "section", ss: "subsection", ss1: "subsection", ss2: "subsection", ss3: "subsection",

@@ -81,6 +81,9 @@ def test_drag_inside_a_passage_and_delete_removes_just_that_text(ui: Any) -> Non
     assert passages_painted(page) == [[whole[0], removed[0]], [removed[1], whole[1]]]
     page.keyboard.press("u")  # one action: undone at once
     assert passages(ui, page) == [whole]
+    page.keyboard.press("?")  # the key list names the new keys
+    keys = page.locator("dialog#help").inner_text()
+    assert "remove the selected text from a highlight" in keys and "Alt+drag" in keys
 
 
 def test_programmatic_selection_inside_a_passage_and_the_remove_button(ui: Any) -> None:
