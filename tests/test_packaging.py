@@ -3,7 +3,8 @@
 The second test is the check CI runs on every change: build the wheel from this checkout, install
 it into a fresh virtualenv in a temporary folder (dependencies come from the package index, or
 pip's cache), then `focal init-db` and `focal serve` from that folder, where the checkout's
-`templates/` and `static/` cannot be found; `/login` and `/static/focal.js` must answer 200.
+`templates/` and `static/` cannot be found; `/login` and `/static/assess/main.js` (a file in a
+subfolder of static/) must answer 200.
 """
 
 from __future__ import annotations
@@ -137,7 +138,8 @@ def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Pa
     with _serving(focal, elsewhere, env, _free_port()) as base:
         status, page = _get(base + "/login")
         assert status == 200 and b'name="csrf-token"' in page
-        status, script = _get(base + "/static/focal.js")
-        assert status == 200 and script == (REPOSITORY / "static" / "focal.js").read_bytes()
+        status, script = _get(base + "/static/assess/main.js")
+        shipped = REPOSITORY / "static" / "assess" / "main.js"
+        assert status == 200 and script == shipped.read_bytes()
         status, _ = _get(base + "/static/vendor/htmx-2.0.11.min.js")
         assert status == 200

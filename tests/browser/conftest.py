@@ -85,7 +85,8 @@ class LiveSite:
 
 
 @pytest.fixture
-def live_site(tmp_path: Path) -> Iterator[LiveSite]:
+def live_site(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveSite]:
+    """The site; a test module's `EXTRA_ARTICLES` ({name: XML}) join the pool after the others."""
     directory = tmp_path / "collection"
     directory.mkdir()
     (directory / "astral.xml").write_text(ASTRAL_XML, encoding="utf-8")
@@ -95,6 +96,9 @@ def live_site(tmp_path: Path) -> Iterator[LiveSite]:
     if elife.exists():  # a link, not a copy: shared data stays outside the repository
         (directory / elife.name).symlink_to(elife)
         articles.append(ELIFE_ARTICLE)
+    for name, xml in getattr(request.module, "EXTRA_ARTICLES", {}).items():
+        (directory / f"{name}.xml").write_text(xml, encoding="utf-8")
+        articles.append(name)
     app = create_app(
         {"DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite'}", "SECRET_KEY": "browser-tests"}
     )
@@ -180,9 +184,10 @@ class Browse:
         self.browser = browser
         self.site = site
 
-    def log_in(self, name: str) -> Page:
-        """A page in a fresh browser context, logged in as `name` through the log-in form."""
-        page = self.browser.new_context().new_page()
+    def log_in(self, name: str, **context: Any) -> Page:
+        """A page in a fresh browser context (`context`: Playwright's options, e.g. a viewport
+        or touch), logged in as `name` through the log-in form."""
+        page = self.browser.new_context(**context).new_page()
         page.goto(f"{self.site.url}/login")
         page.fill('input[name="name"]', name)
         page.fill('input[name="password"]', PASSWORDS[name])

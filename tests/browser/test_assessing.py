@@ -79,7 +79,10 @@ def test_drag_across_elements_in_an_elife_article(ui: Any, shared_collections: P
     path1, text1, path2, text2 = pair
     start_unit = max(i for i, c in enumerate(text1) if c.isalnum() and i < len(text1) - 2)
     end_unit = [i for i, c in enumerate(text2) if c.isalnum()][4]
+    # Both ends fall inside words: Alt keeps the exact characters (else they grow to words).
+    page.keyboard.down("Alt")
     ui.drag_select(page, (path1, start_unit), (path2, end_unit))
+    page.keyboard.up("Alt")
     ui.wait_saved(page)
 
     document = ui.site.document("elife00240")
@@ -156,7 +159,7 @@ def test_programmatic_range_and_mouseup(ui: Any) -> None:
     assert document.text[start:end].endswith("Last 🎵 ")
 
 
-def test_best_entry_point_and_click_to_remove(ui: Any) -> None:
+def test_best_entry_point_and_click_selects_then_remove_passage(ui: Any) -> None:
     page = ui.log_in("alice")
     ui.open_article(page, "alice", "astral")
     document = ui.site.document("astral")
@@ -175,13 +178,24 @@ def test_best_entry_point_and_click_to_remove(ui: Any) -> None:
     assert state["bep"] == document.span(P1)[0] + p1.index("staff")
     assert "suggested" not in (marker.get_attribute("class") or "")
 
-    # A plain click inside the highlight removes the whole passage.
+    # A plain click inside the highlight only selects the passage: nothing is removed until
+    # "Remove passage" is pressed, and u brings it back.
+    highlighted = state["passages"]
     (inside,) = ui.char_points(page, (P1, units(p1[: p1.index("then")])))
     page.mouse.click(inside["x"], inside["y"])
+    remove = page.locator("#bar-remove-passage")
+    remove.wait_for(state="visible")
+    assert page.locator("#grip-start").is_visible() and page.locator("#grip-end").is_visible()
+    ui.wait_saved(page)
+    assert ui.stored_state(page, "alice", "astral")["passages"] == highlighted
+    remove.click()
     ui.wait_saved(page)
     state = ui.stored_state(page, "alice", "astral")
     assert state["passages"] == [] and state["status"] == "unjudged" and state["bep"] is None
     assert passages_painted(page) == []
+    page.keyboard.press("u")
+    ui.wait_saved(page)
+    assert ui.stored_state(page, "alice", "astral")["passages"] == highlighted
 
 
 def test_keyboard_only_judging(ui: Any) -> None:

@@ -3,7 +3,8 @@ can frame a logged-in page.
 
 Every page an assessor and an organiser reach is opened while listening for the browser's
 `securitypolicyviolation` events and console reports; htmx (loaded from static/, configured by
-its meta tag) and focal.js must work without inline script or `eval`.
+its meta tag) and the article screen's scripts (static/assess/) must work without inline script
+or `eval`.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def test_no_page_trips_the_policy(ui: Any) -> None:
     alice = ui.log_in("alice")
     reports = _watch(alice)
     ui.open_article(alice, "alice", "astral")
-    alice.keyboard.press("x")  # "no relevant text": focal.js posts it, then opens the next
+    alice.keyboard.press("x")  # "no relevant text": the page posts it, then opens the next
     alice.wait_for_url("**/articles/plain")
     assert ui.stored_state(alice, "alice", "astral")["status"] == "nonrelevant"
     ui.open_article(alice, "alice", "astral")

@@ -3,6 +3,7 @@ Chromium, exported by `focal export-qrels` as exactly the passages that were sel
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,7 @@ DEMO = Path(__file__).resolve().parents[2] / "demo" / "collection"
 TOPIC = "9001"
 BOLD = "/article[1]/bdy[1]/p[1]/b[1]"  # "lighthouse" in the first paragraph
 P2 = "/article[1]/bdy[1]/p[2]"
+WORD = re.compile(r"[\w'’]")  # word characters as the page snaps to them (static/assess/words.js)
 
 
 @pytest.fixture
@@ -79,7 +81,7 @@ def test_demo_judged_in_the_browser_exports_exactly_those_passages(
     ui.open_article(page, "assessor", first)
 
     # Mouse: drag from inside a bold word of the first paragraph into the second paragraph;
-    # the page stores the passage on mouse-up.
+    # the page stores the passage on mouse-up, grown to whole words.
     ui.drag_select(page, (BOLD, 2), (P2, 30))
     ui.wait_saved(page)
     selected = page.evaluate("window.__range")
@@ -101,6 +103,14 @@ def test_demo_judged_in_the_browser_exports_exactly_those_passages(
     text = Document.from_file(DEMO / f"{first}.xml").text
     start = text.index(selected)
     assert text.count(selected) == 1 and "\n" in selected  # one place, across two paragraphs
+    # The ends that fell inside words move to the words' ends (the drag began in "lighthouse").
+    end = start + len(selected)
+    while start > 0 and WORD.match(text[start - 1]) and WORD.match(text[start]):
+        start -= 1
+    while end < len(text) and WORD.match(text[end - 1]) and WORD.match(text[end]):
+        end += 1
+    assert text[start:end].startswith("lighthouse")
+    selected = text[start:end]
     length_of_second = len(Document.from_file(DEMO / f"{second}.xml").text)
     assert exported.output.splitlines() == [
         f"{TOPIC} Q0 {first} {len(selected)} {len(text)} {start} {start}:{len(selected)}",

@@ -67,9 +67,12 @@ def log_in(browser: Browser, site: LiveSite, name: str, landing: str) -> Page:
 
 
 def judge(ui: Browse, page: Page, user: str, article: str, start: int, end: int) -> str:
-    """Drag over the second paragraph from UTF-16 unit `start` to `end`; the selected text."""
+    """Drag over the second paragraph from UTF-16 unit `start` to `end`; the selected text
+    (Alt held: exactly those characters, not grown to whole words)."""
     ui.open_article(page, user, article)
+    page.keyboard.down("Alt")
     ui.drag_select(page, (P2, start), (P2, end))
+    page.keyboard.up("Alt")
     ui.wait_saved(page)
     selected: str = page.evaluate("window.__range")
     return selected

@@ -1,7 +1,7 @@
 """The assessor's pages: my topics, a topic's pool, and the article screen.
 
 Pages are server-rendered; htmx swaps named blocks of the same templates (`views.htmx`). The
-article screen's script (`static/focal.js`) talks to the JSON operations API (`views.api`).
+article screen's scripts (`static/assess/`) talks to the JSON operations API (`views.api`).
 An assessor sees only their own assignments (anything else is a 404); an organiser may look at
 any assignment, read-only.
 """

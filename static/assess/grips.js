@@ -1,0 +1,101 @@
+/* Focal assessment screen: the grips at the start and end of the selected passage. Dragging a
+ * grip moves that end: outwards it highlights the text added (touching passages merge),
+ * inwards it removes the text left out; the new end snaps to a word boundary unless Alt is
+ * held. Each drag is one operation, undone with u.
+ */
+"use strict";
+
+(() => {
+  const F = window.FocalAssess;
+  if (!F) return;
+  const { config, index, wrapEl } = F;
+  const grips = {
+    start: document.getElementById("grip-start"),
+    end: document.getElementById("grip-end"),
+  };
+  let dragging = null; // {which, passage}
+
+  function place(el, rect, atStart) {
+    const origin = wrapEl.getBoundingClientRect();
+    el.hidden = false;
+    el.style.left = `${(atStart ? rect.left : rect.right) - origin.left}px`;
+    el.style.top = `${rect.top - origin.top}px`;
+    el.style.height = `${Math.max(rect.height, 12)}px`;
+  }
+
+  function placeGrips() {
+    if (!grips.start || !grips.end || !wrapEl || dragging) return;
+    const passage = config.opsUrl ? F.focusedPassage() : null;
+    if (!passage) {
+      grips.start.hidden = true;
+      grips.end.hidden = true;
+      return;
+    }
+    const rects = index.rangeOf(passage[0], passage[1]).getClientRects();
+    if (rects.length === 0) return;
+    place(grips.start, rects[0], true);
+    place(grips.end, rects[rects.length - 1], false);
+  }
+
+  // The text between the passage's old end and where the grip is, as a preview.
+  function preview(offset) {
+    const [s, e] = dragging.passage;
+    const from = dragging.which === "start" ? s : e;
+    const span = offset === null ? [] : [[Math.min(from, offset), Math.max(from, offset)]];
+    F.setHighlight("focal-trim", span, 6);
+  }
+
+  function release(event) {
+    const { which, passage } = dragging;
+    const [s, e] = passage;
+    dragging = null;
+    for (const grip of Object.values(grips)) grip.classList.remove("dragging");
+    F.setHighlight("focal-trim", [], 6);
+    const at = F.offsetAtPoint(event.clientX, event.clientY);
+    if (at !== null) {
+      const to = event.altKey ? at : F.snapBoundary(at, which === "start");
+      const span = (a, b) => ({ start: a, end: b, exact: index.slice(a, b) });
+      if (which === "start" && to < s) {
+        F.setFocusAt(to);
+        F.act({ op: "highlight", ...span(to, s) });
+      } else if (which === "start" && to > s && to < e) {
+        F.setFocusAt(to);
+        F.act({ op: "unhighlight", ...span(s, to) });
+      } else if (which === "end" && to > e) {
+        F.act({ op: "highlight", ...span(e, to) });
+      } else if (which === "end" && to < e && to > s) {
+        F.act({ op: "unhighlight", ...span(to, e) });
+      }
+    }
+    placeGrips();
+  }
+
+  for (const [which, grip] of Object.entries(grips)) {
+    if (!grip) continue;
+    grip.addEventListener("pointerdown", (event) => {
+      const passage = F.focusedPassage();
+      if (!passage || event.button !== 0) return;
+      event.preventDefault();
+      grip.setPointerCapture(event.pointerId);
+      // The grip lets the pointer through while it moves, so the text under it is found.
+      grip.classList.add("dragging");
+      dragging = { which, passage };
+      F.hideSelectionBar();
+    });
+    grip.addEventListener("pointermove", (event) => {
+      if (dragging) preview(F.offsetAtPoint(event.clientX, event.clientY));
+    });
+    grip.addEventListener("pointerup", (event) => {
+      if (dragging) release(event);
+    });
+    grip.addEventListener("pointercancel", () => {
+      dragging = null;
+      grip.classList.remove("dragging");
+      F.setHighlight("focal-trim", [], 6);
+    });
+  }
+
+  window.addEventListener("resize", placeGrips);
+
+  Object.assign(F, { placeGrips });
+})();

@@ -1,0 +1,17 @@
+/* Focal assessment screen: the topic description folds away after the first article (the
+ * page opens it on the first article of the pool only); opening or closing it is remembered
+ * for the topic in this browser, so the assessor's choice holds on the next article.
+ */
+"use strict";
+
+(() => {
+  const fold = document.getElementById("topic-fold");
+  if (!fold) return;
+  const key = `focal.topic-open:${fold.dataset.topic}`;
+  const remembered = localStorage.getItem(key);
+  if (remembered !== null) fold.open = remembered === "1";
+  // Only the assessor's own toggles (a click, Enter or Space on the summary) are remembered.
+  fold.querySelector("summary")?.addEventListener("click", () => {
+    setTimeout(() => localStorage.setItem(key, fold.open ? "1" : "0"), 0);
+  });
+})();
