@@ -233,7 +233,9 @@ def test_a_judgement_in_folded_metadata_opens_the_fold(own_play: Browse) -> None
     toggle = page.locator("#fold-toggle")
     toggle.click()
     tag = "/play[1]/head[1]/tag[1]"
+    page.keyboard.down("Alt")  # exact characters: the end falls inside a word
     own_play.drag_select(page, (tag, 0), (tag, 4))
+    page.keyboard.up("Alt")
     own_play.wait_saved(page)
     document = own_play.site.document("lamps")
     start = document.span(tag)[0]
