@@ -53,7 +53,8 @@ def fol_files(draw: st.DrawFn) -> bytes:
         elif change == 2:
             rows[line][4] = draw(st.sampled_from(ODD_SCORES))
         elif change == 3:
-            rows[line][draw(st.sampled_from([1, 5]))] = draw(st.sampled_from(["", "s", "q"]))
+            odd = st.sampled_from(["", "s", "q"]) | st.sampled_from(ODD_IDS)  # Q0 or run id
+            rows[line][draw(st.sampled_from([1, 5]))] = draw(odd)
         elif change == 4:
             separators[line] = draw(st.sampled_from(["  ", "\t", " \t", "\x0b", "\x0c"]))
         elif change == 5:
@@ -142,6 +143,11 @@ def test_irregular_files_are_left_to_the_careful_reader() -> None:
         b"1 Q0 a 1 0.5 r 0 2147483648\n",
         b"1 Q0 a 1 0.5 r 0 10\n2 Q0 a 1 0.5 r 0 10\n1 Q0 b 2 0.5 r 0 10\n",
         b"1 Q0 a\xc2\xa0b 1 0.5 r 0 10\n",
+        b"1 Q\xc3\xa9 a 1 0.5 r 0 10\n",  # every field is checked: no scan of the whole file
+        b"1 Q\x01 a 1 0.5 r 0 10\n",
+        b"1 Q0 a 1 0.5 r\xc3\xa9 0 10\n",
+        b"1 Q0 a 1 0.5 r 0 10\r2 Q0 a 1 0.5 r 0 10\n",  # a lone CR ends a line for pyarrow only
+        b"1 Q0 a 1 0.5 r 0 10\r\n2 Q0 a\r 1 0.5 r 0 10\r\n",
         b"1 Q0 a 1 0.5 ab 0 1\n1 Q0 b 2 0.5 a 0 1\n1 Q0 c 3 0.5 bab 0 1\n",  # `ababab` all the same
         b"1 Q0 a 1 0.5 r 0 1\n1 Q0 b 2 0.5 s 0 1\n",
         b"",
