@@ -51,6 +51,15 @@ _ZERO = ord("0")
 
 
 @dataclass(frozen=True)
+class Passages:
+    """Each result's score, offset and length, in file order (as `float` and `int` read them)."""
+
+    scores: npt.NDArray[np.float64]
+    starts: Ints
+    lengths: Ints
+
+
+@dataclass(frozen=True)
 class FolTable:
     """A FOL run's article per result, in file order, and its topic blocks.
 
@@ -64,13 +73,18 @@ class FolTable:
     firsts: Ints
     articles: npt.NDArray[np.int64] | npt.NDArray[np.int32]
     names: list[str] | None
+    passages: Passages | None = None  # with `read_fol_table(..., passages=True)`
 
     def __len__(self) -> int:
         return len(self.articles)
 
 
-def read_fol_table(data: bytes) -> FolTable | None:
-    """The table of a canonical FOL run's bytes (BOM already removed), or None (see above)."""
+def read_fol_table(data: bytes, passages: bool = False) -> FolTable | None:
+    """The table of a canonical FOL run's bytes (BOM already removed), or None (see above).
+
+    With `passages`, the table also holds each result's score, offset and length (evaluation
+    needs them; pooling does not).
+    """
     if b"\r" in data:  # pyarrow would end a line at a lone `\r`
         data = data.replace(b"\r\n", b"\n")
         if b"\r" in data:
@@ -96,12 +110,12 @@ def read_fol_table(data: bytes) -> FolTable | None:
                 null_values=[],
             ),
         )
-        return _checked(table)
+        return _checked(table, passages)
     except (pa.ArrowException, UnicodeDecodeError, ValueError):
         return None
 
 
-def _checked(table: pa.Table) -> FolTable | None:
+def _checked(table: pa.Table, passages: bool) -> FolTable | None:
     columns = {name: _single_chunk(table[name]) for name in FOL_COLUMNS}
     if not len(columns["topic"]):
         return None
@@ -133,18 +147,22 @@ def _checked(table: pa.Table) -> FolTable | None:
             return None  # a 9-digit count is below 2**31: no need to convert
     if not _all_in(columns["score"], _NUMBER):
         return None
-    pc.cast(columns["score"], pa.float64())  # raises (fast path refused) unless all are numbers
+    scores = pc.cast(columns["score"], pa.float64())  # raises (fast path refused) unless numbers
     blocks = _blocks(columns["topic"])
     if blocks is None:
         return None
     topics, firsts = blocks
+    extra = None
+    if passages:
+        floats = np.frombuffer(scores.buffers()[1], np.float64)[: len(scores)]
+        extra = Passages(floats, _values(columns["offset"]), _values(columns["length"]))
     numbers = _plain_numbers(columns["article"], widths["article"])
     if numbers is not None:
-        return FolTable(first_run.decode(), topics, firsts, numbers, None)
+        return FolTable(first_run.decode(), topics, firsts, numbers, None, extra)
     encoded = pc.dictionary_encode(columns["article"])
     names = pc.cast(encoded.dictionary, pa.large_string()).to_pylist()
     codes = np.frombuffer(encoded.indices.buffers()[1], np.int32)[: len(encoded)]
-    return FolTable(first_run.decode(), topics, firsts, codes, names)
+    return FolTable(first_run.decode(), topics, firsts, codes, names, extra)
 
 
 def _single_chunk(column: pa.ChunkedArray) -> pa.Array:
