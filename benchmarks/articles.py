@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import resource
 import subprocess
 import sys
@@ -256,6 +257,26 @@ def main() -> None:
         for tool, figure in figures.items():
             ratio = figure["seconds"] / base
             print(f"{tool:<18}{figure['seconds']:>9.2f}{ratio:>15.2f}{figure['peak_mb']:>10.0f}")
+        print(table_row(args, figures))
+
+
+def table_row(args: argparse.Namespace, figures: dict[str, dict[str, float]]) -> str:
+    """The line of docs/performance.md's table (benchmarks/table.py collects it)."""
+    job = (
+        f"article measures (trec_eval `official` set), {args.runs} × {args.topics} × {args.results}"
+    )
+    peer, focal = figures["pytrec_eval"], figures.get("focal (process)")
+    theirs = (
+        f"pytrec_eval, runs read into dicts: {peer['seconds']:.2f} s, {peer['peak_mb']:.0f} MiB"
+    )
+    if focal is None:
+        return f"TABLE | {job} | failed | {theirs} | - | ≤ 1.0, same values | |"
+    ours = f"{focal['seconds']:.2f} s, {focal['peak_mb']:.0f} MiB"
+    ratio = (
+        f"**{focal['seconds'] / peer['seconds']:.2f}**, {focal['peak_mb'] / peer['peak_mb']:.2f}"
+    )
+    load = os.getloadavg()[0]
+    return f"TABLE | {job} | {ours} | {theirs} | {ratio} | ≤ 1.0, same values | {load:.1f} |"
 
 
 if __name__ == "__main__":
