@@ -125,7 +125,7 @@ def main() -> int:
         for count in MEMORY_RUNS:
             figures = measured([*FOCAL, "eval", qrels, *paths[:count]], folder / "memory.out")
             print(f"  focal eval, {count} runs: {figures[0]:.2f} s, peak {figures[2]:.0f} MiB")
-        job = f"focused iP/MAiP, {size}, one call"
+        job = f"focused iP/MAiP, {options.runs} × {options.topics} × {options.results}, one call"
         if "peer" not in best:
             print(row(job, best["focal"], "peer not available (give --inex-eval)", "-", load))
             return 0
@@ -133,10 +133,10 @@ def main() -> int:
             print("focal eval and the INEX program print different values", file=sys.stderr)
             return 1
         print(f"checked: the `all` rows of the {options.runs} runs agree to 1e-12")
-        ours, _, our_mib = best["focal"]
+        ours, our_cpu, our_mib = best["focal"]
         theirs, their_cpu, their_mib = best["peer"]
         peer = f"inex_eval 1.0 (Java): {theirs:.2f} s (CPU {their_cpu:.2f} s), {their_mib:.0f} MiB"
-        ratio = f"**{ours / theirs:.2f}**, {our_mib / their_mib:.2f}"
+        ratio = f"**{ours / theirs:.2f}**, {our_cpu / their_cpu:.2f}, {our_mib / their_mib:.2f}"
         print(row(job, best["focal"], peer, ratio, load))
     return 0
 

@@ -27,7 +27,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-HEADER = "| job | Focal | peer | ratio (time, memory) | aim | load |\n|---|---|---|---|---|---|"
+HEADER = (
+    "| job | Focal | peer | ratio (wall, CPU, memory) | aim | load |\n|---|---|---|---|---|---|"
+)
 
 
 def rows_of(script: str, arguments: list[str]) -> list[str]:
