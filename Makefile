@@ -45,8 +45,12 @@ pytest: install system-packages
 test: install system-packages lint typecheck pytest
 
 # -P keeps benchmarks/ off sys.path: benchmarks/pooling.py must not shadow the pooling package.
+# table.py runs peers.py, articles.py and passages.py (the table of docs/performance.md); the loop
+# runs the others. INEX_EVAL=PATH gives the INEX program, BENCH_INEX=1 adds the INEX-scale pool.
 benchmarks: install system-packages
-	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python -P $$b || exit 1; done
+	$(BIN)/python -P benchmarks/table.py
+	for b in benchmarks/*.py; do case $$b in */table.py|*/peers.py|*/articles.py|*/passages.py) continue;; esac; \
+		echo "== $$b"; $(BIN)/python -P $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import resource
 import subprocess
 import sys
@@ -168,11 +169,18 @@ def peak_mib() -> float:
 
 
 def measure(arguments: list[str]) -> dict[str, float] | None:
-    done = subprocess.run(arguments, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        print(f"  failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+    """The figures a child prints, with its CPU time (user + system, from `wait4`)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        process = subprocess.Popen(arguments, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(process.pid, 0)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        print(f"  failed: {stderr.strip().splitlines()[-1:]}", file=sys.stderr)
         return None
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, float] = json.loads(stdout.strip().splitlines()[-1])
+    result["cpu"] = usage.ru_utime + usage.ru_stime
     return result
 
 
@@ -256,6 +264,28 @@ def main() -> None:
         for tool, figure in figures.items():
             ratio = figure["seconds"] / base
             print(f"{tool:<18}{figure['seconds']:>9.2f}{ratio:>15.2f}{figure['peak_mb']:>10.0f}")
+        print(table_row(args, figures))
+
+
+def table_row(args: argparse.Namespace, figures: dict[str, dict[str, float]]) -> str:
+    """The line of docs/performance.md's table (benchmarks/table.py collects it)."""
+    job = (
+        f"article measures (trec_eval `official` set), {args.runs} × {args.topics} × {args.results}"
+    )
+    peer, focal = figures["pytrec_eval"], figures.get("focal (process)")
+    theirs = (
+        f"pytrec_eval, runs read into dicts: {peer['seconds']:.2f} s (CPU {peer['cpu']:.2f} s), "
+        f"{peer['peak_mb']:.0f} MiB"
+    )
+    if focal is None:
+        return f"TABLE | {job} | failed | {theirs} | - | ≤ 1.0, same values | |"
+    ours = f"{focal['seconds']:.2f} s (CPU {focal['cpu']:.2f} s), {focal['peak_mb']:.0f} MiB"
+    ratio = (
+        f"**{focal['seconds'] / peer['seconds']:.2f}**, {focal['cpu'] / peer['cpu']:.2f}, "
+        f"{focal['peak_mb'] / peer['peak_mb']:.2f}"
+    )
+    load = os.getloadavg()[0]
+    return f"TABLE | {job} | {ours} | {theirs} | {ratio} | ≤ 1.0, same values | {load:.1f} |"
 
 
 if __name__ == "__main__":

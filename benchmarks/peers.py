@@ -18,6 +18,10 @@ Article measures against pytrec_eval, ir_measures and trectools are benchmarks/a
 measures against the official INEX program are benchmarks/evaluation.py.
 
     .venv/bin/python -P benchmarks/peers.py [--runs 100 --topics 50 --results 1500] [--inex]
+        [--folder DIR]
+
+Each line ends with a `TABLE |` row of docs/performance.md's table (benchmarks/table.py gathers
+them); wall time, CPU time (user + system) and peak memory of each side are printed.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 CANDIDATES = 5000
+INEX_SCALE = (333, 125, 1500)  # runs, topics, results of INEX 2006
 
 # Peak memory: VmHWM, the high-water mark of the process's own memory, printed last on stderr.
 FOCAL = """
@@ -114,18 +119,44 @@ def write_runs(folder: Path, runs: int, topics: int, results: int, seed: int) ->
     return paths
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak resident MiB of a command that prints its VmHWM (KiB) last."""
-    started = time.perf_counter()
-    finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
-    return time.perf_counter() - started, int(finished.stderr.split()[-1]) / 1024
+def timed(command: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, peak resident MiB (the VmHWM in KiB the command prints last) and CPU
+    seconds (user + system, from `wait4`) of a command."""
+    with tempfile.TemporaryFile("w+") as errors:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        errors.seek(0)
+        text = errors.read()
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{command[:6]} failed:\n{text}")
+    return seconds, int(text.split()[-1]) / 1024, usage.ru_utime + usage.ru_stime
 
 
-def pooling_line(runs: int, topics: int, results: int, seed: int, repeat: int) -> bool:
+def table_row(job: str, ours: tuple[float, float, float], peer: str, ratio: str, aim: str) -> str:
+    """A line of the table of docs/performance.md (benchmarks/table.py collects them)."""
+    seconds, mib, cpu = ours
+    load = os.getloadavg()[0]
+    focal = f"{seconds:.2f} s (CPU {cpu:.2f} s), {mib:.0f} MiB"
+    return f"TABLE | {job} | {focal} | {peer} | {ratio} | {aim} | {load:.1f} |"
+
+
+def pooling_line(
+    runs: int, topics: int, results: int, seed: int, repeat: int, keep: Path | None
+) -> bool:
     with tempfile.TemporaryDirectory(prefix="peers-") as name:
         folder = Path(name)
         started = time.perf_counter()
-        paths = write_runs(folder, runs, topics, results, seed)
+        if keep is None:
+            paths = write_runs(folder, runs, topics, results, seed)
+        else:  # files kept between calls (`--folder`): written once per size
+            kept = keep / f"{runs}x{topics}x{results}-{seed}"
+            if not (kept / "complete").exists():
+                kept.mkdir(parents=True, exist_ok=True)
+                write_runs(kept, runs, topics, results, seed)
+                (kept / "complete").touch()
+            paths = sorted(kept.glob("*.fol.run"))
         size = sum(path.stat().st_size for path in paths) / 2**20
         print(
             f"\ntop-500 pool, {runs} runs x {topics} topics x {results} results "
@@ -135,26 +166,32 @@ def pooling_line(runs: int, topics: int, results: int, seed: int, repeat: int) -
         focal_pool, peer_pool = folder / "focal.tsv", folder / "peer.tsv"
         focal = [sys.executable, "-P", "-c", FOCAL, "pool", "build", "--size", "500"]
         peer = [sys.executable, "-P", "-c", PEER, "500", str(peer_pool), *files]
-        best: dict[str, tuple[float, float]] = {}
+        best: dict[str, tuple[float, float, float]] = {}
         for _ in range(repeat):  # alternate, so that both see the same load
             for who, command in (
                 ("focal", [*focal, "-o", str(focal_pool), *files]),
                 ("peer", peer),
             ):
-                seconds, mib = timed(command)
-                if who not in best or seconds < best[who][0]:
-                    best[who] = (seconds, mib)
+                figures = timed(command)
+                if who not in best or figures[0] < best[who][0]:
+                    best[who] = figures
         if focal_pool.read_bytes() != peer_pool.read_bytes():
             print("focal and the plain Python pooler wrote different pools", file=sys.stderr)
             return False
-    (ours, our_mib), (theirs, their_mib) = best["focal"], best["peer"]
-    print(f"{'':<28}{'wall s':>9}{'peak MiB':>10}")
-    print(f"{'focal pool build':<28}{ours:>9.2f}{our_mib:>10.0f}")
-    print(f"{'plain Python pooler':<28}{theirs:>9.2f}{their_mib:>10.0f}")
+    (ours, our_mib, our_cpu), (theirs, their_mib, their_cpu) = best["focal"], best["peer"]
+    print(f"{'':<28}{'wall s':>9}{'CPU s':>9}{'peak MiB':>10}")
+    print(f"{'focal pool build':<28}{ours:>9.2f}{our_cpu:>9.2f}{our_mib:>10.0f}")
+    print(f"{'plain Python pooler':<28}{theirs:>9.2f}{their_cpu:>9.2f}{their_mib:>10.0f}")
     print(
-        f"{'ratio focal / peer':<28}{ours / theirs:>9.2f}{our_mib / their_mib:>10.2f}"
+        f"{'ratio focal / peer':<28}{ours / theirs:>9.2f}{our_cpu / their_cpu:>9.2f}"
+        f"{our_mib / their_mib:>10.2f}"
         f"   (best of {repeat}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
+    inex = (runs, topics, results) == INEX_SCALE
+    job = f"top-500 pool{' at INEX 2006 scale' if inex else ''}, {runs} × {topics} × {results}"
+    peer = f"plain Python pooler: {theirs:.2f} s (CPU {their_cpu:.2f} s), {their_mib:.0f} MiB"
+    ratio = f"**{ours / theirs:.2f}**, {our_cpu / their_cpu:.2f}, {our_mib / their_mib:.2f}"
+    print(table_row(job, best["focal"], peer, ratio, "< 10 s, < 1 GiB" if inex else "≤ 0.5"))
     return True
 
 
@@ -166,12 +203,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2006)
     parser.add_argument("--repeat", type=int, default=2, help="Calls per side (best is kept).")
     parser.add_argument("--inex", action="store_true", help="Also 333 x 125 x 1500 (minutes).")
+    parser.add_argument(
+        "--folder",
+        type=Path,
+        help="Keep the generated runs here and reuse them (2.8 GiB at INEX scale).",
+    )
     options = parser.parse_args()
     sizes = [(options.runs, options.topics, options.results)]
     if options.inex:
-        sizes.append((333, 125, 1500))
+        sizes.append(INEX_SCALE)
     for runs, topics, results in sizes:
-        if not pooling_line(runs, topics, results, options.seed, options.repeat):
+        if not pooling_line(runs, topics, results, options.seed, options.repeat, options.folder):
             return 1
     return 0
 

@@ -20,6 +20,7 @@ from itertools import chain, islice, repeat, zip_longest
 from typing import cast
 
 from pooling.records import PooledArticle, RunLists, TopicPool, pooled_articles
+from pooling.topn_arrays import numeric_columns, top_n_numeric_pool
 
 Round = tuple[str | None, ...]
 """The k-th result of every run of a topic, in run order (None: the run has no k-th result)."""
@@ -58,7 +59,13 @@ def top_n_topic_pool(
     """One topic's top-n pool: `before` (pooled ahead of the rounds), then rounds up to `size`.
 
     Articles of `before` keep their rows (their contributors must already cover the rounds).
+    Runs read as integer article ids are pooled on arrays (`pooling.topn_arrays`), to the same
+    pool.
     """
+    if not before and size >= 1:
+        columns = numeric_columns(lists)
+        if columns is not None:
+            return top_n_numeric_pool(topic, lists, columns, run_ids, size)
     already = [entry.article for entry in before]
     rounds, counts = read_rounds(lists, size, already)
     read = len(rounds)

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluation.formats._source import read_bytes
+from evaluation.formats.fol_arrow import FolTable, read_fol_table
 from evaluation.formats.limits import (
     ARTICLE_ID_LENGTH,
     MAX_COUNT,
@@ -87,6 +88,9 @@ def read_run_columns(path: str | Path) -> RunColumns | Run:
     name = str(path)
     data = read_bytes(path)
     if data.lstrip()[:1] != b"<":
+        table = read_fol_table(data, passages=True)
+        if table is not None:
+            return _columns_of_table(table, name)
         fast = _canonical_fol(data, name)
         if fast is not None:
             return fast
@@ -116,6 +120,36 @@ def topic_columns(results: list[Result]) -> TopicColumns:
         missing=np.fromiter((result.missing for result in results), np.bool_, n),
         lines=np.fromiter((result.line for result in results), np.int64, n),
     )
+
+
+def _columns_of_table(table: FolTable, name: str) -> RunColumns:
+    """The columns of a run read by pyarrow (`evaluation.formats.fol_arrow`): one line per
+    result, no missing passage, no warning."""
+    passages = table.passages
+    assert passages is not None  # read with passages=True
+    run, size = RunColumns(table.run_id, name), len(table)
+    numbers = np.arange(1, size + 1, dtype=np.int64)
+    bounds = [*table.firsts.tolist(), size]
+    for topic, begin, end in zip(table.topics, bounds[:-1], bounds[1:], strict=True):
+        ids, firsts, codes = np.unique(
+            table.articles[begin:end], return_index=True, return_inverse=True
+        )
+        seen = np.argsort(firsts)  # the distinct ids in first-seen order
+        code_of = np.empty(len(seen), np.int64)
+        code_of[seen] = np.arange(len(seen))
+        listed = ids[seen].tolist()
+        run.topics[topic] = TopicColumns(
+            unique=list(
+                map(str, listed) if table.names is None else map(table.names.__getitem__, listed)
+            ),
+            codes=code_of[codes.ravel()],
+            scores=passages.scores[begin:end],
+            starts=passages.starts[begin:end],
+            lengths=passages.lengths[begin:end],
+            missing=np.zeros(end - begin, np.bool_),
+            lines=numbers[begin:end],
+        )
+    return run
 
 
 def _canonical_fol(data: bytes, name: str) -> RunColumns | None:

@@ -41,7 +41,6 @@ from evaluation.formats.tokens import MAX_DIGITS
 Ints = npt.NDArray[np.int64]
 
 FOL_COLUMNS = ("topic", "q0", "article", "rank", "score", "run", "offset", "length")
-_SEPARATORS = (b"\t", b"\r", b"\x0b", b"\x0c")  # whitespace for `bytes.split`, not for pyarrow
 
 
 _DIGITS = b"0123456789"
@@ -49,6 +48,15 @@ _NUMBER = _DIGITS + b".-+eE"
 _PRINTABLE = bytes(range(33, 127))  # ASCII without space and control characters
 _SHORT_COUNT = 9  # digits: any such count is below 2**31
 _ZERO = ord("0")
+
+
+@dataclass(frozen=True)
+class Passages:
+    """Each result's score, offset and length, in file order (as `float` and `int` read them)."""
+
+    scores: npt.NDArray[np.float64]
+    starts: Ints
+    lengths: Ints
 
 
 @dataclass(frozen=True)
@@ -65,23 +73,34 @@ class FolTable:
     firsts: Ints
     articles: npt.NDArray[np.int64] | npt.NDArray[np.int32]
     names: list[str] | None
+    passages: Passages | None = None  # with `read_fol_table(..., passages=True)`
 
     def __len__(self) -> int:
         return len(self.articles)
 
 
-def read_fol_table(data: bytes) -> FolTable | None:
-    """The table of a canonical FOL run's bytes (BOM already removed), or None (see above)."""
-    if b"\r" in data:
+def read_fol_table(data: bytes, passages: bool = False) -> FolTable | None:
+    """The table of a canonical FOL run's bytes (BOM already removed), or None (see above).
+
+    With `passages`, the table also holds each result's score, offset and length (evaluation
+    needs them; pooling does not).
+    """
+    if b"\r" in data:  # pyarrow would end a line at a lone `\r`
         data = data.replace(b"\r\n", b"\n")
-    if not data or data[:1] in (b" ", b"\n", b"<") or not data.isascii():
+        if b"\r" in data:
+            return None
+    if not data or data[:1] in (b" ", b"\n", b"<"):
         return None
-    if any(separator in data for separator in _SEPARATORS):
-        return None
+    # No scan of the whole file for non-ASCII bytes or tabs: every field is checked against its
+    # characters (printable ASCII, digits or number characters), which excludes both.
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(data),
-            read_options=pa_csv.ReadOptions(column_names=list(FOL_COLUMNS), block_size=1 << 26),
+            # One block, one thread: files are read side by side (`pooling.ranked`), and
+            # pyarrow's own pool on top of that costs CPU time without saving any wall time.
+            read_options=pa_csv.ReadOptions(
+                column_names=list(FOL_COLUMNS), block_size=1 << 26, use_threads=False
+            ),
             parse_options=pa_csv.ParseOptions(
                 delimiter=" ", quote_char=False, ignore_empty_lines=False
             ),
@@ -91,12 +110,12 @@ def read_fol_table(data: bytes) -> FolTable | None:
                 null_values=[],
             ),
         )
-        return _checked(table)
+        return _checked(table, passages)
     except (pa.ArrowException, UnicodeDecodeError, ValueError):
         return None
 
 
-def _checked(table: pa.Table) -> FolTable | None:
+def _checked(table: pa.Table, passages: bool) -> FolTable | None:
     columns = {name: _single_chunk(table[name]) for name in FOL_COLUMNS}
     if not len(columns["topic"]):
         return None
@@ -110,12 +129,17 @@ def _checked(table: pa.Table) -> FolTable | None:
             return None
     limits = {"topic": TOPIC_ID_LENGTH, "article": ARTICLE_ID_LENGTH, "run": RUN_ID_LENGTH}
     for name, limit in limits.items():
-        if widths[name] > limit or not _all_in(columns[name], _PRINTABLE):
+        if widths[name] > limit:
+            return None
+    for name in ("topic", "q0", "article"):
+        if not _all_in(columns[name], _PRINTABLE):
             return None
     run = columns["run"]
     first_run = run[0].as_py()
     if shortest["run"] != widths["run"] or _data(run) != first_run * len(run):
         return None  # ids of one length, concatenated as the first repeated: all the same
+    if first_run.translate(None, _PRINTABLE):
+        return None
     for name in ("rank", "offset", "length"):
         if widths[name] > MAX_DIGITS or not _all_in(columns[name], _DIGITS):
             return None
@@ -123,18 +147,22 @@ def _checked(table: pa.Table) -> FolTable | None:
             return None  # a 9-digit count is below 2**31: no need to convert
     if not _all_in(columns["score"], _NUMBER):
         return None
-    pc.cast(columns["score"], pa.float64())  # raises (fast path refused) unless all are numbers
+    scores = pc.cast(columns["score"], pa.float64())  # raises (fast path refused) unless numbers
     blocks = _blocks(columns["topic"])
     if blocks is None:
         return None
     topics, firsts = blocks
+    extra = None
+    if passages:
+        floats = np.frombuffer(scores.buffers()[1], np.float64)[: len(scores)]
+        extra = Passages(floats, _values(columns["offset"]), _values(columns["length"]))
     numbers = _plain_numbers(columns["article"], widths["article"])
     if numbers is not None:
-        return FolTable(first_run.decode(), topics, firsts, numbers, None)
+        return FolTable(first_run.decode(), topics, firsts, numbers, None, extra)
     encoded = pc.dictionary_encode(columns["article"])
     names = pc.cast(encoded.dictionary, pa.large_string()).to_pylist()
     codes = np.frombuffer(encoded.indices.buffers()[1], np.int32)[: len(encoded)]
-    return FolTable(first_run.decode(), topics, firsts, codes, names)
+    return FolTable(first_run.decode(), topics, firsts, codes, names, extra)
 
 
 def _single_chunk(column: pa.ChunkedArray) -> pa.Array:
@@ -175,8 +203,12 @@ def _plain_numbers(
     leading = data[offsets[:-1]] == _ZERO
     if (leading & (offsets[1:] - offsets[:-1] > 1)).any():
         return None  # `007` is not the id `7`
-    values = _values(column)
-    return values.astype(np.int32) if int(values.max()) <= MAX_COUNT else values
+    try:  # MAX_COUNT is the largest int32: the cast fails exactly when an id exceeds it
+        small = pc.cast(column, pa.int32())
+    except pa.ArrowInvalid:
+        return _values(column)
+    ids: npt.NDArray[np.int32] = np.frombuffer(small.buffers()[1], np.int32)[: len(column)]
+    return ids
 
 
 def _blocks(topic: pa.Array) -> tuple[list[str], Ints] | None:

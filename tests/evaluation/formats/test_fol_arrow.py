@@ -3,8 +3,10 @@
 `read_fol_table` returns None for anything it is not sure of; callers then read the file with
 `read_run`, whose errors name file and line. So, on random valid and invalid files: when the fast
 reader answers, the careful reader accepts the file without a warning and its records give the
-same run id, topics and article per result; and the two paths together (`read_ranked_run`) give
-the same records or the same first error as the careful reader alone.
+same run id, topics, and article, score, offset and length per result (and the evaluation's
+columns, `read_run_columns`, are those of the careful reader's records); and the two paths
+together (`read_ranked_run`) give the same records or the same first error as the careful reader
+alone.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
+from evaluation.formats.columns import RunColumns, columns_of_run, read_run_columns
 from evaluation.formats.fol_arrow import read_fol_table
 from evaluation.formats.runs import read_run
 from pooling.ranked import ranked_run, read_ranked_run
@@ -53,7 +56,8 @@ def fol_files(draw: st.DrawFn) -> bytes:
         elif change == 2:
             rows[line][4] = draw(st.sampled_from(ODD_SCORES))
         elif change == 3:
-            rows[line][draw(st.sampled_from([1, 5]))] = draw(st.sampled_from(["", "s", "q"]))
+            odd = st.sampled_from(["", "s", "q"]) | st.sampled_from(ODD_IDS)  # Q0 or run id
+            rows[line][draw(st.sampled_from([1, 5]))] = draw(odd)
         elif change == 4:
             separators[line] = draw(st.sampled_from(["  ", "\t", " \t", "\x0b", "\x0c"]))
         elif change == 5:
@@ -83,6 +87,25 @@ def careful(path: Path) -> object:
         return (error.file, error.line, str(error))
 
 
+def same_columns(fast: object, careful: RunColumns) -> bool:
+    """Whether `read_run_columns`'s answer holds the same columns as the careful reader's."""
+    assert isinstance(fast, RunColumns)
+    if (fast.run_id, fast.warnings, list(fast.topics)) != (
+        careful.run_id,
+        careful.warnings,
+        list(careful.topics),
+    ):
+        return False
+    for topic, ours in fast.topics.items():
+        theirs = careful.topics[topic]
+        if ours.unique != theirs.unique:
+            return False
+        for name in ("codes", "scores", "starts", "lengths", "missing", "lines"):
+            if getattr(ours, name).tolist() != getattr(theirs, name).tolist():
+                return False
+    return True
+
+
 def written(data: bytes, folder: str) -> Path:
     path = Path(folder) / "run.fol"
     path.write_bytes(data)
@@ -95,7 +118,7 @@ def test_the_fast_reader_answers_only_what_the_careful_reader_reads(data: bytes)
     with tempfile.TemporaryDirectory() as folder:
         path = written(data, folder)
         expected = careful(path)
-        table = read_fol_table(data)
+        table = read_fol_table(data, passages=True)
         if table is not None:
             assert isinstance(expected, tuple) and not isinstance(expected[0], str)
             ranked, warnings = expected
@@ -104,6 +127,12 @@ def test_the_fast_reader_answers_only_what_the_careful_reader_reads(data: bytes)
             assert table.topics == list(ranked.topics)
             articles = [table.names[a] if table.names else str(a) for a in table.articles.tolist()]
             assert articles == [a for listed in ranked.topics.values() for a in listed]
+            results = [r for listed in read_run(path).topics.values() for r in listed]
+            assert table.passages is not None
+            assert table.passages.scores.tolist() == [r.score for r in results]
+            assert table.passages.starts.tolist() == [r.start for r in results]
+            assert table.passages.lengths.tolist() == [r.length for r in results]
+            assert same_columns(read_run_columns(path), columns_of_run(read_run(path)))
         try:
             both: object = read_ranked_run(path)
         except FormatError as error:
@@ -142,6 +171,11 @@ def test_irregular_files_are_left_to_the_careful_reader() -> None:
         b"1 Q0 a 1 0.5 r 0 2147483648\n",
         b"1 Q0 a 1 0.5 r 0 10\n2 Q0 a 1 0.5 r 0 10\n1 Q0 b 2 0.5 r 0 10\n",
         b"1 Q0 a\xc2\xa0b 1 0.5 r 0 10\n",
+        b"1 Q\xc3\xa9 a 1 0.5 r 0 10\n",  # every field is checked: no scan of the whole file
+        b"1 Q\x01 a 1 0.5 r 0 10\n",
+        b"1 Q0 a 1 0.5 r\xc3\xa9 0 10\n",
+        b"1 Q0 a 1 0.5 r 0 10\r2 Q0 a 1 0.5 r 0 10\n",  # a lone CR ends a line for pyarrow only
+        b"1 Q0 a 1 0.5 r 0 10\r\n2 Q0 a\r 1 0.5 r 0 10\r\n",
         b"1 Q0 a 1 0.5 ab 0 1\n1 Q0 b 2 0.5 a 0 1\n1 Q0 c 3 0.5 bab 0 1\n",  # `ababab` all the same
         b"1 Q0 a 1 0.5 r 0 1\n1 Q0 b 2 0.5 s 0 1\n",
         b"",
