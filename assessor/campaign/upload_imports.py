@@ -97,15 +97,21 @@ def import_received_collection(
     name: str | None,
     progress: Progress | None = None,
     limits: UploadLimits = LIMITS,
+    profile: str | None = None,
 ) -> tuple[str, int]:
-    """Unpack (an archive) and import a received collection; its name and document count."""
+    """Unpack (an archive) and import a received collection; its name and document count.
+
+    `profile` is the display profile (docs/profiles.md); None detects it from the articles.
+    """
     with removed_on_failure(received.directory):
         if received.archive is not None:
             (archive,) = received.files
             unpack_archive(archive, received.archive, received.directory, limits)
             archive.unlink()
         chosen = name or received.archive_stem
-        count = import_collection(session, received.directory, chosen, progress=progress)
+        count = import_collection(
+            session, received.directory, chosen, profile=profile, progress=progress
+        )
         session.commit()
     return chosen, count
 
@@ -129,11 +135,15 @@ def import_received_runs(
 
 
 def server_collection(
-    session: Session, directory: Path, name: str | None, progress: Progress | None = None
+    session: Session,
+    directory: Path,
+    name: str | None,
+    progress: Progress | None = None,
+    profile: str | None = None,
 ) -> tuple[str, int]:
     """Import a collection folder on the server (checked by `allowed_path`), read in place."""
     chosen = name or directory.name
-    count = import_collection(session, directory, chosen, progress=progress)
+    count = import_collection(session, directory, chosen, profile=profile, progress=progress)
     session.commit()
     return chosen, count
 

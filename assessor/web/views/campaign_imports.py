@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from assessor.campaign import upload_imports as imports
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.import_jobs import Work, find_job, start_job
+from assessor.campaign.profiles import get_profile, profile_names
 from assessor.campaign.upload_imports import Upload
 from assessor.campaign.uploads import allowed_path, data_directory, import_roots
 from assessor.store.db import get_session, session_factory
@@ -85,6 +86,7 @@ def _page(
         job=job,
         counts=_counts(),
         roots=_roots(),
+        profiles=profile_names(),
     )
 
 
@@ -145,19 +147,24 @@ def _from_server() -> bool:
 def collection() -> ResponseReturnValue:
     """Import a collection: uploaded `*.xml` files or one archive, or a folder on the server."""
     name = request.form.get("name", "").strip() or None
+    profile = request.form.get("profile", "").strip() or None
 
     def done(imported: tuple[str, int]) -> str:
         return f"Imported {imported[1]} documents into the collection {imported[0]}."
 
     def prepare() -> Work:
+        if profile is not None:
+            get_profile(profile)  # an unknown name is refused before anything is kept
         if _from_server():
             folder = imports.server_collection_folder(request.form.get("path", ""), _roots())
             return lambda session, progress: done(
-                imports.server_collection(session, folder, name, progress)
+                imports.server_collection(session, folder, name, progress, profile)
             )
         received = imports.receive(_data_dir(), "collection", _uploads())
         return lambda session, progress: done(
-            imports.import_received_collection(session, received, name, progress)
+            imports.import_received_collection(
+                session, received, name, progress, profile=profile
+            )
         )
 
     return _start("collection", prepare)
