@@ -162,9 +162,7 @@ def collection() -> ResponseReturnValue:
             )
         received = imports.receive(_data_dir(), "collection", _uploads())
         return lambda session, progress: done(
-            imports.import_received_collection(
-                session, received, name, progress, profile=profile
-            )
+            imports.import_received_collection(session, received, name, progress, profile=profile)
         )
 
     return _start("collection", prepare)
