@@ -7,11 +7,10 @@ Article and topic ids are the strings of the files (INEX article numbers, topic 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any, ClassVar
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
-    JSON,
     BigInteger,
     CheckConstraint,
     DateTime,
@@ -19,35 +18,23 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    MetaData,
     String,
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-NAMING_CONVENTION = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
+from assessor.store.activity import NOTE_LENGTH as NOTE_LENGTH
+from assessor.store.activity import ArticleNote as ArticleNote
+from assessor.store.activity import ImportJob as ImportJob
+from assessor.store.activity import ViewEvent as ViewEvent
+from assessor.store.base import NAMING_CONVENTION as NAMING_CONVENTION
+from assessor.store.base import Base as Base
+from assessor.store.base import utcnow as utcnow
 
 ROLES = ("assessor", "organiser")
 STATUSES = ("unjudged", "relevant", "nonrelevant")
 TITLE_LENGTH = 300  # documents.title: longer titles are cut (with an ellipsis) on import
-NOTE_LENGTH = 2000  # article_notes.note: longer notes are refused, never cut
-
-
-def utcnow() -> datetime:
-    """The current time in UTC, without tzinfo (stored the same on SQLite and PostgreSQL)."""
-    return datetime.now(UTC).replace(tzinfo=None)
-
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[list[int]]: JSON}
 
 
 class Collection(Base):
@@ -283,66 +270,3 @@ class ElementValueRow(Base):
     value: Mapped[str | None] = mapped_column(String(1))
     source: Mapped[str | None] = mapped_column(String(20))
     flag: Mapped[str | None] = mapped_column(Text)
-
-
-class ViewEvent(Base):
-    """An article shown to or left by its assessor on the assessment page (spec section 10).
-
-    The page reports each with a random `event_id` (a retried report is stored once) and the
-    browser's clock; with the operations of `Event`, they time each article's assessment.
-    """
-
-    __tablename__ = "view_events"
-    __table_args__ = (
-        UniqueConstraint("assignment_id", "event_id"),
-        CheckConstraint("kind IN ('shown', 'left')", name="kind"),
-    )
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
-    assignment_id: Mapped[int] = mapped_column(
-        ForeignKey("assignments.id", ondelete="CASCADE"), index=True
-    )
-    article: Mapped[str] = mapped_column(String(200))
-    kind: Mapped[str] = mapped_column(String(10))
-    event_id: Mapped[str] = mapped_column(String(100))
-    server_time: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    client_time: Mapped[datetime | None] = mapped_column(DateTime)
-
-
-class ArticleNote(Base):
-    """An assessor's flag ("unsure") and free-text note about one article of an assignment.
-
-    Only the assignment's assessor writes it; organisers read it (their flagged-articles page,
-    the notes export). A row with neither flag nor note is deleted rather than kept empty.
-    """
-
-    __tablename__ = "article_notes"
-    __table_args__ = (UniqueConstraint("assignment_id", "article"),)
-    id: Mapped[int] = mapped_column(primary_key=True)
-    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
-    article: Mapped[str] = mapped_column(String(200))
-    flag: Mapped[bool] = mapped_column(default=False)
-    note: Mapped[str] = mapped_column(String(NOTE_LENGTH), default="")
-    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-
-
-class ImportJob(Base):
-    """An import the organiser's Import page runs in the background, and how far it got.
-
-    The row is the only shared state: whichever server process answers the page's poll reads
-    it (several gunicorn workers). `stage` says what the import is doing, `done` of `total`
-    counts files read; `message` is the result or the importer's error.
-    """
-
-    __tablename__ = "import_jobs"
-    __table_args__ = (CheckConstraint("status IN ('running', 'done', 'failed')", name="status"),)
-    id: Mapped[int] = mapped_column(primary_key=True)
-    kind: Mapped[str] = mapped_column(String(20))  # collection | topics | runs
-    status: Mapped[str] = mapped_column(String(10), default="running")
-    stage: Mapped[str] = mapped_column(Text, default="")
-    done: Mapped[int] = mapped_column(Integer, default=0)
-    total: Mapped[int | None] = mapped_column(Integer)
-    message: Mapped[str] = mapped_column(Text, default="")
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime)
