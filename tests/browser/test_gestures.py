@@ -14,6 +14,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from assessor.store import db
+from assessor.store.models import Topic
+
 from .conftest import wait_for
 from .test_assessing import P1, P3, passages_painted, units
 
@@ -210,3 +213,19 @@ def test_phone_shows_the_text_first_and_touch_selection_highlights(ui: Any) -> N
     wait_for(page, "!document.getElementById('selection-bar').hidden")
     button.tap()
     assert passages(ui, page) == [span(ui, P1, "Clef 𝄞𝄞 ", "starts the staff")]
+
+
+def test_phone_keeps_a_long_topic_folded_so_the_text_starts_on_the_first_screen(ui: Any) -> None:
+    # A narrative as long as the demo's (about 900 characters) pushed the text below the first
+    # screen of a 390x844 phone when the topic was open on the first article.
+    with db.session_scope(ui.site.app) as session:
+        session.get(Topic, "1").narrative = "Relevant are passages that explain the staff. " * 20
+    page = ui.log_in("alice", **PHONE)
+    ui.open_article(page, "alice", "astral")  # the first article of the pool
+    assert page.locator("#topic-fold").get_attribute("open") is None
+    top = page.evaluate("document.getElementById('document').getBoundingClientRect().top")
+    assert top < 600, top
+    page.locator("#topic-fold summary").tap()  # the title is the summary; a tap opens it
+    assert page.locator("#topic-fold").get_attribute("open") is not None
+    ui.open_article(page, "alice", "plain")  # and the choice is remembered
+    assert page.locator("#topic-fold").get_attribute("open") is not None
