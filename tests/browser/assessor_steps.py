@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from evaluation.text.document import Document
 
-from .campaign_steps import DEMO, Campaign
+from .campaign_steps import DEMO, Campaign, log_in
 from .conftest import Browse, wait_for
 
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1440, "height": 900}}
@@ -106,6 +106,14 @@ class Assessor:
         self.page, self.campaign, self.name, self.touch = page, campaign, name, touch
         self.judged: dict[str, Judged] = {}
 
+    @classmethod
+    def log_in(
+        cls, browser: Browser, campaign: Campaign, name: str, password: str, window: dict[str, Any]
+    ) -> Assessor:
+        """`name` logged in through the log-in form, in a window such as DESKTOP or PHONE."""
+        page = log_in(browser, campaign, name, password, **window)
+        return cls(page, campaign, name, touch=bool(window.get("has_touch")))
+
     @property
     def article(self) -> str:
         return self.page.url.rsplit("/", 1)[1]
@@ -155,7 +163,7 @@ class Assessor:
         Browse.wait_saved(self.page)
         return self.stored()
 
-    def _select(self, paragraph: Paragraph, first: int, last: int) -> None:
+    def select(self, paragraph: Paragraph, first: int, last: int) -> None:
         """Select from the start of word `first` to inside word `last` (it grows to words)."""
         if self.touch:
             self.page.evaluate(
@@ -173,7 +181,7 @@ class Assessor:
 
     def highlight(self, paragraph: Paragraph, first: int, last: int) -> list[int]:
         """A highlight of words `first` to `last`: a mouse drag, or touch and "Highlight"."""
-        self._select(paragraph, first, last)
+        self.select(paragraph, first, last)
         if self.touch:
             self.page.locator("#bar-highlight").tap()
         self.saved()
@@ -182,7 +190,7 @@ class Assessor:
     def remove(self, paragraph: Paragraph, first: int, last: int) -> list[int]:
         """Just words `first` to `last` taken out of the passage around them: a selection inside
         it, then Delete (mouse) or "Remove highlight" (touch)."""
-        self._select(paragraph, first, last)
+        self.select(paragraph, first, last)
         button = self.page.locator("#bar-remove-text")
         wait_for(self.page, "!document.getElementById('bar-remove-text').hidden")
         button.tap() if self.touch else self.page.keyboard.press("Delete")

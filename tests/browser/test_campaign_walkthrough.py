@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from .assessor_steps import DESKTOP, PHONE, Assessor, Judged
 from .campaign_steps import (
@@ -50,22 +50,24 @@ def set_up_a_double_judged_topic(page: Page, campaign: Campaign) -> None:
         assign(page, campaign, TOPIC, name)
 
 
-def judge_with_every_gesture(assessor: Assessor) -> None:
+def judge_with_every_gesture(assessor: Assessor, words_from: int) -> None:
     """On the topic's first article: two highlights, words taken out of the first, the second
     trimmed with its end grip, the entry point set and moved with Shift+click; then the next
-    article is marked not relevant. Each step is checked against the server's judgement."""
+    article is marked not relevant. Each step is checked against the server's judgement; the
+    words chosen start at word `words_from` of each paragraph, so that assessors differ."""
     article = assessor.open_topic(TOPIC)
     first, second = assessor.paragraphs()[:2]
-    whole = assessor.highlight(first, 0, 9)
+    w = words_from
+    whole = assessor.highlight(first, w, w + 9)
     assert assessor.stored()["passages"] == [whole]
-    gap = assessor.remove(first, 3, 5)
+    gap = assessor.remove(first, w + 3, w + 5)
     split = [[whole[0], gap[0]], [gap[1], whole[1]]]
     assert assessor.stored()["passages"] == split
-    other = assessor.highlight(second, 1, 8)
-    trimmed = [other[0], assessor.trim_end(second, 4)]
+    other = assessor.highlight(second, w + 1, w + 8)
+    trimmed = [other[0], assessor.trim_end(second, w + 4)]
     assert trimmed[1] < other[1] and assessor.stored()["passages"] == [*split, trimmed]
-    assert assessor.shift_click(first, 1) == assessor.stored()["bep"]
-    bep = assessor.shift_click(second, 2)
+    assert assessor.shift_click(first, w + 1) == assessor.stored()["bep"]
+    bep = assessor.shift_click(second, w + 2)
     state = assessor.stored()
     assert state["bep"] == bep and state["passages"] == [*split, trimmed]
     assessor.judged[article] = Judged([*split, trimmed], bep)
@@ -86,7 +88,7 @@ def close_the_tab_with_an_operation_unsent(assessor: Assessor, campaign: Campaig
     campaign.app.wsgi_app = server
     server.down = True
     paragraph = assessor.paragraphs()[0]
-    assessor._select(paragraph, 2, 6)
+    assessor.select(paragraph, 2, 6)
     passage = paragraph.span(2, 6)
     wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
     assert "1 unsaved" in page.locator("#save-state").inner_text()
@@ -133,21 +135,16 @@ def test_a_campaign_from_an_empty_database_to_the_exported_qrels(
         organiser = log_in(browser, campaign, campaign.organiser, campaign.password, **DESKTOP)
         set_up_a_double_judged_topic(organiser, campaign)
 
-        ann = Assessor(
-            log_in(browser, campaign, "ann", ASSESSORS["ann"], **DESKTOP),
-            campaign,
-            "ann",
-            touch=False,
-        )
-        judge_with_every_gesture(ann)
+        ann = Assessor.log_in(browser, campaign, "ann", ASSESSORS["ann"], DESKTOP)
+        judge_with_every_gesture(ann, words_from=0)
         close_the_tab_with_an_operation_unsent(ann, campaign)
-        ben = Assessor(
-            log_in(browser, campaign, "ben", ASSESSORS["ben"], **PHONE), campaign, "ben", touch=True
-        )
-        judge_with_every_gesture(ben)
+        ben = Assessor.log_in(browser, campaign, "ben", ASSESSORS["ben"], PHONE)
+        judge_with_every_gesture(ben, words_from=2)
 
         organiser.goto(f"{campaign.url}/organiser/export")
-        organiser.select_option(f"select[aria-label='Assessor for topic {TOPIC}']", label="ann")
-        assert downloaded(organiser, "#export-form button[type=submit]") == qrels_lines(ann)
+        row = organiser.locator("#export-form tr", has_text=f"{TOPIC}: ")
+        expect(row).to_contain_text("ann (3), ben (2)")
+        organiser.select_option(f"select[aria-label='Assessor for topic {TOPIC}']", label="ben")
+        assert downloaded(organiser, "#export-form button[type=submit]") == qrels_lines(ben)
         everyone = downloaded(organiser, "#export-with-assessors")
         assert everyone == qrels_lines(ann, "ann") + qrels_lines(ben, "ben")
