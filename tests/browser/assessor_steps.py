@@ -105,6 +105,7 @@ class Assessor:
     def __init__(self, page: Page, campaign: Campaign, name: str, touch: bool) -> None:
         self.page, self.campaign, self.name, self.touch = page, campaign, name, touch
         self.judged: dict[str, Judged] = {}
+        self.assignment = ""  # the id of the topic's assignment, once opened
 
     @classmethod
     def log_in(
@@ -118,12 +119,6 @@ class Assessor:
     def article(self) -> str:
         return self.page.url.rsplit("/", 1)[1]
 
-    @property
-    def assignment(self) -> str:
-        found = re.search(r"/assignments/(\d+)/", self.page.url)
-        assert found is not None, self.page.url
-        return found.group(1)
-
     def document(self, article: str | None = None) -> Document:
         return Document.from_file(DEMO / "collection" / f"{article or self.article}.xml")
 
@@ -131,6 +126,9 @@ class Assessor:
         """From My topics to the topic's pool, then its first unjudged article; its name."""
         self.page.goto(f"{self.campaign.url}/topics")
         self.page.locator("#assignments tr", has_text=topic).locator("a").click()
+        found = re.search(r"/assignments/(\d+)", self.page.url)
+        assert found is not None, self.page.url
+        self.assignment = found.group(1)
         self.page.click("text=Judge the first unjudged article")
         Browse.ready(self.page)
         return self.article

@@ -29,12 +29,13 @@ from .campaign_steps import (
     upload_runs,
     upload_topics,
 )
-from .conftest import Browse, wait_for
+from .conftest import wait_for
 from .test_outbox import Unreachable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TOPIC = "9001"
+POOL_SIZE = 20  # articles pooled for the topic
 ASSESSORS = {"ann": "ann's password", "ben": "ben's password"}
 
 
@@ -43,7 +44,7 @@ def set_up_a_double_judged_topic(page: Page, campaign: Campaign) -> None:
     assert "Imported 44 documents" in upload_collection(page, campaign)
     assert "Imported 5 topics." in upload_topics(page, campaign)
     assert "Imported 4 run(s)" in upload_runs(page, campaign)
-    assert "Pooled 1 topic(s)" in build_pools(page, campaign, size=20, topics=[TOPIC])
+    assert "Pooled 1 topic(s)" in build_pools(page, campaign, size=POOL_SIZE, topics=[TOPIC])
     for name, password in ASSESSORS.items():
         add_user(page, campaign, name, "assessor", password)
     for name in ASSESSORS:
@@ -80,9 +81,10 @@ def judge_with_every_gesture(assessor: Assessor, words_from: int) -> None:
 
 
 def close_the_tab_with_an_operation_unsent(assessor: Assessor, campaign: Campaign) -> None:
-    """A highlight made while the server is unreachable; the tab is closed with it unsent; a
-    tab opened later sends it, and the server then holds it."""
-    page, article, url = assessor.page, assessor.article, assessor.page.url
+    """A highlight made while the server is unreachable; the tab is closed with it unsent. A
+    tab opened later on My topics, where the assessor lands, sends it: the server holds it and
+    the progress counts it."""
+    page, article = assessor.page, assessor.article
     wait_for(page, "window.focal.outboxReady")
     server = Unreachable(campaign.app.wsgi_app)
     campaign.app.wsgi_app = server
@@ -92,15 +94,16 @@ def close_the_tab_with_an_operation_unsent(assessor: Assessor, campaign: Campaig
     passage = paragraph.span(2, 6)
     wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
     assert "1 unsaved" in page.locator("#save-state").inner_text()
-    context = page.context
+    judged = len(assessor.judged)
     page.close()
     assert server.refused >= 1 and assessor.stored(article)["status"] == "unjudged"
 
     server.down = False
-    assessor.page = context.new_page()
-    assessor.page.goto(url)
-    Browse.ready(assessor.page)
-    state = assessor.saved()
+    assessor.page = page.context.new_page()
+    assessor.page.goto(f"{campaign.url}/topics")
+    row = assessor.page.locator("#assignments tr", has_text=TOPIC)
+    expect(row.locator("td").nth(2)).to_have_text(f"{judged + 1} / {POOL_SIZE}")
+    state = assessor.stored(article)
     assert state["passages"] == [passage] and state["status"] == "relevant"
     assessor.judged[article] = Judged([passage], passage[0])
 
