@@ -102,6 +102,27 @@ def test_my_topics_sends_what_a_closed_tab_left_unsent(ui: Any) -> None:
     assert state["passages"] == [[start, document.span(P1)[0] + p1.index(" then")]]
 
 
+def test_an_article_tab_shows_what_my_topics_sent(ui: Any) -> None:
+    """A tab on the article that cannot reach the server itself learns from My topics, in
+    another tab, that the operation it holds was saved."""
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "astral")
+    wait_for(page, "window.focal.outboxReady")
+    page.route("**/ops", lambda route: route.abort())  # this tab's requests fail
+    document = ui.site.document("astral")
+    p1 = document.text[slice(*document.span(P1))]
+    ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
+    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
+    topics = page.context.new_page()
+    topics.goto(f"{ui.site.url}/topics")
+    expect(topics.locator("#assignments tbody tr").first).to_contain_text("1 / ")
+    wait_for(page, "window.focal.pendingCount() === 0")
+    start = document.span(P1)[0] + len("Clef ")
+    end = document.span(P1)[0] + p1.index(" then")
+    assert page.evaluate("window.focal.localState().passages") == [[start, end]]
+    assert page.locator("#other-tab").is_visible()
+
+
 def refuse_once(code: str, status: int, sent: list[dict[str, Any]]) -> Any:
     def handler(route: Route) -> None:
         sent.append(json.loads(route.request.post_data or "{}"))
