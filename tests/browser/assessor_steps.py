@@ -177,12 +177,16 @@ class Assessor:
         self.page.mouse.move(end["x"], end["y"], steps=10)
         self.page.mouse.up()
 
-    def highlight(self, paragraph: Paragraph, first: int, last: int) -> list[int]:
-        """A highlight of words `first` to `last`: a mouse drag, or touch and "Highlight"."""
+    def highlight(
+        self, paragraph: Paragraph, first: int, last: int, wait_saved: bool = True
+    ) -> list[int]:
+        """A highlight of words `first` to `last`: a mouse drag, or touch and "Highlight";
+        with `wait_saved`, once the server has it."""
         self.select(paragraph, first, last)
         if self.touch:
             self.page.locator("#bar-highlight").tap()
-        self.saved()
+        if wait_saved:
+            self.saved()
         return paragraph.span(first, last)
 
     def remove(self, paragraph: Paragraph, first: int, last: int) -> list[int]:

@@ -90,8 +90,7 @@ def close_the_tab_with_an_operation_unsent(assessor: Assessor, campaign: Campaig
     campaign.app.wsgi_app = server
     server.down = True
     paragraph = assessor.paragraphs()[0]
-    assessor.select(paragraph, 2, 6)
-    passage = paragraph.span(2, 6)
+    passage = assessor.highlight(paragraph, 2, 6, wait_saved=False)
     wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
     assert "1 unsaved" in page.locator("#save-state").inner_text()
     judged = len(assessor.judged)
