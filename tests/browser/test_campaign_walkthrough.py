@@ -107,6 +107,18 @@ def close_the_tab_with_an_operation_unsent(assessor: Assessor, campaign: Campaig
     assessor.judged[article] = Judged([passage], passage[0])
 
 
+def progress_on_the_matrix(page: Page, campaign: Campaign) -> dict[str, int]:
+    """The articles each assessor judged, as the matrix cells of the topic show them."""
+    page.goto(f"{campaign.url}/organiser/matrix")
+    judged = {}
+    for name in ASSESSORS:
+        cell = page.locator(f'button[data-topic="{TOPIC}"][data-assessor="{name}"] + small')
+        count, size = cell.inner_text().split(" / ")
+        assert int(size) == POOL_SIZE
+        judged[name] = int(count)
+    return judged
+
+
 def qrels_lines(assessor: Assessor, column: str = "Q0") -> list[str]:
     """The FOL qrels lines (docs/assessor.md) of what `assessor` did, from the documents' text:
     `topic Q0 article rel_chars article_chars bep off:len …`, or `… 0 article_chars`."""
@@ -143,6 +155,7 @@ def test_a_campaign_from_an_empty_database_to_the_exported_qrels(
         ben = Assessor.log_in(browser, campaign, "ben", ASSESSORS["ben"], PHONE)
         judge_with_every_gesture(ben, words_from=2)
 
+        assert progress_on_the_matrix(organiser, campaign) == {"ann": 3, "ben": 2}
         organiser.goto(f"{campaign.url}/organiser/export")
         row = organiser.locator("#export-form tr", has_text=f"{TOPIC}: ")
         expect(row).to_contain_text("ann (3), ben (2)")
