@@ -193,9 +193,11 @@ class Assessor:
         """Just words `first` to `last` taken out of the passage around them: a selection inside
         it, then Delete (mouse) or "Remove highlight" (touch)."""
         self.select(paragraph, first, last)
-        button = self.page.locator("#bar-remove-text")
         wait_for(self.page, "!document.getElementById('bar-remove-text').hidden")
-        button.tap() if self.touch else self.page.keyboard.press("Delete")
+        if self.touch:
+            self.page.locator("#bar-remove-text").tap()
+        else:
+            self.page.keyboard.press("Delete")
         self.saved()
         return paragraph.span(first, last)
 
@@ -205,18 +207,8 @@ class Assessor:
         box = self.page.locator("#grip-end").bounding_box()
         assert box is not None, "no grip shows on the selected passage"
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        if self.touch:  # a finger on the knob below the grip, through the browser's touch input
-            y = box["y"] + box["height"] + 5
-            touch = self.page.context.new_cdp_session(self.page)
-            path = [
-                (x + (target["x"] - x) * i / 8, y + (target["y"] - y) * i / 8) for i in range(9)
-            ]
-            for kind, (px, py) in [("touchStart", path[0])] + [("touchMove", p) for p in path[1:]]:
-                touch.send(
-                    "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": px, "y": py}]}
-                )
-            touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-            touch.detach()
+        if self.touch:  # a finger on the knob below the grip
+            self.finger_drag((x, box["y"] + box["height"] + 5), (target["x"], target["y"]))
         else:
             self.page.mouse.move(x, y)
             self.page.mouse.down()
@@ -224,6 +216,22 @@ class Assessor:
             self.page.mouse.up()
         self.saved()
         return paragraph.span(word, word)[1]
+
+    def finger_drag(self, start: tuple[float, float], end: tuple[float, float]) -> None:
+        """One finger pressed at `start`, moved to `end` and lifted, through the browser's own
+        touch input (pointer events of type "touch", as on a phone)."""
+        touch = self.page.context.new_cdp_session(self.page)
+        steps = [
+            (start[0] + (end[0] - start[0]) * i / 8, start[1] + (end[1] - start[1]) * i / 8)
+            for i in range(9)
+        ]
+        for i, (x, y) in enumerate(steps):
+            kind = "touchStart" if i == 0 else "touchMove"
+            touch.send(
+                "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]}
+            )
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        touch.detach()
 
     def shift_click(self, paragraph: Paragraph, word: int) -> int:
         """Shift+click at the start of `word`: the best entry point moves there."""
@@ -235,8 +243,8 @@ class Assessor:
         return paragraph.span(word, word)[0]
 
     def leave(self, action: str) -> str:
-        """ "next" or "nonrelevant" from the action bar (a key on desktop, a tap on the phone);
-        the article it leads to."""
+        """Leave the article by `action`, "next" or "nonrelevant", from the action bar (a key on
+        desktop, a tap on the phone); the article it leads to."""
         before = self.page.url
         if self.touch:
             self.page.locator(f'#action-bar [data-action="{action}"]').tap()
