@@ -68,9 +68,10 @@ def empty_campaign(
         db.engine_of(app).dispose()
 
 
-def log_in(browser: Browser, campaign: Campaign, name: str, password: str) -> Page:
-    """A new browser context logged in through the log-in form."""
-    page = browser.new_context().new_page()
+def log_in(browser: Browser, campaign: Campaign, name: str, password: str, **context: Any) -> Page:
+    """A new browser context (`context`: Playwright's options, e.g. a viewport or touch) logged
+    in through the log-in form."""
+    page = browser.new_context(**context).new_page()
     page.goto(f"{campaign.url}/login")
     page.fill('input[name="name"]', name)
     page.fill('input[name="password"]', password)

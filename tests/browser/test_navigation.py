@@ -104,3 +104,19 @@ def test_next_and_previous_buttons_prefetch_and_progress(ui: Any, served: list[s
     wait_for(page, "document.getElementById('progress').dataset.judged === '2'")
     assert progress(page) == (2, len(site.articles))
     assert astral_path in served
+
+
+def test_the_lists_load_once_and_never_ask_for_eval(ui: Any, served: list[str]) -> None:
+    """My topics and a pool are requested once per visit: no hx-trigger filter, which htmx
+    would need eval for (refused by the site's htmx configuration, and then taken as true)."""
+    page = ui.log_in("alice")
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text))
+    pool = f"/assignments/{ui.site.assignments['alice']}"
+    for path in ("/topics", pool):
+        before = served.count(path)
+        page.goto(ui.site.url + path)
+        wait_for(page, "window.htmx !== undefined && document.readyState === 'complete'")
+        time.sleep(0.5)  # an extra request, if any, has been made by now
+        assert served.count(path) == before + 1, served
+    assert not [text for text in errors if "evalDisallowed" in text], errors

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import Route
+from playwright.sync_api import Route, expect
 
 from .conftest import wait_for
 
@@ -69,6 +69,58 @@ def test_a_judgement_made_offline_survives_closing_the_tab(ui: Any) -> None:
     end = document.span(P1)[0] + p1.index(" then")
     state = ui.stored_state(again, "alice", "astral")
     assert state["passages"] == [[start, end]] and state["status"] == "relevant"
+
+
+def test_my_topics_sends_what_a_closed_tab_left_unsent(ui: Any) -> None:
+    """An assessor comes back on My topics, not on the article: the list sends the outbox and
+    shows the judgement in its progress."""
+    page = ui.log_in("alice")
+    context = page.context
+    ui.open_article(page, "alice", "astral")
+    wait_for(page, "window.focal.outboxReady")
+    server = Unreachable(ui.site.app.wsgi_app)
+    ui.site.app.wsgi_app = server
+    server.down = True
+    document = ui.site.document("astral")
+    p1 = document.text[slice(*document.span(P1))]
+    ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
+    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
+    page.close()
+    topics = context.new_page()
+    topics.goto(f"{ui.site.url}/topics")  # still unreachable: the list says what waits
+    expect(topics.locator("#outbox-state")).to_contain_text("1 unsaved change not sent yet")
+    assert ui.stored_state(topics, "alice", "astral")["status"] == "unjudged"
+
+    server.down = False
+    topics.reload()
+    expect(topics.locator("#assignments tbody tr").first).to_contain_text(
+        f"1 / {len(ui.site.articles)}"
+    )
+    expect(topics.locator("#outbox-state")).to_be_hidden()
+    start = document.span(P1)[0] + len("Clef ")
+    state = ui.stored_state(topics, "alice", "astral")
+    assert state["passages"] == [[start, document.span(P1)[0] + p1.index(" then")]]
+
+
+def test_an_article_tab_shows_what_my_topics_sent(ui: Any) -> None:
+    """A tab on the article that cannot reach the server itself learns from My topics, in
+    another tab, that the operation it holds was saved."""
+    page = ui.log_in("alice")
+    ui.open_article(page, "alice", "astral")
+    wait_for(page, "window.focal.outboxReady")
+    page.route("**/ops", lambda route: route.abort())  # this tab's requests fail
+    document = ui.site.document("astral")
+    p1 = document.text[slice(*document.span(P1))]
+    ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
+    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
+    topics = page.context.new_page()
+    topics.goto(f"{ui.site.url}/topics")
+    expect(topics.locator("#assignments tbody tr").first).to_contain_text("1 / ")
+    wait_for(page, "window.focal.pendingCount() === 0")
+    start = document.span(P1)[0] + len("Clef ")
+    end = document.span(P1)[0] + p1.index(" then")
+    assert page.evaluate("window.focal.localState().passages") == [[start, end]]
+    assert page.locator("#other-tab").is_visible()
 
 
 def refuse_once(code: str, status: int, sent: list[dict[str, Any]]) -> Any:
