@@ -32,10 +32,30 @@ def _evaluate_file(path: str) -> RunEvaluation:
     prepared = cast(PreparedQrels, _SHARED["qrels"])
     settings = cast(Settings, _SHARED["settings"])
     parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
+    if settings.task == "focused":
+        return _evaluate_focused(prepared, settings, path)
     # Passage tasks read FOL runs as columns (no record per line); article measures need scores
     # per result and accept any kind of run, so they read records.
     run = read_run(path) if settings.task == "articles" else read_run_columns(path)
     return evaluate(prepared, run, settings.task, **parameters)
+
+
+def _evaluate_focused(prepared: PreparedQrels, settings: Settings, path: str) -> RunEvaluation:
+    """The focused task: a canonical FOL run with plain-number ids in one pass over its columns
+    (`evaluation.measures.focused_table`), any other run topic by topic."""
+    from evaluation.formats._source import read_bytes
+    from evaluation.formats.columns import columns_of_table, read_run_columns
+    from evaluation.formats.fol_arrow import read_fol_table
+    from evaluation.measures.focused_table import evaluate_table
+
+    parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
+    table = read_fol_table(read_bytes(path), passages=True)
+    if table is None:
+        return evaluate(prepared, read_run_columns(path), settings.task, **parameters)
+    evaluation = evaluate_table(prepared, table, path, settings)
+    if evaluation is not None:
+        return evaluation
+    return evaluate(prepared, columns_of_table(table, path), settings.task, **parameters)
 
 
 def evaluate_files(
@@ -52,6 +72,10 @@ def evaluate_files(
         return [_evaluate_file(path) for path in paths]
     for topic in prepared.qrels:  # index once, before forking, so workers share it
         prepared.text(topic)
+    if settings.task == "focused":
+        from evaluation.measures.focused_table import qrels_index
+
+        qrels_index(prepared)
     # Keep the collector of each worker off the inherited qrels: scanning them would copy their
     # pages into every worker for nothing (they hold no cycles and outlive the call anyway).
     gc.freeze()

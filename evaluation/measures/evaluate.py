@@ -141,7 +141,7 @@ def evaluate(
     if settings.complete:
         for topic in prepared.qrels:
             if topic not in run.topics:
-                evaluation.topics.append(_missing_topic(prepared, topic, settings))
+                evaluation.topics.append(missing_topic(prepared, topic, settings))
     if task in declarations.CONTEXT_TASKS:
         evaluation.qrels_relevant = prepared.relevant_totals()
     return evaluation
@@ -197,7 +197,7 @@ def _note_past_end(lines: TopicLines, text: RelevantText, evaluation: RunEvaluat
         )
 
 
-def _missing_topic(prepared: PreparedQrels, topic: str, settings: Settings) -> TopicEvaluation:
+def missing_topic(prepared: PreparedQrels, topic: str, settings: Settings) -> TopicEvaluation:
     """A qrels topic the run does not answer: every measure 0, relevant counts as judged."""
     if settings.task == "articles":
         judged = prepared.article_judgements(topic)

@@ -171,6 +171,11 @@ class RelevantText:
         self._probe = self._keys * _SPAN + self._starts  # sorted: keys ascend, starts ascend
         self._last: tuple[TopicLines, Ints] | None = None
 
+    def spans(self) -> tuple[Ints, Ints, Ints, Ints]:
+        """The relevant passages as arrays, by key then start: (key, start, length, relevant
+        characters of the article before it)."""
+        return self._keys, self._starts, self._lengths, self._before
+
     def is_relevant(self, article: str) -> bool:
         return article in self.key
 
