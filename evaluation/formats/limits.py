@@ -118,7 +118,7 @@ def _all_within(judgements: list[Judgement]) -> bool:
         lengths = list(map(len, ids))
         if min(lengths) == 0 or max(lengths) > limit or _UNREPRESENTABLE.search("".join(ids)):
             return False
-    counts = list(map(attrgetter("article_chars"), judgements))
+    counts: list[int] = list(map(attrgetter("article_chars"), judgements))
     counts += [bep for bep in map(attrgetter("bep"), judgements) if bep is not None]
     counts += [end for passages in map(attrgetter("passages"), judgements) for _, end in passages]
     return min(counts) >= 0 and max(counts) <= MAX_COUNT

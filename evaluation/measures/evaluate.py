@@ -248,8 +248,8 @@ def aggregate(evaluation: RunEvaluation) -> dict[str, Value]:
     if task != "articles":
         points = len(topics[0].curve)
         # The curves' columns, each summed in topic order (as the official program sums them).
-        for i, column in enumerate(zip(*(t.curve for t in topics), strict=True)):
-            result[declarations.curve_name(i / (points - 1))] = sum(column) / count
+        for i, at_level in enumerate(zip(*(t.curve for t in topics), strict=True)):
+            result[declarations.curve_name(i / (points - 1))] = sum(at_level) / count
     return result
 
 
