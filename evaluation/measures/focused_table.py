@@ -164,43 +164,60 @@ def _evaluate_lines(
     """
     passages = table.passages
     assert passages is not None
-    block = np.repeat(np.arange(len(counts)), counts)
-    articles = table.articles[lines].astype(np.int64)
-    starts, sizes = passages.starts[lines], passages.lengths[lines]
-    ends = starts + sizes
-    groups, group_of = np.unique(qrels_topics[block] << _ID_BITS | articles, return_inverse=True)
-    group_of = group_of.ravel()
-    # Overlap (`focused.check_no_overlap`): the results of each article by start. Two results
-    # of one article with one start go topic by topic, whose order of ties decides.
-    placed = group_of.astype(np.int64) << _ID_BITS | starts
-    order = np.argsort(placed)
-    ordered = placed[order]
-    if (ordered[1:] == ordered[:-1]).any():
+    whole = len(lines) == len(table)  # every topic in the qrels: no copy of the columns
+    articles = table.articles if whole else table.articles[lines]
+    starts = passages.starts if whole else passages.starts[lines]
+    sizes = passages.lengths if whole else passages.lengths[lines]
+    # Each result as one integer (qrels topic, article, start): one sort groups the results of
+    # each article, by start, for the overlap check (`focused.check_no_overlap`).
+    start_bits, article_bits = _bits(starts), _bits(articles)
+    topic_bits = _bits(qrels_topics)
+    if start_bits + article_bits + topic_bits > 62:
         return None
-    same = (ordered[1:] >> _ID_BITS) == (ordered[:-1] >> _ID_BITS)
-    if (same & (starts[order[1:]] < ends[order[:-1]])).any():
-        return None  # the topic-by-topic path names the lines
+    line_topics = np.repeat(qrels_topics, counts)
+    packed = (line_topics << article_bits | articles) << start_bits | starts
+    order = np.argsort(packed)
+    ordered = packed[order]
+    if (ordered[1:] == ordered[:-1]).any():
+        return None  # two results of one article at one start: the file order of ties decides
+    ordered_starts = ordered & ((1 << start_bits) - 1)
+    ordered_ends = ordered_starts + sizes[order]
+    article_of = ordered >> start_bits  # (topic, article) of each result, by article
+    new = np.r_[True, article_of[1:] != article_of[:-1]]
+    if (~new[1:] & (ordered_starts[1:] < ordered_ends[:-1])).any():
+        return None  # overlapping results: the topic-by-topic path names the lines
+    group_of = np.cumsum(new) - 1  # the distinct article of each result, in sorted order
+    distinct = article_of[new]
+    group_topics = distinct >> article_bits
+    groups = group_topics << _ID_BITS | (distinct & ((1 << article_bits) - 1))
     where = np.minimum(np.searchsorted(index.composites, groups), len(index.composites) - 1)
     found = index.composites[where] == groups if len(index.composites) else groups < 0
     group_keys = np.where(found, index.keys[where] if len(index.keys) else -1, -1)
     group_limits = np.where(found, index.limits[where] if len(index.limits) else -1, -1)
-    limit = group_limits[group_of]
-    if ((limit >= 0) & (ends > limit)).any():
+    group_firsts = np.flatnonzero(new)
+    if (
+        (group_limits >= 0) & (np.maximum.reduceat(ordered_ends, group_firsts) > group_limits)
+    ).any():
         return None  # past the end of the article: the topic-by-topic path warns
     keys = group_keys[group_of]
-    rel = np.zeros(len(keys), np.int64)  # only results in relevant articles have any
-    hits = np.flatnonzero(keys >= 0)
-    keys, hit_starts, hit_ends = keys[hits], starts[hits], ends[hits]
-    rel[hits] = index.relevant_before(keys, hit_ends) - index.relevant_before(keys, hit_starts)
+    hits = np.flatnonzero(keys >= 0)  # only results in relevant articles have relevant text
+    keys, hit_starts, hit_ends = keys[hits], ordered_starts[hits], ordered_ends[hits]
+    rel = np.zeros(len(order), np.int64)
+    rel[order[hits]] = index.relevant_before(keys, hit_ends) - index.relevant_before(
+        keys, hit_starts
+    )
     firsts = np.r_[0, np.cumsum(counts)[:-1]]
     relret, ret = _sums_within(rel, firsts, counts), _sums_within(sizes, firsts, counts)
     precision = np.divide(relret, ret, out=np.zeros(len(ret)), where=ret > 0)
+    block = np.repeat(np.arange(len(counts)), counts)
     rel_size = index.rel_size[qrels_topics][block]
-    bins = np.zeros(len(lines), np.int64)
+    bins = np.zeros(len(rel), np.int64)
     judged = rel_size > 0  # `focused.recall_bins`, line by line
     levels = RECALL_POINTS - 1
     if strict:
         bins[judged] = (levels * relret[judged]) // rel_size[judged]
+    elif judged.all():
+        bins = np.floor(levels * (relret / rel_size)).astype(np.int64)
     else:
         bins[judged] = np.floor(levels * (relret[judged] / rel_size[judged])).astype(np.int64)
     if len(bins) and bins.max() >= RECALL_POINTS:
@@ -210,7 +227,7 @@ def _evaluate_lines(
     matrix = np.maximum.accumulate(curves.reshape(len(counts), RECALL_POINTS)[:, ::-1], axis=1)
     topic_block = np.zeros(len(index.rel_size), np.int64)
     topic_block[qrels_topics] = np.arange(len(counts))
-    group_topic = topic_block[groups >> _ID_BITS]  # the topic of each distinct article
+    group_topic = topic_block[group_topics]  # the topic of each distinct article
     num_ret = np.bincount(group_topic, minlength=len(counts))
     num_rel_ret = np.bincount(group_topic[group_keys >= 0], minlength=len(counts))
     lasts = firsts + counts - 1
@@ -231,3 +248,8 @@ def _sums_within(values: Ints, firsts: Ints, counts: Ints) -> Ints:
     before = np.r_[0, sums][firsts]
     result: Ints = sums - np.repeat(before, counts)
     return result
+
+
+def _bits(values: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> int:
+    """Bits of the largest of `values` (none negative)."""
+    return int(values.max()).bit_length() if len(values) else 0
