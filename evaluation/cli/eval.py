@@ -61,21 +61,27 @@ def _evaluate_focused(prepared: PreparedQrels, settings: Settings, path: str) ->
 def evaluate_files(
     prepared: PreparedQrels, settings: Settings, paths: Sequence[str], jobs: int
 ) -> list[RunEvaluation]:
-    """Evaluate run files, in a pool of `jobs` forked processes when there are several."""
+    """Evaluate run files, on `jobs` workers when there are several: threads for the focused
+    task (its runs are read and evaluated in pyarrow and numpy, mostly without the GIL, and a
+    thread costs no fork and returns no pickle), forked processes for the others."""
     _SHARED.update(qrels=prepared, settings=settings)
     if jobs <= 1 or len(paths) <= 1:
         return [_evaluate_file(path) for path in paths]
+    for topic in prepared.qrels:  # index once, before the workers start, so they share it
+        prepared.text(topic)
+    if settings.task == "focused":
+        from concurrent.futures import ThreadPoolExecutor
+
+        from evaluation.measures.focused_table import qrels_index
+
+        qrels_index(prepared)
+        with ThreadPoolExecutor(jobs) as threads:
+            return list(threads.map(_evaluate_file, paths))
     import multiprocessing  # with the pool: a single run does not pay for importing them
     from concurrent.futures import ProcessPoolExecutor
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return [_evaluate_file(path) for path in paths]
-    for topic in prepared.qrels:  # index once, before forking, so workers share it
-        prepared.text(topic)
-    if settings.task == "focused":
-        from evaluation.measures.focused_table import qrels_index
-
-        qrels_index(prepared)
     # Keep the collector of each worker off the inherited qrels: scanning them would copy their
     # pages into every worker for nothing (they hold no cycles and outlive the call anyway).
     gc.freeze()
@@ -219,7 +225,11 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     help="Write the interpolated precision-recall curves of all runs (.png or .svg).",
 )
 @click.option(
-    "-j", "--jobs", type=int, default=0, help="Processes for several runs (0: all cores)."
+    "-j",
+    "--jobs",
+    type=int,
+    default=0,
+    help="Workers for several runs (0: all cores): threads for focused, else processes.",
 )
 @click.argument("qrels_path", metavar="QRELS", type=click.Path(exists=True, dir_okay=False))
 @click.argument(

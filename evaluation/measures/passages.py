@@ -186,9 +186,11 @@ class RelevantText:
 
     def unique_keys(self, lines: TopicLines) -> Ints:
         """The key of each distinct article of `lines` (remembered for the last `lines`)."""
-        if self._last is None or self._last[0] is not lines:
-            self._last = (lines, self.keys(lines.unique))
-        return self._last[1]
+        last = self._last  # one read: runs may be evaluated on several threads
+        if last is None or last[0] is not lines:
+            last = (lines, self.keys(lines.unique))
+            self._last = last
+        return last[1]
 
     def line_keys(self, lines: TopicLines) -> Ints:
         """The key of each line's article (looked up once per distinct article)."""
