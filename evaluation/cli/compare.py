@@ -1,8 +1,8 @@
 """`focal compare`: significance tests between every pair of runs (spec section 8).
 
-The runs are evaluated exactly as `focal eval` evaluates them (`evaluate_files`), or per-topic
-values are read from `focal eval -q --format tsv` output (`--scores`); then one measure's
-values are paired by topic and every pair i < j is tested and corrected.
+The runs are evaluated exactly as `focal eval` evaluates them (`eval_workers.evaluate_files`),
+or per-topic values are read from `focal eval -q --format tsv` output (`--scores`); then one
+measure's values are paired by topic and every pair i < j is tested and corrected.
 
 `focal compare agreement ...` is a second form. Click cannot give a group both its own
 positional arguments (QRELS RUN...) and sub-commands, so `compare` is one command whose
@@ -107,7 +107,7 @@ def evaluated_values(
     jobs: int = 1,
 ) -> tuple[dict[str, dict[str, float]], list[str]]:
     """Evaluate the runs as `focal eval` does: (run → topic → value, the qrels topics)."""
-    from evaluation.cli.eval import evaluate_files
+    from evaluation.cli.eval_workers import evaluate_files
     from evaluation.formats.qrels import read_qrels
     from evaluation.measures.evaluate import PreparedQrels, Settings
 

@@ -7,63 +7,19 @@ official program. Errors in input files are one line on stderr and exit code 2.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
-from collections.abc import Sequence
 from typing import Any, cast
 
 import click
 
+from evaluation.cli.eval_workers import evaluate_files
 from evaluation.cli.report import FORMATS, WRITERS
 from evaluation.errors import FormatError
 from evaluation.measures.declarations import TASKS
-from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
+from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings
 
 SHOWN_WARNINGS = 10  # per run; the rest are counted
-
-_SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qrels and settings
-
-
-def _evaluate_file(path: str) -> RunEvaluation:
-    from evaluation.formats.columns import read_run_columns
-    from evaluation.formats.runs import read_run
-
-    prepared = cast(PreparedQrels, _SHARED["qrels"])
-    settings = cast(Settings, _SHARED["settings"])
-    parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
-    # Passage tasks read FOL runs as columns (no record per line); article measures need scores
-    # per result and accept any kind of run, so they read records.
-    run = read_run(path) if settings.task == "articles" else read_run_columns(path)
-    return evaluate(prepared, run, settings.task, **parameters)
-
-
-def evaluate_files(
-    prepared: PreparedQrels, settings: Settings, paths: Sequence[str], jobs: int
-) -> list[RunEvaluation]:
-    """Evaluate run files, in a pool of `jobs` forked processes when there are several."""
-    _SHARED.update(qrels=prepared, settings=settings)
-    if jobs <= 1 or len(paths) <= 1:
-        return [_evaluate_file(path) for path in paths]
-    import multiprocessing  # with the pool: a single run does not pay for importing them
-    from concurrent.futures import ProcessPoolExecutor
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return [_evaluate_file(path) for path in paths]
-    for topic in prepared.qrels:  # index once, before forking, so workers share it
-        prepared.text(topic)
-    # Keep the collector of each worker off the inherited qrels: scanning them would copy their
-    # pages into every worker for nothing (they hold no cycles and outlive the call anyway).
-    gc.freeze()
-    context = multiprocessing.get_context("fork")
-    # One run per task: a task is a path out and ~100 rows back, nothing next to reading and
-    # evaluating a run, and workers that take runs one at a time finish within one run of each
-    # other (chunks of several runs left one core idle for the last chunk).
-    try:
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            return list(pool.map(_evaluate_file, paths))
-    finally:
-        gc.unfreeze()
 
 
 def _notes(evaluation: RunEvaluation) -> list[str]:
@@ -195,7 +151,11 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     help="Write the interpolated precision-recall curves of all runs (.png or .svg).",
 )
 @click.option(
-    "-j", "--jobs", type=int, default=0, help="Processes for several runs (0: all cores)."
+    "-j",
+    "--jobs",
+    type=int,
+    default=0,
+    help="Workers for several runs (0: all cores): threads for focused, else processes.",
 )
 @click.argument("qrels_path", metavar="QRELS", type=click.Path(exists=True, dir_okay=False))
 @click.argument(

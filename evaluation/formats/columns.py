@@ -90,7 +90,7 @@ def read_run_columns(path: str | Path) -> RunColumns | Run:
     if data.lstrip()[:1] != b"<":
         table = read_fol_table(data, passages=True)
         if table is not None:
-            return _columns_of_table(table, name)
+            return columns_of_table(table, name)
         fast = _canonical_fol(data, name)
         if fast is not None:
             return fast
@@ -122,7 +122,7 @@ def topic_columns(results: list[Result]) -> TopicColumns:
     )
 
 
-def _columns_of_table(table: FolTable, name: str) -> RunColumns:
+def columns_of_table(table: FolTable, name: str) -> RunColumns:
     """The columns of a run read by pyarrow (`evaluation.formats.fol_arrow`): one line per
     result, no missing passage, no warning."""
     passages = table.passages

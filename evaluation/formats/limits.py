@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from operator import attrgetter
 
 from evaluation.errors import FormatError
 from evaluation.formats.records import Judgement, Result, Run
@@ -89,7 +90,10 @@ def _check_result(topic: str, result: Result, name: str) -> None:
 
 def check_judgements(judgements: Iterable[Judgement], name: str) -> int:
     """Every judgement within the bounds; the number of judgements (0 is refused)."""
-    count = 0
+    judgements = list(judgements)
+    if judgements and _all_within(judgements):
+        return len(judgements)
+    count = 0  # one by one, to name the first judgement out of bounds
     for judgement in judgements:
         line = judgement.line
         check_id(judgement.topic, "topic id", TOPIC_ID_LENGTH, name, line)
@@ -102,3 +106,19 @@ def check_judgements(judgements: Iterable[Judgement], name: str) -> int:
     if count == 0:
         raise FormatError(name, None, "expected at least one judgement, found none")
     return count
+
+
+def _all_within(judgements: list[Judgement]) -> bool:
+    """Whether every judgement is within the bounds `check_judgements` checks one by one (the
+    same checks on whole columns: lengths, characters of the ids joined, extreme counts)."""
+    for ids, limit in (
+        (list(map(attrgetter("topic"), judgements)), TOPIC_ID_LENGTH),
+        (list(map(attrgetter("article"), judgements)), ARTICLE_ID_LENGTH),
+    ):
+        lengths = list(map(len, ids))
+        if min(lengths) == 0 or max(lengths) > limit or _UNREPRESENTABLE.search("".join(ids)):
+            return False
+    counts: list[int] = list(map(attrgetter("article_chars"), judgements))
+    counts += [bep for bep in map(attrgetter("bep"), judgements) if bep is not None]
+    counts += [end for passages in map(attrgetter("passages"), judgements) for _, end in passages]
+    return min(counts) >= 0 and max(counts) <= MAX_COUNT

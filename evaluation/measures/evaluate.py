@@ -141,7 +141,7 @@ def evaluate(
     if settings.complete:
         for topic in prepared.qrels:
             if topic not in run.topics:
-                evaluation.topics.append(_missing_topic(prepared, topic, settings))
+                evaluation.topics.append(missing_topic(prepared, topic, settings))
     if task in declarations.CONTEXT_TASKS:
         evaluation.qrels_relevant = prepared.relevant_totals()
     return evaluation
@@ -197,7 +197,7 @@ def _note_past_end(lines: TopicLines, text: RelevantText, evaluation: RunEvaluat
         )
 
 
-def _missing_topic(prepared: PreparedQrels, topic: str, settings: Settings) -> TopicEvaluation:
+def missing_topic(prepared: PreparedQrels, topic: str, settings: Settings) -> TopicEvaluation:
     """A qrels topic the run does not answer: every measure 0, relevant counts as judged."""
     if settings.task == "articles":
         judged = prepared.article_judgements(topic)
@@ -236,7 +236,7 @@ def aggregate(evaluation: RunEvaluation) -> dict[str, Value]:
         if declarations.is_summed(row):
             result[row] = int(sum(column))
         elif row not in ("AiP", "AgP"):
-            result[row] = sum(float(v) for v in column) / count
+            result[row] = sum(map(float, column)) / count
     if task in declarations.CONTEXT_TASKS and evaluation.qrels_relevant is not None:
         # The official program sums these two over every qrels topic, with or without -c, for
         # the in-context tasks (focused and thorough sum over the topics averaged).
@@ -247,14 +247,14 @@ def aggregate(evaluation: RunEvaluation) -> dict[str, Value]:
         result = _insert_before(result, "gP[1]", {"MAgP": _mean(topics, "AgP")})
     if task != "articles":
         points = len(topics[0].curve)
-        for i in range(points):
-            level = i / (points - 1)
-            result[declarations.curve_name(level)] = sum(t.curve[i] for t in topics) / count
+        # The curves' columns, each summed in topic order (as the official program sums them).
+        for i, at_level in enumerate(zip(*(t.curve for t in topics), strict=True)):
+            result[declarations.curve_name(i / (points - 1))] = sum(at_level) / count
     return result
 
 
 def _mean(topics: Sequence[TopicEvaluation], row: str) -> float:
-    return sum(float(t.values[row]) for t in topics) / len(topics)
+    return sum([float(t.values[row]) for t in topics]) / len(topics)
 
 
 def _insert_before(

@@ -186,18 +186,32 @@ def evaluate_topic(
         warnings.append(f"recall above 1 at {int((bins >= RECALL_POINTS).sum())} ranks: dropped")
         precision, bins = precision[bins < RECALL_POINTS], bins[bins < RECALL_POINTS]
     curve = interpolated_precision(precision, bins, RECALL_POINTS - 1)
-    num_ret, num_rel = len(lines.unique), text.num_rel
     num_rel_ret = int((text.unique_keys(lines) >= 0).sum())
     ret_size, rel_ret_size = int(ret[-1]) if len(ret) else 0, int(relret[-1]) if len(ret) else 0
+    counts = (len(lines.unique), text.num_rel, num_rel_ret, ret_size, text.rel_size, rel_ret_size)
+    return topic_values(*counts, curve), curve, warnings
+
+
+def topic_values(
+    num_ret: int,
+    num_rel: int,
+    num_rel_ret: int,
+    ret_size: int,
+    rel_size: int,
+    rel_ret_size: int,
+    curve: list[float],
+) -> dict[str, Value]:
+    """A focused/thorough topic's printed values, in the official order, from its article and
+    character counts and its 101-point iP curve. Reference: Kamps et al. 2007."""
     art_prec, art_rec = ratio(num_rel_ret, num_ret), ratio(num_rel_ret, num_rel)
     char_prec = character_precision(rel_ret_size, ret_size)
-    char_rec = character_recall(rel_ret_size, text.rel_size)
+    char_rec = character_recall(rel_ret_size, rel_size)
     values: dict[str, Value] = {
         "num_ret": num_ret,
         "num_rel": num_rel,
         "num_rel_ret": num_rel_ret,
         "ret_size": ret_size,
-        "rel_size": text.rel_size,
+        "rel_size": rel_size,
         "rel_ret_size": rel_ret_size,
         "art_prec": art_prec,
         "art_rec": art_rec,
@@ -209,4 +223,4 @@ def evaluate_topic(
     for hundredths in (0, 1, 5, 10):
         values[f"iP[{hundredths / 100:.2f}]"] = curve[hundredths]
     values["AiP"] = average_interpolated_precision(curve)
-    return values, curve, warnings
+    return values

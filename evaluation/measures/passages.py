@@ -171,6 +171,11 @@ class RelevantText:
         self._probe = self._keys * _SPAN + self._starts  # sorted: keys ascend, starts ascend
         self._last: tuple[TopicLines, Ints] | None = None
 
+    def spans(self) -> tuple[Ints, Ints, Ints, Ints]:
+        """The relevant passages as arrays, by key then start: (key, start, length, relevant
+        characters of the article before it)."""
+        return self._keys, self._starts, self._lengths, self._before
+
     def is_relevant(self, article: str) -> bool:
         return article in self.key
 
@@ -181,9 +186,11 @@ class RelevantText:
 
     def unique_keys(self, lines: TopicLines) -> Ints:
         """The key of each distinct article of `lines` (remembered for the last `lines`)."""
-        if self._last is None or self._last[0] is not lines:
-            self._last = (lines, self.keys(lines.unique))
-        return self._last[1]
+        last = self._last  # one read: runs may be evaluated on several threads
+        if last is None or last[0] is not lines:
+            last = (lines, self.keys(lines.unique))
+            self._last = last
+        return last[1]
 
     def line_keys(self, lines: TopicLines) -> Ints:
         """The key of each line's article (looked up once per distinct article)."""

@@ -1,0 +1,84 @@
+"""`focal eval`'s runs on workers: each run read and evaluated where it is read, on threads for
+the focused task and on forked processes for the others (`evaluate_files`, also used by
+`focal compare`)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+from typing import cast
+
+from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
+
+_SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qrels and settings
+
+
+def _evaluate_file(path: str) -> RunEvaluation:
+    from evaluation.formats.columns import read_run_columns
+    from evaluation.formats.runs import read_run
+
+    prepared = cast(PreparedQrels, _SHARED["qrels"])
+    settings = cast(Settings, _SHARED["settings"])
+    parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
+    if settings.task == "focused":
+        return _evaluate_focused(prepared, settings, path)
+    # Passage tasks read FOL runs as columns (no record per line); article measures need scores
+    # per result and accept any kind of run, so they read records.
+    run = read_run(path) if settings.task == "articles" else read_run_columns(path)
+    return evaluate(prepared, run, settings.task, **parameters)
+
+
+def _evaluate_focused(prepared: PreparedQrels, settings: Settings, path: str) -> RunEvaluation:
+    """The focused task: a canonical FOL run with plain-number ids in one pass over its columns
+    (`evaluation.measures.focused_table`), any other run topic by topic."""
+    from evaluation.formats._source import read_bytes
+    from evaluation.formats.columns import columns_of_table, read_run_columns
+    from evaluation.formats.fol_arrow import read_fol_table
+    from evaluation.measures.focused_table import evaluate_table
+
+    parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
+    table = read_fol_table(read_bytes(path), passages=True)
+    if table is None:
+        return evaluate(prepared, read_run_columns(path), settings.task, **parameters)
+    evaluation = evaluate_table(prepared, table, path, settings)
+    if evaluation is not None:
+        return evaluation
+    return evaluate(prepared, columns_of_table(table, path), settings.task, **parameters)
+
+
+def evaluate_files(
+    prepared: PreparedQrels, settings: Settings, paths: Sequence[str], jobs: int
+) -> list[RunEvaluation]:
+    """Evaluate run files, on `jobs` workers when there are several: threads for the focused
+    task (its runs are read and evaluated in pyarrow and numpy, mostly without the GIL, and a
+    thread costs no fork and returns no pickle), forked processes for the others."""
+    _SHARED.update(qrels=prepared, settings=settings)
+    if jobs <= 1 or len(paths) <= 1:
+        return [_evaluate_file(path) for path in paths]
+    for topic in prepared.qrels:  # index once, before the workers start, so they share it
+        prepared.text(topic)
+    if settings.task == "focused":
+        from concurrent.futures import ThreadPoolExecutor
+
+        from evaluation.measures.focused_table import qrels_index
+
+        qrels_index(prepared)
+        with ThreadPoolExecutor(jobs) as threads:
+            return list(threads.map(_evaluate_file, paths))
+    import multiprocessing  # with the pool: a single run does not pay for importing them
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [_evaluate_file(path) for path in paths]
+    # Keep the collector of each worker off the inherited qrels: scanning them would copy their
+    # pages into every worker for nothing (they hold no cycles and outlive the call anyway).
+    gc.freeze()
+    context = multiprocessing.get_context("fork")
+    # One run per task: a task is a path out and ~100 rows back, nothing next to reading and
+    # evaluating a run, and workers that take runs one at a time finish within one run of each
+    # other (chunks of several runs left one core idle for the last chunk).
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            return list(pool.map(_evaluate_file, paths))
+    finally:
+        gc.unfreeze()
