@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import click
 
-from evaluation.cli.eval_workers import evaluate_files, reading_ahead
+from evaluation.cli.eval_workers import evaluate_files
 from evaluation.cli.report import FORMATS, WRITERS
 from evaluation.errors import FormatError
 from evaluation.measures.declarations import TASKS
@@ -221,11 +221,10 @@ def eval_command(
         )  # fmt: skip
     except ValueError as error:
         raise click.UsageError(str(error)) from error
-    jobs = jobs or os.cpu_count() or 1
     try:
-        with reading_ahead(task, run_paths, jobs):
-            prepared = PreparedQrels(read_qrels(qrels_path))
-            evaluations = evaluate_files(prepared, settings, run_paths, jobs)
+        prepared = PreparedQrels(read_qrels(qrels_path))
+        jobs = jobs or os.cpu_count() or 1
+        evaluations = evaluate_files(prepared, settings, run_paths, jobs)
     except FormatError as error:
         click.echo(f"focal eval: {error}", err=True)
         sys.exit(2)

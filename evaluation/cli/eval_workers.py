@@ -5,18 +5,12 @@ the focused task and on forked processes for the others (`evaluate_files`, also 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, cast
+from collections.abc import Sequence
+from typing import cast
 
 from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
 
-if TYPE_CHECKING:
-    from evaluation.formats.fol_arrow import FolTable
-
 _SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qrels and settings
-_AHEAD: dict[str, Future[FolTable | None]] = {}  # run tables read while the qrels are
 
 
 def _evaluate_file(path: str) -> RunEvaluation:
@@ -43,41 +37,13 @@ def _evaluate_focused(prepared: PreparedQrels, settings: Settings, path: str) ->
     from evaluation.measures.focused_table import evaluate_table
 
     parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
-    ahead = _AHEAD.pop(path, None)  # one pop per read ahead: a path given twice is read again
-    table = ahead.result() if ahead is not None else read_fol_table(read_bytes(path), passages=True)
+    table = read_fol_table(read_bytes(path), passages=True)
     if table is None:
         return evaluate(prepared, read_run_columns(path), settings.task, **parameters)
     evaluation = evaluate_table(prepared, table, path, settings)
     if evaluation is not None:
         return evaluation
     return evaluate(prepared, columns_of_table(table, path), settings.task, **parameters)
-
-
-def _read_table(path: str) -> FolTable | None:
-    from evaluation.formats._source import read_bytes
-    from evaluation.formats.fol_arrow import read_fol_table
-
-    return read_fol_table(read_bytes(path), passages=True)
-
-
-@contextmanager
-def reading_ahead(task: str, paths: Sequence[str], jobs: int) -> Iterator[None]:
-    """Within the block, the first runs of the focused task are read on `jobs` threads: pyarrow
-    parses them without the GIL while the qrels are read and indexed in Python, so that with
-    several cores the qrels cost little wall time. At most two runs per worker are read ahead
-    (memory stays flat in the number of runs); the others are read when evaluated. Errors are
-    raised where the run is evaluated, in the order of the runs, as without reading ahead."""
-    if task != "focused" or jobs <= 1 or len(paths) <= 1:
-        yield
-        return
-    threads = ThreadPoolExecutor(jobs)
-    try:
-        for path in paths[: 2 * jobs]:
-            _AHEAD.setdefault(path, threads.submit(_read_table, path))
-        yield
-    finally:
-        _AHEAD.clear()
-        threads.shutdown(wait=True, cancel_futures=True)
 
 
 def evaluate_files(
