@@ -20,7 +20,7 @@ requires the same evaluation as the topic-by-topic path on random runs.
 from __future__ import annotations
 
 import weakref
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -52,14 +52,33 @@ def _plain_number(article: str) -> int:
     return number if 0 <= number < 1 << 31 and str(number) == article else -1
 
 
+def _plain_numbers(articles: list[str]) -> Ints:
+    """`_plain_number` of each article: on the whole list at once when every id is a string of
+    at most ten ASCII digits without a leading zero (the INEX Wikipedia ids), else one by one."""
+    joined = "".join(articles)
+    lengths = list(map(len, articles))
+    if (
+        articles
+        and joined.isascii()
+        and joined.isdigit()
+        and 0 < min(lengths) <= max(lengths) <= 10
+    ):
+        numbers = list(map(int, articles))
+        if list(map(str, numbers)) == articles:
+            values = np.array(numbers, np.int64)
+            result: Ints = np.where(values < 1 << 31, values, -1)
+            return result
+    return np.fromiter(map(_plain_number, articles), np.int64, len(articles))
+
+
 class QrelsIndex:
     """Every qrels topic's judged articles with plain-number ids, as one sorted array."""
 
     def __init__(self, prepared: PreparedQrels) -> None:
         self.topics = {topic: i for i, topic in enumerate(prepared.qrels)}
-        composites: list[int] = []
-        keys: list[int] = []
-        limits: list[int] = []
+        composites: list[Ints] = []
+        keys: list[Ints] = []
+        limits: list[Ints] = []
         spans: list[tuple[Ints, Ints, Ints, Ints]] = []
         self.rel_size = np.zeros(len(self.topics), np.int64)
         self.num_rel = np.zeros(len(self.topics), np.int64)
@@ -67,21 +86,25 @@ class QrelsIndex:
         for topic, i in self.topics.items():
             text = prepared.text(topic)
             judged = text.judgements  # holds the relevant ones too, unless keyed otherwise
-            for article in chain(judged, text.key.keys() - judged.keys()):
-                number = _plain_number(article)
-                if number >= 0:
-                    composites.append(i << _ID_BITS | number)
-                    key = text.key.get(article, -1)
-                    keys.append(-1 if key < 0 else base + key)
-                    limits.append(text.article_chars.get(article, -1))
+            articles = list(chain(judged, text.key.keys() - judged.keys()))
+            numbers = _plain_numbers(articles)
+            kept = numbers >= 0
+            count = len(articles)
+            topic_key = np.fromiter(map(text.key.get, articles, repeat(-1)), np.int64, count)
+            limit = np.fromiter(map(text.article_chars.get, articles, repeat(-1)), np.int64, count)
+            composites.append(i << _ID_BITS | numbers[kept])
+            keys.append(np.where(topic_key < 0, -1, base + topic_key)[kept])
+            limits.append(limit[kept])
             topic_keys, starts, lengths, before = text.spans()
             spans.append((topic_keys + base, starts, lengths, before))
             self.rel_size[i], self.num_rel[i] = text.rel_size, text.num_rel
             base += text.num_rel
-        order = np.argsort(np.array(composites, np.int64), kind="stable")
-        self.composites = np.array(composites, np.int64)[order]
-        self.keys = np.array(keys, np.int64)[order]
-        self.limits = np.array(limits, np.int64)[order]
+        joined = [
+            np.concatenate(parts) if parts else np.zeros(0, np.int64)
+            for parts in (composites, keys, limits)
+        ]
+        order = np.argsort(joined[0], kind="stable")
+        self.composites, self.keys, self.limits = (column[order] for column in joined)
         self.key_count = base
         empty = np.zeros(0, np.int64)
         self._keys, self._starts, self._lengths, self._before = (

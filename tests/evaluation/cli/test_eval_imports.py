@@ -1,0 +1,40 @@
+"""`focal eval --task focused` loads the evaluation and its two array libraries, nothing more.
+
+Start-up is a fixed part of every call that docs/performance.md compares with the INEX program:
+the web stack (Flask, SQLAlchemy, Jinja), plotting (matplotlib) and the statistics libraries
+(scipy, statsmodels) are imported only by the commands that use them. The check runs the real
+command line in a fresh interpreter and reads `sys.modules` as it exits, after the runs are
+evaluated and printed (two runs and two workers: the threaded path too).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+QRELS = "1 Q0 100 50 1000 10 10:50\n1 Q0 200 0 800\n2 Q0 300 20 500 0 0:20\n"
+RUN = "1 Q0 100 1 0.9 probe 0 100\n1 Q0 200 2 0.8 probe 0 300\n2 Q0 300 1 0.7 probe 0 40\n"
+NOT_ON_THE_EVAL_PATH = (
+    "flask", "sqlalchemy", "alembic", "jinja2", "werkzeug", "matplotlib", "scipy",
+    "statsmodels", "pandas", "lxml",
+)  # fmt: skip
+
+PROBE = """
+import atexit, sys
+atexit.register(lambda: print("MODULES", ",".join(sorted({m.split(".")[0] for m in sys.modules}))))
+from assessor.cli.main import main
+main()
+"""
+
+
+def test_focused_eval_imports_no_web_plotting_or_statistics_library(tmp_path: Path) -> None:
+    (tmp_path / "q.qrels").write_text(QRELS)
+    (tmp_path / "r.run").write_text(RUN)
+    qrels, run = str(tmp_path / "q.qrels"), str(tmp_path / "r.run")
+    command = [sys.executable, "-c", PROBE, "eval", "--task", "focused", "-j", "2", qrels, run, run]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert "MAiP" in done.stdout
+    loaded = set(done.stdout.rsplit("MODULES ", 1)[1].split()[0].split(","))
+    assert {"evaluation", "numpy", "pyarrow"} <= loaded
+    assert loaded.isdisjoint(NOT_ON_THE_EVAL_PATH), sorted(loaded & set(NOT_ON_THE_EVAL_PATH))
