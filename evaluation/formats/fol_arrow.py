@@ -32,8 +32,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
+
+# pyarrow's compute kernels through `call_function`, which `pyarrow.compute` re-exports: that
+# module also builds a Python wrapper for each of the hundreds of kernels as it is imported
+# (about 16 ms, a twentieth of `focal eval`'s serial part), and this reader needs five kernels.
+from pyarrow._compute import CastOptions, call_function
 
 from evaluation.formats.limits import ARTICLE_ID_LENGTH, MAX_COUNT, RUN_ID_LENGTH, TOPIC_ID_LENGTH
 from evaluation.formats.tokens import MAX_DIGITS
@@ -123,7 +127,8 @@ def _checked(table: pa.Table, passages: bool) -> FolTable | None:
     for name in FOL_COLUMNS:
         # With eight fields on every line, a doubled, leading or trailing space or a blank
         # line shows as an empty field (`bytes.split` would see another field count).
-        least, widest = pc.min_max(pc.binary_length(columns[name])).values()
+        lengths = call_function("binary_length", [columns[name]])
+        least, widest = call_function("min_max", [lengths]).values()
         shortest[name], widths[name] = least.as_py(), widest.as_py()
         if shortest[name] == 0:
             return None
@@ -147,7 +152,7 @@ def _checked(table: pa.Table, passages: bool) -> FolTable | None:
             return None  # a 9-digit count is below 2**31: no need to convert
     if not _all_in(columns["score"], _NUMBER):
         return None
-    scores = pc.cast(columns["score"], pa.float64())  # raises (fast path refused) unless numbers
+    scores = _cast(columns["score"], pa.float64())  # raises (fast path refused) unless numbers
     blocks = _blocks(columns["topic"])
     if blocks is None:
         return None
@@ -159,10 +164,15 @@ def _checked(table: pa.Table, passages: bool) -> FolTable | None:
     numbers = _plain_numbers(columns["article"], widths["article"])
     if numbers is not None:
         return FolTable(first_run.decode(), topics, firsts, numbers, None, extra)
-    encoded = pc.dictionary_encode(columns["article"])
-    names = pc.cast(encoded.dictionary, pa.large_string()).to_pylist()
+    encoded = call_function("dictionary_encode", [columns["article"]])
+    names = _cast(encoded.dictionary, pa.large_string()).to_pylist()
     codes = np.frombuffer(encoded.indices.buffers()[1], np.int32)[: len(encoded)]
     return FolTable(first_run.decode(), topics, firsts, codes, names, extra)
+
+
+def _cast(column: pa.Array, target: pa.DataType) -> pa.Array:
+    """`pyarrow.compute.cast(column, target)`: raises unless every value converts exactly."""
+    return call_function("cast", [column], CastOptions.safe(target))
 
 
 def _single_chunk(column: pa.ChunkedArray) -> pa.Array:
@@ -189,7 +199,7 @@ def _all_in(column: pa.Array, allowed: bytes) -> bool:
 
 def _values(column: pa.Array) -> npt.NDArray[np.int64]:
     """An all-digit column of at most `MAX_DIGITS` digits as integers (exactly as `int`)."""
-    return np.frombuffer(pc.cast(column, pa.int64()).buffers()[1], np.int64)[: len(column)]
+    return np.frombuffer(_cast(column, pa.int64()).buffers()[1], np.int64)[: len(column)]
 
 
 def _plain_numbers(
@@ -204,7 +214,7 @@ def _plain_numbers(
     if (leading & (offsets[1:] - offsets[:-1] > 1)).any():
         return None  # `007` is not the id `7`
     try:  # MAX_COUNT is the largest int32: the cast fails exactly when an id exceeds it
-        small = pc.cast(column, pa.int32())
+        small = _cast(column, pa.int32())
     except pa.ArrowInvalid:
         return _values(column)
     ids: npt.NDArray[np.int32] = np.frombuffer(small.buffers()[1], np.int32)[: len(column)]
@@ -213,8 +223,8 @@ def _plain_numbers(
 
 def _blocks(topic: pa.Array) -> tuple[list[str], Ints] | None:
     """The topic of each block of lines and its first line; None if a topic comes back."""
-    changes = pc.not_equal(topic[1:], topic[:-1])
-    flags = np.frombuffer(pc.cast(changes, pa.int8()).buffers()[1], np.int8)[: len(changes)]
+    changes = call_function("not_equal", [topic[1:], topic[:-1]])
+    flags = np.frombuffer(_cast(changes, pa.int8()).buffers()[1], np.int8)[: len(changes)]
     firsts = np.r_[0, np.flatnonzero(flags) + 1].astype(np.int64)
     topics = [topic[int(first)].as_py().decode() for first in firsts]
     if len(set(topics)) != len(topics):

@@ -108,16 +108,19 @@ def check_judgements(judgements: Iterable[Judgement], name: str) -> int:
     return count
 
 
+def ids_within(ids: list[str], limit: int) -> bool:
+    """Whether each of `ids` (at least one) passes `id_problem`, checked on the whole list."""
+    lengths = list(map(len, ids))
+    return min(lengths) > 0 and max(lengths) <= limit and not _UNREPRESENTABLE.search("".join(ids))
+
+
 def _all_within(judgements: list[Judgement]) -> bool:
     """Whether every judgement is within the bounds `check_judgements` checks one by one (the
     same checks on whole columns: lengths, characters of the ids joined, extreme counts)."""
-    for ids, limit in (
-        (list(map(attrgetter("topic"), judgements)), TOPIC_ID_LENGTH),
-        (list(map(attrgetter("article"), judgements)), ARTICLE_ID_LENGTH),
-    ):
-        lengths = list(map(len, ids))
-        if min(lengths) == 0 or max(lengths) > limit or _UNREPRESENTABLE.search("".join(ids)):
-            return False
+    if not ids_within(list(map(attrgetter("topic"), judgements)), TOPIC_ID_LENGTH):
+        return False
+    if not ids_within(list(map(attrgetter("article"), judgements)), ARTICLE_ID_LENGTH):
+        return False
     counts: list[int] = list(map(attrgetter("article_chars"), judgements))
     counts += [bep for bep in map(attrgetter("bep"), judgements) if bep is not None]
     counts += [end for passages in map(attrgetter("passages"), judgements) for _, end in passages]

@@ -33,7 +33,9 @@ def read_qrels(path: str | Path) -> Qrels:
     lines = decode_lines(read_bytes(path), name)
     with collector_paused():
         plain = read_plain_qrels(lines)
-        qrels = plain if plain is not None else _read_lines(lines, name)
+        if plain is not None:
+            return plain  # within the bounds: the fast path checked them on its columns
+        qrels = _read_lines(lines, name)
     # Bounded as every reader bounds them; an empty file is refused as an empty run is.
     check_judgements((j for articles in qrels.values() for j in articles.values()), name)
     return qrels

@@ -3,10 +3,11 @@
 It accepts a subset of what the line-by-line parser accepts and builds the same judgements: every
 number a plain ASCII digit string, non-relevant lines with exactly five fields and `rel_chars`
 `0`, relevant lines with a best entry point and at least one `offset:length` passage of positive
-length, no overlapping passages, passages adding up to `rel_chars`, no duplicate judgement. The
-checks run on whole columns (joined strings, numpy arrays) instead of per field. Whenever one
-fails it returns None, and `read_qrels` parses the file line by line, which names the first bad
-line exactly as before.
+length, no overlapping passages, passages adding up to `rel_chars`, no duplicate judgement, and
+every id and count within the bounds of `evaluation.formats.limits` (so `read_qrels` need not
+check them again judgement by judgement). The checks run on whole columns (joined strings, numpy
+arrays) instead of per field. Whenever one fails it returns None, and `read_qrels` parses the
+file line by line, which names the first bad line exactly as before.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from operator import itemgetter
 
 import numpy as np
 
+from evaluation.formats.limits import ARTICLE_ID_LENGTH, MAX_COUNT, TOPIC_ID_LENGTH, ids_within
 from evaluation.formats.records import Judgement, Qrels, Span
 
 _HEAD = tuple(map(itemgetter, (0, 2, 3, 4)))  # topic, article, rel_chars, article_chars
@@ -47,7 +49,12 @@ def _read(lines: list[str]) -> Qrels | None:
     topics, articles, rel_tokens, size_tokens = (list(map(get, rows)) for get in _HEAD)
     if not _all_digits(chain(rel_tokens, size_tokens)):
         return None
+    if not ids_within(topics, TOPIC_ID_LENGTH) or not ids_within(articles, ARTICLE_ID_LENGTH):
+        return None
     rel_chars = list(map(int, rel_tokens))
+    article_chars = list(map(int, size_tokens))
+    if max(article_chars) > MAX_COUNT:
+        return None
     relevant = np.flatnonzero(widths > 5)
     if ((np.array(rel_chars, np.int64) > 0) != (widths > 5)).any():
         return None  # passages on a non-relevant line, or relevant without them: errors
@@ -64,7 +71,7 @@ def _read(lines: list[str]) -> Qrels | None:
         bep_column[index] = beps[position]
         passage_column[index] = passages[position]
     judgements = _build(
-        topics, articles, rel_chars, list(map(int, size_tokens)), bep_column, passage_column,
+        topics, articles, rel_chars, article_chars, bep_column, passage_column,
         numbers,
     )  # fmt: skip
     return _group(topics, articles, judgements)
@@ -92,6 +99,9 @@ def _relevant_parts(
     starts, sizes = numbers[0::2], numbers[1::2]
     if sizes.min() <= 0:
         return None
+    beps = list(map(int, bep_tokens))
+    if max(beps) > MAX_COUNT or (starts + sizes).max() > MAX_COUNT:
+        return None  # out of bounds: `check_judgements` names the line
     counts = np.array([len(row) - 6 for row in rows], np.int64)
     owner = np.repeat(np.arange(len(rows)), counts)
     ends = starts + sizes
@@ -104,7 +114,7 @@ def _relevant_parts(
     spans = list(zip(starts.tolist(), ends.tolist(), strict=True))
     edges = bounds.tolist()
     passages = [tuple(spans[a:b]) for a, b in pairwise(edges)]
-    return list(map(int, bep_tokens)), passages, totals
+    return beps, passages, totals
 
 
 def _build(*columns: Sequence[object]) -> list[Judgement]:
