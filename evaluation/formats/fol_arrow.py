@@ -37,7 +37,12 @@ import pyarrow.csv as pa_csv
 # pyarrow's compute kernels through `call_function`, which `pyarrow.compute` re-exports: that
 # module also builds a Python wrapper for each of the hundreds of kernels as it is imported
 # (about 16 ms, a twentieth of `focal eval`'s serial part), and this reader needs five kernels.
-from pyarrow._compute import CastOptions, call_function
+# `pyarrow._compute` is where `pyarrow.compute` takes them from; should a release move them, the
+# public module (slower to import, same functions) is used instead.
+try:
+    from pyarrow._compute import CastOptions, call_function
+except ImportError:  # pragma: no cover - depends on the installed pyarrow
+    from pyarrow.compute import CastOptions, call_function
 
 from evaluation.formats.limits import ARTICLE_ID_LENGTH, MAX_COUNT, RUN_ID_LENGTH, TOPIC_ID_LENGTH
 from evaluation.formats.tokens import MAX_DIGITS
