@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import Route, expect
+from playwright.sync_api import Page, Route, expect
 
 from .conftest import wait_for
 
@@ -44,10 +44,9 @@ class Unreachable:
         return self.app(environ, start_response)
 
 
-def test_a_judgement_made_offline_survives_closing_the_tab(ui: Any) -> None:
-    page = ui.log_in("alice")
-    context = page.context
-    ui.open_article(page, "alice", "astral")
+def highlight_while_unreachable(ui: Any, page: Page) -> tuple[Unreachable, list[int]]:
+    """Take the server's operations endpoint down, then highlight "starts the staff," in the
+    astral article; returns the switch and the [start, end) the server must end up with."""
     wait_for(page, "window.focal.outboxReady")
     server = Unreachable(ui.site.app.wsgi_app)
     ui.site.app.wsgi_app = server
@@ -56,6 +55,15 @@ def test_a_judgement_made_offline_survives_closing_the_tab(ui: Any) -> None:
     p1 = document.text[slice(*document.span(P1))]
     ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
     wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
+    base = document.span(P1)[0]
+    return server, [base + len("Clef "), base + p1.index(" then")]
+
+
+def test_a_judgement_made_offline_survives_closing_the_tab(ui: Any) -> None:
+    page = ui.log_in("alice")
+    context = page.context
+    ui.open_article(page, "alice", "astral")
+    server, passage = highlight_while_unreachable(ui, page)
     assert "1 unsaved" in page.locator("#save-state").inner_text()
     page.close()  # pagehide tries once more with keepalive: refused too
     assert ui.stored_state(context.new_page(), "alice", "astral")["status"] == "unjudged"
@@ -65,10 +73,8 @@ def test_a_judgement_made_offline_survives_closing_the_tab(ui: Any) -> None:
     again = context.new_page()  # any page of the site sends what the outbox holds
     ui.open_article(again, "alice", "plain")
     ui.wait_saved(again)
-    start = document.span(P1)[0] + len("Clef ")
-    end = document.span(P1)[0] + p1.index(" then")
     state = ui.stored_state(again, "alice", "astral")
-    assert state["passages"] == [[start, end]] and state["status"] == "relevant"
+    assert state["passages"] == [passage] and state["status"] == "relevant"
 
 
 def test_my_topics_sends_what_a_closed_tab_left_unsent(ui: Any) -> None:
@@ -77,14 +83,7 @@ def test_my_topics_sends_what_a_closed_tab_left_unsent(ui: Any) -> None:
     page = ui.log_in("alice")
     context = page.context
     ui.open_article(page, "alice", "astral")
-    wait_for(page, "window.focal.outboxReady")
-    server = Unreachable(ui.site.app.wsgi_app)
-    ui.site.app.wsgi_app = server
-    server.down = True
-    document = ui.site.document("astral")
-    p1 = document.text[slice(*document.span(P1))]
-    ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
-    wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
+    server, passage = highlight_while_unreachable(ui, page)
     page.close()
     topics = context.new_page()
     topics.goto(f"{ui.site.url}/topics")  # still unreachable: the list says what waits
@@ -97,9 +96,7 @@ def test_my_topics_sends_what_a_closed_tab_left_unsent(ui: Any) -> None:
         f"1 / {len(ui.site.articles)}"
     )
     expect(topics.locator("#outbox-state")).to_be_hidden()
-    start = document.span(P1)[0] + len("Clef ")
-    state = ui.stored_state(topics, "alice", "astral")
-    assert state["passages"] == [[start, document.span(P1)[0] + p1.index(" then")]]
+    assert ui.stored_state(topics, "alice", "astral")["passages"] == [passage]
 
 
 def test_an_article_tab_shows_what_my_topics_sent(ui: Any) -> None:

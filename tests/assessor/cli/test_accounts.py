@@ -6,23 +6,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from assessor.cli.main import main
 from assessor.web.app import create_app
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite'}")
-    monkeypatch.setenv("FOCAL_SECRET_KEY", "test")
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, (result.output, result.stderr)
-        return result
-
+def cli(cli: Any, tmp_path: Path) -> Any:
+    """The commands on a database with assessor alice."""
+    invoke = cli
     (tmp_path / "pw").write_text("a good password\n", encoding="utf-8")
     invoke("init-db")
     invoke("users", "add", "alice", "--role", "assessor", "--password-file", str(tmp_path / "pw"))

@@ -10,13 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.profiles import set_display_profile
-from assessor.cli.main import main
 from assessor.store import db
 from assessor.store.models import Collection, Document
 
@@ -26,17 +24,8 @@ PLAY = "<play><head><title>P</title></head><text><act><scene>{}</scene></act></t
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite'}")
-    monkeypatch.setenv("FOCAL_SECRET_KEY", "test")
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, (result.output, result.stderr)
-        return result
-
-    cli = invoke
+def cli(cli: Any) -> Any:
+    """The commands on an initialised, empty database."""
     cli("init-db")
     return cli
 

@@ -5,10 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-from click.testing import CliRunner, Result
-
-from assessor.cli.main import main
 from assessor.web.app import create_app
 
 from ..conftest import write_collection
@@ -25,20 +21,6 @@ TOPICS = """<?xml version="1.0" encoding="UTF-8"?>
 </inex-topic-file>
 """
 RUN = "9 Q0 1002 1 3.0 r1 0 5\n9 Q0 1001 2 2.0 r1 0 5\n9 Q0 4242 3 1.0 r1 0 5\n"
-
-
-@pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite'}")
-    monkeypatch.setenv("FOCAL_SECRET_KEY", "test")
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, (result.output, result.stderr)
-        return result
-
-    return invoke
 
 
 def prepared(cli: Any, tmp_path: Path) -> Path:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
@@ -29,17 +29,9 @@ QRELS = "9 Q0 1001 5 44 0 0:5\n9 Q0 1002 0 24\n"
 
 
 @pytest.fixture
-def focal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+def focal(cli: Any, tmp_path: Path) -> Any:
     """`focal(*args, code=...)` on a database with a collection, a topic and a run."""
-    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite'}")
-    monkeypatch.setenv("FOCAL_SECRET_KEY", "test")
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, (result.output, result.stderr)
-        return result
-
+    invoke = cli
     invoke("init-db")
     invoke("import", "collection", str(write_collection(tmp_path / "docs")))
     (tmp_path / "topics.xml").write_text(TOPICS, encoding="utf-8")

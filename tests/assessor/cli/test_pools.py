@@ -12,9 +12,7 @@ from assessor.store import db
 from assessor.store.models import Pool, PoolEntry
 from assessor.web.app import create_app
 
-from .test_commands import cli, prepared
-
-__all__ = ["cli"]
+from .test_commands import prepared
 
 
 def pooled(tmp_path: Path) -> dict[str, list[str]]:
