@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import ExitStack
 from typing import Any, cast
 
 import click
@@ -222,9 +223,15 @@ def eval_command(
     except ValueError as error:
         raise click.UsageError(str(error)) from error
     try:
-        prepared = PreparedQrels(read_qrels(qrels_path))
-        jobs = jobs or os.cpu_count() or 1
-        evaluations = evaluate_files(prepared, settings, run_paths, jobs)
+        with ExitStack() as stack:
+            runs = None
+            if task == "focused":  # the runs are parsed while the qrels are read
+                from evaluation.formats.fol_ahead import ReadAhead
+
+                runs = stack.enter_context(ReadAhead(run_paths))
+            prepared = PreparedQrels(read_qrels(qrels_path))
+            jobs = jobs or os.cpu_count() or 1
+            evaluations = evaluate_files(prepared, settings, run_paths, jobs, runs)
     except FormatError as error:
         click.echo(f"focal eval: {error}", err=True)
         sys.exit(2)

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
+
+if TYPE_CHECKING:
+    from evaluation.formats.fol_ahead import ReadAhead
+    from evaluation.formats.fol_arrow import ParsedFol
 
 _SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qrels and settings
 
@@ -20,24 +24,24 @@ def _evaluate_file(path: str) -> RunEvaluation:
     prepared = cast(PreparedQrels, _SHARED["qrels"])
     settings = cast(Settings, _SHARED["settings"])
     parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
-    if settings.task == "focused":
-        return _evaluate_focused(prepared, settings, path)
     # Passage tasks read FOL runs as columns (no record per line); article measures need scores
     # per result and accept any kind of run, so they read records.
     run = read_run(path) if settings.task == "articles" else read_run_columns(path)
     return evaluate(prepared, run, settings.task, **parameters)
 
 
-def _evaluate_focused(prepared: PreparedQrels, settings: Settings, path: str) -> RunEvaluation:
+def _evaluate_focused(
+    prepared: PreparedQrels, settings: Settings, path: str, parsed: ParsedFol | None
+) -> RunEvaluation:
     """The focused task: a canonical FOL run with plain-number ids in one pass over its columns
-    (`evaluation.measures.focused_table`), any other run topic by topic."""
-    from evaluation.formats._source import read_bytes
+    (`evaluation.measures.focused_table`), any other run topic by topic. `parsed` is pyarrow's
+    reading of the file (`fol_ahead`), None when the fast reader refused it."""
     from evaluation.formats.columns import columns_of_table, read_run_columns
-    from evaluation.formats.fol_arrow import read_fol_table
+    from evaluation.formats.fol_arrow import checked_fol
     from evaluation.measures.focused_table import evaluate_table
 
     parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
-    table = read_fol_table(read_bytes(path), passages=True)
+    table = None if parsed is None else checked_fol(parsed, passages=True)
     if table is None:
         return evaluate(prepared, read_run_columns(path), settings.task, **parameters)
     evaluation = evaluate_table(prepared, table, path, settings)
@@ -46,25 +50,50 @@ def _evaluate_focused(prepared: PreparedQrels, settings: Settings, path: str) ->
     return evaluate(prepared, columns_of_table(table, path), settings.task, **parameters)
 
 
+def evaluate_focused_files(
+    prepared: PreparedQrels, settings: Settings, runs: ReadAhead, paths: Sequence[str], jobs: int
+) -> list[RunEvaluation]:
+    """The focused task of run files parsed by `runs` (a `ReadAhead` of `paths`), on `jobs`
+    threads: the runs are parsed and evaluated in pyarrow and numpy, mostly without the GIL,
+    and a thread costs no fork and returns no pickle."""
+    from evaluation.measures.focused_table import qrels_index
+
+    def evaluate_one(index: int) -> RunEvaluation:
+        return _evaluate_focused(prepared, settings, paths[index], runs.take(index))
+
+    if jobs <= 1 or len(paths) <= 1:
+        return [evaluate_one(index) for index in range(len(paths))]
+    for topic in prepared.qrels:  # index once, before the workers start, so they share it
+        prepared.text(topic)
+    qrels_index(prepared)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(jobs) as threads:
+        return list(threads.map(evaluate_one, range(len(paths))))
+
+
 def evaluate_files(
-    prepared: PreparedQrels, settings: Settings, paths: Sequence[str], jobs: int
+    prepared: PreparedQrels,
+    settings: Settings,
+    paths: Sequence[str],
+    jobs: int,
+    runs: ReadAhead | None = None,
 ) -> list[RunEvaluation]:
     """Evaluate run files, on `jobs` workers when there are several: threads for the focused
-    task (its runs are read and evaluated in pyarrow and numpy, mostly without the GIL, and a
-    thread costs no fork and returns no pickle), forked processes for the others."""
+    task (`evaluate_focused_files`, the runs parsed ahead by `runs`, or by a `ReadAhead` opened
+    here), forked processes for the others."""
+    if settings.task == "focused":
+        if runs is not None:
+            return evaluate_focused_files(prepared, settings, runs, paths, jobs)
+        from evaluation.formats.fol_ahead import ReadAhead
+
+        with ReadAhead(paths) as ahead:
+            return evaluate_focused_files(prepared, settings, ahead, paths, jobs)
     _SHARED.update(qrels=prepared, settings=settings)
     if jobs <= 1 or len(paths) <= 1:
         return [_evaluate_file(path) for path in paths]
     for topic in prepared.qrels:  # index once, before the workers start, so they share it
         prepared.text(topic)
-    if settings.task == "focused":
-        from concurrent.futures import ThreadPoolExecutor
-
-        from evaluation.measures.focused_table import qrels_index
-
-        qrels_index(prepared)
-        with ThreadPoolExecutor(jobs) as threads:
-            return list(threads.map(_evaluate_file, paths))
     import multiprocessing  # with the pool: a single run does not pay for importing them
     from concurrent.futures import ProcessPoolExecutor
 

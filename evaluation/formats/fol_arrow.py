@@ -16,9 +16,10 @@ INEX tools write them:
 - no control character in an id, ids within their lengths, one run id, each topic in one
   contiguous block (a repeated block is grouped and warned about by `read_run`, refused by
   pooling);
-- ranks, offsets and lengths plain digits of at most 18 (`int` reads them; pyarrow alone would
-  also read `0x5`), within 32 bits; scores made of `0-9 . - + e E` that pyarrow converts (the
-  correctly rounded value, as `float`; `nan` and `inf` go the careful way).
+- ranks, offsets and lengths read by pyarrow as unsigned integers (digits only: a sign, a blank
+  or `_` is refused; `0x1f`, which pyarrow reads and `int` refuses, is told by the `x`), within
+  32 bits; scores read by pyarrow as doubles (the correctly rounded value, as `float`), finite
+  (the careful reader refuses `nan` and keeps infinities: both go the careful way).
 
 Article ids that are all plain numbers (no leading zero), as in the INEX Wikipedia collections,
 are kept as one integer per result; other ids as codes into the run's distinct ids. Either way
@@ -28,6 +29,7 @@ there is no Python object per result.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -50,12 +52,16 @@ from evaluation.formats.tokens import MAX_DIGITS
 Ints = npt.NDArray[np.int64]
 
 FOL_COLUMNS = ("topic", "q0", "article", "rank", "score", "run", "offset", "length")
+_TEXT = ("topic", "q0", "article", "run")  # read as bytes; the others as numbers
+_TYPES = {
+    **dict.fromkeys(_TEXT, pa.binary()),
+    **dict.fromkeys(("rank", "offset", "length"), pa.uint64()),
+    "score": pa.float64(),
+}
 
 
 _DIGITS = b"0123456789"
-_NUMBER = _DIGITS + b".-+eE"
 _PRINTABLE = bytes(range(33, 127))  # ASCII without space and control characters
-_SHORT_COUNT = 9  # digits: any such count is below 2**31
 _ZERO = ord("0")
 
 
@@ -88,11 +94,32 @@ class FolTable:
         return len(self.articles)
 
 
+@dataclass(frozen=True)
+class ParsedFol:
+    """A FOL run as pyarrow's CSV reader gives it, before the checks (`parse_fol`)."""
+
+    table: pa.Table
+    letters_x: int  # `x` and `X` in the file: an `0x` number shows as more than the ids hold
+
+
 def read_fol_table(data: bytes, passages: bool = False) -> FolTable | None:
     """The table of a canonical FOL run's bytes (BOM already removed), or None (see above).
 
     With `passages`, the table also holds each result's score, offset and length (evaluation
     needs them; pooling does not).
+    """
+    parsed = parse_fol(data)
+    return None if parsed is None else checked_fol(parsed, passages)
+
+
+def parse_fol(data: bytes) -> ParsedFol | None:
+    """pyarrow's reading of `data` (None: not for the fast path). It spends nearly all its time
+    in pyarrow without the GIL, so runs can be parsed on a thread while Python does other work.
+
+    Ranks, offsets and lengths are read as unsigned integers and scores as doubles by the reader
+    itself (no text column, no second pass to convert them). pyarrow refuses signs, blanks and
+    `_` in them as the careful reader's bounds would, but also reads `0x1f` as 31: `letters_x`
+    lets `checked_fol` see whether any `x` lies outside the id columns.
     """
     if b"\r" in data:  # pyarrow would end a line at a lone `\r`
         data = data.replace(b"\r\n", b"\n")
@@ -100,13 +127,14 @@ def read_fol_table(data: bytes, passages: bool = False) -> FolTable | None:
             return None
     if not data or data[:1] in (b" ", b"\n", b"<"):
         return None
-    # No scan of the whole file for non-ASCII bytes or tabs: every field is checked against its
-    # characters (printable ASCII, digits or number characters), which excludes both.
+    # No scan of the whole file for non-ASCII bytes or tabs: every id is checked against its
+    # characters (printable ASCII) and every number is converted, which excludes both.
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(data),
-            # One block, one thread: files are read side by side (`pooling.ranked`), and
-            # pyarrow's own pool on top of that costs CPU time without saving any wall time.
+            # One block, one thread: files are read side by side (`pooling.ranked`,
+            # `focal eval`), and pyarrow's own pool on top of that costs CPU time without saving
+            # any wall time.
             read_options=pa_csv.ReadOptions(
                 column_names=list(FOL_COLUMNS), block_size=1 << 26, use_threads=False
             ),
@@ -114,25 +142,34 @@ def read_fol_table(data: bytes, passages: bool = False) -> FolTable | None:
                 delimiter=" ", quote_char=False, ignore_empty_lines=False
             ),
             convert_options=pa_csv.ConvertOptions(
-                column_types=dict.fromkeys(FOL_COLUMNS, pa.binary()),
-                strings_can_be_null=False,
-                null_values=[],
+                column_types=_TYPES, strings_can_be_null=False, null_values=[]
             ),
         )
-        return _checked(table, passages)
+    except (pa.ArrowException, ValueError):
+        return None
+    letters = data.count(b"x") + data.count(b"X") if b"x" in data or b"X" in data else 0
+    return ParsedFol(table, letters)
+
+
+def checked_fol(parsed: ParsedFol, passages: bool = False) -> FolTable | None:
+    """The table of `parse_fol`'s reading once every check passes, or None (see above)."""
+    try:
+        return _checked(parsed, passages)
     except (pa.ArrowException, UnicodeDecodeError, ValueError):
         return None
 
 
-def _checked(table: pa.Table, passages: bool) -> FolTable | None:
-    columns = {name: _single_chunk(table[name]) for name in FOL_COLUMNS}
-    if not len(columns["topic"]):
+def _checked(parsed: ParsedFol, passages: bool) -> FolTable | None:
+    table = parsed.table
+    if not table.num_rows:
         return None
+    columns = {name: _single_chunk(table[name]) for name in _TEXT}
     widths, shortest = {}, {}
-    for name in FOL_COLUMNS:
+    for name, column in columns.items():
         # With eight fields on every line, a doubled, leading or trailing space or a blank
-        # line shows as an empty field (`bytes.split` would see another field count).
-        lengths = call_function("binary_length", [columns[name]])
+        # line shows as an empty field (`bytes.split` would see another field count); the
+        # number columns refuse an empty field themselves.
+        lengths = call_function("binary_length", [column])
         least, widest = call_function("min_max", [lengths]).values()
         shortest[name], widths[name] = least.as_py(), widest.as_py()
         if shortest[name] == 0:
@@ -141,38 +178,47 @@ def _checked(table: pa.Table, passages: bool) -> FolTable | None:
     for name, limit in limits.items():
         if widths[name] > limit:
             return None
-    for name in ("topic", "q0", "article"):
-        if not _all_in(columns[name], _PRINTABLE):
-            return None
+    texts = {name: _data(columns[name]) for name in ("topic", "q0", "article")}
+    if any(text.translate(None, _PRINTABLE) for text in texts.values()):
+        return None
     run = columns["run"]
     first_run = run[0].as_py()
     if shortest["run"] != widths["run"] or _data(run) != first_run * len(run):
         return None  # ids of one length, concatenated as the first repeated: all the same
     if first_run.translate(None, _PRINTABLE):
         return None
-    for name in ("rank", "offset", "length"):
-        if widths[name] > MAX_DIGITS or not _all_in(columns[name], _DIGITS):
-            return None
-        if widths[name] > _SHORT_COUNT and int(_values(columns[name]).max()) > MAX_COUNT:
-            return None  # a 9-digit count is below 2**31: no need to convert
-    if not _all_in(columns["score"], _NUMBER):
-        return None
-    scores = _cast(columns["score"], pa.float64())  # raises (fast path refused) unless numbers
+    if parsed.letters_x:
+        ids = [*texts.values(), first_run * len(run)]
+        if sum(text.count(b"x") + text.count(b"X") for text in ids) != parsed.letters_x:
+            return None  # an `x` in a number column: `0x1f`, which `int` refuses
+    counts = {name: _numbers(table[name], np.uint64) for name in ("rank", "offset", "length")}
+    if any(len(values) and int(values.max()) > MAX_COUNT for values in counts.values()):
+        return None  # out of the bounds of `limits`: the careful reader names the line
+    scores = _numbers(table["score"], np.float64)
+    if not np.isfinite(scores).all():
+        return None  # `nan` is refused and infinities kept by the careful reader
     blocks = _blocks(columns["topic"])
     if blocks is None:
         return None
     topics, firsts = blocks
     extra = None
     if passages:
-        floats = np.frombuffer(scores.buffers()[1], np.float64)[: len(scores)]
-        extra = Passages(floats, _values(columns["offset"]), _values(columns["length"]))
-    numbers = _plain_numbers(columns["article"], widths["article"])
+        starts, sizes = (counts[name].view(np.int64) for name in ("offset", "length"))
+        extra = Passages(scores, starts, sizes)
+    numbers = _plain_numbers(columns["article"], texts["article"], widths["article"])
     if numbers is not None:
         return FolTable(first_run.decode(), topics, firsts, numbers, None, extra)
     encoded = call_function("dictionary_encode", [columns["article"]])
     names = _cast(encoded.dictionary, pa.large_string()).to_pylist()
     codes = np.frombuffer(encoded.indices.buffers()[1], np.int32)[: len(encoded)]
     return FolTable(first_run.decode(), topics, firsts, codes, names, extra)
+
+
+def _numbers(column: pa.ChunkedArray, dtype: type[np.generic]) -> npt.NDArray[Any]:
+    """A number column read by pyarrow as one numpy array (no copy when in one chunk)."""
+    array = _single_chunk(column)
+    values: npt.NDArray[Any] = np.frombuffer(array.buffers()[1], dtype)
+    return values[array.offset : array.offset + len(array)]
 
 
 def _cast(column: pa.Array, target: pa.DataType) -> pa.Array:
@@ -198,20 +244,12 @@ def _data(column: pa.Array) -> bytes:
     return data
 
 
-def _all_in(column: pa.Array, allowed: bytes) -> bool:
-    return not _data(column).translate(None, allowed)
-
-
-def _values(column: pa.Array) -> npt.NDArray[np.int64]:
-    """An all-digit column of at most `MAX_DIGITS` digits as integers (exactly as `int`)."""
-    return np.frombuffer(_cast(column, pa.int64()).buffers()[1], np.int64)[: len(column)]
-
-
 def _plain_numbers(
-    column: pa.Array, widest: int
+    column: pa.Array, text: bytes, widest: int
 ) -> npt.NDArray[np.int64] | npt.NDArray[np.int32] | None:
-    """Article ids as integers when each is a plain number (digits, no leading zero)."""
-    if widest > MAX_DIGITS or not _all_in(column, _DIGITS):
+    """Article ids as integers when each is a plain number (digits, no leading zero); `text` is
+    the column's values concatenated."""
+    if widest > MAX_DIGITS or text.translate(None, _DIGITS):
         return None
     offsets = _offsets(column)
     data = np.frombuffer(column.buffers()[2], np.uint8)
@@ -221,7 +259,7 @@ def _plain_numbers(
     try:  # MAX_COUNT is the largest int32: the cast fails exactly when an id exceeds it
         small = _cast(column, pa.int32())
     except pa.ArrowInvalid:
-        return _values(column)
+        return np.frombuffer(_cast(column, pa.int64()).buffers()[1], np.int64)[: len(column)]
     ids: npt.NDArray[np.int32] = np.frombuffer(small.buffers()[1], np.int32)[: len(column)]
     return ids
 

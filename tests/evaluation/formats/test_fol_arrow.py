@@ -23,12 +23,15 @@ from evaluation.formats.fol_arrow import read_fol_table
 from evaluation.formats.runs import read_run
 from pooling.ranked import ranked_run, read_ranked_run
 
-VALID_IDS = ["1", "2", "10", "2010003", "a", "b-1", "007", "0", "1000001", "t" * 50, "a" * 200]
+VALID_IDS = ["1", "2", "10", "2010003", "a", "b-1", "007", "0", "1000001", "t" * 50, "a" * 200,
+             "x0", "0X"]  # fmt: skip
 ODD_IDS = ["é", "x\u00a0y", "9" * 19, "t" * 51, "a" * 201, "x\x01y", "<a>", "x\x7fy", ""]
 ODD_COUNTS = ["007", "2147483647", "2147483648", "9999999999", "-1", "+3", "1_0", "0x5", "X",
-              "x", "", "1.0", "99999999999999999999"]  # fmt: skip
+              "x", "", "1.0", "99999999999999999999", "0X5", "-0", "0b1", "0o7", "00012",
+              "18446744073709551615", "18446744073709551616"]  # fmt: skip
 ODD_SCORES = ["1e5", "1E+05", ".5", "5.", "+5", "nan", "NaN", "inf", "-inf", "1_0", "0x1p3",
-              "1-2", ".", "-", "e", "1e", "abc", "0.100000000000000005551115123125782"]  # fmt: skip
+              "1-2", ".", "-", "e", "1e", "abc", "0.100000000000000005551115123125782",
+              "Infinity", "1e999", "-1e999", "4.9e-325", "0x10", "+.5e-3"]  # fmt: skip
 
 
 @st.composite
@@ -56,7 +59,7 @@ def fol_files(draw: st.DrawFn) -> bytes:
         elif change == 2:
             rows[line][4] = draw(st.sampled_from(ODD_SCORES))
         elif change == 3:
-            odd = st.sampled_from(["", "s", "q"]) | st.sampled_from(ODD_IDS)  # Q0 or run id
+            odd = st.sampled_from(["", "s", "q", "x"]) | st.sampled_from(ODD_IDS)  # Q0 or run id
             rows[line][draw(st.sampled_from([1, 5]))] = draw(odd)
         elif change == 4:
             separators[line] = draw(st.sampled_from(["  ", "\t", " \t", "\x0b", "\x0c"]))
@@ -151,6 +154,13 @@ def test_a_canonical_run_takes_the_fast_path_with_numeric_ids() -> None:
     assert table.articles.tolist() == [1001, 7, 1001]
 
 
+def test_an_x_in_the_ids_is_not_taken_for_a_hexadecimal_number() -> None:
+    table = read_fol_table(b"x1 Q0 0x5 1 0.5 xrX 0 10\nx1 Q0 x 2 0.25 xrX 10 5\n", True)
+    assert table is not None and table.run_id == "xrX" and table.topics == ["x1"]
+    assert table.names is not None and table.passages is not None
+    assert table.passages.starts.tolist() == [0, 10]
+
+
 def test_other_ids_are_codes_into_the_distinct_ids() -> None:
     table = read_fol_table(b"1 Q0 b 1 0.5 r 0 10\r\n1 Q0 007 2 0.4 r 0 10\r\n2 Q0 b 1 0.3 r 0 1")
     assert table is not None and table.names is not None
@@ -168,6 +178,9 @@ def test_irregular_files_are_left_to_the_careful_reader() -> None:
         b"1 Q0 a 1 nan r 0 10\n",
         b"1 Q0 a 1 0.5 r X 10\n",
         b"1 Q0 a 0x5 0.5 r 0 10\n",  # pyarrow reads 0x5 as 5; `int` refuses it
+        b"1 Q0 x 1 0.5 rx 0X5 10\n",  # the same, with an x in the ids too
+        b"1 Q0 a 1 -0.5 r -0 10\n",  # `int` reads -0; the fast path leaves signs alone
+        b"1 Q0 a 1 inf r 0 10\n",  # an infinite score is kept, by the careful reader
         b"1 Q0 a 1 0.5 r 0 2147483648\n",
         b"1 Q0 a 1 0.5 r 0 10\n2 Q0 a 1 0.5 r 0 10\n1 Q0 b 2 0.5 r 0 10\n",
         b"1 Q0 a\xc2\xa0b 1 0.5 r 0 10\n",
