@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import ExitStack
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from evaluation.cli.eval_workers import evaluate_files
-from evaluation.cli.report import FORMATS, WRITERS
+from evaluation.cli.report import FORMATS
 from evaluation.errors import FormatError
-from evaluation.measures.declarations import TASKS
-from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings
+from evaluation.measures.tasks import TASKS
+
+if TYPE_CHECKING:  # the measures are loaded once the focused runs are being parsed (below)
+    from evaluation.measures.evaluate import RunEvaluation
 
 SHOWN_WARNINGS = 10  # per run; the rest are counted
 
@@ -176,8 +177,6 @@ def eval_command(
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
-    from evaluation.formats.qrels import read_qrels
-
     trec_options = trec_version is not None or level is not None or max_docs is not None
     if task != "articles" and (trec_options or output_format == "trec"):
         raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
@@ -215,29 +214,35 @@ def eval_command(
         raise click.UsageError("-m/--measure is for --task articles")
     if plot_path and task == "articles":
         raise click.UsageError("--plot draws precision-recall curves of passage tasks")
-    try:
-        settings = Settings(
-            task=task, complete=complete, beta=beta, n=bep_window, irr=irr, strict=strict,
-            **cast(dict[str, Any], {"measures": measures} if measures else {}),
-        )  # fmt: skip
-    except ValueError as error:
-        raise click.UsageError(str(error)) from error
-    try:
-        with ExitStack() as stack:
-            runs = None
-            if task == "focused":  # the runs are parsed while the qrels are read
-                from evaluation.formats.fol_ahead import ReadAhead
+    with ExitStack() as stack:
+        runs = None
+        if task == "focused":  # parsed from here on, while the measures load and the qrels are read
+            from evaluation.formats.fol_ahead import ReadAhead
 
-                runs = stack.enter_context(ReadAhead(run_paths))
+            runs = stack.enter_context(ReadAhead(run_paths))
+        from evaluation.cli.eval_workers import evaluate_files
+        from evaluation.formats.qrels import read_qrels
+        from evaluation.measures.evaluate import PreparedQrels, Settings
+
+        try:
+            settings = Settings(
+                task=task, complete=complete, beta=beta, n=bep_window, irr=irr, strict=strict,
+                **cast(dict[str, Any], {"measures": measures} if measures else {}),
+            )  # fmt: skip
+        except ValueError as error:
+            raise click.UsageError(str(error)) from error
+        try:
             prepared = PreparedQrels(read_qrels(qrels_path))
             jobs = jobs or os.cpu_count() or 1
             evaluations = evaluate_files(prepared, settings, run_paths, jobs, runs)
-    except FormatError as error:
-        click.echo(f"focal eval: {error}", err=True)
-        sys.exit(2)
+        except FormatError as error:
+            click.echo(f"focal eval: {error}", err=True)
+            sys.exit(2)
     for evaluation in evaluations:
         for note in _notes(evaluation):
             click.echo(note, err=True)
+    from evaluation.cli.report import WRITERS
+
     WRITERS[output_format](evaluations, sys.stdout, per_topic)
     if plot_path:
         from evaluation.cli.plot import plot_curves

@@ -6,9 +6,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from decimal import Decimal
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from evaluation.measures.evaluate import RunEvaluation, Value, aggregate
+if TYPE_CHECKING:  # the writers import the measures when they write: `focal eval` loads this
+    from evaluation.measures.evaluate import RunEvaluation, Value  # module before its runs
+
 
 FORMATS = ("inex", "tsv", "json")
 
@@ -61,6 +63,8 @@ def _row(name: str, topic: str, value: Value) -> str:
 
 def write_inex(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool) -> None:
     """The official program's output: one `<eval>` block per run, per-topic rows with `-q`."""
+    from evaluation.measures.evaluate import aggregate
+
     for evaluation in evaluations:
         mode = ' mode="strict"' if evaluation.settings.strict else ""
         run_id, file = quoteattr(evaluation.run_id), quoteattr(evaluation.file)
@@ -76,6 +80,8 @@ def write_inex(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: 
 
 def write_tsv(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool) -> None:
     """One row per value: `run_id  measure  topic  value`, with a header."""
+    from evaluation.measures.evaluate import aggregate
+
     stream.write("run_id\tmeasure\ttopic\tvalue\n")
     for evaluation in evaluations:
         rows = [(n, t.topic, v) for t in evaluation.topics for n, v in t.values.items()]
@@ -87,6 +93,8 @@ def write_tsv(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: b
 
 def write_json(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool) -> None:
     """A list with one object per run: settings, averaging, per-topic values, `all`, warnings."""
+    from evaluation.measures.evaluate import aggregate
+
     document = [
         {
             "run_id": evaluation.run_id,

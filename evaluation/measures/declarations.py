@@ -14,6 +14,10 @@ from typing import Any, Literal
 
 from evaluation.measures import articles, focused, incontext
 from evaluation.measures.elements import cutoffs, overlap_ng, precall, xcg
+from evaluation.measures.tasks import ALL_PASSAGE_TASKS as ALL_PASSAGE_TASKS
+from evaluation.measures.tasks import CONTEXT_TASKS as CONTEXT_TASKS
+from evaluation.measures.tasks import PASSAGE_TASKS as PASSAGE_TASKS
+from evaluation.measures.tasks import TASKS as TASKS
 
 Aggregation = Literal["sum", "mean"]
 
@@ -51,11 +55,6 @@ class Measure:
     aggregation: Aggregation = "mean"
     all_name: str | None = None  # the name of the `all` row when it differs (AiP -> MAiP)
 
-
-PASSAGE_TASKS = ("focused", "thorough")
-CONTEXT_TASKS = ("ric", "bic", "t2i")
-ALL_PASSAGE_TASKS = PASSAGE_TASKS + CONTEXT_TASKS
-TASKS = (*ALL_PASSAGE_TASKS, "articles", "elements")
 
 IP_POINTS = (0, 1, 5, 10)  # the per-topic iP[x] rows, in hundredths of recall
 GP_CUTOFFS = (1, 2, 3, 5, 10, 25, 50)
