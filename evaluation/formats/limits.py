@@ -111,7 +111,13 @@ def check_judgements(judgements: Iterable[Judgement], name: str) -> int:
 def ids_within(ids: list[str], limit: int) -> bool:
     """Whether each of `ids` (at least one) passes `id_problem`, checked on the whole list."""
     lengths = list(map(len, ids))
-    return min(lengths) > 0 and max(lengths) <= limit and not _UNREPRESENTABLE.search("".join(ids))
+    if not (min(lengths) > 0 and max(lengths) <= limit):
+        return False
+    joined = "".join(ids)
+    # Printable ASCII without a space holds no whitespace and no control character.
+    if joined.isascii() and joined.isprintable() and " " not in joined:
+        return True
+    return not _UNREPRESENTABLE.search(joined)
 
 
 def _all_within(judgements: list[Judgement]) -> bool:

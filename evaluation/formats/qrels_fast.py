@@ -38,11 +38,13 @@ def read_plain_qrels(lines: list[str]) -> Qrels | None:
 
 def _read(lines: list[str]) -> Qrels | None:
     rows = list(map(str.split, lines))
-    numbers = [number for number, row in enumerate(rows, start=1) if row]
+    if all(rows):
+        numbers = list(range(1, len(rows) + 1))
+    else:  # blank lines (the last one, after the final newline, at least) are skipped
+        numbers = [number for number, row in enumerate(rows, start=1) if row]
+        rows = [rows[number - 1] for number in numbers]
     if not numbers:
         return None
-    if len(numbers) != len(rows):
-        rows = [rows[number - 1] for number in numbers]
     widths = np.fromiter(map(len, rows), np.int64, len(rows))
     if widths.min() < 5 or (widths == 6).any():
         return None  # too few fields, or a best entry point without passages: errors
@@ -95,7 +97,7 @@ def _relevant_parts(
     parts = ":".join(tokens).split(":")
     if "" in parts or not _all_digits(parts):
         return None
-    numbers = np.array(list(map(int, parts)), np.int64)
+    numbers = np.array(parts, np.int64)  # `int` of each (all ASCII digits); OverflowError if huge
     starts, sizes = numbers[0::2], numbers[1::2]
     if sizes.min() <= 0:
         return None
@@ -105,8 +107,11 @@ def _relevant_parts(
     counts = np.array([len(row) - 6 for row in rows], np.int64)
     owner = np.repeat(np.arange(len(rows)), counts)
     ends = starts + sizes
-    order = np.lexsort((ends, starts, owner))  # per line, sorted as `sorted(spans)` sorts
-    starts, ends, owner = starts[order], ends[order], owner[order]
+    if ((owner[1:] == owner[:-1]) & (starts[1:] < starts[:-1])).any():
+        order = np.lexsort((ends, starts, owner))  # per line, sorted as `sorted(spans)` sorts
+        starts, ends, owner = starts[order], ends[order], owner[order]
+    else:  # written in order, as usual (equal starts overlap: refused below)
+        order = np.arange(len(starts))
     if ((owner[1:] == owner[:-1]) & (starts[1:] < ends[:-1])).any():
         return None  # overlapping passages: an error
     bounds = np.r_[0, np.cumsum(counts)]
@@ -131,7 +136,7 @@ def _group(topics: list[str], articles: list[str], judgements: list[Judgement]) 
     qrels: Qrels = {}
     begin = 0
     for topic, block in groupby(topics):
-        end = begin + sum(1 for _ in block)
+        end = begin + len(list(block))
         qrels.setdefault(topic, {}).update(
             zip(articles[begin:end], judgements[begin:end], strict=True)
         )
