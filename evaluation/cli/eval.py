@@ -177,6 +177,10 @@ def eval_command(
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
+    # Evaluation does no linear algebra: without this, numpy's OpenBLAS starts a thread per core
+    # as it loads, and they spin for a while (a tenth of the CPU time of a 20-run call on two
+    # cores, taken from the threads that parse and evaluate). A value the user set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     trec_options = trec_version is not None or level is not None or max_docs is not None
     if task != "articles" and (trec_options or output_format == "trec"):
         raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
@@ -214,17 +218,18 @@ def eval_command(
         raise click.UsageError("-m/--measure is for --task articles")
     if plot_path and task == "articles":
         raise click.UsageError("--plot draws precision-recall curves of passage tasks")
+    from evaluation.formats._source import collector_paused
+
     with ExitStack() as stack:
+        # Modules, records and arrays hold no cycles worth collecting: the cyclic collector
+        # would go through numpy's and pyarrow's modules as they load, then through the qrels'
+        # objects, some 60 times in a call of 20 runs (20-25 ms holding the GIL), freeing nothing.
+        stack.enter_context(collector_paused())
         runs = None
         if task == "focused":  # parsed from here on, while the measures load and the qrels are read
             from evaluation.formats.fol_ahead import ReadAhead
 
             runs = stack.enter_context(ReadAhead(run_paths))
-        from evaluation.formats._source import collector_paused
-
-        # Records and arrays hold no cycles: the cyclic collector would go through the qrels'
-        # objects some 60 times in a call of 20 runs (15-20 ms, holding the GIL), freeing nothing.
-        stack.enter_context(collector_paused())
         from evaluation.cli.eval_workers import evaluate_files
         from evaluation.formats.qrels import read_qrels
         from evaluation.measures.evaluate import PreparedQrels, Settings

@@ -11,6 +11,7 @@ workers: the threaded path too).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,3 +43,32 @@ def test_focused_eval_imports_no_web_plotting_or_statistics_library(tmp_path: Pa
     assert {"evaluation", "numpy", "pyarrow"} <= loaded
     assert "pyarrow.compute" not in modules
     assert loaded.isdisjoint(NOT_ON_THE_EVAL_PATH), sorted(loaded & set(NOT_ON_THE_EVAL_PATH))
+
+
+THREADS_PROBE = """
+import atexit, os, sys
+atexit.register(lambda: print("TASKS", len(os.listdir("/proc/self/task"))))
+from assessor.cli.main import main
+main()
+"""
+
+
+def test_focused_eval_starts_no_blas_threads(tmp_path: Path) -> None:
+    """numpy's OpenBLAS would start a thread per core as it loads (evaluation needs none of
+    them, and they spin for a while): the call ends with as many threads as when the user
+    asks OpenBLAS for one thread (pyarrow keeps a thread or two of its own)."""
+    if not Path("/proc/self/task").is_dir():
+        raise AssertionError("this check reads /proc/self/task (Linux)")
+    (tmp_path / "q.qrels").write_text(QRELS)
+    (tmp_path / "r.run").write_text(RUN)
+    qrels, run = str(tmp_path / "q.qrels"), str(tmp_path / "r.run")
+    command = [sys.executable, "-c", THREADS_PROBE, "eval", "-j", "2", qrels, run, run]
+    counts = []
+    for blas in (None, "1"):
+        environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+        if blas is not None:
+            environment["OPENBLAS_NUM_THREADS"] = blas
+        done = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
+        assert "MAiP" in done.stdout
+        counts.append(int(done.stdout.rsplit("TASKS ", 1)[1].split()[0]))
+    assert counts[0] == counts[1], counts
