@@ -177,10 +177,6 @@ def eval_command(
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
-    # Evaluation does no linear algebra: without this, numpy's OpenBLAS starts a thread per core
-    # as it loads, and they spin for a while (a tenth of the CPU time of a 20-run call on two
-    # cores, taken from the threads that parse and evaluate). A value the user set is kept.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     trec_options = trec_version is not None or level is not None or max_docs is not None
     if task != "articles" and (trec_options or output_format == "trec"):
         raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
