@@ -227,7 +227,7 @@ def eval_command(
 
             runs = stack.enter_context(ReadAhead(run_paths))
         from evaluation.cli.eval_workers import evaluate_files
-        from evaluation.formats.qrels import read_qrels
+        from evaluation.formats.qrels import read_qrels_columns
         from evaluation.measures.evaluate import PreparedQrels, Settings
 
         try:
@@ -238,7 +238,7 @@ def eval_command(
         except ValueError as error:
             raise click.UsageError(str(error)) from error
         try:
-            prepared = PreparedQrels(read_qrels(qrels_path))
+            prepared = PreparedQrels(*read_qrels_columns(qrels_path))
             jobs = jobs or os.cpu_count() or 1
             evaluations = evaluate_files(prepared, settings, run_paths, jobs, runs)
         except FormatError as error:

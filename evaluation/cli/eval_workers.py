@@ -63,9 +63,7 @@ def evaluate_focused_files(
 
     if jobs <= 1 or len(paths) <= 1:
         return [evaluate_one(index) for index in range(len(paths))]
-    for topic in prepared.qrels:  # index once, before the workers start, so they share it
-        prepared.text(topic)
-    qrels_index(prepared)
+    qrels_index(prepared)  # built once, before the workers start, so that they share it
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(jobs) as threads:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from itertools import pairwise
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import collector_paused, decode_lines, read_bytes
 from evaluation.formats.limits import check_judgements
 from evaluation.formats.records import Judgement, Qrels, Span
+
+if TYPE_CHECKING:
+    from evaluation.formats.qrels_fast import QrelsColumns
 
 QRELS_SHAPE = "`topic Q0 article rel_chars article_chars [bep offset:length ...]`"
 
@@ -26,19 +29,25 @@ def read_qrels(path: str | Path) -> Qrels:
 
     Raises FormatError naming the file, the line and what was expected (an empty file too).
     """
+    return read_qrels_columns(path)[0]
+
+
+def read_qrels_columns(path: str | Path) -> tuple[Qrels, QrelsColumns | None]:
+    """`read_qrels`, and the same judgements as columns when the whole-file fast path read them
+    (`evaluation.formats.qrels_fast`), else None."""
     # numpy, which the fast path uses, is loaded on first use: importing the formats stays light
-    from evaluation.formats.qrels_fast import read_plain_qrels
+    from evaluation.formats.qrels_fast import read_plain_qrels_columns
 
     name = str(path)
     lines = decode_lines(read_bytes(path), name)
     with collector_paused():
-        plain = read_plain_qrels(lines)
+        plain = read_plain_qrels_columns(lines)
         if plain is not None:
             return plain  # within the bounds: the fast path checked them on its columns
         qrels = _read_lines(lines, name)
     # Bounded as every reader bounds them; an empty file is refused as an empty run is.
     check_judgements((j for articles in qrels.values() for j in articles.values()), name)
-    return qrels
+    return qrels, None
 
 
 def _read_lines(lines: list[str], name: str) -> Qrels:

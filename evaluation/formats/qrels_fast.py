@@ -14,29 +14,55 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from itertools import chain, groupby, pairwise, repeat
 from operator import itemgetter
 
 import numpy as np
+import numpy.typing as npt
 
 from evaluation.formats.limits import ARTICLE_ID_LENGTH, MAX_COUNT, TOPIC_ID_LENGTH, ids_within
 from evaluation.formats.records import Judgement, Qrels, Span
+
+Ints = npt.NDArray[np.int64]
 
 _HEAD = tuple(map(itemgetter, (0, 2, 3, 4)))  # topic, article, rel_chars, article_chars
 _FIELDS = tuple(field.name for field in fields(Judgement))
 _SLOTS = {name: Judgement.__dict__[name] for name in _FIELDS}
 
 
+@dataclass(frozen=True)
+class QrelsColumns:
+    """The judgements the fast path read, as columns: one row per judgement in file order, and
+    the passages of the relevant rows (`relevant`), row after row, each row's by start. What
+    evaluating many runs needs of the qrels can be computed on these arrays at once
+    (`evaluation.measures.qrels_arrays`) rather than judgement by judgement."""
+
+    topics: list[str]
+    articles: list[str]
+    rel_chars: Ints
+    article_chars: Ints
+    relevant: Ints  # the rows with passages, ascending
+    owner: Ints  # of each passage, its row's position in `relevant`
+    starts: Ints
+    ends: Ints
+
+
 def read_plain_qrels(lines: list[str]) -> Qrels | None:
     """The qrels of decoded `lines` when every line is plain (see above), else None."""
+    read = read_plain_qrels_columns(lines)
+    return None if read is None else read[0]
+
+
+def read_plain_qrels_columns(lines: list[str]) -> tuple[Qrels, QrelsColumns] | None:
+    """`read_plain_qrels` and the same judgements as columns (`QrelsColumns`), or None."""
     try:
         return _read(lines)
     except OverflowError:  # a number too large for numpy: the line-by-line parser takes it
         return None
 
 
-def _read(lines: list[str]) -> Qrels | None:
+def _read(lines: list[str]) -> tuple[Qrels, QrelsColumns] | None:
     rows = list(map(str.split, lines))
     if all(rows):
         numbers = list(range(1, len(rows) + 1))
@@ -63,7 +89,7 @@ def _read(lines: list[str]) -> Qrels | None:
     judged = _relevant_parts([rows[i] for i in relevant.tolist()])
     if judged is None:
         return None
-    beps, passages, totals = judged
+    beps, passages, totals, spans = judged
     if totals != [rel_chars[i] for i in relevant.tolist()]:
         return None
     count = len(rows)
@@ -76,7 +102,12 @@ def _read(lines: list[str]) -> Qrels | None:
         topics, articles, rel_chars, article_chars, bep_column, passage_column,
         numbers,
     )  # fmt: skip
-    return _group(topics, articles, judgements)
+    qrels = _group(topics, articles, judgements)
+    if qrels is None:
+        return None
+    rel_column, size_column = (np.array(column, np.int64) for column in (rel_chars, article_chars))
+    columns = QrelsColumns(topics, articles, rel_column, size_column, relevant, *spans)
+    return qrels, columns
 
 
 def _all_digits(tokens: chain[str] | list[str]) -> bool:
@@ -86,10 +117,12 @@ def _all_digits(tokens: chain[str] | list[str]) -> bool:
 
 def _relevant_parts(
     rows: list[list[str]],
-) -> tuple[list[int], list[tuple[Span, ...]], list[int]] | None:
-    """Best entry points, sorted passages and their totals of relevant lines (None: refuse)."""
+) -> tuple[list[int], list[tuple[Span, ...]], list[int], tuple[Ints, Ints, Ints]] | None:
+    """Best entry points, sorted passages and their totals of relevant lines, and the passages
+    as arrays (owner, start, end) (None: refuse)."""
     if not rows:
-        return [], [], []
+        empty = np.zeros(0, np.int64)
+        return [], [], [], (empty, empty, empty)
     bep_tokens = [row[5] for row in rows]
     tokens = list(chain.from_iterable(row[6:] for row in rows))
     if not _all_digits(bep_tokens) or set(map(str.count, tokens, repeat(":"))) != {1}:
@@ -119,7 +152,7 @@ def _relevant_parts(
     spans = list(zip(starts.tolist(), ends.tolist(), strict=True))
     edges = bounds.tolist()
     passages = [tuple(spans[a:b]) for a, b in pairwise(edges)]
-    return beps, passages, totals
+    return beps, passages, totals, (owner, starts, ends)
 
 
 def _build(*columns: Sequence[object]) -> list[Judgement]:

@@ -19,6 +19,7 @@ import numpy as np
 
 from evaluation.errors import FormatError
 from evaluation.formats.columns import RunColumns, TopicColumns
+from evaluation.formats.qrels_fast import QrelsColumns
 from evaluation.formats.records import Judgement, Result, Run
 from evaluation.measures import articles, declarations, focused, incontext
 from evaluation.measures.elements import topic as element_topic
@@ -87,8 +88,9 @@ class RunEvaluation:
 class PreparedQrels:
     """Qrels with each topic's relevant text indexed once, for evaluating many runs."""
 
-    def __init__(self, qrels: Qrels) -> None:
+    def __init__(self, qrels: Qrels, columns: QrelsColumns | None = None) -> None:
         self.qrels = qrels
+        self.columns = columns  # the same judgements as columns, when the fast path read them
         self._text: dict[str, RelevantText] = {}
         self._articles: dict[str, articles.ArticleJudgements] = {}
         self._totals: tuple[int, int] | None = None

@@ -20,7 +20,6 @@ requires the same evaluation as the topic-by-topic path on random runs.
 from __future__ import annotations
 
 import weakref
-from itertools import chain, repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -34,82 +33,34 @@ from evaluation.measures.evaluate import (
     missing_topic,
 )
 from evaluation.measures.focused import RECALL_POINTS, topic_values
+from evaluation.measures.qrels_arrays import ID_BITS as _ID_BITS
+from evaluation.measures.qrels_arrays import arrays_of_columns, arrays_of_texts
 
 Ints = npt.NDArray[np.int64]
 
-_ID_BITS = 32  # composite article: topic index << 32 | id (ids are int32)
 _SPAN = 1 << 40  # relevant passages packed as key * _SPAN + start, as in `RelevantText`
 _MAX_KEYS = 1 << 22  # keys * _SPAN stays within int64
 _INDEXES: weakref.WeakKeyDictionary[PreparedQrels, QrelsIndex | None] = weakref.WeakKeyDictionary()
-
-
-def _plain_number(article: str) -> int:
-    """The int32 that prints as `article` (`fol_arrow` reads such ids as integers), or -1."""
-    try:
-        number = int(article)
-    except ValueError:
-        return -1
-    return number if 0 <= number < 1 << 31 and str(number) == article else -1
-
-
-def _plain_numbers(articles: list[str]) -> Ints:
-    """`_plain_number` of each article: on the whole list at once when every id is a string of
-    at most ten ASCII digits without a leading zero (the INEX Wikipedia ids), else one by one."""
-    joined = "".join(articles)
-    lengths = list(map(len, articles))
-    if (
-        articles
-        and joined.isascii()
-        and joined.isdigit()
-        and 0 < min(lengths) <= max(lengths) <= 10
-    ):
-        numbers = list(map(int, articles))
-        if list(map(str, numbers)) == articles:
-            values = np.array(numbers, np.int64)
-            result: Ints = np.where(values < 1 << 31, values, -1)
-            return result
-    return np.fromiter(map(_plain_number, articles), np.int64, len(articles))
 
 
 class QrelsIndex:
     """Every qrels topic's judged articles with plain-number ids, as one sorted array."""
 
     def __init__(self, prepared: PreparedQrels) -> None:
-        self.topics = {topic: i for i, topic in enumerate(prepared.qrels)}
-        composites: list[Ints] = []
-        keys: list[Ints] = []
-        limits: list[Ints] = []
-        spans: list[tuple[Ints, Ints, Ints, Ints]] = []
-        self.rel_size = np.zeros(len(self.topics), np.int64)
-        self.num_rel = np.zeros(len(self.topics), np.int64)
-        base = 0
-        for topic, i in self.topics.items():
-            text = prepared.text(topic)
-            judged = text.judgements  # holds the relevant ones too, unless keyed otherwise
-            articles = list(chain(judged, text.key.keys() - judged.keys()))
-            numbers = _plain_numbers(articles)
-            kept = numbers >= 0
-            count = len(articles)
-            topic_key = np.fromiter(map(text.key.get, articles, repeat(-1)), np.int64, count)
-            limit = np.fromiter(map(text.article_chars.get, articles, repeat(-1)), np.int64, count)
-            composites.append(i << _ID_BITS | numbers[kept])
-            keys.append(np.where(topic_key < 0, -1, base + topic_key)[kept])
-            limits.append(limit[kept])
-            topic_keys, starts, lengths, before = text.spans()
-            spans.append((topic_keys + base, starts, lengths, before))
-            self.rel_size[i], self.num_rel[i] = text.rel_size, text.num_rel
-            base += text.num_rel
-        joined = [
-            np.concatenate(parts) if parts else np.zeros(0, np.int64)
-            for parts in (composites, keys, limits)
-        ]
-        order = np.argsort(joined[0], kind="stable")
-        self.composites, self.keys, self.limits = (column[order] for column in joined)
-        self.key_count = base
-        empty = np.zeros(0, np.int64)
-        self._keys, self._starts, self._lengths, self._before = (
-            np.concatenate([part[n] for part in spans]) if spans else empty for n in range(4)
+        if prepared.columns is not None:
+            arrays = arrays_of_columns(prepared.columns)
+        else:
+            topics = list(prepared.qrels)
+            arrays = arrays_of_texts(topics, [prepared.text(topic) for topic in topics])
+        self.topics = arrays.topics
+        self.rel_size, self.num_rel = arrays.rel_size, arrays.num_rel
+        order = np.argsort(arrays.composites, kind="stable")
+        self.composites, self.keys, self.limits = (
+            column[order] for column in (arrays.composites, arrays.keys, arrays.limits)
         )
+        self.key_count = arrays.key_count
+        self._keys, self._starts = arrays.span_keys, arrays.starts
+        self._lengths, self._before = arrays.lengths, arrays.before
         self._probe = self._keys * _SPAN + self._starts
 
     def relevant_before(self, keys: Ints, offsets: Ints) -> Ints:

@@ -7,8 +7,6 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
@@ -16,7 +14,7 @@ from evaluation.formats.columns import columns_of_table
 from evaluation.formats.fol_arrow import FolTable, read_fol_table
 from evaluation.formats.qrels import read_qrels
 from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
-from evaluation.measures.focused_table import _plain_number, _plain_numbers, evaluate_table
+from evaluation.measures.focused_table import evaluate_table
 
 
 def write_qrels(folder: Path, rng: random.Random) -> Path:
@@ -117,15 +115,3 @@ def test_answers_an_ordinary_run(tmp_path: Path) -> None:
     fast = evaluate_table(prepared, table, "r.run", Settings())
     assert fast is not None and fast.topics
     assert fast.topics == topic_by_topic(prepared, table, Settings()).topics
-
-
-ARTICLE_IDS = st.one_of(
-    st.integers(0, 1 << 34).map(str),
-    st.text("0123456789", min_size=1, max_size=12),  # leading zeros, eleven digits and more
-    st.text(min_size=1, max_size=4),  # letters, Unicode digits, signs
-)
-
-
-@given(st.lists(ARTICLE_IDS, max_size=20))
-def test_plain_numbers_of_a_list_are_those_of_each_id(articles: list[str]) -> None:
-    assert _plain_numbers(articles).tolist() == [_plain_number(a) for a in articles]
