@@ -33,7 +33,9 @@ from evaluation.measures.evaluate import (
     TopicEvaluation,
     missing_topic,
 )
-from evaluation.measures.focused import RECALL_POINTS, topic_values
+from evaluation.measures.focused import topic_values
+from evaluation.measures.focused_curves import gain_curves
+from evaluation.measures.focused_groups import bits_of, group_results, matches, spread
 
 Ints = npt.NDArray[np.int64]
 
@@ -151,7 +153,7 @@ def evaluate_table(
     evaluation.unknown_topics = [t for t in table.topics if t not in index.topics]
     if known:
         lines = (
-            np.arange(len(table))
+            None
             if len(known) == len(table.topics)
             else np.concatenate([np.arange(b, e) for _, b, e in known])
         )
@@ -177,87 +179,59 @@ def evaluate_table(
 def _evaluate_lines(
     index: QrelsIndex,
     table: FolTable,
-    lines: Ints,
+    lines: Ints | None,
     counts: Ints,
     qrels_topics: Ints,
     strict: bool,
 ) -> list[tuple[dict[str, int | float], tuple[float, ...]]] | None:
     """Each topic's values and iP curve; `lines` are the results of the topics, topic after
-    topic (`counts` of each, `qrels_topics` its index in the qrels); None to go topic by topic.
+    topic (`counts` of each, `qrels_topics` its index in the qrels; None: every result);
+    None to go topic by topic.
     """
     passages = table.passages
     assert passages is not None
-    whole = len(lines) == len(table)  # every topic in the qrels: no copy of the columns
-    articles = table.articles if whole else table.articles[lines]
-    starts = passages.starts if whole else passages.starts[lines]
-    sizes = passages.lengths if whole else passages.lengths[lines]
-    # Each result as one integer (qrels topic, article, start): one sort groups the results of
-    # each article, by start, for the overlap check (`focused.check_no_overlap`).
-    start_bits, article_bits = _bits(starts), _bits(articles)
-    topic_bits = _bits(qrels_topics)
-    if start_bits + article_bits + topic_bits > 62:
+    articles = table.articles if lines is None else table.articles[lines]
+    starts = passages.starts if lines is None else passages.starts[lines]
+    sizes = passages.lengths if lines is None else passages.lengths[lines]
+    bits = bits_of(qrels_topics), bits_of(articles), bits_of(starts)
+    if sum(bits) > 62:
         return None
-    line_topics = np.repeat(qrels_topics, counts)
-    packed = (line_topics << article_bits | articles) << start_bits | starts
-    order = np.argsort(packed)
-    ordered = packed[order]
-    if (ordered[1:] == ordered[:-1]).any():
-        return None  # two results of one article at one start: the file order of ties decides
-    ordered_starts = ordered & ((1 << start_bits) - 1)
-    ordered_ends = ordered_starts + sizes[order]
-    article_of = ordered >> start_bits  # (topic, article) of each result, by article
-    new = np.r_[True, article_of[1:] != article_of[:-1]]
-    if (~new[1:] & (ordered_starts[1:] < ordered_ends[:-1])).any():
-        return None  # overlapping results: the topic-by-topic path names the lines
-    group_of = np.cumsum(new) - 1  # the distinct article of each result, in sorted order
-    distinct = article_of[new]
-    group_topics = distinct >> article_bits
-    groups = group_topics << _ID_BITS | (distinct & ((1 << article_bits) - 1))
-    where = np.minimum(np.searchsorted(index.composites, groups), len(index.composites) - 1)
-    found = index.composites[where] == groups if len(index.composites) else groups < 0
-    group_keys = np.where(found, index.keys[where] if len(index.keys) else -1, -1)
-    group_limits = np.where(found, index.limits[where] if len(index.limits) else -1, -1)
-    group_firsts = np.flatnonzero(new)
-    if (
-        (group_limits >= 0) & (np.maximum.reduceat(ordered_ends, group_firsts) > group_limits)
-    ).any():
+    _, article_bits, start_bits = bits
+    grouped = group_results(qrels_topics, counts, articles, starts, sizes, bits)
+    if grouped is None:
+        return None
+    order, ordered, firsts = grouped  # each article's results together, by start
+    ends = np.append(firsts[1:], len(order))
+    distinct = ordered[firsts] >> start_bits  # (qrels topic, article) of each, ascending
+    composites = (distinct >> article_bits) << _ID_BITS | (distinct & ((1 << article_bits) - 1))
+    groups, entries = matches(composites, index.composites)
+    limits, keys = index.limits[entries], index.keys[entries]
+    known = limits >= 0
+    lasts = ends[groups[known]] - 1  # no overlap: the last result of an article ends last
+    if ((ordered[lasts] & ((1 << start_bits) - 1)) + sizes[order[lasts]] > limits[known]).any():
         return None  # past the end of the article: the topic-by-topic path warns
-    keys = group_keys[group_of]
-    hits = np.flatnonzero(keys >= 0)  # only results in relevant articles have relevant text
-    keys, hit_starts, hit_ends = keys[hits], ordered_starts[hits], ordered_ends[hits]
-    rel = np.zeros(len(order), np.int64)
-    rel[order[hits]] = index.relevant_before(keys, hit_ends) - index.relevant_before(
-        keys, hit_starts
+    relevant = keys >= 0  # only results in relevant articles have relevant text
+    hits = spread(firsts[groups[relevant]], ends[groups[relevant]])
+    hit_keys = np.repeat(keys[relevant], (ends - firsts)[groups[relevant]])
+    hit_starts = ordered[hits] & ((1 << start_bits) - 1)
+    before = index.relevant_before(
+        np.append(hit_keys, hit_keys), np.append(hit_starts + sizes[order[hits]], hit_starts)
     )
-    firsts = np.r_[0, np.cumsum(counts)[:-1]]
-    relret, ret = _sums_within(rel, firsts, counts), _sums_within(sizes, firsts, counts)
-    precision = np.divide(relret, ret, out=np.zeros(len(ret)), where=ret > 0)
-    block = np.repeat(np.arange(len(counts)), counts)
-    rel_size = index.rel_size[qrels_topics][block]
-    bins = np.zeros(len(rel), np.int64)
-    judged = rel_size > 0  # `focused.recall_bins`, line by line
-    levels = RECALL_POINTS - 1
-    if strict:
-        bins[judged] = (levels * relret[judged]) // rel_size[judged]
-    elif judged.all():
-        bins = np.floor(levels * (relret / rel_size)).astype(np.int64)
-    else:
-        bins[judged] = np.floor(levels * (relret[judged] / rel_size[judged])).astype(np.int64)
-    if len(bins) and bins.max() >= RECALL_POINTS:
+    rel = before[: len(hits)] - before[len(hits) :]
+    block_firsts = np.zeros(len(counts), np.int64)
+    np.cumsum(counts[:-1], out=block_firsts[1:])
+    rel_sizes = index.rel_size[qrels_topics]
+    found = gain_curves(order[hits[rel > 0]], rel[rel > 0], block_firsts, sizes, rel_sizes, strict)
+    if found is None:
         return None  # recall above 1: the topic-by-topic path warns
-    curves = np.zeros(len(counts) * RECALL_POINTS)
-    np.maximum.at(curves, block * RECALL_POINTS + bins, precision)
-    matrix = np.maximum.accumulate(curves.reshape(len(counts), RECALL_POINTS)[:, ::-1], axis=1)
-    topic_block = np.zeros(len(index.rel_size), np.int64)
-    topic_block[qrels_topics] = np.arange(len(counts))
-    group_topic = topic_block[group_topics]  # the topic of each distinct article
-    num_ret = np.bincount(group_topic, minlength=len(counts))
-    num_rel_ret = np.bincount(group_topic[group_keys >= 0], minlength=len(counts))
-    lasts = firsts + counts - 1
+    matrix, ret_size, rel_ret_size = found
+    topic_starts = qrels_topics << _ID_BITS
+    num_ret = _counts_within(composites, topic_starts)
+    num_rel_ret = _counts_within(composites[groups[relevant]], topic_starts)
     rows = zip(
         num_ret.tolist(), index.num_rel[qrels_topics].tolist(), num_rel_ret.tolist(),
-        ret[lasts].tolist(), index.rel_size[qrels_topics].tolist(), relret[lasts].tolist(),
-        matrix[:, ::-1].tolist(), strict=True,
+        ret_size.tolist(), rel_sizes.tolist(), rel_ret_size.tolist(), matrix.tolist(),
+        strict=True,
     )  # fmt: skip
     return [
         (topic_values(n_ret, n_rel, n_rel_ret, r_size, rel, rel_ret, curve), tuple(curve))
@@ -265,14 +239,9 @@ def _evaluate_lines(
     ]
 
 
-def _sums_within(values: Ints, firsts: Ints, counts: Ints) -> Ints:
-    """The running sums of `values` restarted at each topic (exact: integers)."""
-    sums = np.cumsum(values)
-    before = np.r_[0, sums][firsts]
-    result: Ints = sums - np.repeat(before, counts)
-    return result
-
-
-def _bits(values: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> int:
-    """Bits of the largest of `values` (none negative)."""
-    return int(values.max()).bit_length() if len(values) else 0
+def _counts_within(composites: Ints, topic_starts: Ints) -> Ints:
+    """How many of the sorted `composites` belong to each qrels topic (`topic << 32`)."""
+    counts: Ints = np.searchsorted(composites, topic_starts + (1 << _ID_BITS)) - np.searchsorted(
+        composites, topic_starts
+    )
+    return counts

@@ -1,0 +1,94 @@
+"""A run's results grouped by article with one sort, for the focused task of a whole run at once
+(`evaluation.measures.focused_table`).
+
+Each result is one integer (qrels topic, article, start), and, when it fits, its line in the low
+bits: then a sort of values (much faster than `np.argsort`) gives both the groups and the line
+of each result. The sort is also the overlap check of `focused.check_no_overlap` (Kamps et al.,
+INEX 2007 Evaluation Measures: a focused run's results may not overlap).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+Ints = npt.NDArray[np.int64]
+
+_ID_BITS = 32
+_SORT_BITS = 63  # the widest (qrels topic, article, start, line) sorted as one int64
+_BLOCK_SORT = 256  # results per topic block, on average, worth a sort of each block
+
+
+def group_results(
+    qrels_topics: Ints,
+    counts: Ints,
+    articles: npt.NDArray[np.int64] | npt.NDArray[np.int32],
+    starts: Ints,
+    sizes: Ints,
+    bits: tuple[int, int, int],
+) -> tuple[Ints, Ints, Ints] | None:
+    """Each result as one integer (qrels topic, article, start) of `bits` (topic, article and
+    start bits), sorted: the line of each, the integers, and where each article's results
+    begin. None for two results of one article at one start (the file order of ties decides)
+    or overlapping results (the topic-by-topic path names the lines), as
+    `focused.check_no_overlap`."""
+    topic_bits, article_bits, start_bits = bits
+    packed = np.repeat(qrels_topics << article_bits, counts)
+    packed |= articles
+    packed <<= start_bits
+    packed |= starts
+    line_bits = (len(packed) - 1).bit_length()
+    if topic_bits + article_bits + start_bits + line_bits <= _SORT_BITS:
+        packed <<= line_bits  # the line in the low bits: a sort of values, no np.argsort
+        packed |= np.arange(len(packed))
+        _sort(packed, counts, ascending=bool((qrels_topics[1:] > qrels_topics[:-1]).all()))
+        order = packed & ((1 << line_bits) - 1)
+        ordered = packed >> line_bits
+    else:
+        order = np.argsort(packed)
+        ordered = packed[order]
+    steps = ordered[1:] - ordered[:-1]  # within an article: from one start to the next
+    if not steps.all():
+        return None
+    article_of = ordered >> start_bits
+    changes = article_of[1:] != article_of[:-1]
+    close = np.flatnonzero(steps < sizes.max())  # no other result can reach the next start
+    if ((steps[close] < sizes[order[close]]) & ~changes[close]).any():
+        return None
+    firsts = np.flatnonzero(np.append(True, changes))
+    return order, ordered, firsts
+
+
+def _sort(packed: Ints, counts: Ints, ascending: bool) -> None:
+    """Sort `packed` in place: topic block by topic block (each within the caches) when the
+    blocks are long and their topics ascend, so that the result is the same."""
+    if ascending and len(packed) >= _BLOCK_SORT * len(counts):
+        bounds = np.cumsum(counts).tolist()
+        for first, end in zip([0, *bounds[:-1]], bounds, strict=True):
+            packed[first:end].sort()
+    else:
+        packed.sort()
+
+
+def matches(needles: Ints, haystack: Ints) -> tuple[Ints, Ints]:
+    """The positions of the values found in both sorted arrays of distinct values, in
+    `needles` and in `haystack`: one merge (a stable sort of two runs) instead of a binary
+    search for each."""
+    both = np.concatenate((haystack, needles))
+    order = np.argsort(both, kind="stable")
+    merged = both[order]
+    same = np.flatnonzero(merged[1:] == merged[:-1])  # a haystack value, then its needle
+    return order[same + 1] - len(haystack), order[same]
+
+
+def spread(firsts: Ints, ends: Ints) -> Ints:
+    """Every position from `firsts[i]` up to `ends[i]`, for each i in turn."""
+    lengths = ends - firsts
+    offsets = np.cumsum(lengths) - lengths
+    spread: Ints = np.arange(int(lengths.sum())) + np.repeat(firsts - offsets, lengths)
+    return spread
+
+
+def bits_of(values: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> int:
+    """Bits of the largest of `values` (none negative)."""
+    return int(values.max()).bit_length() if len(values) else 0
