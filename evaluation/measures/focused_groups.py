@@ -9,6 +9,8 @@ INEX 2007 Evaluation Measures: a focused run's results may not overlap).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
@@ -19,6 +21,22 @@ _SORT_BITS = 63  # the widest (qrels topic, article, start, line) sorted as one 
 _BLOCK_SORT = 256  # results per topic block, on average, worth a sort of each block
 
 
+@dataclass(frozen=True, slots=True)
+class Groups:
+    """A run's results by (qrels topic, article, start): `ordered[i]` is that integer of the
+    i-th, and the results of the j-th distinct article are from `firsts[j]` up to the next."""
+
+    ordered: Ints
+    firsts: Ints
+    packed: Ints  # the line of each, in the bits of `mask`
+    mask: int
+
+    def lines(self, positions: Ints) -> Ints:
+        """The line (in the topics' results) of the results at `positions`."""
+        lines: Ints = self.packed[positions] & self.mask
+        return lines
+
+
 def group_results(
     qrels_topics: Ints,
     counts: Ints,
@@ -26,11 +44,11 @@ def group_results(
     starts: Ints,
     sizes: Ints,
     bits: tuple[int, int, int],
-) -> tuple[Ints, Ints, Ints] | None:
-    """Each result as one integer (qrels topic, article, start) of `bits` (topic, article and
-    start bits), sorted: the line of each, the integers, and where each article's results
-    begin. None for two results of one article at one start (the file order of ties decides)
-    or overlapping results (the topic-by-topic path names the lines), as
+) -> Groups | None:
+    """The results of `counts[b]` lines of topic `qrels_topics[b]`, block after block, sorted
+    as integers (qrels topic, article, start) of `bits` (topic, article and start bits). None
+    for two results of one article at one start (the file order of ties decides) or
+    overlapping results (the topic-by-topic path names the lines), as
     `focused.check_no_overlap`."""
     topic_bits, article_bits, start_bits = bits
     packed = np.repeat(qrels_topics << article_bits, counts)
@@ -42,21 +60,20 @@ def group_results(
         packed <<= line_bits  # the line in the low bits: a sort of values, no np.argsort
         packed |= np.arange(len(packed))
         _sort(packed, counts, ascending=bool((qrels_topics[1:] > qrels_topics[:-1]).all()))
-        order = packed & ((1 << line_bits) - 1)
-        ordered = packed >> line_bits
+        groups = Groups(packed >> line_bits, packed[:0], packed, (1 << line_bits) - 1)
     else:
         order = np.argsort(packed)
-        ordered = packed[order]
+        groups = Groups(packed[order], order[:0], order, -1)
+    ordered = groups.ordered
     steps = ordered[1:] - ordered[:-1]  # within an article: from one start to the next
-    if not steps.all():
-        return None
     article_of = ordered >> start_bits
     changes = article_of[1:] != article_of[:-1]
-    close = np.flatnonzero(steps < sizes.max())  # no other result can reach the next start
-    if ((steps[close] < sizes[order[close]]) & ~changes[close]).any():
+    # only these might overlap, and a step 0 (the same start) is among them
+    close = np.flatnonzero(steps < max(int(sizes.max()), 1))
+    if ((steps[close] < sizes[groups.lines(close)]) & ~changes[close] | (steps[close] == 0)).any():
         return None
     firsts = np.flatnonzero(np.append(True, changes))
-    return order, ordered, firsts
+    return Groups(ordered, firsts, groups.packed, groups.mask)
 
 
 def _sort(packed: Ints, counts: Ints, ascending: bool) -> None:

@@ -200,28 +200,29 @@ def _evaluate_lines(
     grouped = group_results(qrels_topics, counts, articles, starts, sizes, bits)
     if grouped is None:
         return None
-    order, ordered, firsts = grouped  # each article's results together, by start
-    ends = np.append(firsts[1:], len(order))
+    ordered, firsts = grouped.ordered, grouped.firsts  # each article's results, by start
+    ends = np.append(firsts[1:], len(ordered))
+    start_mask = (1 << start_bits) - 1
     distinct = ordered[firsts] >> start_bits  # (qrels topic, article) of each, ascending
     composites = (distinct >> article_bits) << _ID_BITS | (distinct & ((1 << article_bits) - 1))
-    groups, entries = matches(composites, index.composites)
+    groups, entries = matches(composites, index.composites)  # the judged articles
     limits, keys = index.limits[entries], index.keys[entries]
     known = limits >= 0
     lasts = ends[groups[known]] - 1  # no overlap: the last result of an article ends last
-    if ((ordered[lasts] & ((1 << start_bits) - 1)) + sizes[order[lasts]] > limits[known]).any():
+    if ((ordered[lasts] & start_mask) + sizes[grouped.lines(lasts)] > limits[known]).any():
         return None  # past the end of the article: the topic-by-topic path warns
     relevant = keys >= 0  # only results in relevant articles have relevant text
     hits = spread(firsts[groups[relevant]], ends[groups[relevant]])
     hit_keys = np.repeat(keys[relevant], (ends - firsts)[groups[relevant]])
-    hit_starts = ordered[hits] & ((1 << start_bits) - 1)
+    hit_starts, hit_lines = ordered[hits] & start_mask, grouped.lines(hits)
     before = index.relevant_before(
-        np.append(hit_keys, hit_keys), np.append(hit_starts + sizes[order[hits]], hit_starts)
+        np.append(hit_keys, hit_keys), np.append(hit_starts + sizes[hit_lines], hit_starts)
     )
     rel = before[: len(hits)] - before[len(hits) :]
     block_firsts = np.zeros(len(counts), np.int64)
     np.cumsum(counts[:-1], out=block_firsts[1:])
     rel_sizes = index.rel_size[qrels_topics]
-    found = gain_curves(order[hits[rel > 0]], rel[rel > 0], block_firsts, sizes, rel_sizes, strict)
+    found = gain_curves(hit_lines[rel > 0], rel[rel > 0], block_firsts, sizes, rel_sizes, strict)
     if found is None:
         return None  # recall above 1: the topic-by-topic path warns
     matrix, ret_size, rel_ret_size = found
