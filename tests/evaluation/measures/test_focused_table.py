@@ -171,13 +171,15 @@ def test_groups_are_those_of_a_plain_sort(
         (t, a) == (t2, a2) and (s == s2 or s2 < s + rows[line][3])
         for (t, a, s, line), (t2, a2, s2, _) in pairwise(keyed)
     )
-    columns = [np.array(column, np.int64) for column in zip(*rows, strict=True)]
+    _, articles, starts, sizes = (np.array(c, np.int64) for c in zip(*rows, strict=True))
     qrels_topics = np.array(topics[: len(blocks)], np.int64)
     counts = np.array([len(block) for block in blocks], np.int64)
     bits = (2, 3, 5)
     for grouping in GROUPINGS.values():
-        with mock.patch.multiple(focused_groups, **grouping):  # type: ignore[arg-type]
-            groups = focused_groups.group_results(qrels_topics, counts, *columns[1:], bits)
+        with mock.patch.multiple(focused_groups, **grouping):  # type: ignore[call-overload]
+            groups = focused_groups.group_results(
+                qrels_topics, counts, articles, starts, sizes, bits
+            )
         if clash:
             assert groups is None
             continue
