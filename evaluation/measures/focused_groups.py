@@ -18,6 +18,7 @@ Ints = npt.NDArray[np.int64]
 
 _ID_BITS = 32
 _SORT_BITS = 63  # the widest (qrels topic, article, start, line) sorted as one int64
+_MERGE_SHARE = 2  # needles per haystack value below which binary searches are faster
 _BLOCK_SORT = 256  # results per topic block, on average, worth a sort of each block
 
 
@@ -89,8 +90,12 @@ def _sort(packed: Ints, counts: Ints, ascending: bool) -> None:
 
 def matches(needles: Ints, haystack: Ints) -> tuple[Ints, Ints]:
     """The positions of the values found in both sorted arrays of distinct values, in
-    `needles` and in `haystack`: one merge (a stable sort of two runs) instead of a binary
-    search for each."""
+    `needles` and in `haystack`: a binary search for each of few needles, else one merge (a
+    stable sort of two runs, linear)."""
+    if len(needles) * _MERGE_SHARE < len(haystack):
+        where = np.minimum(np.searchsorted(haystack, needles), max(len(haystack) - 1, 0))
+        found = np.flatnonzero(haystack[where] == needles) if len(haystack) else where[:0]
+        return found, where[found]
     both = np.concatenate((haystack, needles))
     order = np.argsort(both, kind="stable")
     merged = both[order]

@@ -109,9 +109,19 @@ class QrelsIndex:
         self.composites, self.keys, self.limits = (column[order] for column in joined)
         self.key_count = base
         empty = np.zeros(0, np.int64)
-        self._keys, self._starts, self._lengths, self._before = (
+        span_keys, *columns = (
             np.concatenate([part[n] for part in spans]) if spans else empty for n in range(4)
         )
+        # keys renumbered in the order of the composites (the others after them): a run's
+        # results, sorted by composite and start, then look passages up in ascending order
+        renumber = np.full(base, -1, np.int64)
+        relevant = self.keys >= 0
+        renumber[self.keys[relevant]] = np.arange(int(relevant.sum()))
+        renumber[renumber < 0] = np.arange(int(relevant.sum()), base)
+        self.keys[relevant] = renumber[self.keys[relevant]]
+        by_key = np.argsort(renumber[span_keys], kind="stable")  # each key's by start still
+        self._keys = renumber[span_keys][by_key]
+        self._starts, self._lengths, self._before = (column[by_key] for column in columns)
         self._probe = self._keys * _SPAN + self._starts
 
     def relevant_before(self, keys: Ints, offsets: Ints) -> Ints:
