@@ -4,17 +4,25 @@ Kamps et al., INEX 2007 Evaluation Measures (LNCS 4862): per topic, rank r has `
 relevant and `ret[r]` retrieved characters, precision `relret/ret`, recall bin `floor(100·R)`,
 and iP is the highest precision at or above each recall bin. `evaluation.measures.focused`
 computes them topic by topic on `TopicLines`; this module computes the same numbers, with the
-same operations element by element, for every topic of a run in one pass over its columns
+same operations element by element, for every topic of a run at once from its columns
 (`evaluation.formats.fol_arrow.FolTable`, read by pyarrow), as the INEX Wikipedia ids are
 plain numbers: an article is the integer `topic << 32 | id`, looked up in one sorted array of
 the judged articles of every qrels topic (`QrelsIndex`); an article absent from it is
 non-relevant and has no known length, and needs no more than its own identity.
 
+A run has some hundred thousand results and few of them in relevant articles, so the work on
+every result is kept to one sort of integers (`focused_groups`: the articles retrieved, the
+overlap check, the end of each article's last result) and one look-up per distinct article;
+relevant characters are counted for the results in relevant articles only, and precision and
+recall where relevant text is retrieved only, which is where iP is decided (`focused_curves`
+says why).
+
 It answers only when the answer is plainly the same as the topic-by-topic one: anything that
 would warn or fail (a result past its article's end, recall above 1, overlapping results,
 article ids that are not plain numbers) returns None, and the caller evaluates topic by topic,
 which words the warning or the error. `tests/evaluation/measures/test_focused_table.py`
-requires the same evaluation as the topic-by-topic path on random runs.
+requires the same evaluation as the topic-by-topic path on random runs, whichever way the
+results are sorted.
 """
 
 from __future__ import annotations
