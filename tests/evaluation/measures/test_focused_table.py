@@ -195,3 +195,16 @@ def test_sums_before_are_prefix_sums(values: list[int], data: st.DataObject) -> 
     points = data.draw(st.lists(st.integers(0, len(values))))
     sums = _sums_before(np.array(values, np.int64), np.array(points, np.int64))
     assert sums.tolist() == [sum(values[:x]) for x in points]
+
+
+@given(st.sets(st.integers(0, 60)), st.sets(st.integers(0, 60)), st.sampled_from([0, 1000]))
+def test_matches_are_the_common_values(needles: set[int], haystack: set[int], share: int) -> None:
+    """By binary searches (share 1000) or by one merge (share 0), each common value once."""
+    ordered_needles, ordered_haystack = sorted(needles), sorted(haystack)
+    with mock.patch.object(focused_groups, "_MERGE_SHARE", share):
+        found, where = focused_groups.matches(
+            np.array(ordered_needles, np.int64), np.array(ordered_haystack, np.int64)
+        )
+    common = sorted(needles & haystack)
+    assert found.tolist() == [ordered_needles.index(v) for v in common]
+    assert where.tolist() == [ordered_haystack.index(v) for v in common]
