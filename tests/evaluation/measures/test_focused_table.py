@@ -4,6 +4,7 @@ evaluation of the topic-by-topic path, or declines (None) where that path warns 
 from __future__ import annotations
 
 import random
+from contextlib import ExitStack
 from itertools import pairwise
 from pathlib import Path
 from unittest import mock
@@ -73,10 +74,14 @@ def topic_by_topic(prepared: PreparedQrels, table: FolTable, settings: Settings)
     return evaluate(prepared, columns_of_table(table, "r.run"), "focused", **parameters)
 
 
-GROUPINGS = {  # how `focused_groups` sorts: the line in the low bits, np.argsort, topic by topic
-    "values": {"_SORT_BITS": 63},
+GROUPINGS: dict[
+    str, dict[str, int]
+] = {  # how `focused_groups` sorts: with the line or the rank in the topic in the low
+    "lines": {"_SORT_BITS": 63},  # bits, by np.argsort, topic block by topic block
+    "ranks": {"_BY_LINE": False},
     "argsort": {"_SORT_BITS": 0},
-    "blocks": {"_BLOCK_SORT": 1},
+    "lines in blocks": {"_BLOCK_SORT": 1},
+    "ranks in blocks": {"_BLOCK_SORT": 1, "_BY_LINE": False},
 }
 
 
@@ -90,7 +95,7 @@ def test_same_evaluation_as_topic_by_topic(
     rng = random.Random(seed)
     prepared = PreparedQrels(read_qrels(write_qrels(tmp_path, rng)))
     overlap, past_end = seed % 5 == 1, seed % 7 == 2
-    path = write_run(tmp_path, rng, overlap, past_end, ascending=grouping == "blocks")
+    path = write_run(tmp_path, rng, overlap, past_end, ascending="blocks" in grouping)
     table = read_fol_table(read_bytes(path), True)
     assert table is not None and table.names is None
     settings = Settings(complete=seed % 2 == 0, strict=seed % 3 == 0)
@@ -176,7 +181,9 @@ def test_groups_are_those_of_a_plain_sort(
     counts = np.array([len(block) for block in blocks], np.int64)
     bits = (2, 3, 5)
     for grouping in GROUPINGS.values():
-        with mock.patch.multiple(focused_groups, **grouping):  # type: ignore[call-overload]
+        with ExitStack() as patches:
+            for name, value in grouping.items():
+                patches.enter_context(mock.patch.object(focused_groups, name, value))
             groups = focused_groups.group_results(
                 qrels_topics, counts, articles, starts, sizes, bits
             )
