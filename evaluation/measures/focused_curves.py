@@ -4,17 +4,20 @@ Kamps et al., INEX 2007 Evaluation Measures (LNCS 4862), section 3: after rank r
 `relret[r]` relevant and `ret[r]` retrieved characters, precision `P[r] = relret/ret`, recall
 bin `floor(100·relret/T)`, and `iP[i]` the highest precision at any rank of bin ≥ i (0 above the
 final recall). `evaluation.measures.focused` takes every rank; a whole run has some hundred
-thousand, of which only the few that retrieve relevant text (a *gain*: `rel > 0`) decide iP:
+thousand ranks, of which only the few that retrieve relevant text (a *gain*: `rel > 0`) decide
+iP:
 
 - Between two gains of a topic `relret` is constant and `ret` does not fall (sizes are ≥ 0), so
   a rank r without gain has the recall bin of the last gain g before it (the bin depends on
-  `relret` only) and a precision `relret/ret[r]` at most `relret/ret[g]` (IEEE division does
-  not rise as the divisor grows): r changes no maximum that g does not already reach.
-- Before a topic's first gain `relret = 0`: precision 0 in bin 0, which is the curve's value
-  before any maximum, whatever `ret` is (0 too with zero-length results: no division).
-- A gain has `ret ≥ size > 0` (a result holds no more relevant characters than characters), and
-  the highest bin of a topic is that of its last rank, `relret` not falling: that of its last
-  gain, or 0.
+  `relret` and T only) and a precision `relret/ret[r]` at most `relret/ret[g]` (IEEE division
+  does not rise as the divisor grows): r changes no maximum that g does not already reach.
+- Before a topic's first gain `relret = 0`: precision 0 in bin 0, the curve's value before any
+  maximum, whatever `ret` is (while `ret` is 0, after results of length 0 only, precision is 0
+  without a division).
+- A gain has `ret ≥ size > 0` (a result holds no more relevant characters than characters).
+  The bin does not fall as `relret` grows (a floor of a correctly rounded quotient, or the
+  integer quotient of `strict`), so a topic's highest bin is that of its last rank: that of its
+  last gain, or 0.
 
 So precision, recall bins, the recall-above-1 check and `np.maximum.at` are evaluated at the
 gains only, element by element with the same operations as the topic-by-topic path (the same
