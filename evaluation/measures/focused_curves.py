@@ -15,9 +15,9 @@ iP:
   maximum, whatever `ret` is (while `ret` is 0, after results of length 0 only, precision is 0
   without a division).
 - A gain has `ret ≥ size > 0` (a result holds no more relevant characters than characters).
-  The bin does not fall as `relret` grows (a floor of a correctly rounded quotient, or the
-  integer quotient of `strict`), so a topic's highest bin is that of its last rank: that of its
-  last gain, or 0.
+  The bin does not fall as `relret` grows (`floor(100·(relret/T))`, each step correctly
+  rounded, or the integer quotient of `strict`), so a topic's highest bin is that of its last
+  rank: that of its last gain, or 0.
 
 So precision, recall bins, the recall-above-1 check and `np.maximum.at` are evaluated at the
 gains only, element by element with the same operations as the topic-by-topic path (the same
