@@ -20,6 +20,7 @@ Floats = npt.NDArray[np.float64]
 Value = int | float
 
 RECALL_POINTS = 101
+_IP_ROWS = tuple((hundredths, f"iP[{hundredths / 100:.2f}]") for hundredths in (0, 1, 5, 10))
 
 
 def ratio(part: int, whole: int) -> float:
@@ -220,7 +221,7 @@ def topic_values(
         "char_rec": char_rec,
         "char_f1": f1(char_prec, char_rec),
     }
-    for hundredths in (0, 1, 5, 10):
-        values[f"iP[{hundredths / 100:.2f}]"] = curve[hundredths]
+    for hundredths, row in _IP_ROWS:  # iP[0.00], iP[0.01], iP[0.05], iP[0.10]
+        values[row] = curve[hundredths]
     values["AiP"] = average_interpolated_precision(curve)
     return values

@@ -4,17 +4,25 @@ Kamps et al., INEX 2007 Evaluation Measures (LNCS 4862): per topic, rank r has `
 relevant and `ret[r]` retrieved characters, precision `relret/ret`, recall bin `floor(100·R)`,
 and iP is the highest precision at or above each recall bin. `evaluation.measures.focused`
 computes them topic by topic on `TopicLines`; this module computes the same numbers, with the
-same operations element by element, for every topic of a run in one pass over its columns
+same operations element by element, for every topic of a run at once from its columns
 (`evaluation.formats.fol_arrow.FolTable`, read by pyarrow), as the INEX Wikipedia ids are
 plain numbers: an article is the integer `topic << 32 | id`, looked up in one sorted array of
 the judged articles of every qrels topic (`QrelsIndex`); an article absent from it is
 non-relevant and has no known length, and needs no more than its own identity.
 
+A run has some hundred thousand results and few of them in relevant articles, so the work on
+every result is kept to one sort of integers (`focused_groups`: the articles retrieved, the
+overlap check, the end of each article's last result) and one look-up per distinct article;
+relevant characters are counted for the results in relevant articles only, and precision and
+recall where relevant text is retrieved only, which is where iP is decided (`focused_curves`
+says why).
+
 It answers only when the answer is plainly the same as the topic-by-topic one: anything that
 would warn or fail (a result past its article's end, recall above 1, overlapping results,
 article ids that are not plain numbers) returns None, and the caller evaluates topic by topic,
 which words the warning or the error. `tests/evaluation/measures/test_focused_table.py`
-requires the same evaluation as the topic-by-topic path on random runs.
+requires the same evaluation as the topic-by-topic path on random runs, whichever way the
+results are sorted.
 """
 
 from __future__ import annotations
@@ -32,7 +40,9 @@ from evaluation.measures.evaluate import (
     TopicEvaluation,
     missing_topic,
 )
-from evaluation.measures.focused import RECALL_POINTS, topic_values
+from evaluation.measures.focused import topic_values
+from evaluation.measures.focused_curves import gain_curves
+from evaluation.measures.focused_groups import bits_of, group_results, matches, spread
 from evaluation.measures.qrels_arrays import ID_BITS as _ID_BITS
 from evaluation.measures.qrels_arrays import arrays_of_columns, arrays_of_texts
 
@@ -58,9 +68,19 @@ class QrelsIndex:
         self.composites, self.keys, self.limits = (
             column[order] for column in (arrays.composites, arrays.keys, arrays.limits)
         )
-        self.key_count = arrays.key_count
-        self._keys, self._starts = arrays.span_keys, arrays.starts
-        self._lengths, self._before = arrays.lengths, arrays.before
+        base = self.key_count = arrays.key_count
+        # keys renumbered in the order of the composites (the others after them): a run's
+        # results, sorted by composite and start, then look passages up in ascending order
+        renumber = np.full(base, -1, np.int64)
+        relevant = self.keys >= 0
+        renumber[self.keys[relevant]] = np.arange(int(relevant.sum()))
+        renumber[renumber < 0] = np.arange(int(relevant.sum()), base)
+        self.keys[relevant] = renumber[self.keys[relevant]]
+        by_key = np.argsort(renumber[arrays.span_keys], kind="stable")  # each key's by start
+        self._keys = renumber[arrays.span_keys][by_key]
+        self._starts, self._lengths, self._before = (
+            column[by_key] for column in (arrays.starts, arrays.lengths, arrays.before)
+        )
         self._probe = self._keys * _SPAN + self._starts
 
     def relevant_before(self, keys: Ints, offsets: Ints) -> Ints:
@@ -102,7 +122,7 @@ def evaluate_table(
     evaluation.unknown_topics = [t for t in table.topics if t not in index.topics]
     if known:
         lines = (
-            np.arange(len(table))
+            None
             if len(known) == len(table.topics)
             else np.concatenate([np.arange(b, e) for _, b, e in known])
         )
@@ -128,87 +148,60 @@ def evaluate_table(
 def _evaluate_lines(
     index: QrelsIndex,
     table: FolTable,
-    lines: Ints,
+    lines: Ints | None,
     counts: Ints,
     qrels_topics: Ints,
     strict: bool,
 ) -> list[tuple[dict[str, int | float], tuple[float, ...]]] | None:
     """Each topic's values and iP curve; `lines` are the results of the topics, topic after
-    topic (`counts` of each, `qrels_topics` its index in the qrels); None to go topic by topic.
+    topic (`counts` of each, `qrels_topics` its index in the qrels; None: every result);
+    None to go topic by topic.
     """
     passages = table.passages
     assert passages is not None
-    whole = len(lines) == len(table)  # every topic in the qrels: no copy of the columns
-    articles = table.articles if whole else table.articles[lines]
-    starts = passages.starts if whole else passages.starts[lines]
-    sizes = passages.lengths if whole else passages.lengths[lines]
-    # Each result as one integer (qrels topic, article, start): one sort groups the results of
-    # each article, by start, for the overlap check (`focused.check_no_overlap`).
-    start_bits, article_bits = _bits(starts), _bits(articles)
-    topic_bits = _bits(qrels_topics)
-    if start_bits + article_bits + topic_bits > 62:
+    articles = table.articles if lines is None else table.articles[lines]
+    starts = passages.starts if lines is None else passages.starts[lines]
+    sizes = passages.lengths if lines is None else passages.lengths[lines]
+    bits = bits_of(qrels_topics), bits_of(articles), bits_of(starts)
+    if sum(bits) > 62:
         return None
-    line_topics = np.repeat(qrels_topics, counts)
-    packed = (line_topics << article_bits | articles) << start_bits | starts
-    order = np.argsort(packed)
-    ordered = packed[order]
-    if (ordered[1:] == ordered[:-1]).any():
-        return None  # two results of one article at one start: the file order of ties decides
-    ordered_starts = ordered & ((1 << start_bits) - 1)
-    ordered_ends = ordered_starts + sizes[order]
-    article_of = ordered >> start_bits  # (topic, article) of each result, by article
-    new = np.r_[True, article_of[1:] != article_of[:-1]]
-    if (~new[1:] & (ordered_starts[1:] < ordered_ends[:-1])).any():
-        return None  # overlapping results: the topic-by-topic path names the lines
-    group_of = np.cumsum(new) - 1  # the distinct article of each result, in sorted order
-    distinct = article_of[new]
-    group_topics = distinct >> article_bits
-    groups = group_topics << _ID_BITS | (distinct & ((1 << article_bits) - 1))
-    where = np.minimum(np.searchsorted(index.composites, groups), len(index.composites) - 1)
-    found = index.composites[where] == groups if len(index.composites) else groups < 0
-    group_keys = np.where(found, index.keys[where] if len(index.keys) else -1, -1)
-    group_limits = np.where(found, index.limits[where] if len(index.limits) else -1, -1)
-    group_firsts = np.flatnonzero(new)
-    if (
-        (group_limits >= 0) & (np.maximum.reduceat(ordered_ends, group_firsts) > group_limits)
-    ).any():
+    _, article_bits, start_bits = bits
+    grouped = group_results(qrels_topics, counts, articles, starts, sizes, bits)
+    if grouped is None:
+        return None
+    ordered, firsts = grouped.ordered, grouped.firsts  # each article's results, by start
+    ends = np.append(firsts[1:], len(ordered))
+    start_mask = (1 << start_bits) - 1
+    distinct = ordered[firsts] >> start_bits  # (qrels topic, article) of each, ascending
+    composites = (distinct >> article_bits) << _ID_BITS | (distinct & ((1 << article_bits) - 1))
+    groups, entries = matches(composites, index.composites)  # the judged articles
+    limits, keys = index.limits[entries], index.keys[entries]
+    known = limits >= 0
+    lasts = ends[groups[known]] - 1  # no overlap: the last result of an article ends last
+    if ((ordered[lasts] & start_mask) + sizes[grouped.lines(lasts)] > limits[known]).any():
         return None  # past the end of the article: the topic-by-topic path warns
-    keys = group_keys[group_of]
-    hits = np.flatnonzero(keys >= 0)  # only results in relevant articles have relevant text
-    keys, hit_starts, hit_ends = keys[hits], ordered_starts[hits], ordered_ends[hits]
-    rel = np.zeros(len(order), np.int64)
-    rel[order[hits]] = index.relevant_before(keys, hit_ends) - index.relevant_before(
-        keys, hit_starts
+    relevant = keys >= 0  # only results in relevant articles have relevant text
+    hits = spread(firsts[groups[relevant]], ends[groups[relevant]])
+    hit_keys = np.repeat(keys[relevant], (ends - firsts)[groups[relevant]])
+    hit_starts, hit_lines = ordered[hits] & start_mask, grouped.lines(hits)
+    before = index.relevant_before(
+        np.append(hit_keys, hit_keys), np.append(hit_starts + sizes[hit_lines], hit_starts)
     )
-    firsts = np.r_[0, np.cumsum(counts)[:-1]]
-    relret, ret = _sums_within(rel, firsts, counts), _sums_within(sizes, firsts, counts)
-    precision = np.divide(relret, ret, out=np.zeros(len(ret)), where=ret > 0)
-    block = np.repeat(np.arange(len(counts)), counts)
-    rel_size = index.rel_size[qrels_topics][block]
-    bins = np.zeros(len(rel), np.int64)
-    judged = rel_size > 0  # `focused.recall_bins`, line by line
-    levels = RECALL_POINTS - 1
-    if strict:
-        bins[judged] = (levels * relret[judged]) // rel_size[judged]
-    elif judged.all():
-        bins = np.floor(levels * (relret / rel_size)).astype(np.int64)
-    else:
-        bins[judged] = np.floor(levels * (relret[judged] / rel_size[judged])).astype(np.int64)
-    if len(bins) and bins.max() >= RECALL_POINTS:
+    rel = before[: len(hits)] - before[len(hits) :]
+    block_firsts = np.zeros(len(counts), np.int64)
+    np.cumsum(counts[:-1], out=block_firsts[1:])
+    rel_sizes = index.rel_size[qrels_topics]
+    found = gain_curves(hit_lines[rel > 0], rel[rel > 0], block_firsts, sizes, rel_sizes, strict)
+    if found is None:
         return None  # recall above 1: the topic-by-topic path warns
-    curves = np.zeros(len(counts) * RECALL_POINTS)
-    np.maximum.at(curves, block * RECALL_POINTS + bins, precision)
-    matrix = np.maximum.accumulate(curves.reshape(len(counts), RECALL_POINTS)[:, ::-1], axis=1)
-    topic_block = np.zeros(len(index.rel_size), np.int64)
-    topic_block[qrels_topics] = np.arange(len(counts))
-    group_topic = topic_block[group_topics]  # the topic of each distinct article
-    num_ret = np.bincount(group_topic, minlength=len(counts))
-    num_rel_ret = np.bincount(group_topic[group_keys >= 0], minlength=len(counts))
-    lasts = firsts + counts - 1
+    matrix, ret_size, rel_ret_size = found
+    topic_starts = qrels_topics << _ID_BITS
+    num_ret = _counts_within(composites, topic_starts)
+    num_rel_ret = _counts_within(composites[groups[relevant]], topic_starts)
     rows = zip(
         num_ret.tolist(), index.num_rel[qrels_topics].tolist(), num_rel_ret.tolist(),
-        ret[lasts].tolist(), index.rel_size[qrels_topics].tolist(), relret[lasts].tolist(),
-        matrix[:, ::-1].tolist(), strict=True,
+        ret_size.tolist(), rel_sizes.tolist(), rel_ret_size.tolist(), matrix.tolist(),
+        strict=True,
     )  # fmt: skip
     return [
         (topic_values(n_ret, n_rel, n_rel_ret, r_size, rel, rel_ret, curve), tuple(curve))
@@ -216,14 +209,9 @@ def _evaluate_lines(
     ]
 
 
-def _sums_within(values: Ints, firsts: Ints, counts: Ints) -> Ints:
-    """The running sums of `values` restarted at each topic (exact: integers)."""
-    sums = np.cumsum(values)
-    before = np.r_[0, sums][firsts]
-    result: Ints = sums - np.repeat(before, counts)
-    return result
-
-
-def _bits(values: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> int:
-    """Bits of the largest of `values` (none negative)."""
-    return int(values.max()).bit_length() if len(values) else 0
+def _counts_within(composites: Ints, topic_starts: Ints) -> Ints:
+    """How many of the sorted `composites` belong to each qrels topic (`topic << 32`)."""
+    counts: Ints = np.searchsorted(composites, topic_starts + (1 << _ID_BITS)) - np.searchsorted(
+        composites, topic_starts
+    )
+    return counts
