@@ -216,39 +216,48 @@ def eval_command(
         raise click.UsageError("--plot draws precision-recall curves of passage tasks")
     from evaluation.formats._source import collector_paused
 
-    with ExitStack() as stack:
-        # Modules, records and arrays hold no cycles worth collecting: the cyclic collector
-        # would go through numpy's and pyarrow's modules as they load, then through the qrels'
-        # objects, some 60 times in a call of 20 runs (20-25 ms holding the GIL), freeing nothing.
-        stack.enter_context(collector_paused())
-        runs = None
-        if task == "focused":  # parsed from here on, while the measures load and the qrels are read
-            from evaluation.formats.fol_ahead import ReadAhead
+    # Modules, records and arrays hold no cycles worth collecting: the cyclic collector would go
+    # through numpy's and pyarrow's modules as they load, then through the qrels' objects, some
+    # 60 times in a call of 20 runs (20-25 ms holding the GIL), and once more through every
+    # object of the call as the output is written, freeing nothing.
+    with collector_paused():
+        with ExitStack() as stack:
+            runs = None
+            if task == "focused":  # parsed from here on, while the measures load and qrels are read
+                from evaluation.formats.fol_ahead import ReadAhead
 
-            runs = stack.enter_context(ReadAhead(run_paths))
-        from evaluation.cli.eval_workers import evaluate_files
-        from evaluation.formats.qrels import read_qrels_columns
-        from evaluation.measures.evaluate import PreparedQrels, Settings
+                runs = stack.enter_context(ReadAhead(run_paths))
+            from evaluation.cli.eval_workers import evaluate_files
+            from evaluation.formats.qrels import read_qrels_columns
+            from evaluation.measures.evaluate import PreparedQrels, Settings
 
-        try:
-            settings = Settings(
-                task=task, complete=complete, beta=beta, n=bep_window, irr=irr, strict=strict,
-                **cast(dict[str, Any], {"measures": measures} if measures else {}),
-            )  # fmt: skip
-        except ValueError as error:
-            raise click.UsageError(str(error)) from error
-        try:
-            prepared = PreparedQrels(*read_qrels_columns(qrels_path))
-            jobs = jobs or os.cpu_count() or 1
-            evaluations = evaluate_files(prepared, settings, run_paths, jobs, runs)
-        except FormatError as error:
-            click.echo(f"focal eval: {error}", err=True)
-            sys.exit(2)
+            try:
+                chosen = cast(dict[str, Any], {"measures": measures} if measures else {})
+                settings = Settings(
+                    task=task, complete=complete, beta=beta, n=bep_window, irr=irr,
+                    strict=strict, **chosen,
+                )  # fmt: skip
+            except ValueError as error:
+                raise click.UsageError(str(error)) from error
+            try:
+                prepared = PreparedQrels(*read_qrels_columns(qrels_path))
+                jobs = jobs or os.cpu_count() or 1
+                evaluations = evaluate_files(prepared, settings, run_paths, jobs, runs)
+            except FormatError as error:
+                click.echo(f"focal eval: {error}", err=True)
+                sys.exit(2)
+        _write(evaluations, output_format, per_topic, plot_path)
+
+
+def _write(
+    evaluations: list[RunEvaluation], output_format: str, per_topic: bool, plot_path: str | None
+) -> None:
+    """The notes on stderr, the evaluations on stdout, and the plot if asked for."""
+    from evaluation.cli.report import WRITERS
+
     for evaluation in evaluations:
         for note in _notes(evaluation):
             click.echo(note, err=True)
-    from evaluation.cli.report import WRITERS
-
     WRITERS[output_format](evaluations, sys.stdout, per_topic)
     if plot_path:
         from evaluation.cli.plot import plot_curves

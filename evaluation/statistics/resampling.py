@@ -129,8 +129,15 @@ def bootstrap_tests(
         orientation = -np.ones_like(differences)
     else:
         orientation = np.where(differences >= 0, 1.0, -1.0)
-    p = _count_not_above(means.T.copy(), orientation, tolerance) / samples
+    by_run = means.T.copy()
+    p = _count_not_above(by_run, orientation, tolerance) / samples
     if alternative == "two-sided":
+        # A mean difference of zero has no side: the smaller tail counts, whichever run is
+        # given first (otherwise swapping a and b could change p).
+        tied = np.abs(differences) <= tolerance
+        if tied.any():
+            other = _count_not_above(by_run, -orientation, tolerance) / samples
+            p = np.where(tied, np.minimum(p, other), p)
         p = np.minimum(1.0, 2 * p)
     return PairTests(differences, p)
 
