@@ -29,21 +29,28 @@ def read_qrels(path: str | Path) -> Qrels:
 
     Raises FormatError naming the file, the line and what was expected (an empty file too).
     """
-    return read_qrels_columns(path)[0]
+    qrels, columns = read_qrels_columns(path)
+    if qrels is not None:
+        return qrels
+    from evaluation.formats.qrels_fast import judgements_of
+
+    assert columns is not None
+    return judgements_of(columns)
 
 
-def read_qrels_columns(path: str | Path) -> tuple[Qrels, QrelsColumns | None]:
-    """`read_qrels`, and the same judgements as columns when the whole-file fast path read them
-    (`evaluation.formats.qrels_fast`), else None."""
+def read_qrels_columns(path: str | Path) -> tuple[Qrels | None, QrelsColumns | None]:
+    """The judgements of `read_qrels`, as columns when the whole-file fast path read them
+    (`evaluation.formats.qrels_fast`: their records are built by `judgements_of` when asked
+    for), else as records: (None, columns) or (qrels, None)."""
     # numpy, which the fast path uses, is loaded on first use: importing the formats stays light
     from evaluation.formats.qrels_fast import read_plain_qrels_columns
 
     name = str(path)
     lines = decode_lines(read_bytes(path), name)
     with collector_paused():
-        plain = read_plain_qrels_columns(lines)
-        if plain is not None:
-            return plain  # within the bounds: the fast path checked them on its columns
+        columns = read_plain_qrels_columns(lines)
+        if columns is not None:
+            return None, columns  # within the bounds: the fast path checked them on its columns
         qrels = _read_lines(lines, name)
     # Bounded as every reader bounds them; an empty file is refused as an empty run is.
     check_judgements((j for articles in qrels.values() for j in articles.values()), name)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from itertools import chain, groupby, pairwise, repeat
+from itertools import chain, groupby, repeat
 from operator import itemgetter
 
 import numpy as np
@@ -36,13 +36,16 @@ class QrelsColumns:
     """The judgements the fast path read, as columns: one row per judgement in file order, and
     the passages of the relevant rows (`relevant`), row after row, each row's by start. What
     evaluating many runs needs of the qrels can be computed on these arrays at once
-    (`evaluation.measures.qrels_arrays`) rather than judgement by judgement."""
+    (`evaluation.measures.qrels_arrays`); the `Judgement` records are built from them only when
+    asked for (`judgements_of`)."""
 
     topics: list[str]
     articles: list[str]
     rel_chars: Ints
     article_chars: Ints
+    lines: list[int]  # of each row in the file
     relevant: Ints  # the rows with passages, ascending
+    beps: list[int]  # of the relevant rows
     owner: Ints  # of each passage, its row's position in `relevant`
     starts: Ints
     ends: Ints
@@ -50,19 +53,19 @@ class QrelsColumns:
 
 def read_plain_qrels(lines: list[str]) -> Qrels | None:
     """The qrels of decoded `lines` when every line is plain (see above), else None."""
-    read = read_plain_qrels_columns(lines)
-    return None if read is None else read[0]
+    columns = read_plain_qrels_columns(lines)
+    return None if columns is None else judgements_of(columns)
 
 
-def read_plain_qrels_columns(lines: list[str]) -> tuple[Qrels, QrelsColumns] | None:
-    """`read_plain_qrels` and the same judgements as columns (`QrelsColumns`), or None."""
+def read_plain_qrels_columns(lines: list[str]) -> QrelsColumns | None:
+    """The judgements of `read_plain_qrels` as columns (`QrelsColumns`), or None."""
     try:
         return _read(lines)
     except OverflowError:  # a number too large for numpy: the line-by-line parser takes it
         return None
 
 
-def _read(lines: list[str]) -> tuple[Qrels, QrelsColumns] | None:
+def _read(lines: list[str]) -> QrelsColumns | None:
     rows = list(map(str.split, lines))
     if all(rows):
         numbers = list(range(1, len(rows) + 1))
@@ -79,35 +82,41 @@ def _read(lines: list[str]) -> tuple[Qrels, QrelsColumns] | None:
         return None
     if not ids_within(topics, TOPIC_ID_LENGTH) or not ids_within(articles, ARTICLE_ID_LENGTH):
         return None
-    rel_chars = list(map(int, rel_tokens))
-    article_chars = list(map(int, size_tokens))
-    if max(article_chars) > MAX_COUNT:
+    if len(set(zip(topics, articles, strict=True))) != len(rows):
+        return None  # an article judged twice for a topic: the line-by-line parser names both
+    rel_chars = np.array(rel_tokens, np.int64)  # `int` of each (all ASCII digits)
+    article_chars = np.array(size_tokens, np.int64)
+    if article_chars.max() > MAX_COUNT:
         return None
     relevant = np.flatnonzero(widths > 5)
-    if ((np.array(rel_chars, np.int64) > 0) != (widths > 5)).any():
+    if ((rel_chars > 0) != (widths > 5)).any():
         return None  # passages on a non-relevant line, or relevant without them: errors
     judged = _relevant_parts([rows[i] for i in relevant.tolist()])
     if judged is None:
         return None
-    beps, passages, totals, spans = judged
-    if totals != [rel_chars[i] for i in relevant.tolist()]:
+    beps, totals, (owner, starts, ends) = judged
+    if not np.array_equal(totals, rel_chars[relevant]):
         return None
-    count = len(rows)
+    return QrelsColumns(
+        topics, articles, rel_chars, article_chars, numbers, relevant, beps, owner, starts, ends
+    )
+
+
+def judgements_of(columns: QrelsColumns) -> Qrels:
+    """topic -> article -> Judgement of the columns, in file order (as the line parser)."""
+    count = len(columns.topics)
     bep_column: list[int | None] = [None] * count
     passage_column: list[tuple[Span, ...]] = [()] * count
-    for position, index in enumerate(relevant.tolist()):
-        bep_column[index] = beps[position]
-        passage_column[index] = passages[position]
+    spans = list(zip(columns.starts.tolist(), columns.ends.tolist(), strict=True))
+    edges = np.searchsorted(columns.owner, np.arange(len(columns.relevant) + 1)).tolist()
+    for position, index in enumerate(columns.relevant.tolist()):
+        bep_column[index] = columns.beps[position]
+        passage_column[index] = tuple(spans[edges[position] : edges[position + 1]])
     judgements = _build(
-        topics, articles, rel_chars, article_chars, bep_column, passage_column,
-        numbers,
+        columns.topics, columns.articles, columns.rel_chars.tolist(),
+        columns.article_chars.tolist(), bep_column, passage_column, columns.lines,
     )  # fmt: skip
-    qrels = _group(topics, articles, judgements)
-    if qrels is None:
-        return None
-    rel_column, size_column = (np.array(column, np.int64) for column in (rel_chars, article_chars))
-    columns = QrelsColumns(topics, articles, rel_column, size_column, relevant, *spans)
-    return qrels, columns
+    return _group(columns.topics, columns.articles, judgements)
 
 
 def _all_digits(tokens: chain[str] | list[str]) -> bool:
@@ -117,12 +126,12 @@ def _all_digits(tokens: chain[str] | list[str]) -> bool:
 
 def _relevant_parts(
     rows: list[list[str]],
-) -> tuple[list[int], list[tuple[Span, ...]], list[int], tuple[Ints, Ints, Ints]] | None:
-    """Best entry points, sorted passages and their totals of relevant lines, and the passages
-    as arrays (owner, start, end) (None: refuse)."""
+) -> tuple[list[int], Ints, tuple[Ints, Ints, Ints]] | None:
+    """Best entry points and the total passage length of relevant lines, and their passages as
+    arrays (owner, start, end), each line's sorted by start (None: refuse)."""
     if not rows:
         empty = np.zeros(0, np.int64)
-        return [], [], [], (empty, empty, empty)
+        return [], empty, (empty, empty, empty)
     bep_tokens = [row[5] for row in rows]
     tokens = list(chain.from_iterable(row[6:] for row in rows))
     if not _all_digits(bep_tokens) or set(map(str.count, tokens, repeat(":"))) != {1}:
@@ -143,16 +152,10 @@ def _relevant_parts(
     if ((owner[1:] == owner[:-1]) & (starts[1:] < starts[:-1])).any():
         order = np.lexsort((ends, starts, owner))  # per line, sorted as `sorted(spans)` sorts
         starts, ends, owner = starts[order], ends[order], owner[order]
-    else:  # written in order, as usual (equal starts overlap: refused below)
-        order = np.arange(len(starts))
     if ((owner[1:] == owner[:-1]) & (starts[1:] < ends[:-1])).any():
         return None  # overlapping passages: an error
-    bounds = np.r_[0, np.cumsum(counts)]
-    totals = np.add.reduceat(sizes[order], bounds[:-1]).tolist()
-    spans = list(zip(starts.tolist(), ends.tolist(), strict=True))
-    edges = bounds.tolist()
-    passages = [tuple(spans[a:b]) for a, b in pairwise(edges)]
-    return beps, passages, totals, (owner, starts, ends)
+    totals = np.add.reduceat(ends - starts, np.r_[0, np.cumsum(counts)[:-1]])
+    return beps, totals, (owner, starts, ends)
 
 
 def _build(*columns: Sequence[object]) -> list[Judgement]:
@@ -164,8 +167,8 @@ def _build(*columns: Sequence[object]) -> list[Judgement]:
     return judgements
 
 
-def _group(topics: list[str], articles: list[str], judgements: list[Judgement]) -> Qrels | None:
-    """topic -> article -> judgement in file order; None when an article is judged twice."""
+def _group(topics: list[str], articles: list[str], judgements: list[Judgement]) -> Qrels:
+    """topic -> article -> judgement in file order (no article is judged twice: `_read`)."""
     qrels: Qrels = {}
     begin = 0
     for topic, block in groupby(topics):
@@ -174,6 +177,4 @@ def _group(topics: list[str], articles: list[str], judgements: list[Judgement]) 
             zip(articles[begin:end], judgements[begin:end], strict=True)
         )
         begin = end
-    if sum(map(len, qrels.values())) != len(judgements):
-        return None  # a duplicate: the line-by-line parser names both lines
     return qrels

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -19,7 +20,7 @@ import numpy as np
 
 from evaluation.errors import FormatError
 from evaluation.formats.columns import RunColumns, TopicColumns
-from evaluation.formats.qrels_fast import QrelsColumns
+from evaluation.formats.qrels_fast import QrelsColumns, judgements_of
 from evaluation.formats.records import Judgement, Result, Run
 from evaluation.measures import articles, declarations, focused, incontext
 from evaluation.measures.elements import topic as element_topic
@@ -88,12 +89,25 @@ class RunEvaluation:
 class PreparedQrels:
     """Qrels with each topic's relevant text indexed once, for evaluating many runs."""
 
-    def __init__(self, qrels: Qrels, columns: QrelsColumns | None = None) -> None:
-        self.qrels = qrels
+    def __init__(self, qrels: Qrels | None, columns: QrelsColumns | None = None) -> None:
+        if qrels is None and columns is None:
+            raise ValueError("PreparedQrels needs the qrels, as records or as columns")
+        self._qrels = qrels
+        self._building = threading.Lock()
         self.columns = columns  # the same judgements as columns, when the fast path read them
         self._text: dict[str, RelevantText] = {}
         self._articles: dict[str, articles.ArticleJudgements] = {}
         self._totals: tuple[int, int] | None = None
+
+    @property
+    def qrels(self) -> Qrels:
+        """topic -> article -> Judgement (built from the columns on first use, once)."""
+        if self._qrels is None:
+            with self._building:
+                if self._qrels is None:
+                    assert self.columns is not None
+                    self._qrels = judgements_of(self.columns)
+        return self._qrels
 
     def text(self, topic: str) -> RelevantText:
         if topic not in self._text:
@@ -199,18 +213,26 @@ def _note_past_end(lines: TopicLines, text: RelevantText, evaluation: RunEvaluat
         )
 
 
-def missing_topic(prepared: PreparedQrels, topic: str, settings: Settings) -> TopicEvaluation:
-    """A qrels topic the run does not answer: every measure 0, relevant counts as judged."""
+def missing_topic(
+    prepared: PreparedQrels,
+    topic: str,
+    settings: Settings,
+    relevant: tuple[int, int] | None = None,
+) -> TopicEvaluation:
+    """A qrels topic the run does not answer: every measure 0, relevant counts as judged
+    (`relevant`: the topic's num_rel and rel_size when the caller has them already)."""
     if settings.task == "articles":
         judged = prepared.article_judgements(topic)
         values = articles.evaluate_topic([], judged, settings.measures)
         return TopicEvaluation(topic, values, answered=False)
-    text = prepared.text(topic)
+    if relevant is None:
+        text = prepared.text(topic)
+        relevant = text.num_rel, text.rel_size
     values = {
         row: 0 if declarations.is_summed(row) else 0.0
         for row in declarations.topic_rows(settings.task)
     }
-    values["num_rel"], values["rel_size"] = text.num_rel, text.rel_size
+    values["num_rel"], values["rel_size"] = relevant
     points = (
         focused.RECALL_POINTS
         if settings.task in declarations.PASSAGE_TASKS

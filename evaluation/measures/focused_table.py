@@ -139,9 +139,10 @@ def evaluate_table(
             evaluation.topics.append(TopicEvaluation(topic, values, curve))
     if settings.complete:
         answered = set(table.topics)
-        for topic in prepared.qrels:
+        for topic, i in index.topics.items():  # in qrels order
             if topic not in answered:
-                evaluation.topics.append(missing_topic(prepared, topic, settings))
+                relevant = int(index.num_rel[i]), int(index.rel_size[i])
+                evaluation.topics.append(missing_topic(prepared, topic, settings, relevant))
     return evaluation
 
 

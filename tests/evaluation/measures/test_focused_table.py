@@ -18,7 +18,7 @@ from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
 from evaluation.formats.columns import columns_of_table
 from evaluation.formats.fol_arrow import FolTable, read_fol_table
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.qrels import read_qrels, read_qrels_columns
 from evaluation.measures import focused_groups
 from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
 from evaluation.measures.focused_curves import _sums_before
@@ -93,13 +93,18 @@ def test_same_evaluation_as_topic_by_topic(
     for name, value in GROUPINGS[grouping].items():
         monkeypatch.setattr(focused_groups, name, value)
     rng = random.Random(seed)
-    prepared = PreparedQrels(read_qrels(write_qrels(tmp_path, rng)))
+    qrels_path = write_qrels(tmp_path, rng)
+    prepared = PreparedQrels(read_qrels(qrels_path))
+    # half of the time the whole-run path indexes the qrels from the fast reader's columns
+    read = read_qrels_columns(qrels_path)
+    assert read[1] is not None
+    indexed = PreparedQrels(*read) if seed % 4 < 2 else prepared
     overlap, past_end = seed % 5 == 1, seed % 7 == 2
     path = write_run(tmp_path, rng, overlap, past_end, ascending="blocks" in grouping)
     table = read_fol_table(read_bytes(path), True)
     assert table is not None and table.names is None
     settings = Settings(complete=seed % 2 == 0, strict=seed % 3 == 0)
-    fast = evaluate_table(prepared, table, "r.run", settings)
+    fast = evaluate_table(indexed, table, "r.run", settings)
     try:
         expected = topic_by_topic(prepared, table, settings)
     except FormatError:

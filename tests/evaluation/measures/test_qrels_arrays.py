@@ -74,9 +74,9 @@ def test_the_arrays_of_the_columns_are_those_of_the_texts(text: str) -> None:
         path = Path(folder) / "q.qrels"
         path.write_text(text)
         qrels, columns = read_qrels_columns(path)
-    assert columns is not None  # every file drawn is plain
-    prepared = PreparedQrels(qrels, columns)
-    topics = list(qrels)
+    assert qrels is None and columns is not None  # every file drawn is plain
+    prepared = PreparedQrels(None, columns)
+    topics = list(prepared.qrels)  # the records, built from the columns
     by_topic = arrays_of_texts(topics, [prepared.text(topic) for topic in topics])
     assert equal(arrays_of_columns(columns), by_topic)
 
