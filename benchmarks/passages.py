@@ -28,7 +28,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,18 +48,21 @@ def write_synthetic(folder: Path, topics: int, results: int, runs: int) -> list[
     return paths
 
 
-# Runs a command as its own child and prints the child's peak memory and CPU time. `wait4` on a
-# command started straight from here would count this process's memory too: Linux carries the
-# peak resident size across fork and exec, and this process holds the generated files' numpy work.
+# Runs a command as its own child and prints the child's wall time (from fork to exit), peak
+# memory and CPU time. `wait4` on a command started straight from here would count this
+# process's memory too: Linux carries the peak resident size across fork and exec, and this
+# process holds the generated files' numpy work. The launcher's own start-up (a Python
+# interpreter, some 20 ms) is left out of both sides' wall times.
 LAUNCHER = """
-import os, sys
+import os, sys, time
+started = time.perf_counter()
 pid = os.fork()
 if pid == 0:
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
     os.execvp(sys.argv[1], sys.argv[1:])
 _, status, usage = os.wait4(pid, 0)
-print(usage.ru_maxrss, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status),
-      file=sys.stderr)
+print(time.perf_counter() - started, usage.ru_maxrss, usage.ru_utime + usage.ru_stime,
+      os.waitstatus_to_exitcode(status), file=sys.stderr)
 """
 
 
@@ -68,16 +70,14 @@ def measured(command: list[str], output: Path) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds (workers included) and peak MiB of `command` (stdout to
     `output`)."""
     with output.open("w") as stream:
-        started = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", LAUNCHER, *command],
             cwd=ROOT, stdout=stream, stderr=subprocess.PIPE, text=True, check=True,
         )  # fmt: skip
-        seconds = time.perf_counter() - started
-    kib, cpu, status = done.stderr.split()
+    seconds, kib, cpu, status = done.stderr.split()
     if int(status):
         raise SystemExit(f"{command[0]} failed (exit {status}); see {output}")
-    return seconds, float(cpu), int(kib) / 1024
+    return float(seconds), float(cpu), int(kib) / 1024
 
 
 def compile_focal() -> None:
