@@ -205,8 +205,9 @@ def eval_command(
                 version=int(trec_version or 10),
             )  # fmt: skip
             trec_eval.run_trec_eval(
-                qrels_path, run_paths, measures, options, per_topic, output_format or "trec"
-            )
+                qrels_path, run_paths, measures, options, per_topic, output_format or "trec",
+                jobs or os.cpu_count() or 1,
+            )  # fmt: skip
             return
     output_format = output_format or "inex"
 

@@ -63,15 +63,25 @@ def load_run(path: str) -> TrecRun:
 
 def run_trec_eval(
     qrels_path: str, run_paths: Sequence[str], measures: Sequence[str], options: TrecOptions,
-    per_topic: bool, output_format: str,
+    per_topic: bool, output_format: str, jobs: int = 1,
 ) -> None:  # fmt: skip
-    """Evaluate and print; a bad file or measure name is one line on stderr and exit code 2."""
+    """Evaluate and print; a bad file or measure name is one line on stderr and exit code 2.
+    Runs are read and evaluated on `jobs` threads (pyarrow reads and sorts them, and numpy
+    computes the measures, mostly without the GIL); the first bad file in order is reported."""
     try:
         selection = parse_measures(measures)
         index = load_index(qrels_path)
-        evaluations = [
-            evaluate_trec(index, load_run(path), selection, options) for path in run_paths
-        ]
+
+        def evaluate(path: str) -> TrecEvaluation:
+            return evaluate_trec(index, load_run(path), selection, options)
+
+        if jobs <= 1 or len(run_paths) <= 1:
+            evaluations = list(map(evaluate, run_paths))
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(jobs) as threads:
+                evaluations = list(threads.map(evaluate, run_paths))
     except (FormatError, ValueError) as error:
         click.echo(f"focal eval: {error}", err=True)
         sys.exit(2)

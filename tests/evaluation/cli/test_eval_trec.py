@@ -158,3 +158,26 @@ def test_tsv_and_json_carry_full_precision() -> None:
     assert code == 0 and document[0]["trec_version"] == 10
     assert document[0]["topics"]["3"]["num_rel"] == 1 and document[0]["all"]["num_q"] == 3
     assert document[0]["all"]["map"] == pytest.approx(7 / 18, abs=1e-15)
+
+
+def test_runs_on_threads_print_what_one_worker_prints(tmp_path: Path) -> None:
+    """Several runs are read and evaluated on threads (-j): the same output as with one worker,
+    in the order given; a bad file is reported as the first bad one in that order."""
+    runs = []
+    for number, scores in enumerate(((0.9, 0.5, 0.5), (0.1, 0.7, 0.2), (0.4, 0.4, 0.9))):
+        lines = [f"1 Q0 d{d} {d} {s} r{number}" for d, s in zip((2, 5, 1), scores, strict=True)]
+        lines.append(f"2 Q0 d1 1 0.3 r{number}")
+        path = tmp_path / f"r{number}.run"
+        path.write_text("\n".join(lines) + "\n")
+        runs.append(str(path))
+    qrels = str(DATA / "small.qrels")
+    one = invoke("--task", "articles", "-j", "1", "-q", *MEASURES, qrels, *runs)
+    two = invoke("--task", "articles", "-j", "2", "-q", *MEASURES, qrels, *runs)
+    assert one[0] == two[0] == 0 and one[1] == two[1]
+    assert [line.split("\t")[2] for line in one[1].splitlines() if line.startswith("runid")] == [
+        "r0", "r1", "r2"
+    ]  # fmt: skip
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 d1 1 high x\n")  # a score that is not a number
+    code, _, err = invoke("--task", "articles", "-j", "2", *MEASURES, qrels, runs[0], str(bad))
+    assert code == 2 and "bad.run" in err
