@@ -157,7 +157,8 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     "--jobs",
     type=int,
     default=0,
-    help="Workers for several runs (0: all cores): threads for focused, else processes.",
+    help="Workers for several runs (0: all cores): threads for focused and trec_eval's "
+    "measures, processes for the other tasks.",
 )
 @click.argument("qrels_path", metavar="QRELS", type=click.Path(exists=True, dir_okay=False))
 @click.argument(
