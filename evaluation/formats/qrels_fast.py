@@ -82,7 +82,7 @@ def _read(lines: list[str]) -> QrelsColumns | None:
         return None
     if not ids_within(topics, TOPIC_ID_LENGTH) or not ids_within(articles, ARTICLE_ID_LENGTH):
         return None
-    if len(set(zip(topics, articles, strict=True))) != len(rows):
+    if not _judged_once(topics, articles):
         return None  # an article judged twice for a topic: the line-by-line parser names both
     rel_chars = np.array(rel_tokens, np.int64)  # `int` of each (all ASCII digits)
     article_chars = np.array(size_tokens, np.int64)
@@ -100,6 +100,22 @@ def _read(lines: list[str]) -> QrelsColumns | None:
     return QrelsColumns(
         topics, articles, rel_chars, article_chars, numbers, relevant, beps, owner, starts, ends
     )
+
+
+def _judged_once(topics: list[str], articles: list[str]) -> bool:
+    """Whether no topic judges an article twice (a set of ids per topic, filled block by block
+    of lines: cheaper than one set of (topic, article) pairs)."""
+    seen: dict[str, set[str]] = {}
+    begin = 0
+    for topic, block in groupby(topics):
+        count = len(list(block))
+        judged = seen.setdefault(topic, set())
+        before = len(judged)
+        judged.update(articles[begin : begin + count])
+        if len(judged) - before != count:
+            return False
+        begin += count
+    return True
 
 
 def judgements_of(columns: QrelsColumns) -> Qrels:

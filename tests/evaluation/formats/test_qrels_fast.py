@@ -67,6 +67,7 @@ STEP_ASIDE = {
     "empty": "",
     "a huge rel_chars": "1 Q0 a 123456789012345678901234567890 9 0 0:5\n",
     "a huge passage": "1 Q0 b 5 9 0 123456789012345678901234567890:5\n",
+    "judged twice, in two blocks": "1 Q0 a 0 9\n2 Q0 a 0 9\n1 Q0 a 0 9\n",
 }
 
 
