@@ -10,8 +10,7 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
@@ -20,14 +19,14 @@ import numpy as np
 
 from evaluation.errors import FormatError
 from evaluation.formats.columns import RunColumns, TopicColumns
-from evaluation.formats.qrels_fast import QrelsColumns, judgements_of
-from evaluation.formats.records import Judgement, Result, Run
+from evaluation.formats.records import Result, Run
 from evaluation.measures import articles, declarations, focused, incontext
 from evaluation.measures.elements import topic as element_topic
 from evaluation.measures.passages import RelevantText, TopicLines
+from evaluation.measures.prepared import PreparedQrels as PreparedQrels
+from evaluation.measures.prepared import Qrels as Qrels
 
 Value = int | float
-Qrels = Mapping[str, Mapping[str, Judgement]]
 
 
 @dataclass(frozen=True)
@@ -84,49 +83,6 @@ class RunEvaluation:
         if self.settings.complete:
             return f"averaged over all {len(self.topics)} qrels topics (-c; {answered} answered)"
         return f"averaged over the {answered} qrels topics the run answers (no -c)"
-
-
-class PreparedQrels:
-    """Qrels with each topic's relevant text indexed once, for evaluating many runs."""
-
-    def __init__(self, qrels: Qrels | None, columns: QrelsColumns | None = None) -> None:
-        if qrels is None and columns is None:
-            raise ValueError("PreparedQrels needs the qrels, as records or as columns")
-        self._qrels = qrels
-        self._building = threading.Lock()
-        self.columns = columns  # the same judgements as columns, when the fast path read them
-        self._text: dict[str, RelevantText] = {}
-        self._articles: dict[str, articles.ArticleJudgements] = {}
-        self._totals: tuple[int, int] | None = None
-
-    @property
-    def qrels(self) -> Qrels:
-        """topic -> article -> Judgement (built from the columns on first use, once)."""
-        if self._qrels is None:
-            with self._building:
-                if self._qrels is None:
-                    assert self.columns is not None
-                    self._qrels = judgements_of(self.columns)
-        return self._qrels
-
-    def text(self, topic: str) -> RelevantText:
-        if topic not in self._text:
-            self._text[topic] = RelevantText(self.qrels[topic])
-        return self._text[topic]
-
-    def relevant_totals(self) -> tuple[int, int]:
-        """(relevant articles, relevant characters) summed over every qrels topic."""
-        if self._totals is None:
-            relevant = [
-                j.rel_chars for t in self.qrels.values() for j in t.values() if j.rel_chars > 0
-            ]
-            self._totals = (len(relevant), sum(relevant))
-        return self._totals
-
-    def article_judgements(self, topic: str) -> articles.ArticleJudgements:
-        if topic not in self._articles:
-            self._articles[topic] = articles.ArticleJudgements.from_qrels(self.qrels[topic])
-        return self._articles[topic]
 
 
 def evaluate(
