@@ -15,7 +15,7 @@ QRELS RUN...`, the command line of inex_eval 1.0 (INEX 2009-2010). Without it th
 grow with the number of runs (runs are evaluated one at a time per worker, `-j` all cores).
 
     .venv/bin/python -P benchmarks/passages.py [--runs 20 --topics 100 --results 1500]
-        [--inex-eval PATH] [--repeat 2]
+        [--inex-eval PATH] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--topics", type=int, default=100)
     parser.add_argument("--results", type=int, default=1500)
-    parser.add_argument("--repeat", type=int, default=2, help="calls per side (best is kept)")
+    parser.add_argument("--repeat", type=int, default=3, help="calls per side (best is kept)")
     parser.add_argument("--inex-eval", default=os.environ.get("INEX_EVAL"), help="classes or jar")
     options = parser.parse_args()
     peer_path = options.inex_eval
