@@ -48,6 +48,7 @@ test: install system-packages lint typecheck pytest
 # table.py runs peers.py, articles.py and passages.py (the table of docs/performance.md); the loop
 # runs the others. INEX_EVAL=PATH gives the INEX program, BENCH_INEX=1 adds the INEX-scale pool.
 benchmarks: install system-packages
+	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python -P benchmarks/table.py
 	for b in benchmarks/*.py; do case $$b in */table.py|*/peers.py|*/articles.py|*/passages.py) continue;; esac; \
 		echo "== $$b"; $(BIN)/python -P $$b || exit 1; done

@@ -12,8 +12,8 @@ a fresh process of its own (so peak memory is its own):
   `evaluate` per run, means over topics;
 - ir_measures: `read_trec_qrels`/`read_trec_run` and `calc_aggregate` with the same measures
   (it has no gm_map; its default provider for these is pytrec_eval);
-- trectools (if installed; it is not a Focal dependency): TrecRun/TrecQrel and TrecEval for map,
-  Rprec, bpref, recip_rank, P@k - it has no iprec_at_recall nor gm_map, so it does less.
+- trectools (`make benchmarks` installs it; skipped when absent): TrecRun/TrecQrel and TrecEval
+  for map, Rprec, bpref, recip_rank, P@k - it has no iprec_at_recall nor gm_map, so it does less.
 Before timing, Focal's `all` rows with --trec-version 9 are checked against pytrec_eval's means
 (1e-12); the timed Focal runs use the default, 10.0 (same work).
 
