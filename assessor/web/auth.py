@@ -88,6 +88,17 @@ def current_user() -> User | None:
     return user
 
 
+def signed_in_user() -> User:
+    """The user of a request that `login_required` let through (401 should there be none: the
+    check only narrows the type for the views)."""
+    from flask import abort
+
+    user = current_user()
+    if user is None:
+        abort(401)
+    return user
+
+
 def csrf_token() -> str:
     """The session's CSRF token (created on first use); a Jinja global of the same name."""
     from flask import session

@@ -43,13 +43,13 @@ from evaluation.measures.evaluate import (
 from evaluation.measures.focused import topic_values
 from evaluation.measures.focused_curves import gain_curves
 from evaluation.measures.focused_groups import bits_of, group_results, matches, spread
+from evaluation.measures.passages import KeyedPassages
 from evaluation.measures.qrels_arrays import ID_BITS as _ID_BITS
 from evaluation.measures.qrels_arrays import arrays_of_columns, arrays_of_texts
 
 Ints = npt.NDArray[np.int64]
 
-_SPAN = 1 << 40  # relevant passages packed as key * _SPAN + start, as in `RelevantText`
-_MAX_KEYS = 1 << 22  # keys * _SPAN stays within int64
+_MAX_KEYS = 1 << 22  # keys * 2**40 (`KeyedPassages.probe`) stays within int64
 _INDEXES: weakref.WeakKeyDictionary[PreparedQrels, QrelsIndex | None] = weakref.WeakKeyDictionary()
 
 
@@ -77,24 +77,10 @@ class QrelsIndex:
         renumber[renumber < 0] = np.arange(int(relevant.sum()), base)
         self.keys[relevant] = renumber[self.keys[relevant]]
         by_key = np.argsort(renumber[arrays.span_keys], kind="stable")  # each key's by start
-        self._keys = renumber[arrays.span_keys][by_key]
-        self._starts, self._lengths, self._before = (
-            column[by_key] for column in (arrays.starts, arrays.lengths, arrays.before)
+        self.passages = KeyedPassages(
+            renumber[arrays.span_keys][by_key],
+            *(column[by_key] for column in (arrays.starts, arrays.lengths, arrays.before)),
         )
-        self._probe = self._keys * _SPAN + self._starts
-
-    def relevant_before(self, keys: Ints, offsets: Ints) -> Ints:
-        """Relevant characters of the article with key `keys[i]` before `offsets[i]` (as
-        `RelevantText._relevant_before`, on keys numbered across topics)."""
-        if len(self._probe) == 0 or len(keys) == 0:
-            return np.zeros(len(keys), np.int64)
-        x = np.clip(offsets, 0, _SPAN - 1)
-        index = np.searchsorted(self._probe, keys * _SPAN + x, side="right") - 1
-        safe = np.maximum(index, 0)
-        valid = (keys >= 0) & (index >= 0) & (self._keys[safe] == keys)
-        within = np.minimum(x - self._starts[safe], self._lengths[safe])
-        result: Ints = np.where(valid, self._before[safe] + within, 0)
-        return result
 
 
 def qrels_index(prepared: PreparedQrels) -> QrelsIndex | None:
@@ -185,7 +171,7 @@ def _evaluate_lines(
     hits = spread(firsts[groups[relevant]], ends[groups[relevant]])
     hit_keys = np.repeat(keys[relevant], (ends - firsts)[groups[relevant]])
     hit_starts, hit_lines = ordered[hits] & start_mask, grouped.lines(hits)
-    before = index.relevant_before(
+    before = index.passages.relevant_before(
         np.append(hit_keys, hit_keys), np.append(hit_starts + sizes[hit_lines], hit_starts)
     )
     rel = before[: len(hits)] - before[len(hits) :]

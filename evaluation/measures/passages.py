@@ -8,7 +8,7 @@ article) is, as in the official program, 18 irrelevant characters starting at -1
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
 from operator import attrgetter
@@ -136,6 +136,36 @@ class TopicLines:
         return len(self.codes)
 
 
+@dataclass
+class KeyedPassages:
+    """Relevant passages as arrays, by key (one per relevant article) then start: each one's
+    start, length and the relevant characters of its article before it. Shared by a topic's
+    `RelevantText` and the whole-run index of `focused_table` (keys numbered across topics)."""
+
+    keys: Ints
+    starts: Ints
+    lengths: Ints
+    before: Ints
+    probe: Ints = field(init=False)  # key * _SPAN + start: sorted, as keys and starts ascend
+
+    def __post_init__(self) -> None:
+        self.probe = self.keys * _SPAN + self.starts
+
+    def relevant_before(self, keys: Ints, offsets: Ints) -> Ints:
+        """Relevant characters of the article with key `keys[i]` before `offsets[i]` (0 for
+        key -1): one sorted search of (key, offset) among the passages' (key, start)."""
+        probe = self.probe
+        if len(probe) == 0 or len(keys) == 0:
+            return np.zeros(len(keys), np.int64)
+        x = np.clip(offsets, 0, _SPAN - 1)
+        index = np.searchsorted(probe, keys * _SPAN + x, side="right") - 1
+        safe = np.maximum(index, 0)
+        valid = (keys >= 0) & (index >= 0) & (self.keys[safe] == keys)
+        within = np.minimum(x - self.starts[safe], self.lengths[safe])
+        result: Ints = np.where(valid, self.before[safe] + within, 0)
+        return result
+
+
 class RelevantText:
     """Where one topic's relevant characters are, for vectorised overlap look-ups.
 
@@ -164,17 +194,16 @@ class RelevantText:
                 lengths.append(p_end - p_start)
                 before.append(seen)
                 seen += p_end - p_start
-        self._keys = np.array(keys, np.int64)
-        self._starts = np.array(starts, np.int64)
-        self._lengths = np.array(lengths, np.int64)
-        self._before = np.array(before, np.int64)
-        self._probe = self._keys * _SPAN + self._starts  # sorted: keys ascend, starts ascend
+        self.passages = KeyedPassages(
+            *(np.array(column, np.int64) for column in (keys, starts, lengths, before))
+        )
         self._last: tuple[TopicLines, Ints] | None = None
 
     def spans(self) -> tuple[Ints, Ints, Ints, Ints]:
         """The relevant passages as arrays, by key then start: (key, start, length, relevant
         characters of the article before it)."""
-        return self._keys, self._starts, self._lengths, self._before
+        spans = self.passages
+        return spans.keys, spans.starts, spans.lengths, spans.before
 
     def is_relevant(self, article: str) -> bool:
         return article in self.key
@@ -206,15 +235,6 @@ class RelevantText:
 
     def key_overlap(self, keys: Ints, starts: Ints, ends: Ints) -> Ints:
         """Relevant characters of each `[start, end)` of the article with that key."""
-        return self._relevant_before(keys, ends) - self._relevant_before(keys, starts)
-
-    def _relevant_before(self, keys: Ints, offsets: Ints) -> Ints:
-        """Relevant characters of article `key` before `offset` (0 for key -1)."""
-        if len(self._probe) == 0 or len(keys) == 0:
-            return np.zeros(len(keys), np.int64)
-        x = np.clip(offsets, 0, _SPAN - 1)
-        index = np.searchsorted(self._probe, keys * _SPAN + x, side="right") - 1
-        safe = np.maximum(index, 0)
-        valid = (keys >= 0) & (index >= 0) & (self._keys[safe] == keys)
-        within = np.minimum(x - self._starts[safe], self._lengths[safe])
-        return np.where(valid, self._before[safe] + within, 0)
+        return self.passages.relevant_before(keys, ends) - self.passages.relevant_before(
+            keys, starts
+        )

@@ -23,8 +23,13 @@ from assessor.judging import judgements
 from assessor.judging.elements import topic_mode
 from assessor.store import texts
 from assessor.store.db import get_session
-from assessor.store.models import Assignment, Run, RunResult, User
-from assessor.web.auth import CSRF_HEADER, current_user, login_required, safe_redirect
+from assessor.store.models import Assignment, Run, RunResult
+from assessor.web.auth import (
+    CSRF_HEADER,
+    login_required,
+    safe_redirect,
+    signed_in_user,
+)
 from assessor.web.rendering import render_file
 from assessor.web.views.htmx import page_or_fragment
 from evaluation.text.document import Document
@@ -32,16 +37,9 @@ from evaluation.text.document import Document
 blueprint = Blueprint("assess", __name__)
 
 
-def _user() -> User:
-    user = current_user()
-    if user is None:  # login_required ran first; this only narrows the type
-        abort(401)
-    return user
-
-
 def _assignment(session: Session, assignment_id: int) -> Assignment:
     try:
-        return judgements.visible_assignment(session, assignment_id, _user())
+        return judgements.visible_assignment(session, assignment_id, signed_in_user())
     except judgements.NotFound:
         abort(404)
 
@@ -50,7 +48,7 @@ def _assignment(session: Session, assignment_id: int) -> Assignment:
 @login_required
 def index() -> ResponseReturnValue:
     """Organisers start on their overview, assessors on their topics."""
-    if _user().is_organiser:
+    if signed_in_user().is_organiser:
         return redirect(url_for("organiser.progress"))
     return redirect(url_for("assess.my_topics"))
 
@@ -60,7 +58,7 @@ def index() -> ResponseReturnValue:
 def my_topics() -> ResponseReturnValue:
     """The user's assignments with progress (block `assignments` for htmx refreshes)."""
     session = get_session()
-    user = _user()
+    user = signed_in_user()
     rows = [
         (assignment, assignments.progress(session, assignment))
         for assignment in assignments.assignments_for(session, user)
@@ -174,7 +172,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
     html, document = render_file(Path(row.file), row.collection.display_profile)
     if texts.text_sha256(document.text) != row.text_sha256:
         abort(409, description=f"the file of {article} changed since it was imported")
-    read_only = assignment.user_id != _user().id
+    read_only = assignment.user_id != signed_in_user().id
     spans = retrieved_spans(session, assignment.topic_id, document)
 
     def article_url(name: str | None) -> str | None:
@@ -271,7 +269,7 @@ def keywords(assignment_id: int) -> ResponseReturnValue:
     """Add (`add`) or remove (`remove`) a keyword; htmx gets the keyword block back."""
     session = get_session()
     try:
-        assignment = judgements.own_assignment(session, assignment_id, _user())
+        assignment = judgements.own_assignment(session, assignment_id, signed_in_user())
     except judgements.NotFound:
         abort(404)
     try:

@@ -20,19 +20,12 @@ from assessor.campaign.notes_export import notes_text
 from assessor.campaign.qrels_export import ExportError
 from assessor.judging import judgements
 from assessor.store.db import get_session
-from assessor.store.models import Topic, User
-from assessor.web.auth import current_user, login_required, organiser_required
+from assessor.store.models import Topic
+from assessor.web.auth import login_required, organiser_required, signed_in_user
 from assessor.web.views.htmx import wants_fragment
 from pooling.records import natural_key
 
 blueprint = Blueprint("notes", __name__)
-
-
-def _user() -> User:
-    user = current_user()
-    if user is None:  # login_required ran first; this only narrows the type
-        abort(401)
-    return user
 
 
 @blueprint.post("/assignments/<int:assignment_id>/articles/<article>/note")
@@ -40,7 +33,7 @@ def _user() -> User:
 def save(assignment_id: int, article: str) -> ResponseReturnValue:
     """Store the flag (`flag=1`) and note (`note`) of an article; htmx gets the panel back."""
     session = get_session()
-    user = _user()
+    user = signed_in_user()
     try:
         assignment = judgements.visible_assignment(session, assignment_id, user)
         judgements.pooled_document(session, assignment, article)

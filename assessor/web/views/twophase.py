@@ -30,8 +30,8 @@ from assessor.judging.elements import (
     topic_mode,
 )
 from assessor.store.db import get_session
-from assessor.store.models import Assignment, Judgement, Topic, TopicMode, User
-from assessor.web.auth import current_user, login_required, organiser_required
+from assessor.store.models import Assignment, Judgement, Topic, TopicMode
+from assessor.web.auth import login_required, organiser_required, signed_in_user
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.relevance.twophase import DEFAULT_TOO_SMALL, VALUES, TwoPhaseError
 from evaluation.relevance.twophase_status import rule_status
@@ -40,16 +40,9 @@ blueprint = Blueprint("twophase", __name__, url_prefix="/twophase")
 SNIPPET = 90
 
 
-def _user() -> User:
-    user = current_user()
-    if user is None:
-        abort(401)
-    return user
-
-
 def _visible(session: Session, assignment_id: int) -> Assignment:
     try:
-        return judgements.visible_assignment(session, assignment_id, _user())
+        return judgements.visible_assignment(session, assignment_id, signed_in_user())
     except judgements.NotFound:
         abort(404)
 
@@ -151,7 +144,7 @@ def article(assignment_id: int, article: str) -> ResponseReturnValue:
         view = article_two_phase(session, visible, article)
     except judgements.NotFound as error:  # not pooled, or known only by id and length
         abort(404, description=str(error))
-    editable = visible.user_id == _user().id
+    editable = visible.user_id == signed_in_user().id
     return page_or_fragment("twophase.html", "twophase", **_context(view, visible, editable))
 
 
@@ -160,7 +153,7 @@ def article(assignment_id: int, article: str) -> ResponseReturnValue:
 def assess(assignment_id: int, article: str) -> ResponseReturnValue:
     """Give a value (form fields `path`, `value`: 2, 1, 0, ? or clear) to one element."""
     session = get_session()
-    user = _user()
+    user = signed_in_user()
     try:
         own = judgements.own_assignment(session, assignment_id, user)
         view = assess_element(
