@@ -7,7 +7,6 @@ model's. Hostile attribute values and hostile profiles cannot add markup, attrib
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from pathlib import Path
 
 import lxml.html
@@ -31,48 +30,17 @@ from assessor.web.rendering import render_document, render_events
 from evaluation.text.document import Document
 from evaluation.text.xmlsafe import parse_xml
 
+from .document_html import DocumentReader, page, read_page
+
 DEMO_COLLECTION = Path(__file__).resolve().parents[3] / "demo" / "collection"
 ALLOWED_ATTRIBUTES = {"class", "data-path", "role", "aria-level", "data-fold"} | {
     f"data-{name}" for name in DATA_ATTRIBUTES
 }
 
 
-class Reader(HTMLParser):
-    """The text, tags and attributes (name, value) inside `<div id="document">`."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.depth = 0
-        self.pieces: list[str] = []
-        self.tags: set[str] = set()
-        self.attributes: list[tuple[str, str | None]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.depth:
-            self.depth += 1
-            self.tags.add(tag)
-            self.attributes.extend(attrs)
-        elif ("id", "document") in attrs:
-            self.depth = 1
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.depth:
-            self.depth -= 1
-
-    def handle_data(self, data: str) -> None:
-        if self.depth:
-            self.pieces.append(data)
-
-
-def page(fragment: str) -> str:
-    return f'<!doctype html><html><body><div id="document">{fragment}</div></body></html>'
-
-
-def read_back(html: str, text: str) -> Reader:
+def read_back(html: str, text: str) -> DocumentReader:
     """Parse the page twice; both parsers must find exactly `text` inside #document."""
-    reader = Reader()
-    reader.feed(page(html))
-    reader.close()
+    reader = read_page(html)
     assert "".join(reader.pieces) == text
     (container,) = lxml.html.document_fromstring(page(html)).xpath('//div[@id="document"]')
     assert "".join(container.itertext()) == text

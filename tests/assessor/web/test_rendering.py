@@ -9,7 +9,6 @@ browser tests repeat the check in Chromium's own HTML parser.
 from __future__ import annotations
 
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 
 import lxml.html
@@ -20,55 +19,23 @@ from lxml import etree
 
 from assessor.web.rendering import render_document, tag_class
 
+from .document_html import page, read_page
+
 DEMO_COLLECTION = Path(__file__).resolve().parents[3] / "demo" / "collection"
-
-
-class DocumentText(HTMLParser):
-    """Collects the text, tags and attributes found inside `<div id="document">`."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.depth = 0
-        self.pieces: list[str] = []
-        self.tags: set[str] = set()
-        self.attributes: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.depth:
-            self.depth += 1
-            self.tags.add(tag)
-            self.attributes.update(name for name, _value in attrs)
-        elif ("id", "document") in attrs:
-            self.depth = 1
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.depth:
-            self.depth -= 1
-
-    def handle_data(self, data: str) -> None:
-        if self.depth:
-            self.pieces.append(data)
-
-
-def page(fragment: str) -> str:
-    return (
-        f'<!doctype html><html><body><main><div id="document">{fragment}</div></main></body></html>'
-    )
-
-
-def read_back(fragment: str) -> DocumentText:
-    reader = DocumentText()
-    reader.feed(page(fragment))
-    reader.close()
-    return reader
 
 
 def assert_verbatim(source: Path | bytes) -> None:
     html, document = render_document(source)
-    reader = read_back(str(html))
+    reader = read_page(str(html))
     assert "".join(reader.pieces) == document.text
     assert reader.tags <= {"div", "span"}
-    assert reader.attributes <= {"class", "data-path", "role", "aria-level", "data-fold"} | {
+    assert {name for name, _value in reader.attributes} <= {
+        "class",
+        "data-path",
+        "role",
+        "aria-level",
+        "data-fold",
+    } | {
         "data-speaker",
         "data-name",
         "data-type",
