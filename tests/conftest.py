@@ -1,7 +1,17 @@
-"""Fixtures shared by every test package: where the real INEX data lives."""
+"""Fixtures shared by every test package: where the real INEX data lives, and `focal serve` run
+as a real server."""
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -34,3 +44,61 @@ def inex2010() -> Path:
 @pytest.fixture(scope="session")
 def shared_collections() -> Path:
     return shared_path("collections")
+
+
+@dataclass
+class Served:
+    """A `focal serve` started by `serving`: its port, its process, and (once it has stopped)
+    what it wrote on stderr."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+    errors: bytes = b""
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@contextmanager
+def serving(
+    env: dict[str, str], *options: str, focal: Path | None = None, cwd: Path | None = None
+) -> Iterator[Served]:
+    """`focal serve --port P OPTIONS` (this environment's `focal` unless another is given) in
+    a session of its own, in `cwd`, yielded once its port accepts
+    connections (within 30 s, or the test fails with its stderr); stopped with SIGTERM to its
+    whole process group (gunicorn's workers too) on leaving."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    focal = focal or Path(sys.executable).with_name("focal")
+    process = subprocess.Popen(
+        [str(focal), "serve", *options, "--port", str(port)],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    if not _answers(port, process, deadline=time.monotonic() + 30):
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        pytest.fail(f"focal serve did not start: {process.communicate(timeout=30)[1]!r}")
+    served = Served(port, process)
+    try:
+        yield served
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+        served.errors = process.communicate(timeout=30)[1]
+
+
+def _answers(port: int, process: subprocess.Popen[bytes], deadline: float) -> bool:
+    """Whether the port accepts a connection before the deadline (and the process is up)."""
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(0.2)
+    return False

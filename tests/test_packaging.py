@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import tomllib
 import urllib.error
 import urllib.request
 import venv
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from .conftest import serving
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 ASSET_PACKAGES = {"assessor.web.templates": "templates", "assessor.web.static": "static"}
@@ -47,47 +45,12 @@ def test_every_package_of_the_tree_is_listed_and_nothing_else() -> None:
     assert _setuptools()["package-dir"] == ASSET_PACKAGES
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _get(url: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
-
-
-@contextmanager
-def _serving(focal: Path, cwd: Path, env: dict[str, str], port: int) -> Iterator[str]:
-    log = cwd / "serve.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [str(focal), "serve", "--port", str(port)],
-            cwd=cwd,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"focal serve did not start: {log.read_text(errors='replace')}")
-                time.sleep(0.2)
-        yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 @pytest.mark.slow
@@ -136,7 +99,8 @@ def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Pa
         [str(focal), "init-db"], cwd=elsewhere, env=env, capture_output=True, text=True
     )
     assert init.returncode == 0, init.stderr
-    with _serving(focal, elsewhere, env, _free_port()) as base:
+    with serving(env, focal=focal, cwd=elsewhere) as served:
+        base = served.base
         status, page = _get(base + "/login")
         assert status == 200 and b'name="csrf-token"' in page
         status, script = _get(base + "/static/assess/main.js")

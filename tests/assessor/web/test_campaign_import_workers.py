@@ -6,10 +6,6 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
@@ -21,14 +17,8 @@ from sqlalchemy.orm import Session
 from assessor.campaign.users import add_user
 from assessor.store import db
 
-from ...conftest import DEMO
+from ...conftest import DEMO, serving
 from ..conftest import PASSWORD
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _csrf(opener: urllib.request.OpenerDirector, url: str) -> str:
@@ -55,29 +45,12 @@ def test_an_import_job_is_polled_across_gunicorn_workers(
         "FOCAL_SECRET_KEY": "workers",
         "FOCAL_IMPORT_ROOTS": str(DEMO),
     }
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    focal = Path(sys.executable).with_name("focal")
-    server = subprocess.Popen(
-        [str(focal), "serve", "--workers", "2", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
     opener = urllib.request.build_opener(
         urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
     )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                token = _csrf(opener, f"{base}/login")
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read() if server.stderr else ""
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
+    with serving(env, "--workers", "2") as served:
+        base = served.base
+        token = _csrf(opener, f"{base}/login")
         form = {"name": "olga", "password": PASSWORD, "csrf_token": token}
         opener.open(f"{base}/login", urllib.parse.urlencode(form).encode(), timeout=10).close()
         token = _csrf(opener, f"{base}/organiser/import")
@@ -100,7 +73,4 @@ def test_an_import_job_is_polled_across_gunicorn_workers(
             time.sleep(0.05)
         assert status.group(1) == "done", html
         assert "Imported 44 documents into the collection collection." in html
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        _out, err = server.communicate(timeout=30)
-    assert b"Traceback" not in err, err.decode(errors="replace")
+    assert b"Traceback" not in served.errors, served.errors.decode(errors="replace")
