@@ -52,17 +52,22 @@ POINTS = """(points) => {
     });
 }"""
 
-# JavaScript: select [from, to) UTF-16 units of the first text node of the element at `path`,
-# as the handles of a touch selection leave it (no mouse-up follows).
-TOUCH_SELECT = """([path, from, to]) => {
+# JavaScript: select [from, to) UTF-16 units of the first text node of the element at `path`
+# (by data-path; `to` null: to the node's end), as a program does or the handles of a touch
+# selection leave it (no mouse-up follows; the page hears of it from `selectionchange`).
+SELECT = """([path, from, to]) => {
     const node = document.querySelector(`#document [data-path="${path}"]`).firstChild;
     const range = new Range();
     range.setStart(node, from);
-    range.setEnd(node, to);
+    range.setEnd(node, to ?? node.data.length);
     getSelection().removeAllRanges();
     getSelection().addRange(range);
     document.dispatchEvent(new Event("selectionchange"));
 }"""
+
+# JavaScript: the mouse-up that ends a selection made with the mouse.
+MOUSEUP = """() => document.getElementById("document")
+    .dispatchEvent(new MouseEvent("mouseup", {bubbles: true, button: 0}))"""
 
 
 def units(text: str) -> int:
@@ -164,9 +169,7 @@ class Assessor:
     def select(self, paragraph: Paragraph, first: int, last: int) -> None:
         """Select from the start of word `first` to inside word `last` (it grows to words)."""
         if self.touch:
-            self.page.evaluate(
-                TOUCH_SELECT, [paragraph.path, paragraph.at(first), paragraph.into(last)]
-            )
+            self.page.evaluate(SELECT, [paragraph.path, paragraph.at(first), paragraph.into(last)])
             wait_for(self.page, "!document.getElementById('selection-bar').hidden")
             return
         begin, end = self.points(

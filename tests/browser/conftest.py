@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
 from assessor.campaign.importing import import_collection
@@ -105,15 +106,7 @@ def live_site(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveSi
     migrate.upgrade(db.engine_of(app))
     with db.session_scope(app) as session:
         import_collection(session, directory, "browser")
-        session.add(Topic(id="1", title="symbols in text", description="d", narrative="n"))
-        session.flush()
-        pool = Pool(topic_id="1", method="manual", parameters={})
-        session.add(pool)
-        session.flush()
-        for position, article in enumerate(articles):
-            session.add(
-                PoolEntry(pool_id=pool.id, article=article, position=position, pool_rank=position)
-            )
+        pooled_topic(session, "symbols in text", articles)
         run = Run(name="bm25", file="bm25.run", kind="fol")
         session.add(run)
         session.flush()
@@ -250,3 +243,17 @@ class Browse:
 @pytest.fixture
 def ui(browser: Browser, live_site: LiveSite) -> Browse:
     return Browse(browser, live_site)
+
+
+def pooled_topic(session: Session, title: str, articles: list[str]) -> Pool:
+    """Topic 1, titled `title`, with a manual pool of `articles` in that order."""
+    session.add(Topic(id="1", title=title, description="d", narrative="n"))
+    session.flush()
+    pool = Pool(topic_id="1", method="manual", parameters={})
+    session.add(pool)
+    session.flush()
+    for position, article in enumerate(articles):
+        session.add(
+            PoolEntry(pool_id=pool.id, article=article, position=position, pool_rank=position)
+        )
+    return pool

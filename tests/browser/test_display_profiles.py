@@ -21,10 +21,10 @@ from werkzeug.serving import make_server
 from assessor.campaign.importing import import_collection
 from assessor.campaign.users import add_user, assign_topic
 from assessor.store import db, migrate
-from assessor.store.models import Collection, Pool, PoolEntry, Topic
+from assessor.store.models import Collection
 from assessor.web.app import create_app
 
-from .conftest import PASSWORDS, Browse, LiveSite, wait_for
+from .conftest import PASSWORDS, Browse, LiveSite, pooled_topic, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -81,15 +81,7 @@ def serve(tmp_path: Path, articles: dict[str, Path | str]) -> Iterator[LiveSite]
     with db.session_scope(app) as session:
         import_collection(session, directory, "plays")  # no --profile: detected from <play>
         assert session.query(Collection).one().display_profile == "shakespeare"
-        session.add(Topic(id="1", title="lamps", description="d", narrative="n"))
-        session.flush()
-        pool = Pool(topic_id="1", method="manual", parameters={})
-        session.add(pool)
-        session.flush()
-        for position, article in enumerate(articles):
-            session.add(
-                PoolEntry(pool_id=pool.id, article=article, position=position, pool_rank=position)
-            )
+        pooled_topic(session, "lamps", articles)
         add_user(session, "alice", "assessor", PASSWORDS["alice"])
         ids = {"alice": assign_topic(session, "1", "alice").id}
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -17,26 +17,13 @@ from playwright.sync_api import Page
 from assessor.store import db
 from assessor.store.models import Topic
 
+from .assessor_steps import MOUSEUP, SELECT
 from .conftest import wait_for
 from .test_assessing import P1, P3, passages_painted, units
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-
-# JavaScript: select [from, to) UTF-16 units of the first text node of the element at `path`
-# (by data-path), as a program (or a touch, whose handles end in a selection) would.
-SELECT = """([path, from, to]) => {
-    const node = document.querySelector(`#document [data-path="${path}"]`).firstChild;
-    const range = new Range();
-    range.setStart(node, from);
-    range.setEnd(node, to);
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
-}"""
-
-MOUSEUP = """() => document.getElementById("document")
-    .dispatchEvent(new MouseEvent("mouseup", {bubbles: true, button: 0}))"""
 
 
 def span(ui: Any, path: str, before: str, text: str) -> list[int]:

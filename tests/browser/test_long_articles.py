@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from .assessor_steps import MOUSEUP, SELECT
 from .conftest import wait_for
 from .test_assessing import passages_painted
 
@@ -49,19 +50,8 @@ def test_best_entry_point_is_named_by_section_and_paragraph(ui: Any) -> None:
     document = ui.site.document("sectioned")
     path = "/article[1]/bdy[1]/sec[2]/p[3]"
     start = document.span(path)[0]
-    page.evaluate(
-        """([path]) => {
-        const node = document.querySelector(`#document [data-path="${path}"]`).firstChild;
-        const range = new Range();
-        range.setStart(node, 0);
-        range.setEnd(node, "Third paragraph".length);
-        getSelection().removeAllRanges();
-        getSelection().addRange(range);
-        document.getElementById("document")
-            .dispatchEvent(new MouseEvent("mouseup", {bubbles: true, button: 0}));
-    }""",
-        [path],
-    )
+    page.evaluate(SELECT, [path, 0, len("Third paragraph")])
+    page.evaluate(MOUSEUP)
     ui.wait_saved(page)
     assert ui.stored_state(page, "alice", "sectioned")["passages"] == [
         [start, start + len("Third paragraph")]
@@ -94,19 +84,8 @@ def test_a_play_of_200_000_characters(ui: Any) -> None:
     )
     # A highlight near the end of the play: exact offsets, listed beside the text.
     start = document.span(path)[0]
-    page.evaluate(
-        """([path]) => {
-        const node = document.querySelector(`#document [data-path="${path}"]`).firstChild;
-        const range = new Range();
-        range.setStart(node, 0);
-        range.setEnd(node, node.data.length);
-        getSelection().removeAllRanges();
-        getSelection().addRange(range);
-        document.getElementById("document")
-            .dispatchEvent(new MouseEvent("mouseup", {bubbles: true, button: 0}));
-    }""",
-        [path],
-    )
+    page.evaluate(SELECT, [path, 0, None])
+    page.evaluate(MOUSEUP)
     ui.wait_saved(page)
     end = document.span(path)[1]
     assert ui.stored_state(page, "alice", "play")["passages"] == [[start, end]]
