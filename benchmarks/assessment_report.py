@@ -25,10 +25,10 @@ from pathlib import Path
 
 from sqlalchemy import insert, select
 
-from assessor.campaign.agreement import assessors_table
-from assessor.campaign.qrels_import import import_qrels
-from assessor.campaign.report import build_report
-from assessor.campaign.users import add_user
+from assessor.campaign.people.users import add_user
+from assessor.campaign.results.agreement import assessors_table
+from assessor.campaign.results.assessment_report import build_report
+from assessor.campaign.setup.qrels_import import import_qrels
 from assessor.store import db, migrate
 from assessor.store.models import Assignment, Event, Judgement, User, ViewEvent
 from assessor.web.app import create_app

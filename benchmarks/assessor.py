@@ -38,7 +38,7 @@ from flask import Flask
 from sqlalchemy import create_engine, text
 from werkzeug.serving import make_server
 
-from assessor.campaign.users import issue_token
+from assessor.campaign.people.users import issue_token
 from assessor.store import db, migrate, texts
 from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
 from assessor.web.app import create_app

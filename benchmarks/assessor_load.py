@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from assessor.campaign.users import issue_token
+from assessor.campaign.people.users import issue_token
 from assessor.store import db, migrate, texts
 from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
 from assessor.web.app import create_app

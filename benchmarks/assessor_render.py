@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from assessor.campaign.profiles import get_profile
+from assessor.campaign.setup.profiles import get_profile
 from assessor.web.rendering import _render_cached, render_events
 from evaluation.text.document import Document
 from evaluation.text.xmlsafe import parse_xml
@@ -39,8 +39,8 @@ def best_of(repeats: int, action: Callable[[], object]) -> float:
 
 def page_times(repeats: int) -> tuple[float, float]:
     """(cold, warm) seconds for GET of Hamlet's article screen, bearer-authenticated."""
-    from assessor.campaign.importing import import_collection
-    from assessor.campaign.users import add_user, assign_topic, issue_token
+    from assessor.campaign.people.users import add_user, assign_topic, issue_token
+    from assessor.campaign.setup.importing import import_collection
     from assessor.store import db, migrate
     from assessor.store.models import Pool, PoolEntry, Topic
     from assessor.web.app import create_app

@@ -29,8 +29,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evaluation.formats.element_qrels import read_element_qrels  # noqa: E402
-from evaluation.formats.element_runs import read_element_run  # noqa: E402
+from evaluation.formats.elements.qrels import read_element_qrels  # noqa: E402
+from evaluation.formats.elements.runs import read_element_run  # noqa: E402
 from evaluation.measures.element_evaluation import evaluate_elements  # noqa: E402
 from evaluation.measures.elements.cutoffs import CUTOFFS, nested  # noqa: E402
 from evaluation.measures.elements.precall import LEVELS  # noqa: E402

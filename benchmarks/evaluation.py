@@ -37,10 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evaluation.formats._source import decode_lines, read_bytes  # noqa: E402
-from evaluation.formats.columns import read_run_columns  # noqa: E402
-from evaluation.formats.qrels import _read_lines, read_qrels  # noqa: E402
+from evaluation.formats.fol.columns import read_run_columns  # noqa: E402
+from evaluation.formats.fol.qrels import _read_lines, read_qrels  # noqa: E402
+from evaluation.formats.fol.runs import read_run  # noqa: E402
 from evaluation.formats.records import Judgement  # noqa: E402
-from evaluation.formats.runs import read_run  # noqa: E402
 from evaluation.measures.evaluate import PreparedQrels, evaluate  # noqa: E402
 
 FOCAL = [sys.executable, "-c", "import sys; from assessor.cli.main import main; sys.exit(main())"]

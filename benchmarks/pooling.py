@@ -198,7 +198,7 @@ from pathlib import Path
 from assessor.cli.main import main
 if sys.argv[1] == "records":  # the reader `focal pool` used before columns
     import pooling.ranked
-    from evaluation.formats.runs import read_run
+    from evaluation.formats.fol.runs import read_run
     pooling.ranked.read_ranked_run = lambda path: pooling.ranked.ranked_run(read_run(path))
 try:
     main(sys.argv[2:], prog_name="focal")

@@ -18,8 +18,8 @@ from pathlib import Path
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
-from assessor.campaign.qrels_export import collect_qrels, qrels_text
-from assessor.campaign.qrels_import import import_qrels
+from assessor.campaign.results.qrels_export import collect_qrels, qrels_text
+from assessor.campaign.setup.qrels_import import import_qrels
 from assessor.store import migrate
 from assessor.store.db import normalise_url
 

@@ -34,8 +34,8 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluation.formats.columns import read_run_columns
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.columns import read_run_columns
+from evaluation.formats.fol.qrels import read_qrels
 from evaluation.measures.evaluate import evaluate
 from evaluation.statistics.swap_rates import swap_rates
 

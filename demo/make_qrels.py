@@ -23,9 +23,9 @@ from pathlib import Path
 DEMO = Path(__file__).resolve().parent
 sys.path.insert(0, str(DEMO.parent))  # run from anywhere without installing
 
-from evaluation.formats.qrels import write_qrels  # noqa: E402
+from evaluation.formats.fol.qrels import write_qrels  # noqa: E402
+from evaluation.formats.inex.topics import read_topics  # noqa: E402
 from evaluation.formats.records import Judgement, Qrels, Span  # noqa: E402
-from evaluation.formats.topics import read_topics  # noqa: E402
 from evaluation.text.document import Document  # noqa: E402
 
 PassageSpec = str | tuple[str, str]

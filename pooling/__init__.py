@@ -40,5 +40,6 @@ Files (`pooling.io`)
     (runs as records or FOL columns), `in_article_lines(results or rows)`,
     `read_groups(path) -> dict[run_id, group]`, `atomic_write(path, lines)`.
 
-Command line: `focal pool [build]`, `focal pool extend`, `focal pool stats` (`pooling.cli`).
+Command line: `focal pool [build]`, `focal pool extend`, `focal pool stats`
+(`pooling.cli.commands`).
 """

@@ -25,7 +25,7 @@ from evaluation.formats.records import Result, Run
 from pooling.records import Pool, PooledArticle, TopicPool, natural_key
 
 if TYPE_CHECKING:  # the columns module loads numpy
-    from evaluation.formats.columns import RunColumns
+    from evaluation.formats.fol.columns import RunColumns
 
 ArticleOrder = Literal["article", "random", "rank"]
 POOL_COLUMNS = ("topic", "article", "first_round", "best_rank", "contributing_runs")

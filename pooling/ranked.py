@@ -5,9 +5,9 @@ Pooling refuses it: a repeated topic block usually means two runs were concatena
 edited by hand, and the rank of a result (its position in the topic block) is then meaningless.
 The check works on the `line` each `Result` keeps, so it needs no strict mode in the reader.
 
-A canonical FOL run file is read by pyarrow (`evaluation.formats.fol_arrow`), its article ids
+A canonical FOL run file is read by pyarrow (`evaluation.formats.fol.arrow_table`), its article ids
 kept as arrays (`pooling.article_column`); other FOL run files are read as columns
-(`evaluation.formats.columns.read_run_columns`, about five times faster than `read_run` and
+(`evaluation.formats.fol.columns.read_run_columns`, about five times faster than `read_run` and
 refusing exactly what it refuses): a `RankedRun` is then made
 from each topic's distinct articles and result codes, and the same check runs on the columns'
 line numbers. A run whose topic blocks are split takes `read_run`'s path inside the columns
@@ -30,7 +30,7 @@ from evaluation.formats.records import Run
 from pooling.records import RankedRun
 
 if TYPE_CHECKING:  # the columns module loads numpy: only `read_ranked_run` needs it at run time
-    from evaluation.formats.columns import RunColumns, TopicColumns
+    from evaluation.formats.fol.columns import RunColumns, TopicColumns
 
 EMPTY_RUN = "the run has no results (an empty run cannot be pooled)"
 
@@ -57,15 +57,16 @@ def ranked_run(run: Run | RunColumns) -> RankedRun:
 
 def read_ranked_run(path: str | Path) -> RankedRun:
     """Read a run file for pooling: canonical FOL runs through pyarrow
-    (`evaluation.formats.fol_arrow`, article ids kept as arrays, see `ArticleColumn`), other FOL
+    (`evaluation.formats.fol.arrow_table`, article ids kept as arrays, see `ArticleColumn`), other
+    FOL
     runs through columns, other runs through records.
 
     Errors are those of `read_run` and `ranked_run`, whichever path the file takes: the pyarrow
     path only takes files the others accept without a warning.
     """
     from evaluation.formats._source import read_bytes
-    from evaluation.formats.columns import read_run_columns
-    from evaluation.formats.fol_arrow import read_fol_table
+    from evaluation.formats.fol.arrow_table import read_fol_table
+    from evaluation.formats.fol.columns import read_run_columns
     from pooling.article_column import ArticleColumn
 
     table = read_fol_table(read_bytes(path))

@@ -1,7 +1,8 @@
 """The INEX top-n rounds of one topic on integer article ids, without a Python object per result.
 
 When every run's list for a topic is an `ArticleColumn` of plain numeric ids (the INEX Wikipedia
-ids, as `evaluation.formats.fol_arrow` reads them), the rounds are the rows of a matrix: row k-1
+ids, as `evaluation.formats.fol.arrow_table` reads them), the rounds are the rows of a matrix: row
+k-1
 holds the k-th result of every run in run order (-1 where a run has no k-th result), so reading
 the matrix row by row visits the results in the order the rounds of `pooling.topn` do. Then, as
 there, everything follows from where each article is first met:

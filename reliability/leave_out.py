@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from evaluation.statistics.classical import t_test
 from evaluation.statistics.rank_correlation import ranking
+from evaluation.statistics.significance.classical import t_test
 from pooling.records import RankedRun
 from reliability import judgements
 from reliability.studies import Progress, Setup, _no_progress
@@ -98,7 +98,8 @@ class LeaveOut:
 
 
 def paired_t(full: Sequence[float], left_out: Sequence[float]) -> tuple[float, float]:
-    """Two-sided paired t test (`evaluation.statistics.classical.t_test`, scipy's); (0, 1) when
+    """Two-sided paired t test (`evaluation.statistics.significance.classical.t_test`, scipy's);
+    (0, 1) when
     every difference is the same (t undefined)."""
     differences = np.subtract(full, left_out)
     if len(differences) < 2 or np.all(differences == differences[0]):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from evaluation.formats.columns import RunColumns
+from evaluation.formats.fol.columns import RunColumns
 from evaluation.formats.records import Run
 from evaluation.measures.declarations import topic_rows
 from evaluation.measures.evaluate import PreparedQrels, Qrels, evaluate

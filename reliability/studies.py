@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from evaluation.formats.columns import RunColumns
+from evaluation.formats.fol.columns import RunColumns
 from evaluation.formats.records import Run
 from evaluation.measures.evaluate import Qrels
-from evaluation.statistics.pairing import PairedScores
-from evaluation.statistics.pairwise import compare as compare_pairs
 from evaluation.statistics.rank_correlation import tau_ap, tau_b
+from evaluation.statistics.significance.pairing import PairedScores
+from evaluation.statistics.significance.pairwise import compare as compare_pairs
 from reliability import judgements
 from reliability.scores import ScoreMatrix, score_matrix
 
@@ -55,7 +55,8 @@ class Setup:
 def significance_signs(matrix: NDArray[np.float64], setup: Setup) -> NDArray[np.int8]:
     """For each pair i < j of runs (rows of `matrix`, runs × topics): +1 when run i is
     significantly better than run j, −1 when worse, 0 otherwise, with `focal compare`'s test
-    and correction (`evaluation.statistics.pairwise`; default the two-sided paired t test, as
+    and correction (`evaluation.statistics.significance.pairwise`; default the two-sided paired t
+    test, as
     seed 003 §5.2.1 and seed 004 use). A pair whose p-value is undefined (every difference the
     same) is not significant."""
     runs = tuple(str(index) for index in range(matrix.shape[0]))

@@ -15,9 +15,9 @@ from click.testing import CliRunner
 
 from evaluation.baseline.bm25 import query_terms, tokenize
 from evaluation.cli.baseline import baseline
-from evaluation.formats.qrels import read_qrels
-from evaluation.formats.runs import read_run
-from evaluation.formats.topics import read_topics
+from evaluation.formats.fol.qrels import read_qrels
+from evaluation.formats.fol.runs import read_run
+from evaluation.formats.inex.topics import read_topics
 from evaluation.text.document import Document
 
 REPOSITORY = Path(__file__).resolve().parents[1]

@@ -49,7 +49,7 @@ def agreement(
 ) -> None:
     """Compare two assessors of the same topics: documents, kappa, characters (and elements)."""
     from evaluation.cli.agreement import WRITERS, files_table
-    from evaluation.statistics.agreement import AgreementError
+    from evaluation.statistics.agreement.assessors import AgreementError
 
     if assessors is not None:
         if qrels:
@@ -59,7 +59,7 @@ def agreement(
         names = [name.strip() for name in assessors.split(",")]
         if len(names) != 2 or not all(names):
             raise click.UsageError(f"--assessors wants two names as A,B, found {assessors!r}")
-        from assessor.campaign.agreement import assessors_table
+        from assessor.campaign.results.agreement import assessors_table
 
         with transaction() as session:
             table = assessors_table(session, names[0], names[1], topic, elements)

@@ -1,6 +1,6 @@
 """`focal collection profile NAME [PROFILE]`: how the assessment screen presents a collection.
 
-The use case is `assessor.campaign.profiles.set_display_profile` (the organiser's screens call
+The use case is `assessor.campaign.setup.profiles.set_display_profile` (the organiser's screens call
 the same function); docs/profiles.md describes the profiles.
 """
 
@@ -31,7 +31,11 @@ def profile_command(name: str, profile: str | None) -> None:
     from sqlalchemy import select
 
     from assessor.campaign.errors import CampaignError
-    from assessor.campaign.profiles import profile_names, set_display_profile, shipped_profiles
+    from assessor.campaign.setup.profiles import (
+        profile_names,
+        set_display_profile,
+        shipped_profiles,
+    )
     from assessor.store.models import Collection
 
     with transaction() as session:

@@ -77,9 +77,9 @@ def export_qrels(
 ) -> None:
     """Write every judged article as qrels: FOL (default; not relevant ones as 0 lines),
     per-element relevance (tab-separated or INEX XML), or TREC article qrels."""
-    from assessor.campaign.notes_export import notes_text
-    from assessor.campaign.qrels_assessors import qrels_with_assessors_text
-    from assessor.campaign.qrels_export import (
+    from assessor.campaign.results.notes_export import notes_text
+    from assessor.campaign.results.qrels_assessors import qrels_with_assessors_text
+    from assessor.campaign.results.qrels_export import (
         ExportError,
         collect_qrels,
         export_text,

@@ -1,6 +1,7 @@
 """`focal import collection|topics|runs|qrels`: material into the database, all or nothing.
 
-The use cases are `assessor.campaign.importing` and `assessor.campaign.qrels_import`; each import
+The use cases are `assessor.campaign.setup.importing` and `assessor.campaign.setup.qrels_import`;
+each import
 is parsed first and written in one transaction, so a bad file changes nothing.
 """
 
@@ -31,7 +32,7 @@ def import_collection_command(directory: Path, name: str | None, profile: str | 
     """Import every *.xml file of DIRECTORY (all or nothing)."""
     from sqlalchemy import select
 
-    from assessor.campaign.importing import import_collection
+    from assessor.campaign.setup.importing import import_collection
     from assessor.store.models import Collection
 
     with transaction() as session:
@@ -48,7 +49,7 @@ def import_collection_command(directory: Path, name: str | None, profile: str | 
 @friendly_errors
 def import_topics_command(file: Path) -> None:
     """Import the topics of an INEX topics file."""
-    from assessor.campaign.importing import import_topics
+    from assessor.campaign.setup.importing import import_topics
 
     with transaction() as session:
         count = import_topics(session, file)
@@ -60,7 +61,7 @@ def import_topics_command(file: Path) -> None:
 @friendly_errors
 def import_runs_command(runs: tuple[Path, ...]) -> None:
     """Import runs (FOL, element, article, INEX XML); a run id replaces its earlier run."""
-    from assessor.campaign.importing import import_runs
+    from assessor.campaign.setup.importing import import_runs
 
     with transaction() as session:
         summary = import_runs(session, list(runs))
@@ -74,7 +75,7 @@ def import_runs_command(runs: tuple[Path, ...]) -> None:
 @friendly_errors
 def import_qrels_command(file: Path, assessor: str | None) -> None:
     """Import FOL qrels FILE as one assessor's judgements (all or nothing)."""
-    from assessor.campaign.qrels_import import import_qrels
+    from assessor.campaign.setup.qrels_import import import_qrels
 
     with transaction() as session:
         summary = import_qrels(session, file, assessor)

@@ -33,7 +33,7 @@ COMMANDS: dict[str, str] = {
     "baseline": "evaluation.cli.baseline:baseline",
     "compare": "evaluation.cli.compare:compare_command",
     # reliability studies (pure, above pooling and evaluation)
-    "reliability": "reliability.cli:reliability",
+    "reliability": "reliability.cli.commands:reliability",
     # pooling (pure), composed with the database's pools
     "pool": "assessor.cli.pools:pool",
     "pool-build": "assessor.cli.pools:pool_build",
@@ -49,8 +49,8 @@ COMMANDS: dict[str, str] = {
     "export-qrels": "assessor.cli.exports:export_qrels",
     "agreement": "assessor.cli.agreement:agreement",
     "report": "assessor.cli.report:report",
-    "backup": "assessor.cli.backup:backup_command",
-    "restore": "assessor.cli.backup:restore_command",
+    "backup": "assessor.cli.database:backup_command",
+    "restore": "assessor.cli.database:restore_command",
 }
 
 

@@ -1,10 +1,11 @@
 """`focal pool`, `focal pool-build` and `focal pool-stats`: pool files, and database pools.
 
-`focal pool build [...] RUN...` writes a pool file (`pooling.cli`, spec section 6). Given no RUN
+`focal pool build [...] RUN...` writes a pool file (`pooling.cli.commands`, spec section 6). Given
+no RUN
 file, the same command pools the runs imported into the database for the assessors, exactly as
-`focal pool-build --method topn --size N` does (`assessor.campaign.pools`); `focal pool-stats`
+`focal pool-build --method topn --size N` does (`assessor.campaign.pools.build`); `focal pool-stats`
 reports on the database pools what `focal pool stats` reports on a pool file
-(`assessor.campaign.pool_statistics`, which the organiser's Pools page calls too). The
+(`assessor.campaign.pools.statistics`, which the organiser's Pools page calls too). The
 composition lives here, not in `pooling/`, because imports go one way: evaluation <- pooling <-
 assessor.
 """
@@ -16,8 +17,8 @@ from typing import Any, cast
 import click
 
 from assessor.cli.support import friendly_errors, transaction
-from pooling.cli import build as file_build
-from pooling.cli import pool as file_pool
+from pooling.cli.commands import build as file_build
+from pooling.cli.commands import pool as file_pool
 
 
 @click.command("pool-build")
@@ -41,7 +42,7 @@ from pooling.cli import pool as file_pool
 @friendly_errors
 def pool_build(method: str, size: int, order: str, seed: int, topics: tuple[str, ...]) -> None:
     """Build the pools of the imported topics from the imported runs (replaces old pools)."""
-    from assessor.campaign.pools import Method, Order, build_pools
+    from assessor.campaign.pools.build import Method, Order, build_pools
 
     with transaction() as session:
         summaries = build_pools(
@@ -64,7 +65,7 @@ def pool_build(method: str, size: int, order: str, seed: int, topics: tuple[str,
 @friendly_errors
 def pool_stats(table: str | None) -> None:
     """Statistics of the database pools, as `focal pool stats` reports them for a pool file."""
-    from assessor.campaign.pool_statistics import database_pool_report
+    from assessor.campaign.pools.statistics import database_pool_report
     from assessor.cli.support import CommandError
     from pooling.tables import statistics_tables, table_lines
 

@@ -20,7 +20,7 @@ import click
 from assessor.cli.support import friendly_errors, transaction
 
 if TYPE_CHECKING:
-    from assessor.campaign.report import Report
+    from assessor.campaign.results.assessment_report import Report
 
 
 def _cell(value: object, digits: int | None) -> str:
@@ -135,8 +135,8 @@ def report(
     output_format: str, plots: Path | None, topic: str | None, assessor: str | None, idle: float
 ) -> None:
     """Assessment analytics: times (Table III), passages, BEPs, specificity, pooling rounds."""
-    from assessor.campaign.report import build_report
-    from assessor.campaign.users import find_user
+    from assessor.campaign.people.users import find_user
+    from assessor.campaign.results.assessment_report import build_report
     from assessor.store.models import Topic
 
     with transaction() as session:

@@ -5,7 +5,8 @@ own app and database connections (PostgreSQL for more than a handful of assessor
 lets one process write at a time). Without `--workers`, Werkzeug's threaded server (for trying
 things out and for tests).
 
-`focal demo` prepares the database from the demo material (`assessor.campaign.demo`) and serves it;
+`focal demo` prepares the database from the demo material (`assessor.campaign.setup.demo`) and
+serves it;
 running it again keeps the judgements made so far.
 """
 
@@ -48,7 +49,7 @@ def serve(host: str, port: int, workers: int) -> None:
 @friendly_errors
 def demo(host: str, port: int, no_serve: bool) -> None:
     """Set up the demo (database, material, pools, users, assignments) and serve it."""
-    from assessor.campaign.demo import DEMO_USERS, load_demo
+    from assessor.campaign.setup.demo import DEMO_USERS, load_demo
     from assessor.store import db, migrate
 
     app = make_app(migrated=False)

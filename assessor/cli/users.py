@@ -1,6 +1,6 @@
 """`focal users add|token|revoke|disable|enable|list` and `focal assign`.
 
-The accounts themselves are `assessor.campaign.users`: a new password, `revoke` and `disable`
+The accounts themselves are `assessor.campaign.people.users`: a new password, `revoke` and `disable`
 end access on the server (sessions and tokens), whatever a client still holds.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from sqlalchemy import select
 
-from assessor.campaign.users import (
+from assessor.campaign.people.users import (
     add_user,
     assign_topic,
     check_new_password,

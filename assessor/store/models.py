@@ -45,7 +45,8 @@ class Collection(Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     directory: Mapped[str] = mapped_column(Text)
     imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    # How the assessment screen presents its XML (assessor/campaign/profiles.py); NULL: detected
+    # How the assessment screen presents its XML (assessor/campaign/setup/profiles.py); NULL:
+    # detected
     # from each document's root element.
     display_profile: Mapped[str | None] = mapped_column(String(50))
     documents: Mapped[list[Document]] = relationship(back_populates="collection")

@@ -33,7 +33,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     `instance/secret_key`), `SESSION_COOKIE_SECURE` (set it when serving over https: cookies
     marked `Secure`, and `Strict-Transport-Security` sent), `DOCUMENT_CACHE_SIZE`,
     `TOKEN_LIFETIME` (default lifetime of new API tokens, e.g. `90d`, or `never`), and the
-    log-in limits of `assessor.web.limits`.
+    log-in limits of `assessor.web.rate_limits`.
     """
     from flask import Flask
 
@@ -66,7 +66,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _persistent_secret(instance / "secret_key")
 
     from assessor.store import db
-    from assessor.web import auth, headers, inputs, limits
+    from assessor.web import auth, headers, inputs
+    from assessor.web import rate_limits as limits
     from assessor.web.views import register_blueprints
 
     inputs.init_app(app)

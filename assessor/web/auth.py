@@ -1,6 +1,6 @@
 """Who is asking: session log-in, bearer tokens, roles and CSRF.
 
-- Passwords and tokens are checked by `assessor.campaign.users` (scrypt; SHA-256 of tokens).
+- Passwords and tokens are checked by `assessor.campaign.people.users` (scrypt; SHA-256 of tokens).
 - Every request loads `g.user` (or None) from `Authorization: Bearer <token>` or the session.
   A session counts only while the user is enabled and the epoch it was begun in is still the
   user's `session_epoch`: log-out raises the epoch, so a cookie copied before it is worthless.
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
-from assessor.campaign.users import end_sessions, user_for_token
+from assessor.campaign.people.users import end_sessions, user_for_token
 from assessor.store.models import User
 
 if TYPE_CHECKING:

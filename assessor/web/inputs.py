@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.routing import IntegerConverter, UnicodeConverter
 
-from evaluation.formats.limits import ARTICLE_ID_LENGTH, MAX_COUNT
+from evaluation.formats.bounds import ARTICLE_ID_LENGTH, MAX_COUNT
 
 if TYPE_CHECKING:
     from flask import Flask

@@ -16,7 +16,7 @@ defence in depth for what an HTML parser would otherwise change:
   CR (and CRLF) into LF before tokenising, while a character reference survives as U+000D.
 
 Presentational text (list bullets, heading numbers, labels) must come from CSS only. A display
-profile (`assessor.campaign.profiles`, docs/profiles.md) chooses `<div>` or `<span>`, classes,
+profile (`assessor.campaign.setup.profiles`, docs/profiles.md) chooses `<div>` or `<span>`, classes,
 heading roles and a few allow-listed `data-` attributes per element; never the text.
 """
 
@@ -30,7 +30,7 @@ from pathlib import Path
 from lxml import etree
 from markupsafe import Markup, escape
 
-from assessor.campaign.profiles import (
+from assessor.campaign.setup.profiles import (
     DATA_ATTRIBUTES,
     FOLDING,
     MAX_DATA_VALUE,

@@ -21,11 +21,11 @@ from typing import TextIO
 from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
 from evaluation.formats.exports import ArticleElements, ExportError
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.records import Qrels
 from evaluation.relevance.element_export import article_elements
-from evaluation.statistics.agreement import Cell
-from evaluation.statistics.agreement_table import AgreementTable, agreement_table
+from evaluation.statistics.agreement.assessors import Cell
+from evaluation.statistics.agreement.table import AgreementTable, agreement_table
 
 FORMATS = ("text", "tsv", "json")
 

@@ -100,8 +100,8 @@ def baseline(
     max_results: int, output: str, field: str, elements: str, window: int, keep_overlap: bool,
 ) -> None:  # fmt: skip
     """Rank the units of a collection for each topic with BM25 and write the run to stdout."""
-    from evaluation.formats.runs import write_run
-    from evaluation.formats.topics import read_topics
+    from evaluation.formats.fol.runs import write_run
+    from evaluation.formats.inex.topics import read_topics
 
     tags = frozenset(tag.strip() for tag in elements.split(",") if tag.strip())
     if unit == "element" and not tags:

@@ -30,10 +30,10 @@ from evaluation.cli.compare_report import (
 )
 from evaluation.errors import FormatError
 from evaluation.measures.declarations import TASKS, topic_rows
-from evaluation.statistics.corrections import CORRECTIONS
-from evaluation.statistics.pairing import PairedScores, pair_by_topic
-from evaluation.statistics.pairwise import TESTS, Comparison, compare
-from evaluation.statistics.results import ALTERNATIVES
+from evaluation.statistics.significance.corrections import CORRECTIONS
+from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
+from evaluation.statistics.significance.pairwise import TESTS, Comparison, compare
+from evaluation.statistics.significance.results import ALTERNATIVES
 
 DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP"}
 DEFAULT_MEASURES.update(dict.fromkeys(("ric", "bic", "t2i"), "AgP"))
@@ -108,7 +108,7 @@ def evaluated_values(
 ) -> tuple[dict[str, dict[str, float]], list[str]]:
     """Evaluate the runs as `focal eval` does: (run → topic → value, the qrels topics)."""
     from evaluation.cli.eval_workers import evaluate_files
-    from evaluation.formats.qrels import read_qrels
+    from evaluation.formats.fol.qrels import read_qrels
     from evaluation.measures.evaluate import PreparedQrels, Settings
 
     settings = Settings(task=task, **evaluation)
@@ -239,7 +239,7 @@ def agreement_command(
     X and Y are two --scores files (two quantisations) with the same -m, or one --scores file
     with two measures given as `-m X,Y`.
     """
-    from evaluation.statistics.significance_agreement import compare_agreement
+    from evaluation.statistics.significance.measure_agreement import compare_agreement
 
     measures = (settings.pop("measure") or "").split(",")
     if settings["seed"] is None:

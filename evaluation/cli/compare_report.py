@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from evaluation.statistics.pairwise import Comparison
-from evaluation.statistics.power import asl_curve, discriminative_power
-from evaluation.statistics.significance_agreement import Agreement
+from evaluation.statistics.significance.measure_agreement import Agreement
+from evaluation.statistics.significance.pairwise import Comparison
+from evaluation.statistics.significance.power import asl_curve, discriminative_power
 
 TSV_HEADER = "run_a\trun_b\tmean_a\tmean_b\tdiff\tstatistic\tp\tp_adjusted\tsignificant"
 FORMATS = ("text", "tsv", "json")

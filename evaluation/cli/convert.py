@@ -15,7 +15,7 @@ import click
 
 from evaluation.errors import FormatError
 from evaluation.formats.convert import to_fol
-from evaluation.formats.runs import read_run, write_run
+from evaluation.formats.fol.runs import read_run, write_run
 
 INPUT_ERROR = 2
 

@@ -13,13 +13,13 @@ from pathlib import Path
 from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
 from evaluation.formats.convert import Collection
-from evaluation.formats.element_qrels import (
+from evaluation.formats.elements.qrels import (
     ElementJudgement,
     ElementQrels,
     read_element_qrels,
     to_four_grades,
 )
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.qrels import read_qrels
 from evaluation.relevance.element_export import article_elements
 
 

@@ -226,11 +226,11 @@ def eval_command(
         with ExitStack() as stack:
             runs = None
             if task == "focused":  # parsed from here on, while the measures load and qrels are read
-                from evaluation.formats.fol_ahead import ReadAhead
+                from evaluation.formats.fol.read_ahead import ReadAhead
 
                 runs = stack.enter_context(ReadAhead(run_paths))
             from evaluation.cli.eval_workers import evaluate_files
-            from evaluation.formats.qrels import read_qrels_columns
+            from evaluation.formats.fol.qrels import read_qrels_columns
             from evaluation.measures.evaluate import PreparedQrels, Settings
 
             try:

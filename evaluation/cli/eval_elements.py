@@ -17,8 +17,8 @@ from evaluation.cli.element_qrels import load_element_qrels
 from evaluation.cli.report import WRITERS
 from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
-from evaluation.formats.element_qrels import MAPPING_NOTE
-from evaluation.formats.element_runs import read_element_run
+from evaluation.formats.elements.qrels import MAPPING_NOTE
+from evaluation.formats.elements.runs import read_element_run
 from evaluation.measures.element_evaluation import evaluate_elements
 from evaluation.measures.elements.topic import DEFAULT_MEASURES, ElementOptions, needs_spans
 from evaluation.measures.evaluate import RunEvaluation, Settings

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, cast
 from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
 
 if TYPE_CHECKING:
-    from evaluation.formats.fol_ahead import ReadAhead
-    from evaluation.formats.fol_arrow import ParsedFol
+    from evaluation.formats.fol.arrow_table import ParsedFol
+    from evaluation.formats.fol.read_ahead import ReadAhead
 
 _SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qrels and settings
 
 
 def _evaluate_file(path: str) -> RunEvaluation:
-    from evaluation.formats.columns import read_run_columns
-    from evaluation.formats.runs import read_run
+    from evaluation.formats.fol.columns import read_run_columns
+    from evaluation.formats.fol.runs import read_run
 
     prepared = cast(PreparedQrels, _SHARED["qrels"])
     settings = cast(Settings, _SHARED["settings"])
@@ -36,8 +36,8 @@ def _evaluate_focused(
     """The focused task: a canonical FOL run with plain-number ids in one pass over its columns
     (`evaluation.measures.focused_table`), any other run topic by topic. `parsed` is pyarrow's
     reading of the file (`fol_ahead`), None when the fast reader refused it."""
-    from evaluation.formats.columns import columns_of_table, read_run_columns
-    from evaluation.formats.fol_arrow import checked_fol
+    from evaluation.formats.fol.arrow_table import checked_fol
+    from evaluation.formats.fol.columns import columns_of_table, read_run_columns
     from evaluation.measures.focused_table import evaluate_table
 
     parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
@@ -83,7 +83,7 @@ def evaluate_files(
     if settings.task == "focused":
         if runs is not None:
             return evaluate_focused_files(prepared, settings, runs, paths, jobs)
-        from evaluation.formats.fol_ahead import ReadAhead
+        from evaluation.formats.fol.read_ahead import ReadAhead
 
         with ReadAhead(paths) as ahead:
             return evaluate_focused_files(prepared, settings, ahead, paths, jobs)

@@ -17,8 +17,8 @@ from typing import TextIO
 import click
 
 from evaluation.errors import FormatError
-from evaluation.formats.qrels import read_qrels
-from evaluation.formats.runs import read_run
+from evaluation.formats.fol.qrels import read_qrels
+from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
 from evaluation.measures.trec_evaluate import (
     QrelsIndex,

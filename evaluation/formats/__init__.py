@@ -10,25 +10,25 @@ import importlib
 from typing import TYPE_CHECKING
 
 from evaluation.errors import FormatError, FormatWarning
-from evaluation.formats.qrels import read_qrels, write_qrels
+from evaluation.formats.fol.qrels import read_qrels, write_qrels
+from evaluation.formats.fol.runs import read_run, write_run
 from evaluation.formats.records import Judgement, Qrels, Result, Run, RunKind, Span, Topic
-from evaluation.formats.runs import read_run, write_run
 
 if TYPE_CHECKING:
-    from evaluation.formats.columns import RunColumns, TopicColumns, read_run_columns
     from evaluation.formats.convert import to_fol
-    from evaluation.formats.submission import parse_submission
-    from evaluation.formats.topics import read_topics
+    from evaluation.formats.fol.columns import RunColumns, TopicColumns, read_run_columns
+    from evaluation.formats.inex.submission import parse_submission
+    from evaluation.formats.inex.topics import read_topics
 
 # These import the XML parser, which itself imports `evaluation.errors`: loading them
 # on first use keeps `import evaluation.text.xmlsafe` free of an import cycle. The columns import
 # numpy, which the other readers do without.
 _LAZY = {
-    "read_run_columns": "evaluation.formats.columns",
-    "RunColumns": "evaluation.formats.columns",
-    "TopicColumns": "evaluation.formats.columns",
-    "read_topics": "evaluation.formats.topics",
-    "parse_submission": "evaluation.formats.submission",
+    "read_run_columns": "evaluation.formats.fol.columns",
+    "RunColumns": "evaluation.formats.fol.columns",
+    "TopicColumns": "evaluation.formats.fol.columns",
+    "read_topics": "evaluation.formats.inex.topics",
+    "parse_submission": "evaluation.formats.inex.submission",
     "to_fol": "evaluation.formats.convert",
 }
 

@@ -37,8 +37,8 @@ from typing import Literal, TextIO
 import numpy as np
 from lxml import etree
 
-from evaluation.formats.element_qrels import specificity_grade
-from evaluation.formats.qrels import write_qrels
+from evaluation.formats.elements.qrels import specificity_grade
+from evaluation.formats.fol.qrels import write_qrels
 from evaluation.formats.records import Judgement, Qrels
 
 OffsetUnit = Literal["codepoint", "utf16", "utf8"]

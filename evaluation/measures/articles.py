@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from evaluation.formats.columns import TopicColumns
+from evaluation.formats.fol.columns import TopicColumns
 from evaluation.formats.records import Judgement, Result
 
 DEFAULT_MEASURES = ("MAP", "P@5", "P@10", "nDCG@10", "Rprec", "bpref")

@@ -1,7 +1,7 @@
 """Element runs against element qrels (spec section 5): `RunEvaluation`s like every task's, so
 the reports and `aggregate` serve them unchanged.
 
->>> from evaluation.formats.element_qrels import ElementJudgement, ElementQrels
+>>> from evaluation.formats.elements.qrels import ElementJudgement, ElementQrels
 >>> from evaluation.formats.records import Result, Run
 >>> judged = ElementJudgement("1", "a", "/x[1]", 3, 3, 1)
 >>> qrels = ElementQrels("q", "2004", {"1": {("a", "/x[1]"): judged}})
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from evaluation.errors import FormatError
-from evaluation.formats.element_qrels import ElementQrels
+from evaluation.formats.elements.qrels import ElementQrels
 from evaluation.formats.records import Run
 from evaluation.measures.elements import quantisation
 from evaluation.measures.elements import topic as element_topic

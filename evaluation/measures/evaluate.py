@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from evaluation.errors import FormatError
-from evaluation.formats.columns import RunColumns, TopicColumns
+from evaluation.formats.fol.columns import RunColumns, TopicColumns
 from evaluation.formats.records import Result, Run
 from evaluation.measures import articles, declarations, focused, incontext
 from evaluation.measures.elements import topic as element_topic

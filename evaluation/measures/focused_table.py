@@ -5,7 +5,7 @@ relevant and `ret[r]` retrieved characters, precision `relret/ret`, recall bin `
 and iP is the highest precision at or above each recall bin. `evaluation.measures.focused`
 computes them topic by topic on `TopicLines`; this module computes the same numbers, with the
 same operations element by element, for every topic of a run at once from its columns
-(`evaluation.formats.fol_arrow.FolTable`, read by pyarrow), as the INEX Wikipedia ids are
+(`evaluation.formats.fol.arrow_table.FolTable`, read by pyarrow), as the INEX Wikipedia ids are
 plain numbers: an article is the integer `topic << 32 | id`, looked up in one sorted array of
 the judged articles of every qrels topic (`QrelsIndex`); an article absent from it is
 non-relevant and has no known length, and needs no more than its own identity.
@@ -32,7 +32,7 @@ import weakref
 import numpy as np
 import numpy.typing as npt
 
-from evaluation.formats.fol_arrow import FolTable
+from evaluation.formats.fol.arrow_table import FolTable
 from evaluation.measures.evaluate import (
     PreparedQrels,
     RunEvaluation,

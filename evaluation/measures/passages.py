@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluation.errors import FormatError
-from evaluation.formats.columns import TopicColumns
+from evaluation.formats.fol.columns import TopicColumns
 from evaluation.formats.records import Judgement, Result, Span
 
 Ints = npt.NDArray[np.int64]

@@ -24,7 +24,7 @@ from itertools import repeat
 import numpy as np
 import numpy.typing as npt
 
-from evaluation.formats.qrels_fast import QrelsColumns
+from evaluation.formats.fol.qrels_fast import QrelsColumns
 from evaluation.measures.passages import RelevantText
 
 Ints = npt.NDArray[np.int64]

@@ -27,7 +27,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 
-from assessor.campaign.users import hash_password, issue_token
+from assessor.campaign.people.users import hash_password, issue_token
 from assessor.judging import judgements
 from assessor.store import db, migrate, texts
 from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User

@@ -19,8 +19,8 @@ from playwright.sync_api import Browser, Page
 from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
-from assessor.campaign.importing import import_collection
-from assessor.campaign.users import add_user, assign_topic
+from assessor.campaign.people.users import add_user, assign_topic
+from assessor.campaign.setup.importing import import_collection
 from assessor.store import db, migrate
 from assessor.store.models import Pool, PoolEntry, Run, RunResult, Topic
 from assessor.web.app import create_app

@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 from werkzeug.serving import make_server
 
-from assessor.campaign.importing import import_collection
-from assessor.campaign.users import add_user, assign_topic
+from assessor.campaign.people.users import add_user, assign_topic
+from assessor.campaign.setup.importing import import_collection
 from assessor.store import db, migrate
 from assessor.store.models import Collection
 from assessor.web.app import create_app

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
-from evaluation.formats.runs import read_run
+from evaluation.formats.fol.runs import read_run
 from pooling.article_column import ArticleColumn
 from pooling.ranked import ranked_run, read_ranked_run, read_ranked_runs
 from pooling.strategies import build_pool

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from assessor.cli.main import main as focal
-from pooling.cli import pool
+from pooling.cli.commands import pool
 
 HEADER = "topic\tarticle\tfirst_round\tbest_rank\tcontributing_runs"
 

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
-from evaluation.formats.columns import RunColumns, columns_of_run, read_run_columns
+from evaluation.formats.fol.columns import RunColumns, columns_of_run, read_run_columns
+from evaluation.formats.fol.runs import read_run
 from evaluation.formats.records import Result, Run
-from evaluation.formats.runs import read_run
 from pooling.io import in_article_lines, in_article_results, in_article_rows
 from pooling.ranked import ranked_run, read_ranked_run
 from pooling.records import RankedRun

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pooling.cli import pool as pool_command
+from pooling.cli.commands import pool as pool_command
 from pooling.records import Pool, RankedRun
 from pooling.strategies import depth_k_pool, fusion_pool, top_n_pool
 
@@ -200,7 +200,7 @@ def shared_runs(inex2010: Path) -> tuple[list[Path], PlainRuns]:
 
 @pytest.mark.parametrize("size", [1, 50, 100, 500])
 def test_top_n_on_the_inex_2010_runs(shared_runs: tuple[list[Path], PlainRuns], size: int) -> None:
-    from evaluation.formats.runs import read_run
+    from evaluation.formats.fol.runs import read_run
 
     paths, plain = shared_runs
     runs = [read_run(path) for path in paths]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from pooling.cli import pool
+from pooling.cli.commands import pool
 
 
 def fol_runs(inex2010: Path) -> list[Path]:

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.qrels import read_qrels
 from pooling.ranked import as_ranked, read_ranked_run
 from pooling.records import RankedRun
 from reliability import judgements

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from evaluation.cli.eval import eval_command
-from reliability.cli import reliability
+from reliability.cli.commands import reliability
 
 RUN_IDS = ("bert-passages", "bert-passages-half", "indri-passages", "indri-passages-b")
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.formats.columns import read_run_columns
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.columns import read_run_columns
+from evaluation.formats.fol.qrels import read_qrels
 from evaluation.measures.evaluate import evaluate
-from reliability.cli import reliability
+from reliability.cli.commands import reliability
 from reliability.studies import Setup, pool_sampling
 
 from .conftest import GROUPS, RUNS, qrels_text

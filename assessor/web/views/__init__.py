@@ -10,21 +10,15 @@ if TYPE_CHECKING:
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the assessor on `app`."""
-    from assessor.web.views import (
-        accounts,
-        agreement,
-        api,
-        assess,
-        assignment_matrix,
-        auth,
-        campaign_imports,
-        notes,
-        organiser,
-        pools_admin,
-        report,
-        twophase,
-        viewing,
-    )
+    from assessor.web.views import auth
+    from assessor.web.views.api import operations as api
+    from assessor.web.views.api import viewing
+    from assessor.web.views.assess import notes, twophase
+    from assessor.web.views.assess import pages as assess
+    from assessor.web.views.organiser import accounts, agreement, assignment_matrix, report
+    from assessor.web.views.organiser import imports as campaign_imports
+    from assessor.web.views.organiser import pools as pools_admin
+    from assessor.web.views.organiser import topics as organiser
 
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(api.blueprint)

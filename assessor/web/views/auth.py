@@ -6,9 +6,10 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
-from assessor.campaign import users
+from assessor.campaign.people import users
 from assessor.store.db import get_session
-from assessor.web import auth, limits
+from assessor.web import auth
+from assessor.web import rate_limits as limits
 
 blueprint = Blueprint("auth", __name__)
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from evaluation.formats.element_qrels import ElementJudgement, ElementScale
+from evaluation.formats.elements.qrels import ElementJudgement, ElementScale
 from evaluation.measures.elements import cutoffs, overlap_ng, precall, quantisation, xcg
 from evaluation.measures.elements.cutoffs import ElementKey
 from evaluation.measures.elements.quantisation import Grades5

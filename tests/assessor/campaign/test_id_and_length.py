@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import func, select
 
-from assessor.campaign.importing import PLACEHOLDER_COLLECTION
-from assessor.campaign.users import issue_token
+from assessor.campaign.people.users import issue_token
+from assessor.campaign.setup.importing import PLACEHOLDER_COLLECTION
 from assessor.cli import support
 from assessor.cli.main import main
 from assessor.store import db, texts

@@ -8,8 +8,8 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from assessor.campaign.import_jobs import READING, STORING, run_job, start_job
-from assessor.campaign.importing import Progress
+from assessor.campaign.setup.import_jobs import READING, STORING, run_job, start_job
+from assessor.campaign.setup.importing import Progress
 from assessor.store import db
 from assessor.store.models import ImportJob, Topic
 from evaluation.errors import FormatError

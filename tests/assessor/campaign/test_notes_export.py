@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from assessor.campaign.notes import save_note
-from assessor.campaign.notes_export import escape_field, notes_text, unescape_field
-from assessor.campaign.qrels_export import ExportError
+from assessor.campaign.people.notes import save_note
+from assessor.campaign.results.notes_export import escape_field, notes_text, unescape_field
+from assessor.campaign.results.qrels_export import ExportError
 from assessor.cli.main import main
 from assessor.store import db
 from assessor.store.models import Assignment

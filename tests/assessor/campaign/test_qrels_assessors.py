@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from assessor.campaign.qrels_assessors import qrels_with_assessors_text, topic_assessors
-from assessor.campaign.qrels_export import (
+from assessor.campaign.results.qrels_assessors import qrels_with_assessors_text, topic_assessors
+from assessor.campaign.results.qrels_export import (
     ExportError,
     SeveralAssessors,
     collect_qrels,

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner, Result
 from lxml import etree
 
-from assessor.campaign.qrels_export import collect_qrels, qrels_text
+from assessor.campaign.results.qrels_export import collect_qrels, qrels_text
 from assessor.cli.main import main
 from assessor.judging.elements import save_values, set_topic_mode
 from assessor.store import db

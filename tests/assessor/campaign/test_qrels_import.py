@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import func, select
 
-from assessor.campaign.qrels_export import collect_qrels, qrels_text
-from assessor.campaign.qrels_import import PLACEHOLDER_COLLECTION, import_qrels
+from assessor.campaign.results.qrels_export import collect_qrels, qrels_text
+from assessor.campaign.setup.qrels_import import PLACEHOLDER_COLLECTION, import_qrels
 from assessor.cli.imports import import_qrels_command
 from assessor.store import db
 from assessor.store.models import (
@@ -25,7 +25,7 @@ from assessor.store.models import (
     User,
 )
 from evaluation.errors import FormatError
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.qrels import read_qrels
 
 from ..conftest import Seeded
 

@@ -22,8 +22,8 @@ from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assessor.campaign.report import build_report
-from assessor.campaign.timing import ArticleTime, article_time
+from assessor.campaign.results.assessment_report import build_report
+from assessor.campaign.results.timing import ArticleTime, article_time
 from assessor.cli import support
 from assessor.cli.main import main
 from assessor.store import db

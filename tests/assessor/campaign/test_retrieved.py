@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from assessor.campaign.assignments import retrieved_spans
-from assessor.campaign.importing import import_runs
+from assessor.campaign.people.assignments import retrieved_spans
+from assessor.campaign.setup.importing import import_runs
 from assessor.store import db
 from assessor.store.models import Document
 

@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from assessor.campaign.importing import import_collection
-from assessor.campaign.titles import article_title, collapse
+from assessor.campaign.setup.importing import import_collection
+from assessor.campaign.setup.titles import article_title, collapse
 from assessor.store import db
 from assessor.store.models import TITLE_LENGTH, Document
 from evaluation.text.document import Document as ParsedDocument

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from assessor.campaign.errors import CampaignError
-from assessor.campaign.profiles import set_display_profile
+from assessor.campaign.setup.profiles import set_display_profile
 from assessor.store import db
 from assessor.store.models import Collection, Document
 

@@ -18,8 +18,8 @@ import pytest
 from alembic.script import ScriptDirectory
 from flask import Flask
 
-from assessor.campaign.assignments import keywords
-from assessor.campaign.qrels_export import collect_qrels, qrels_text
+from assessor.campaign.people.assignments import keywords
+from assessor.campaign.results.qrels_export import collect_qrels, qrels_text
 from assessor.judging import judgements
 from assessor.judging.elements import load_values, topic_mode
 from assessor.store import db, migrate, texts

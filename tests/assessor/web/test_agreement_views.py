@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from assessor.campaign.agreement import assessors_table
+from assessor.campaign.results.agreement import assessors_table
 from assessor.store import db
 from evaluation.cli.agreement import write_tsv
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from assessor.campaign.users import add_user
+from assessor.campaign.people.users import add_user
 from assessor.store import db
 from assessor.store.models import Document
 

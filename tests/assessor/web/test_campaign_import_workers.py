@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
-from assessor.campaign.users import add_user
+from assessor.campaign.people.users import add_user
 from assessor.store import db
 
 from ...conftest import DEMO, serving

@@ -21,7 +21,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from assessor.campaign.users import add_user
+from assessor.campaign.people.users import add_user
 from assessor.store import db
 from assessor.store.models import Document, Run, RunResult, Topic
 

@@ -15,8 +15,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from assessor.campaign.importing import import_collection, import_runs, import_topics
-from assessor.campaign.users import add_user, check_password
+from assessor.campaign.people.users import add_user, check_password
+from assessor.campaign.setup.importing import import_collection, import_runs, import_topics
 from assessor.judging import judgements
 from assessor.store import db
 from assessor.store.models import ApiToken, Assignment, Pool, PoolEntry, User

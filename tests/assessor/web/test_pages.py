@@ -18,8 +18,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from assessor.campaign.importing import import_collection
-from assessor.campaign.users import add_user, assign_topic
+from assessor.campaign.people.users import add_user, assign_topic
+from assessor.campaign.setup.importing import import_collection
 from assessor.store import db, migrate
 from assessor.store.models import Pool, PoolEntry, Run, RunResult, Topic
 from assessor.web.app import create_app

@@ -15,8 +15,8 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from assessor.campaign.notes import save_note
-from assessor.campaign.pool_list import pool_list
+from assessor.campaign.people.notes import save_note
+from assessor.campaign.pools.listing import pool_list
 from assessor.judging import judgements
 from assessor.store import db
 from assessor.store.models import Assignment, Document, Pool, PoolEntry

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assessor.campaign.profiles import (
+from assessor.campaign.setup.profiles import (
     DATA_ATTRIBUTES,
     MAX_DATA_VALUE,
     Profile,

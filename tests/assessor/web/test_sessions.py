@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from assessor.campaign.errors import CampaignError
-from assessor.campaign.users import (
+from assessor.campaign.people.users import (
     add_user,
     disable_user,
     enable_user,
@@ -141,7 +141,7 @@ def test_wrong_passwords_are_limited_per_name_with_retry_after_and_logged(
     token = csrf_of(client)
     wrong = {"name": "alice", "password": "wrong", "csrf_token": token}
     assert [client.post("/login", data=wrong).status_code for _ in range(3)] == [401] * 3
-    with caplog.at_level(logging.WARNING, logger="assessor.web.limits"):
+    with caplog.at_level(logging.WARNING, logger="assessor.web.rate_limits"):
         refused = client.post("/login", data={**wrong, "password": PASSWORD})
     assert refused.status_code == 429  # even the right password, once the limit is reached
     assert int(refused.headers["Retry-After"]) > 0

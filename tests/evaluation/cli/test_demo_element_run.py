@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from evaluation.cli.baseline import baseline
 from evaluation.formats.convert import Collection
-from evaluation.formats.element_runs import read_element_run
+from evaluation.formats.elements.runs import read_element_run
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 DEMO = REPOSITORY / "demo"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evaluation.errors import FormatError
-from evaluation.formats.element_qrels import (
+from evaluation.formats.elements.qrels import (
     read_element_qrels,
     specificity_grade,
     to_four_grades,

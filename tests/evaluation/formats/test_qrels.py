@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
-from evaluation.formats.qrels import read_qrels, write_qrels
+from evaluation.formats.fol.qrels import read_qrels, write_qrels
 from evaluation.formats.records import Judgement, Qrels
 
 

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import decode_lines, read_bytes
-from evaluation.formats.limits import check_judgements
-from evaluation.formats.qrels import _read_lines, read_qrels
-from evaluation.formats.qrels_fast import read_plain_qrels
+from evaluation.formats.bounds import check_judgements
+from evaluation.formats.fol.qrels import _read_lines, read_qrels
+from evaluation.formats.fol.qrels_fast import read_plain_qrels
 from evaluation.formats.records import Qrels
 
 

@@ -11,8 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
+from evaluation.formats.fol.runs import build_results, read_run, write_run
 from evaluation.formats.records import Result, Run
-from evaluation.formats.runs import build_results, read_run, write_run
 
 
 def write(tmp_path: Path, text: str, name: str = "r.run") -> Path:

@@ -9,9 +9,9 @@ import pytest
 import pytrec_eval
 from ir_measures import AP, Bpref, P, Rprec
 
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.qrels import read_qrels
+from evaluation.formats.fol.runs import read_run
 from evaluation.formats.records import Judgement, Result, Run
-from evaluation.formats.runs import read_run
 from evaluation.measures import articles
 from evaluation.measures.articles import ArticleJudgements, article_ranking
 from evaluation.measures.evaluate import aggregate, evaluate

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from evaluation.errors import FormatError
-from evaluation.formats.columns import RunColumns, read_run_columns
-from evaluation.formats.qrels import read_qrels
-from evaluation.formats.runs import read_run
+from evaluation.formats.fol.columns import RunColumns, read_run_columns
+from evaluation.formats.fol.qrels import read_qrels
+from evaluation.formats.fol.runs import read_run
 from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, evaluate
 
 CASES = [

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.formats.columns import read_run_columns
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.columns import read_run_columns
+from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.records import Judgement, Result, Run
 from evaluation.measures.evaluate import aggregate, evaluate
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
-from evaluation.formats.columns import columns_of_table
-from evaluation.formats.fol_arrow import FolTable, read_fol_table
-from evaluation.formats.qrels import read_qrels, read_qrels_columns
+from evaluation.formats.fol.arrow_table import FolTable, read_fol_table
+from evaluation.formats.fol.columns import columns_of_table
+from evaluation.formats.fol.qrels import read_qrels, read_qrels_columns
 from evaluation.measures import focused_groups
 from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
 from evaluation.measures.focused_curves import _sums_before

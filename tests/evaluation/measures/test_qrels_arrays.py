@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.qrels import read_qrels_columns
+from evaluation.formats.fol.qrels import read_qrels_columns
 from evaluation.measures.evaluate import PreparedQrels
 from evaluation.measures.qrels_arrays import (
     JudgedArrays,

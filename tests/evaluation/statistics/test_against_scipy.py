@@ -10,13 +10,13 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from evaluation.formats.columns import read_run_columns
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.columns import read_run_columns
+from evaluation.formats.fol.qrels import read_qrels
 from evaluation.measures.evaluate import evaluate
-from evaluation.statistics.classical import sign_tests, t_tests, wilcoxon_tests
-from evaluation.statistics.corrections import correct
-from evaluation.statistics.pairing import PairedScores, pair_by_topic
-from evaluation.statistics.tukey import tukey_hsd
+from evaluation.statistics.significance.classical import sign_tests, t_tests, wilcoxon_tests
+from evaluation.statistics.significance.corrections import correct
+from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
+from evaluation.statistics.significance.tukey import tukey_hsd
 
 from ...conftest import shared_path
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from evaluation.cli.agreement import write_json, write_text
 from evaluation.formats.records import Judgement, Qrels
-from evaluation.statistics.agreement import (
+from evaluation.statistics.agreement.assessors import (
     COLUMNS,
     AgreementError,
     cohen_kappa,
@@ -25,7 +25,7 @@ from evaluation.statistics.agreement import (
     overlap,
     topic_agreement,
 )
-from evaluation.statistics.agreement_table import agreement_table
+from evaluation.statistics.agreement.table import agreement_table
 
 
 def line(topic: str, article: str, *passages: tuple[int, int], length: int = 1000) -> Judgement:
@@ -215,8 +215,8 @@ def test_swapping_the_assessors_swaps_the_columns(pairs: list[tuple[bool, bool]]
 @pytest.mark.parametrize(
     "name",
     [
-        "evaluation.statistics.agreement",
-        "evaluation.statistics.element_agreement",
+        "evaluation.statistics.agreement.assessors",
+        "evaluation.statistics.agreement.elements",
         "evaluation.relevance.analytics",
         "evaluation.cli.agreement",
     ],

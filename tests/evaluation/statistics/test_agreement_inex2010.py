@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.formats.qrels import read_qrels
+from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.records import Qrels
-from evaluation.statistics.agreement_table import agreement_table
+from evaluation.statistics.agreement.table import agreement_table
 
 
 def halved(qrels: Qrels) -> Qrels:

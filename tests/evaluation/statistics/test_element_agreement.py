@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evaluation.formats.exports import ArticleElements, ElementRecord
-from evaluation.statistics.element_agreement import (
+from evaluation.statistics.agreement.elements import (
     ELEMENT_COLUMNS,
     element_agreement,
     element_summary,

@@ -1,6 +1,7 @@
 """collections.display_profile: how the assessment screen presents a collection's XML
 
-A display profile (assessor/campaign/profiles.py, docs/profiles.md) maps tags and attributes to
+A display profile (assessor/campaign/setup/profiles.py, docs/profiles.md) maps tags and attributes
+to
 a presentation; presentation only, the text and offsets stay those of spec section 1. The column
 is nullable: existing collections keep NULL, which means "detect the profile from each
 document's root element", so a database of any earlier revision upgrades in place.

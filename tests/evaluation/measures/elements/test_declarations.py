@@ -18,7 +18,7 @@ MODULES = [
     "evaluation.measures.elements.xcg",
     "evaluation.measures.elements.topic",
     "evaluation.measures.element_evaluation",
-    "evaluation.formats.element_qrels",
+    "evaluation.formats.elements.qrels",
 ]
 
 

@@ -1,0 +1,57 @@
+"""The demo campaign: our own articles, topics and runs, pooled, with users and assignments.
+
+Loading it again keeps the judgements made so far: imports update, pools are rebuilt, users get
+their demo passwords back, assignments are kept. The material sits in `demo/` at the top of a
+checkout (demo/README.md says how it was made).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.people.users import add_user, assign_topic
+from assessor.campaign.pools.build import build_pools
+from assessor.campaign.setup.importing import import_collection, import_runs, import_topics
+from assessor.store.models import Topic
+from pooling.records import natural_key
+
+DEMO_DIR = Path(__file__).resolve().parents[3] / "demo"
+DEMO_USERS = (
+    ("organiser", "organiser", "organiser"),
+    ("assessor", "assessor", "assessor"),
+    ("assessor2", "assessor", "assessor2"),
+)  # (name, role, password)
+POOL_SIZE = 20
+
+
+def demo_material(directory: Path) -> tuple[Path, Path, list[Path]]:
+    """The collection folder, topics file and runs of the demo (CampaignError when absent)."""
+    collection, topics = directory / "collection", directory / "topics.xml"
+    runs = sorted((directory / "runs").glob("*.run"))
+    missing = [str(p) for p in (collection, topics) if not p.exists()]
+    if not runs:
+        missing.append(str(directory / "runs" / "*.run"))
+    if missing:
+        raise CampaignError(f"demo material missing: {', '.join(missing)}")
+    return collection, topics, runs
+
+
+def load_demo(session: Session, directory: Path = DEMO_DIR) -> dict[str, int]:
+    """Import, pool and assign the demo material in `session` (the caller commits); counts."""
+    collection, topics_file, runs = demo_material(directory)
+    documents = import_collection(session, collection, "demo", "demo")
+    topics = import_topics(session, topics_file)
+    import_runs(session, runs)
+    pools = build_pools(session, "topn", POOL_SIZE)
+    for name, role, password in DEMO_USERS:
+        add_user(session, name, role, password)
+    topic_ids = sorted(session.scalars(select(Topic.id)), key=natural_key)
+    for topic_id in topic_ids:
+        assign_topic(session, topic_id, "assessor")
+    if topic_ids:
+        assign_topic(session, topic_ids[0], "assessor2")
+    return {"documents": documents, "topics": topics, "runs": len(runs), "pools": len(pools)}

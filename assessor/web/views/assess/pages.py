@@ -1,0 +1,288 @@
+"""The assessor's pages: my topics, a topic's pool, and the article screen.
+
+Pages are server-rendered; htmx swaps named blocks of the same templates (`views.htmx`). The
+article screen's scripts (`static/assess/`) talks to the JSON operations API (`views.api`).
+An assessor sees only their own assignments (anything else is a 404); an organiser may look at
+any assignment, read-only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.people import assignments, notes
+from assessor.campaign.pools import listing as pool_list
+from assessor.judging import judgements
+from assessor.judging.elements import topic_mode
+from assessor.store import texts
+from assessor.store.db import get_session
+from assessor.store.models import Assignment, Run, RunResult
+from assessor.web.auth import (
+    CSRF_HEADER,
+    login_required,
+    safe_redirect,
+    signed_in_user,
+)
+from assessor.web.rendering import render_file
+from assessor.web.views.htmx import page_or_fragment
+from evaluation.text.document import Document
+
+blueprint = Blueprint("assess", __name__)
+
+
+def _assignment(session: Session, assignment_id: int) -> Assignment:
+    try:
+        return judgements.visible_assignment(session, assignment_id, signed_in_user())
+    except judgements.NotFound:
+        abort(404)
+
+
+@blueprint.get("/")
+@login_required
+def index() -> ResponseReturnValue:
+    """Organisers start on their overview, assessors on their topics."""
+    if signed_in_user().is_organiser:
+        return redirect(url_for("organiser.progress"))
+    return redirect(url_for("assess.my_topics"))
+
+
+@blueprint.get("/topics")
+@login_required
+def my_topics() -> ResponseReturnValue:
+    """The user's assignments with progress (block `assignments` for htmx refreshes)."""
+    session = get_session()
+    user = signed_in_user()
+    rows = [
+        (assignment, assignments.progress(session, assignment))
+        for assignment in assignments.assignments_for(session, user)
+        if assignment.user_id == user.id
+    ]
+    return _always_fresh(page_or_fragment("assess/topics.html", "assignments", rows=rows))
+
+
+def _always_fresh(response: Response) -> Response:
+    """Progress pages are never kept: the back button after judging must show the new counts
+    (browsers otherwise show a history entry from their cache, without asking)."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@blueprint.get("/assignments/<int:assignment_id>")
+@login_required
+def pool(assignment_id: int) -> ResponseReturnValue:
+    """A topic's pool with each article's title, state and flag (block `pool` for htmx).
+
+    `?status=` filters (`pool_list.FILTERS`), `?sort=` orders (`pool_list.SORTS`), `?q=`
+    searches titles and ids; unknown values fall back to the defaults.
+    """
+    session = get_session()
+    assignment = _assignment(session, assignment_id)
+    wanted = _choice("status", pool_list.FILTERS)
+    sort = _choice("sort", pool_list.SORTS)
+    search = request.args.get("q", "")[: pool_list.SEARCH_LENGTH]
+    listed = pool_list.pool_list(session, assignment)
+    page = page_or_fragment(
+        "assess/pool.html",
+        "pool",
+        assignment=assignment,
+        rows=pool_list.shown_rows(listed.rows, wanted, sort, search),
+        listed=listed,
+        total=len(listed.rows),
+        progress=assignments.progress(session, assignment),
+        two_phase=topic_mode(session, assignment.topic_id).mode == "2005",
+        first_unjudged=next((r.article for r in listed.rows if r.status == "unjudged"), None),
+        status_filter=wanted,
+        filters=pool_list.FILTERS,
+        sort=sort,
+        sorts=pool_list.SORTS,
+        search=search,
+    )
+    return _always_fresh(page)
+
+
+def _choice(name: str, allowed: tuple[str, ...]) -> str:
+    """The query-string value `name` if it is one of `allowed`, else the first of them."""
+    value = request.args.get(name, allowed[0])
+    return value if value in allowed else allowed[0]
+
+
+def retrieved_spans(
+    session: Session, topic_id: str, document: Document
+) -> list[tuple[int, int, str]]:
+    """What the runs retrieved in this article for this topic: `(start, end, run name)`.
+
+    FOL results give their span, element results the element's span, article results the
+    whole article; results that point nowhere (`X`, -1, unknown paths) are left out.
+    """
+    query = (
+        select(RunResult, Run.name)
+        .join(Run, Run.id == RunResult.run_id)
+        .where(RunResult.topic_id == topic_id, RunResult.article == document.id)
+        .order_by(Run.name, RunResult.rank)
+    )
+    length = len(document.text)
+    spans: list[tuple[int, int, str]] = []
+    for result, run_name in session.execute(query):
+        if result.path is not None:
+            try:
+                start, end = document.span(result.path)
+            except KeyError:
+                continue
+        elif result.start is not None and result.length is not None:
+            if result.start < 0:
+                continue
+            start, end = result.start, result.start + result.length
+        else:
+            start, end = 0, length
+        start, end = max(0, min(start, length)), max(0, min(end, length))
+        if end > start:
+            spans.append((start, end, run_name))
+    return spans
+
+
+def _neighbours(articles: list[str], article: str) -> tuple[str | None, str | None]:
+    position = articles.index(article)
+    previous = articles[position - 1] if position > 0 else None
+    following = articles[position + 1] if position + 1 < len(articles) else None
+    return previous, following
+
+
+@blueprint.get("/assignments/<int:assignment_id>/articles/<article>")
+@login_required
+def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
+    """The article screen: topic beside the rendered article, state panel and shortcuts."""
+    session = get_session()
+    assignment = _assignment(session, assignment_id)
+    try:
+        row = judgements.pooled_document(session, assignment, article)
+    except judgements.NotFound:
+        abort(404)
+    state = judgements.get_state(session, assignment, article)
+    articles = assignments.pool_articles(session, assignment.topic_id)
+    previous, following = _neighbours(articles, article)
+    if row.file is None or row.text_sha256 is None:
+        return _without_text(assignment, article, state, articles, previous, following)
+    html, document = render_file(Path(row.file), row.collection.display_profile)
+    if texts.text_sha256(document.text) != row.text_sha256:
+        abort(409, description=f"the file of {article} changed since it was imported")
+    read_only = assignment.user_id != signed_in_user().id
+    spans = retrieved_spans(session, assignment.topic_id, document)
+
+    def article_url(name: str | None) -> str | None:
+        return (
+            None
+            if name is None
+            else url_for(".article_screen", assignment_id=assignment.id, article=name)
+        )
+
+    keywords = assignments.keywords(session, assignment)
+    # In the 2005 mode the assessor goes on to the two-phase screen after highlighting.
+    two_phase_url = (
+        url_for("twophase.article", assignment_id=assignment.id, article=article)
+        if topic_mode(session, assignment.topic_id).mode == "2005"
+        else None
+    )
+    config: dict[str, Any] = {
+        "opsUrl": None
+        if read_only
+        else url_for("api.apply_operation", assignment_id=assignment.id, article=article),
+        "stateUrl": url_for("api.document_state", assignment_id=assignment.id, article=article),
+        "viewsUrl": None
+        if read_only
+        else url_for("viewing.report_view", assignment_id=assignment.id, article=article),
+        "csrfHeader": CSRF_HEADER,
+        "nextUrl": article_url(following),
+        "prevUrl": article_url(previous),
+        "poolUrl": url_for(".pool", assignment_id=assignment.id),
+        "state": state.to_json(),
+        "keywords": keywords,
+        # A whole-article result would outline everything and say nothing: list it only.
+        "runPassages": [[s, e] for s, e, _run in spans if (s, e) != (0, len(document.text))],
+        "textLength": len(document.text),
+        "twoPhaseUrl": two_phase_url,
+    }
+    return page_or_fragment(
+        "assess/article.html",
+        "content",
+        assignment=assignment,
+        topic=assignment.topic,
+        article=article,
+        document_html=html,
+        state=state,
+        position=articles.index(article) + 1,
+        pool_size=len(articles),
+        previous_url=config["prevUrl"],
+        next_url=config["nextUrl"],
+        keywords=keywords,
+        note=notes.note_of(session, assignment, article),
+        runs=sorted({run for _s, _e, run in spans}),
+        read_only=read_only,
+        two_phase_url=two_phase_url,
+        focal_config=config,
+    )
+
+
+def _without_text(
+    assignment: Assignment,
+    article: str,
+    state: judgements.JudgementState,
+    articles: list[str],
+    previous: str | None,
+    following: str | None,
+) -> ResponseReturnValue:
+    """An article known only by id and length: its stored judgement and why it cannot be shown.
+
+    409 like a changed file: the article exists, but its text is not there to assess.
+    """
+
+    def article_url(name: str | None) -> str | None:
+        if name is None:
+            return None
+        return url_for(".article_screen", assignment_id=assignment.id, article=name)
+
+    return page_or_fragment(
+        "assess/no_text.html",
+        "content",
+        status=409,
+        assignment=assignment,
+        topic=assignment.topic,
+        article=article,
+        message=str(texts.MissingTextError(article)),
+        state=state,
+        position=articles.index(article) + 1,
+        pool_size=len(articles),
+        previous_url=article_url(previous),
+        next_url=article_url(following),
+    )
+
+
+@blueprint.post("/assignments/<int:assignment_id>/keywords")
+@login_required
+def keywords(assignment_id: int) -> ResponseReturnValue:
+    """Add (`add`) or remove (`remove`) a keyword; htmx gets the keyword block back."""
+    session = get_session()
+    try:
+        assignment = judgements.own_assignment(session, assignment_id, signed_in_user())
+    except judgements.NotFound:
+        abort(404)
+    try:
+        if request.form.get("remove"):
+            words = assignments.remove_keyword(session, assignment, request.form["remove"])
+        else:
+            words = assignments.add_keyword(session, assignment, request.form.get("add", ""))
+    except CampaignError as error:
+        abort(400, description=str(error))
+    back = safe_redirect(request.form.get("back"), url_for(".pool", assignment_id=assignment.id))
+    if request.headers.get("HX-Request") != "true":
+        return redirect(back)
+    return page_or_fragment(
+        "assess/article.html", "keywords", assignment=assignment, keywords=words, back=back
+    )

@@ -1,0 +1,151 @@
+"""The organiser's Users page: add users, reset passwords, create and revoke API tokens.
+
+The same functions as `focal users add|token|revoke` (`assessor.campaign.people.users`): a password
+has at least `PASSWORD_MIN_LENGTH` characters, and a new one ends the user's sessions and
+revokes their tokens. A new token is shown once, in the answer to the request that made it
+(never flashed: a flash travels in the session cookie), and only its SHA-256 is stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.people.users import (
+    PASSWORD_MIN_LENGTH,
+    add_user,
+    check_new_password,
+    issue_token,
+    parse_lifetime,
+    revoke_tokens,
+    token_record,
+    tokens_of,
+)
+from assessor.store.db import get_session
+from assessor.store.models import ROLES, User, utcnow
+from assessor.web.auth import organiser_required
+from assessor.web.views.htmx import page_or_fragment, wants_fragment
+
+blueprint = Blueprint("accounts", __name__, url_prefix="/organiser/users")
+
+NAME_LENGTH = 100  # the column's length
+
+
+def _page(status: int = 200, **extra: Any) -> ResponseReturnValue:
+    session = get_session()
+    users = list(session.scalars(select(User).order_by(User.name)))
+    return page_or_fragment(
+        "organiser/accounts.html",
+        "accounts",
+        status,
+        users=[(user, tokens_of(session, user)) for user in users],
+        roles=ROLES,
+        min_length=PASSWORD_MIN_LENGTH,
+        lifetime=current_app.config["TOKEN_LIFETIME"],
+        now=utcnow(),
+        **extra,
+    )
+
+
+def _done(message: str, error: bool = False) -> ResponseReturnValue:
+    """A fragment with the message (htmx), else the message flashed after a redirect."""
+    if wants_fragment():
+        key = "error" if error else "message"
+        return _page(422 if error else 200, **{key: message})
+    flash(message, "error" if error else "info")
+    return redirect(url_for(".page"), 303)
+
+
+def _user(user_id: int) -> User:
+    user = get_session().get(User, user_id)
+    if user is None:
+        abort(404)
+    return user
+
+
+def _password() -> str:
+    password = request.form.get("password", "")
+    check_new_password(password)
+    if request.form.get("confirm", password) != password:
+        raise CampaignError("the two passwords differ")
+    return password
+
+
+@blueprint.get("")
+@organiser_required
+def page() -> ResponseReturnValue:
+    """Every user with role, state and API tokens, and the forms to change them."""
+    return _page()
+
+
+@blueprint.post("")
+@organiser_required
+def add() -> ResponseReturnValue:
+    """Add an assessor or organiser (an existing name is refused: reset its password instead)."""
+    session = get_session()
+    name, role = request.form.get("name", "").strip(), request.form.get("role", "")
+    try:
+        if not name or len(name) > NAME_LENGTH or any(ord(c) < 0x20 for c in name):
+            raise CampaignError(f"a user name has 1 to {NAME_LENGTH} printable characters")
+        if role not in ROLES:
+            raise CampaignError(f"role: expected {' or '.join(ROLES)}")
+        if session.scalars(select(User).where(User.name == name)).first() is not None:
+            raise CampaignError(f"a user {name} exists already: reset the password below")
+        add_user(session, name, role, _password())
+    except CampaignError as error:
+        session.rollback()
+        return _done(str(error), error=True)
+    session.commit()
+    return _done(f"User {name} ({role}) added.")
+
+
+@blueprint.post("/<int:user_id>/password")
+@organiser_required
+def reset_password(user_id: int) -> ResponseReturnValue:
+    """A new password: the user's sessions end and their API tokens are revoked."""
+    session = get_session()
+    user = _user(user_id)
+    try:
+        add_user(session, user.name, user.role, _password())
+    except CampaignError as error:
+        session.rollback()
+        return _done(str(error), error=True)
+    session.commit()
+    return _done(f"New password for {user.name}: sessions ended, API tokens revoked.")
+
+
+@blueprint.post("/<int:user_id>/tokens")
+@organiser_required
+def create_token(user_id: int) -> ResponseReturnValue:
+    """A new API token, shown once in this answer (both with and without htmx)."""
+    session = get_session()
+    user = _user(user_id)
+    try:
+        given = request.form.get("expires", "").strip()
+        lifetime = parse_lifetime(given or str(current_app.config["TOKEN_LIFETIME"]))
+    except CampaignError as error:
+        return _done(str(error), error=True)
+    token = issue_token(session, user, lifetime)
+    session.flush()
+    record = token_record(session, token)
+    session.commit()
+    return _page(new_token=token, token_user=user.name, token_id=record.id)
+
+
+@blueprint.post("/<int:user_id>/tokens/<int:token_id>/revoke")
+@organiser_required
+def revoke(user_id: int, token_id: int) -> ResponseReturnValue:
+    """Revoke one of the user's tokens."""
+    session = get_session()
+    user = _user(user_id)
+    try:
+        revoke_tokens(session, user, token_id)
+    except LookupError as error:
+        session.rollback()
+        return _done(str(error.args[0]), error=True)
+    session.commit()
+    return _done(f"Token {token_id} of {user.name} revoked.")

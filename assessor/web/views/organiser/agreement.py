@@ -1,0 +1,204 @@
+"""The organiser's double-judging pages: second assessors, agreement, one article overlaid.
+
+Organisers only (an assessor gets 403, and never sees another assessor's work anywhere). The
+numbers are `campaign.agreement`'s, the same that `focal agreement --assessors` prints; every
+table is also a CSV download with the ratios at full precision.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from flask import Blueprint, Response, abort, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.people.users import assign_topic
+from assessor.campaign.results import agreement
+from assessor.store import texts
+from assessor.store.db import get_session
+from assessor.store.models import Document, Topic, User
+from assessor.store.texts import MissingTextError
+from assessor.web.auth import organiser_required
+from assessor.web.overlay import render_overlay
+from assessor.web.views.htmx import page_or_fragment, wants_fragment
+from evaluation.statistics.agreement.assessors import COLUMNS, Cell, TopicAgreement
+
+blueprint = Blueprint("agreement", __name__, url_prefix="/organiser")
+
+
+@blueprint.app_template_filter("cell")
+def cell_html(value: object) -> str:
+    """A table cell on a page: `-` when undefined, floats to four decimals."""
+    if value is None:
+        return "-"
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def cell_text(value: object) -> str:
+    """A CSV cell: `-` when undefined, floats at full precision (as `focal agreement` tsv)."""
+    if value is None:
+        return "-"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def csv_response(columns: Sequence[str], rows: Iterable[Sequence[object]], name: str) -> Response:
+    """A CSV download of `rows` under a header of `columns`."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([cell_text(value) for value in row] for row in rows)
+    return Response(
+        buffer.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
+    )
+
+
+def _records(rows: Sequence[TopicAgreement]) -> list[list[Cell]]:
+    return [[row.cells()[column] for column in COLUMNS] for row in rows]
+
+
+def _double_page(status: int = 200) -> ResponseReturnValue:
+    session = get_session()
+    return page_or_fragment(
+        "organiser/double.html",
+        "double",
+        status,
+        topics=agreement.double_judged(session),
+        all_topics=list(session.scalars(select(Topic).order_by(Topic.id))),
+        assessors=list(
+            session.scalars(select(User).where(User.role == "assessor").order_by(User.name))
+        ),
+    )
+
+
+@blueprint.get("/double")
+@organiser_required
+def double() -> ResponseReturnValue:
+    """Topics with two assessors and the progress of each; the form to add a second one."""
+    return _double_page()
+
+
+@blueprint.post("/double")
+@organiser_required
+def add_second_assessor() -> ResponseReturnValue:
+    """Give `topic` to one more assessor; their work stays apart from the first one's."""
+    session = get_session()
+    topic, name = request.form.get("topic", ""), request.form.get("assessor", "")
+    status = 200
+    try:
+        assign_topic(session, topic, name)
+        session.commit()
+        flash(f"Topic {topic} assigned to {name} as well.", "info")
+    except (LookupError, CampaignError) as error:
+        session.rollback()
+        flash(str(error.args[0]), "error")
+        status = 422
+    if not wants_fragment():
+        return redirect(url_for(".double"))
+    return _double_page(status)
+
+
+@blueprint.get("/agreement")
+@organiser_required
+def overview() -> ResponseReturnValue:
+    """Agreement of every double-judged topic, the `all` row and a plot of ∩/∪ per topic."""
+    result = agreement.overview(get_session())
+    bars = [(row.topic, row.both_over_union) for row in result.rows]
+    return page_or_fragment(
+        "organiser/agreement.html", "content", overview=result, columns=COLUMNS, bars=bars
+    )
+
+
+@blueprint.get("/agreement.csv")
+@organiser_required
+def overview_csv() -> ResponseReturnValue:
+    """The overview table as CSV."""
+    result = agreement.overview(get_session())
+    return csv_response(COLUMNS, _records([*result.rows, result.total]), "agreement")
+
+
+def _pair(topic: str) -> tuple[str, str]:
+    """The two assessors to compare: `?a=&b=`, else the topic's first two by name."""
+    session = get_session()
+    if session.get(Topic, topic) is None:
+        abort(404)
+    names = [item.assessors for item in agreement.double_judged(session) if item.topic.id == topic]
+    a, b = request.args.get("a"), request.args.get("b")
+    if a and b:
+        return a, b
+    if not names:
+        abort(404, description=f"topic {topic} has fewer than two assessors")
+    return names[0][0], names[0][1]
+
+
+@blueprint.get("/agreement/<topic>")
+@organiser_required
+def topic_page(topic: str) -> ResponseReturnValue:
+    """One topic: its row (with the element level when the texts are there) and its articles."""
+    session = get_session()
+    name_a, name_b = _pair(topic)
+    table, problem = None, None
+    try:
+        try:
+            table = agreement.assessors_table(session, name_a, name_b, topic, elements=True)
+        except (CampaignError, MissingTextError):
+            table = agreement.assessors_table(session, name_a, name_b, topic)
+    except (CampaignError, LookupError) as error:
+        problem = str(error.args[0])
+    articles = agreement.compared_articles(session, topic, name_a, name_b) if not problem else []
+    return page_or_fragment(
+        "organiser/agreement_topic.html",
+        "content",
+        topic=session.get_one(Topic, topic),
+        names=(name_a, name_b),
+        table=table,
+        problem=problem,
+        articles=articles,
+    )
+
+
+@blueprint.get("/agreement/<topic>/table.csv")
+@organiser_required
+def topic_csv(topic: str) -> ResponseReturnValue:
+    """The topic's table as CSV (passage columns only)."""
+    name_a, name_b = _pair(topic)
+    try:
+        table = agreement.assessors_table(get_session(), name_a, name_b, topic)
+    except (CampaignError, LookupError) as error:
+        abort(404, description=str(error.args[0]))
+    return csv_response(COLUMNS, _records([*table.rows, table.total]), f"agreement-{topic}")
+
+
+@blueprint.get("/agreement/<topic>/articles/<article>")
+@organiser_required
+def article_page(topic: str, article: str) -> ResponseReturnValue:
+    """One article with both assessors' passages and best entry points, in two colours."""
+    session = get_session()
+    name_a, name_b = _pair(topic)
+    document = session.get(Document, article)
+    if document is None:
+        abort(404)
+    by_name = {h.assessor: h for h in agreement.article_highlights(session, topic, article)}
+    if name_a not in by_name or name_b not in by_name:
+        abort(404, description=f"{name_a} and {name_b} do not both assess topic {topic}")
+    a, b = by_name[name_a], by_name[name_b]
+    html = None
+    if document.file is not None and document.has_text:
+        texts.load(document)  # the file must still hold the text that was judged
+        html = render_overlay(
+            Path(document.file), (a.passages, b.passages), (a.bep, b.bep), (name_a, name_b)
+        )
+    return page_or_fragment(
+        "organiser/agreement_article.html",
+        "content",
+        topic=session.get_one(Topic, topic),
+        article=article,
+        sides=(a, b),
+        document_html=html,
+    )

@@ -1,0 +1,109 @@
+"""The organiser's Pools page: build the pools of the database and see their statistics.
+
+Building calls `assessor.campaign.pools.build.build_pools`, as `focal pool build` without RUN files
+does (method topn with n = size, or depth with k = depth; display order and seed; every topic
+or the ticked ones). The statistics are `assessor.campaign.pools.statistics` (what `focal pool
+stats` reports for a pool file: pool size and run depths per topic, contributed and unique
+articles per run; docs/pooling.md).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from flask import Blueprint, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.pools.build import Method, Order, PoolSummary, build_pools
+from assessor.campaign.pools.statistics import database_pool_report
+from assessor.store.db import get_session
+from assessor.store.models import Topic
+from assessor.web.auth import organiser_required
+from assessor.web.views.htmx import page_or_fragment, wants_fragment
+from pooling.records import natural_key
+
+blueprint = Blueprint("pools_admin", __name__, url_prefix="/organiser/pools")
+
+METHODS = ("topn", "depth")
+ORDERS = ("article", "rank", "random")
+
+
+def _page(
+    summaries: list[PoolSummary] | None = None, error: str | None = None, status: int = 200
+) -> ResponseReturnValue:
+    session = get_session()
+    topics = sorted(session.scalars(select(Topic)), key=lambda topic: natural_key(topic.id))
+    return page_or_fragment(
+        "organiser/pools.html",
+        "pools",
+        status,
+        topics=topics,
+        report=database_pool_report(session),
+        summaries=summaries,
+        error=error,
+    )
+
+
+@blueprint.get("")
+@organiser_required
+def page() -> ResponseReturnValue:
+    """The build form, the stored pools and their statistics."""
+    return _page()
+
+
+def _number(field: str, default: int | None, low: int) -> int | None:
+    text = request.form.get(field, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise CampaignError(f"{field}: expected a whole number, found {text!r}") from None
+    if value < low:
+        raise CampaignError(f"{field}: expected at least {low}, found {value}")
+    return value
+
+
+def _options() -> tuple[Method, int, Order, int, list[str] | None]:
+    """The form as `build_pools` arguments (CampaignError naming a bad field)."""
+    method = request.form.get("method", "topn")
+    order = request.form.get("order", "article")
+    if method not in METHODS:
+        raise CampaignError(f"method: expected topn or depth, found {method!r}")
+    if order not in ORDERS:
+        raise CampaignError(f"order: expected article, rank or random, found {order!r}")
+    if method == "depth":
+        size = _number("depth", None, 1)
+        if size is None:
+            raise CampaignError("the depth method needs its depth K")
+    else:
+        size = _number("size", 500, 1)
+    seed = _number("seed", 0, 0)
+    topics = request.form.getlist("topic") or None
+    return cast(Method, method), cast(int, size), cast(Order, order), cast(int, seed), topics
+
+
+@blueprint.post("")
+@organiser_required
+def build() -> ResponseReturnValue:
+    """Build (or rebuild) the pools; judgements stay, as with `focal pool build`."""
+    session = get_session()
+    try:
+        method, size, order, seed, topics = _options()
+        summaries = build_pools(session, method, size, order, seed, topics)
+        if not summaries:
+            raise CampaignError("no topic to pool: import topics first (or tick known ones)")
+    except CampaignError as error:
+        session.rollback()
+        if wants_fragment():
+            return _page(error=str(error), status=422)
+        flash(str(error), "error")
+        return redirect(url_for(".page"), 303)
+    session.commit()
+    if wants_fragment():
+        return _page(summaries)
+    pooled = sum(summary.size for summary in summaries)
+    flash(f"Pooled {len(summaries)} topic(s): {pooled} articles to judge.", "info")
+    return redirect(url_for(".page"), 303)

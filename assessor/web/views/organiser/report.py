@@ -1,0 +1,74 @@
+"""The organiser's Report page: the assessment analytics of spec section 10 (seed 003 §5).
+
+`?topic=` and `?assessor=` narrow the judgements (as `focal report --topic --assessor`); every
+table is also a CSV download, its ratios at full precision. A topic nobody judged gives empty
+tables that say why, not an error.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, request
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+
+from assessor.campaign.results.assessment_report import Report, build_report
+from assessor.store.db import get_session
+from assessor.store.models import Topic, User
+from assessor.web.auth import organiser_required
+from assessor.web.views.htmx import page_or_fragment
+from assessor.web.views.organiser.agreement import csv_response
+
+blueprint = Blueprint("report", __name__, url_prefix="/organiser")
+
+
+def _filters() -> tuple[str | None, str | None]:
+    """The chosen topic and assessor (404 for one that does not exist)."""
+    session = get_session()
+    topic = request.args.get("topic") or None
+    assessor = request.args.get("assessor") or None
+    if topic is not None and session.get(Topic, topic) is None:
+        abort(404, description=f"no topic {topic}")
+    if (
+        assessor is not None
+        and session.scalar(select(User.id).where(User.name == assessor)) is None
+    ):
+        abort(404, description=f"no assessor {assessor}")
+    return topic, assessor
+
+
+def _report() -> tuple[Report, str | None, str | None]:
+    topic, assessor = _filters()
+    return build_report(get_session(), topic, assessor), topic, assessor
+
+
+@blueprint.get("/report")
+@organiser_required
+def page() -> ResponseReturnValue:
+    """Every table of the report with its charts."""
+    session = get_session()
+    result, topic, assessor = _report()
+    return page_or_fragment(
+        "organiser/report.html",
+        "content",
+        report=result,
+        topic=topic,
+        assessor=assessor,
+        topics=list(session.scalars(select(Topic.id).order_by(Topic.id))),
+        assessors=list(
+            session.scalars(select(User.name).where(User.role == "assessor").order_by(User.name))
+        ),
+    )
+
+
+@blueprint.get("/report/<name>.csv")
+@organiser_required
+def table_csv(name: str) -> ResponseReturnValue:
+    """One table of the report as CSV."""
+    result, topic, assessor = _report()
+    try:
+        table = result.table(name)
+    except KeyError:
+        abort(404)
+    suffix = (f"-{topic}" if topic else "") + (f"-{assessor}" if assessor else "")
+    filename = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{name}{suffix}")
+    return csv_response(table.columns, table.rows, filename)

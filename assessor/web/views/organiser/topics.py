@@ -1,0 +1,215 @@
+"""The organiser's pages: topics, assignments (assign/unassign), progress, and qrels export.
+
+Forms post with the CSRF token; htmx posts them too and swaps the returned block, while a plain
+form post gets a redirect (post/redirect/get), so every page works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.people import assignments
+from assessor.campaign.people.users import assign_topic
+from assessor.campaign.results.qrels_assessors import qrels_with_assessors_text, topic_assessors
+from assessor.campaign.results.qrels_export import (
+    ExportError,
+    SeveralAssessors,
+    collect_qrels,
+    qrels_text,
+)
+from assessor.store.db import get_session
+from assessor.store.models import Assignment, Judgement, Pool, PoolEntry, Topic, User
+from assessor.web.auth import organiser_required
+from assessor.web.views.htmx import page_or_fragment, wants_fragment
+
+blueprint = Blueprint("organiser", __name__, url_prefix="/organiser")
+
+
+@dataclass(frozen=True, slots=True)
+class TopicRow:
+    topic: Topic
+    pool_size: int
+    assessors: list[str]
+
+
+def topic_rows(session: Session) -> list[TopicRow]:
+    """Every topic with its pool size and assessors."""
+    sizes = dict(
+        session.execute(
+            select(Pool.topic_id, func.count(PoolEntry.id)).join(PoolEntry).group_by(Pool.topic_id)
+        ).all()
+    )
+    assessors: dict[str, list[str]] = {}
+    for topic_id, name in session.execute(
+        select(Assignment.topic_id, User.name).join(User).order_by(User.name)
+    ):
+        assessors.setdefault(topic_id, []).append(name)
+    topics = session.scalars(select(Topic).order_by(Topic.id))
+    return [TopicRow(t, int(sizes.get(t.id, 0)), assessors.get(t.id, [])) for t in topics]
+
+
+@blueprint.get("/topics")
+@organiser_required
+def topics() -> ResponseReturnValue:
+    """Topics with pool sizes and who assesses them."""
+    return page_or_fragment("organiser/topics.html", "topics", rows=topic_rows(get_session()))
+
+
+def _assignment_context(session: Session) -> dict[str, Any]:
+    rows = [
+        (assignment, assignments.progress(session, assignment))
+        for assignment in session.scalars(
+            select(Assignment).order_by(Assignment.topic_id, Assignment.id)
+        )
+    ]
+    return {
+        "rows": rows,
+        "topics": list(session.scalars(select(Topic).order_by(Topic.id))),
+        "assessors": list(
+            session.scalars(select(User).where(User.role == "assessor").order_by(User.name))
+        ),
+    }
+
+
+def _assignments_response(status: int = 200) -> ResponseReturnValue:
+    if not wants_fragment():
+        return redirect(url_for(".assignments"))
+    return page_or_fragment(
+        "organiser/assignments.html", "assignments", status, **_assignment_context(get_session())
+    )
+
+
+# The endpoint is `organiser.assignments`; the function has another name because the module
+# `assignments` is imported above.
+@blueprint.get("/assignments", endpoint="assignments")
+@organiser_required
+def assignments_page() -> ResponseReturnValue:
+    """Every assignment with progress, and the form to assign a topic."""
+    return page_or_fragment(
+        "organiser/assignments.html", "assignments", **_assignment_context(get_session())
+    )
+
+
+@blueprint.post("/assignments")
+@organiser_required
+def assign() -> ResponseReturnValue:
+    """Assign `topic` to the assessor `assessor` (idempotent)."""
+    session = get_session()
+    topic, name = request.form.get("topic", ""), request.form.get("assessor", "")
+    try:
+        assign_topic(session, topic, name)
+    except (LookupError, CampaignError) as error:
+        session.rollback()
+        flash(str(error.args[0]), "error")
+        return _assignments_response(422)
+    session.commit()
+    flash(f"Topic {topic} assigned to {name}.", "info")
+    return _assignments_response()
+
+
+@blueprint.post("/assignments/<int:assignment_id>/delete")
+@organiser_required
+def unassign(assignment_id: int) -> ResponseReturnValue:
+    """Take a topic away from an assessor, but never silently delete judged work."""
+    session = get_session()
+    assignment = session.get(Assignment, assignment_id)
+    if assignment is None:
+        abort(404)
+    judged = session.scalar(
+        select(func.count(Judgement.id)).where(
+            Judgement.assignment_id == assignment.id, Judgement.status != "unjudged"
+        )
+    )
+    if judged:
+        flash(
+            f"{assignment.user.name} has judged {judged} article(s) of topic "
+            f"{assignment.topic_id}; export them, then remove the assignment with "
+            "`focal assign --remove`.",
+            "error",
+        )
+        return _assignments_response(409)
+    flash(f"Topic {assignment.topic_id} taken from {assignment.user.name}.", "info")
+    session.delete(assignment)
+    session.commit()
+    return _assignments_response()
+
+
+@blueprint.get("/progress")
+@organiser_required
+def progress() -> ResponseReturnValue:
+    """Progress per assessor and topic (block `progress` polls itself every 15 s)."""
+    session = get_session()
+    rows = [
+        (assignment, assignments.progress(session, assignment))
+        for assignment in session.scalars(
+            select(Assignment).order_by(Assignment.topic_id, Assignment.id)
+        )
+    ]
+    return page_or_fragment("organiser/progress.html", "progress", rows=rows)
+
+
+@blueprint.get("/export")
+@organiser_required
+def export_page() -> ResponseReturnValue:
+    """The export form: FOL qrels, an assessor chosen for each topic judged by two, or every
+    assessor's judgements with an assessor column (docs/assessor.md, "Export")."""
+    session = get_session()
+    return page_or_fragment(
+        "organiser/export.html",
+        "content",
+        rows=topic_assessors(session),
+        assessors=list(
+            session.scalars(select(User).where(User.role == "assessor").order_by(User.name))
+        ),
+    )
+
+
+@blueprint.get("/export.qrels")
+@organiser_required
+def export_qrels() -> ResponseReturnValue:
+    """Download FOL qrels, as `focal export-qrels` does: `?topic=` and `?assessor=` narrow it,
+    `?choose=TOPIC=NAME` (repeated) picks a topic's assessor, `?with_assessors=1` writes every
+    assessor's lines with their name in column two."""
+    session = get_session()
+    topic = request.args.get("topic") or None
+    assessor = request.args.get("assessor") or None
+    choices = {}
+    for value in request.args.getlist("choose"):
+        chosen_topic, _, name = value.partition("=")
+        if chosen_topic and name and (topic is None or chosen_topic == topic):
+            choices[chosen_topic] = name
+    with_assessors = request.args.get("with_assessors") == "1"
+    try:
+        if with_assessors:
+            text = qrels_with_assessors_text(session, topic)
+        else:
+            text = qrels_text(collect_qrels(session, topic, assessor, choices))
+    except SeveralAssessors as error:
+        flash(
+            f"Topic {error.topic} was judged by {' and '.join(error.names)}: choose whose "
+            "judgements to export for it below, or download every assessor's judgements "
+            "with an assessor column.",
+            "error",
+        )
+        return redirect(url_for(".export_page"))
+    except ExportError as error:
+        flash(str(error), "error")
+        return redirect(url_for(".export_page"))
+    parts = ["focal", topic or "", assessor or "", "assessors" if with_assessors else ""]
+    name = "-".join(part for part in parts if part)
+    return Response(
+        text,
+        mimetype="text/plain",
+        headers={"Content-Disposition": f'attachment; filename="{_safe_filename(name)}.qrels"'},
+    )
+
+
+def _safe_filename(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)

@@ -1,0 +1,207 @@
+"""`focal reliability sample` and `depth`: the judgements reduced, the runs scored again
+(seed 004, "Pool Sampling"; spec section 9)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import cast
+
+import click
+
+from reliability.cli.options import (
+    emit,
+    one_line_errors,
+    progress,
+    ranked_runs,
+    significance_options,
+    study_options,
+    study_setup,
+)
+from reliability.judgements import LeaveOutMethod, Population
+from reliability.tables import Table, parse_integers, parse_numbers
+
+
+@click.command("sample")
+@click.option("--fractions", default="80,60,40,20", show_default=True, help="Percent kept.")
+@click.option("--repeats", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--population",
+    type=click.Choice(["relevant", "judged"]),
+    default="relevant",
+    show_default=True,
+    help="Sample among relevant articles (seed 004) or all judged ones.",
+)
+@significance_options
+@study_options
+@one_line_errors
+def sample(
+    fractions: str, repeats: int, seed: int, population: str, test: str, correction: str,
+    task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
+    qrels_path: Path, run_paths: tuple[Path, ...],
+) -> None:  # fmt: skip
+    """Random pool sampling at article granularity (seed 004 Tables 1-2)."""
+    from reliability.studies import pool_sampling
+
+    percents = parse_numbers(fractions, "fraction", 0, 100)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = replace(setup, test=test, correction=correction, test_seed=seed)
+    rows = pool_sampling(
+        setup,
+        [p / 100 for p in percents],
+        repeats,
+        seed,
+        cast(Population, population),
+        progress,
+    )
+    table: Table = [
+        {
+            "percent": int(percent) if percent.is_integer() else percent,
+            "repeats": row.repeats,
+            "relevant": row.relevant,
+            "tau_mean": row.tau.mean,
+            "tau_sd": row.tau.sd,
+            "tau_ap_mean": row.tau_ap.mean,
+            "tau_ap_sd": row.tau_ap.sd,
+            "change_mean": row.change.mean,
+            "change_sd": row.change.sd,
+            "significant_full": row.significant_full,
+            "kept_mean": row.kept.mean,
+            "kept_sd": row.kept.sd,
+        }
+        for percent, row in zip(percents, rows, strict=True)
+    ]
+    emit({f"sample {setup.measure}": table}, output_format)
+
+
+@click.command("depth")
+@click.option("--depths", default="5,10,20,50,100", show_default=True, help="Articles per run.")
+@click.option(
+    "--holding",
+    default="50,80,90,100",
+    show_default=True,
+    help="Per topic, the depth whose pool holds this percent of its relevant articles.",
+)
+@significance_options
+@study_options
+@one_line_errors
+def depth(
+    depths: str, holding: str, test: str, correction: str, task: str, measure: str | None,
+    alpha: float, output_format: str, jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+) -> None:  # fmt: skip
+    """Qrels restricted to the depth-d pool of the runs (seed 004 Tables 4-5)."""
+    from pooling.ranked import as_ranked
+    from reliability.judgements import depth_holding, depth_pools
+    from reliability.studies import pool_depths
+
+    chosen = parse_integers(depths, "depth", 1, 10**6)
+    shares = parse_numbers(holding, "share", 0, 100)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = replace(setup, test=test, correction=correction)
+    ranked = as_ranked(ranked_runs(run_paths))
+    rows = pool_depths(setup, depth_pools(ranked, chosen), progress)
+    table: Table = [
+        {
+            "depth": row.depth,
+            "judged": row.judged,
+            "relevant": row.relevant,
+            "tau": row.comparison.tau,
+            "tau_ap": row.comparison.tau_ap,
+            "change": row.comparison.change,
+            "significant_full": row.comparison.significant_full,
+            "kept": row.comparison.kept,
+        }
+        for row in rows
+    ]
+    deepest = max(chosen)
+    per_share = {s: depth_holding(ranked, setup.qrels, s / 100, deepest) for s in shares}
+    topics: Table = [
+        {
+            "topic": topic,
+            "relevant": sum(1 for j in judgements.values() if j.relevant),
+            **{f"depth_{s:g}": per_share[s][topic] for s in shares},
+        }
+        for topic, judgements in setup.qrels.items()
+    ]
+    emit({f"depth {setup.measure}": table, "topics": topics}, output_format)
+
+
+@click.command("leave-out")
+@click.option(
+    "--groups",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    required=True,
+    help="`run-id<TAB>group` lines; unlisted runs are groups of their own.",
+)
+@click.option("--depth", "pool_depth", type=click.IntRange(min=1), help="Depth-D pool (articles).")
+@click.option("--size", "pool_size", type=click.IntRange(min=1), help="Top-n pool of N articles.")
+@click.option(
+    "--method",
+    type=click.Choice(["unique", "repool"]),
+    default="unique",
+    show_default=True,
+    help="unique: the group's sole contributions become unjudged, other runs keep their depths "
+    "(seed 004); repool: the pool is built again without the group (seed 003).",
+)
+@study_options
+@one_line_errors
+def leave_out(
+    groups: Path, pool_depth: int | None, pool_size: int | None, method: str, task: str,
+    measure: str | None, alpha: float, output_format: str, jobs: int, qrels_path: Path,
+    run_paths: tuple[Path, ...],
+) -> None:  # fmt: skip
+    """Leave one group out of the pool and score its runs again (seed 004 Tables 8-10, seed 003
+    Table V). Scores average over every qrels topic, as `focal eval -c`."""
+    from pooling.io import read_groups
+    from pooling.ranked import as_ranked
+    from reliability.leave_out import leave_one_group_out
+
+    if (pool_depth is None) == (pool_size is None):
+        raise click.UsageError("give one of --depth D and --size N")
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    group_of = read_groups(groups)
+    given = {run.run_id for run in setup.runs}
+    for run_id in group_of:
+        if run_id not in given:
+            raise ValueError(f"{groups}: run {run_id!r} is not among the given runs")
+    ranked = as_ranked(ranked_runs(run_paths))
+    study = leave_one_group_out(
+        setup,
+        ranked,
+        group_of,
+        pool_depth,
+        pool_size,
+        cast(LeaveOutMethod, method),
+        progress,
+    )
+    runs: Table = [
+        {
+            "group": row.group,
+            "run": row.run,
+            "score_full": row.score_full,
+            "score_left_out": row.score_left_out,
+            "rank_full": row.rank_full,
+            "rank_left_out": row.rank_left_out,
+        }
+        for row in study.runs
+    ]
+    changes: Table = [
+        {"change_percent": label, "runs": overall, "topic_runs": per_topic}
+        for (label, overall), per_topic in zip(
+            study.change_counts(per_topic=False).items(),
+            study.change_counts(per_topic=True).values(),
+            strict=True,
+        )
+    ]
+    tests: Table = [
+        {"group": r.group, "run": r.run, "t": r.t, "p": r.p, "significant": r.significant}
+        for r in study.runs
+    ]
+    pool = f"depth {pool_depth}" if pool_depth else f"top-{pool_size}"
+    click.echo(
+        f"{pool} pool, method {method}: {study.judged_full} of {study.judged_in_qrels} "
+        f"judgements in the baseline; {setup.measure} averaged over every qrels topic",
+        err=True,
+    )
+    emit({"runs": runs, "changes": changes, "paired_t": tests}, output_format)
