@@ -22,7 +22,9 @@ C = [0.30, 0.35, 0.45, 0.05, 0.50, 0.20, 0.22, 0.55, 0.30, 0.33]
 PS = [0.01, 0.04, 0.03, 0.20, 0.005]
 
 MODULES = sorted(
-    m.name for m in pkgutil.walk_packages(evaluation.statistics.__path__, "evaluation.statistics.")
+    m.name
+    for m in pkgutil.walk_packages(evaluation.statistics.__path__, "evaluation.statistics.")
+    if not m.ispkg
 )
 
 
