@@ -31,9 +31,8 @@ from assessor.campaign.errors import CampaignError
 from assessor.judging.elements import load_values, topic_mode
 from assessor.store import texts
 from assessor.store.models import Assignment, Document, Judgement, User
-from evaluation.formats import exports
+from evaluation.formats import exports, records
 from evaluation.formats.fol.qrels import write_qrels
-from evaluation.formats.records import Judgement as QrelsLine
 from evaluation.formats.records import Qrels
 from evaluation.relevance.element_export import article_elements
 from evaluation.relevance.twophase import start_two_phase
@@ -105,7 +104,7 @@ def collect_qrels(
     )
     if topic is not None:
         query = query.where(Assignment.topic_id == topic)
-    lines: dict[str, dict[str, QrelsLine]] = defaultdict(dict)
+    lines: dict[str, dict[str, records.Judgement]] = defaultdict(dict)
     assessors: dict[str, set[str]] = defaultdict(set)
     for judgement, topic_id, user_name, length in session.execute(query):
         wanted = chosen.get(topic_id, assessor)
@@ -115,7 +114,7 @@ def collect_qrels(
         passages = tuple((start, end) for start, end in judgement.passages)
         relevant = judgement.status == "relevant" and bool(passages)
         bep = judgement.bep if judgement.bep is not None else (passages[0][0] if passages else None)
-        lines[topic_id][judgement.article] = QrelsLine(
+        lines[topic_id][judgement.article] = records.Judgement(
             topic=topic_id,
             article=judgement.article,
             rel_chars=sum(end - start for start, end in passages) if relevant else 0,

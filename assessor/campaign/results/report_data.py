@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session
 from assessor.campaign.results.qrels_export import element_exports
 from assessor.store import texts
 from assessor.store.models import Base, Document
+from evaluation.formats import records
 from evaluation.formats.exports import ElementRecord
-from evaluation.formats.records import Judgement as QrelsLine
 from evaluation.formats.records import Qrels
 from evaluation.relevance.analytics import elemental_passages
 
@@ -30,7 +30,7 @@ class Judged:
 
     assignment: int
     assessor: str
-    line: QrelsLine
+    line: records.Judgement
 
 
 def judged_articles(
@@ -71,7 +71,7 @@ def judged_articles(
     rows = session.execute(query).all()
     for assignment, topic_id, name, article, status, stored, bep, length in rows:
         if status != "relevant" or not stored or stored == "[]":
-            line = QrelsLine(topic_id, article, 0, length, None, (), 0)
+            line = records.Judgement(topic_id, article, 0, length, None, (), 0)
         else:
             # SQLite hands the JSON over as text; psycopg decodes PostgreSQL's json itself
             pairs = json.loads(stored) if isinstance(stored, str) else stored
@@ -79,7 +79,9 @@ def judged_articles(
             rel = sum(end - start for start, end in passages)
             if rel and bep is None:
                 bep = passages[0][0]
-            line = QrelsLine(topic_id, article, rel, length, bep if rel else None, passages, 0)
+            line = records.Judgement(
+                topic_id, article, rel, length, bep if rel else None, passages, 0
+            )
         out.append(Judged(assignment, name, line))
     return out
 

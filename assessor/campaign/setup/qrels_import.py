@@ -42,8 +42,8 @@ from assessor.store.models import (
     utcnow,
 )
 from evaluation.errors import FormatError
+from evaluation.formats import records
 from evaluation.formats.fol.qrels import read_qrels
-from evaluation.formats.records import Judgement as QrelsLine
 from evaluation.relevance.derivation import merge_passages
 
 BATCH = 5000
@@ -92,7 +92,7 @@ def _placeholder_collection(session: Session) -> int:
     return collection.id
 
 
-def _check_lengths(session: Session, name: str, lines: list[QrelsLine]) -> set[str]:
+def _check_lengths(session: Session, name: str, lines: list[records.Judgement]) -> set[str]:
     """The articles already stored; refuses a line whose length disagrees with the document."""
     known = {row[0]: row[1] for row in session.execute(select(Document.id, Document.text_length))}
     for line in lines:
