@@ -58,7 +58,7 @@ def modes() -> ResponseReturnValue:
         for topic in session.scalars(select(Topic).order_by(Topic.id))
     ]
     return page_or_fragment(
-        "twophase_modes.html", "modes", rows=rows, modes=MODES, default=DEFAULT_TOO_SMALL
+        "organiser/twophase_modes.html", "modes", rows=rows, modes=MODES, default=DEFAULT_TOO_SMALL
     )
 
 
@@ -112,7 +112,7 @@ def assignment(assignment_id: int) -> ResponseReturnValue:
             rows.append(ArticleSummary(article, 0, 0, str(error)))
     mode = topic_mode(session, visible.topic_id)
     return page_or_fragment(
-        "twophase_topic.html", "articles", assignment=visible, rows=rows, mode=mode
+        "assess/twophase_topic.html", "articles", assignment=visible, rows=rows, mode=mode
     )
 
 
@@ -145,7 +145,7 @@ def article(assignment_id: int, article: str) -> ResponseReturnValue:
     except judgements.NotFound as error:  # not pooled, or known only by id and length
         abort(404, description=str(error))
     editable = visible.user_id == signed_in_user().id
-    return page_or_fragment("twophase.html", "twophase", **_context(view, visible, editable))
+    return page_or_fragment("assess/twophase.html", "twophase", **_context(view, visible, editable))
 
 
 @blueprint.post("/assignments/<int:assignment_id>/<article>")
@@ -165,7 +165,7 @@ def assess(assignment_id: int, article: str) -> ResponseReturnValue:
         session.rollback()
         view = article_two_phase(session, own, article)
         context = _context(view, own, editable=True) | {"error": str(error)}
-        return page_or_fragment("twophase.html", "twophase", status=422, **context)
+        return page_or_fragment("assess/twophase.html", "twophase", status=422, **context)
     if not wants_fragment():
         return redirect(url_for("twophase.article", assignment_id=own.id, article=article), 303)
-    return page_or_fragment("twophase.html", "twophase", **_context(view, own, editable=True))
+    return page_or_fragment("assess/twophase.html", "twophase", **_context(view, own, editable=True))

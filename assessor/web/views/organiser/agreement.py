@@ -66,7 +66,7 @@ def _records(rows: Sequence[TopicAgreement]) -> list[list[Cell]]:
 def _double_page(status: int = 200) -> ResponseReturnValue:
     session = get_session()
     return page_or_fragment(
-        "organiser/double.html",
+        "organiser/agreement/double.html",
         "double",
         status,
         topics=agreement.double_judged(session),
@@ -111,7 +111,7 @@ def overview() -> ResponseReturnValue:
     result = agreement.overview(get_session())
     bars = [(row.topic, row.both_over_union) for row in result.rows]
     return page_or_fragment(
-        "organiser/agreement.html", "content", overview=result, columns=COLUMNS, bars=bars
+        "organiser/agreement/topics.html", "content", overview=result, columns=COLUMNS, bars=bars
     )
 
 
@@ -153,7 +153,7 @@ def topic_page(topic: str) -> ResponseReturnValue:
         problem = str(error.args[0])
     articles = agreement.compared_articles(session, topic, name_a, name_b) if not problem else []
     return page_or_fragment(
-        "organiser/agreement_topic.html",
+        "organiser/agreement/topic.html",
         "content",
         topic=session.get_one(Topic, topic),
         names=(name_a, name_b),
@@ -195,7 +195,7 @@ def article_page(topic: str, article: str) -> ResponseReturnValue:
             Path(document.file), (a.passages, b.passages), (a.bep, b.bep), (name_a, name_b)
         )
     return page_or_fragment(
-        "organiser/agreement_article.html",
+        "organiser/agreement/article.html",
         "content",
         topic=session.get_one(Topic, topic),
         article=article,

@@ -79,7 +79,7 @@ def _page(
     outcome: Outcome | None = None, status: int = 200, job: ImportJob | None = None
 ) -> ResponseReturnValue:
     return page_or_fragment(
-        "organiser/imports.html",
+        "organiser/imports/imports.html",
         "result",
         status,
         outcome=outcome,
@@ -219,4 +219,4 @@ def job(job_id: int) -> ResponseReturnValue:
     found = find_job(get_session(), job_id)
     if found is None:
         abort(404)
-    return page_or_fragment("organiser/import_job.html", "job", job=found, counts=_counts())
+    return page_or_fragment("organiser/imports/job.html", "job", job=found, counts=_counts())

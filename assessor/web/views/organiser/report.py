@@ -48,7 +48,7 @@ def page() -> ResponseReturnValue:
     session = get_session()
     result, topic, assessor = _report()
     return page_or_fragment(
-        "organiser/report.html",
+        "organiser/report/report.html",
         "content",
         report=result,
         topic=topic,

@@ -59,7 +59,7 @@ def topic_rows(session: Session) -> list[TopicRow]:
 @organiser_required
 def topics() -> ResponseReturnValue:
     """Topics with pool sizes and who assesses them."""
-    return page_or_fragment("organiser/topics.html", "topics", rows=topic_rows(get_session()))
+    return page_or_fragment("organiser/topics/topics.html", "topics", rows=topic_rows(get_session()))
 
 
 def _assignment_context(session: Session) -> dict[str, Any]:
@@ -82,7 +82,7 @@ def _assignments_response(status: int = 200) -> ResponseReturnValue:
     if not wants_fragment():
         return redirect(url_for(".assignments"))
     return page_or_fragment(
-        "organiser/assignments.html", "assignments", status, **_assignment_context(get_session())
+        "organiser/topics/assignments.html", "assignments", status, **_assignment_context(get_session())
     )
 
 
@@ -93,7 +93,7 @@ def _assignments_response(status: int = 200) -> ResponseReturnValue:
 def assignments_page() -> ResponseReturnValue:
     """Every assignment with progress, and the form to assign a topic."""
     return page_or_fragment(
-        "organiser/assignments.html", "assignments", **_assignment_context(get_session())
+        "organiser/topics/assignments.html", "assignments", **_assignment_context(get_session())
     )
 
 
@@ -152,7 +152,7 @@ def progress() -> ResponseReturnValue:
             select(Assignment).order_by(Assignment.topic_id, Assignment.id)
         )
     ]
-    return page_or_fragment("organiser/progress.html", "progress", rows=rows)
+    return page_or_fragment("organiser/topics/progress.html", "progress", rows=rows)
 
 
 @blueprint.get("/export")
@@ -162,7 +162,7 @@ def export_page() -> ResponseReturnValue:
     assessor's judgements with an assessor column (docs/assessor.md, "Export")."""
     session = get_session()
     return page_or_fragment(
-        "organiser/export.html",
+        "organiser/topics/export.html",
         "content",
         rows=topic_assessors(session),
         assessors=list(
