@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from evaluation.errors import FormatError
-from evaluation.measures.declarations import TASKS
+from evaluation.measures.registry.declarations import TASKS
 from reliability.tables import FORMATS, Table, write_tables
 
 F = TypeVar("F", bound=Callable[..., Any])

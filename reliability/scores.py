@@ -14,8 +14,8 @@ from numpy.typing import NDArray
 
 from evaluation.formats.columns import RunColumns
 from evaluation.formats.records import Run
-from evaluation.measures.declarations import topic_rows
 from evaluation.measures.evaluate import PreparedQrels, Qrels, evaluate
+from evaluation.measures.registry.declarations import topic_rows
 
 DEFAULT_MEASURES = {
     "focused": "AiP",
@@ -52,7 +52,7 @@ def measure_row(task: str, measure: str | None) -> str:
     the task does not produce it."""
     chosen = ALIASES.get(measure, measure) if measure else DEFAULT_MEASURES[task]
     if task == "articles":
-        from evaluation.measures.articles import check_measure
+        from evaluation.measures.articles.topic import check_measure
 
         return check_measure(chosen)
     rows = topic_rows(task)

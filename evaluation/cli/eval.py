@@ -194,7 +194,7 @@ def eval_command(
         return
     if task == "articles":
         from evaluation.cli import trec_eval
-        from evaluation.measures.trec_evaluate import TrecOptions
+        from evaluation.measures.engines.trec_run import TrecOptions
 
         if trec_eval.wants_trec(qrels_path, measures, output_format, trec_options):
             if output_format not in (None, *trec_eval.TREC_FORMATS):

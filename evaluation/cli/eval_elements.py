@@ -19,8 +19,8 @@ from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
 from evaluation.formats.element_qrels import MAPPING_NOTE
 from evaluation.formats.element_runs import read_element_run
-from evaluation.measures.element_evaluation import evaluate_elements
 from evaluation.measures.elements.topic import DEFAULT_MEASURES, ElementOptions, needs_spans
+from evaluation.measures.engines.element_topics import evaluate_elements
 from evaluation.measures.evaluate import RunEvaluation, Settings
 
 

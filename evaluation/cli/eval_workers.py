@@ -34,11 +34,11 @@ def _evaluate_focused(
     prepared: PreparedQrels, settings: Settings, path: str, parsed: ParsedFol | None
 ) -> RunEvaluation:
     """The focused task: a canonical FOL run with plain-number ids in one pass over its columns
-    (`evaluation.measures.focused_table`), any other run topic by topic. `parsed` is pyarrow's
+    (`evaluation.measures.engines.focused_run`), any other run topic by topic. `parsed` is pyarrow's
     reading of the file (`fol_ahead`), None when the fast reader refused it."""
     from evaluation.formats.columns import columns_of_table, read_run_columns
     from evaluation.formats.fol_arrow import checked_fol
-    from evaluation.measures.focused_table import evaluate_table
+    from evaluation.measures.engines.focused_run import evaluate_table
 
     parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
     table = None if parsed is None else checked_fol(parsed, passages=True)
@@ -56,7 +56,7 @@ def evaluate_focused_files(
     """The focused task of run files parsed by `runs` (a `ReadAhead` of `paths`), on `jobs`
     threads: the runs are parsed and evaluated in pyarrow and numpy, mostly without the GIL,
     and a thread costs no fork and returns no pickle."""
-    from evaluation.measures.focused_table import qrels_index
+    from evaluation.measures.engines.focused_run import qrels_index
 
     def evaluate_one(index: int) -> RunEvaluation:
         return _evaluate_focused(prepared, settings, paths[index], runs.take(index))

@@ -20,7 +20,7 @@ from evaluation.errors import FormatError
 from evaluation.formats.qrels import read_qrels
 from evaluation.formats.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
-from evaluation.measures.trec_evaluate import (
+from evaluation.measures.engines.trec_run import (
     QrelsIndex,
     TrecEvaluation,
     TrecOptions,
@@ -28,7 +28,7 @@ from evaluation.measures.trec_evaluate import (
     evaluate_trec,
     run_from_records,
 )
-from evaluation.measures.trec_names import COUNTS, SUMMARY_ONLY, Selection, parse_measures
+from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection, parse_measures
 
 TREC_FORMATS = ("trec", "tsv", "json")
 LEGACY_NAMES = ("MAP", "Rprec", "bpref")  # with P@k and nDCG@k: Focal's own article names

@@ -20,11 +20,13 @@ import numpy as np
 from evaluation.errors import FormatError
 from evaluation.formats.columns import RunColumns, TopicColumns
 from evaluation.formats.records import Result, Run
-from evaluation.measures import articles, declarations, focused, incontext
+from evaluation.measures.articles import topic as articles
 from evaluation.measures.elements import topic as element_topic
-from evaluation.measures.passages import RelevantText, TopicLines
+from evaluation.measures.passages import focused, incontext
+from evaluation.measures.passages.text import RelevantText, TopicLines
 from evaluation.measures.prepared import PreparedQrels as PreparedQrels
 from evaluation.measures.prepared import Qrels as Qrels
+from evaluation.measures.registry import declarations
 
 Value = int | float
 
@@ -99,7 +101,7 @@ def evaluate(
     settings = Settings(task=task, **params)
     if task == "elements":
         raise ValueError(
-            "element runs are scored against element qrels: evaluation.measures.element_evaluation"
+            "element runs are scored against element qrels: evaluation.measures.engines.element_topics"  # noqa: E501
         )
     prepared = qrels if isinstance(qrels, PreparedQrels) else PreparedQrels(qrels)
     evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))

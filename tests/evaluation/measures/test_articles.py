@@ -12,8 +12,8 @@ from ir_measures import AP, Bpref, P, Rprec
 from evaluation.formats.qrels import read_qrels
 from evaluation.formats.records import Judgement, Result, Run
 from evaluation.formats.runs import read_run
-from evaluation.measures import articles
-from evaluation.measures.articles import ArticleJudgements, article_ranking
+from evaluation.measures.articles import topic as articles
+from evaluation.measures.articles.topic import ArticleJudgements, article_ranking
 from evaluation.measures.evaluate import aggregate, evaluate
 
 RUNS = [

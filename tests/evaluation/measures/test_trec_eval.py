@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaluation.cli.trec_eval import load_index, load_run
-from evaluation.measures.trec_evaluate import QrelsIndex, TrecOptions, evaluate_trec
-from evaluation.measures.trec_measures import recall_cutoff
-from evaluation.measures.trec_names import parse_measures
+from evaluation.measures.articles.trec_measures import recall_cutoff
+from evaluation.measures.engines.trec_run import QrelsIndex, TrecOptions, evaluate_trec
+from evaluation.measures.registry.trec import parse_measures
 
 DOCS = [f"d{i}" for i in range(12)] + ["D5", "d10a", "x"]
 TOPICS = ["1", "2", "10", "3b"]

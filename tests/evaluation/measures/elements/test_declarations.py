@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-from evaluation.measures.declarations import ELEMENT_MEASURES, TASKS, Measure
 from evaluation.measures.elements.topic import check_measure
+from evaluation.measures.registry.declarations import ELEMENT_MEASURES, TASKS, Measure
 
 MODULES = [
     "evaluation.measures.elements.quantisation",
@@ -17,7 +17,7 @@ MODULES = [
     "evaluation.measures.elements.overlap_ng",
     "evaluation.measures.elements.xcg",
     "evaluation.measures.elements.topic",
-    "evaluation.measures.element_evaluation",
+    "evaluation.measures.engines.element_topics",
     "evaluation.formats.element_qrels",
 ]
 

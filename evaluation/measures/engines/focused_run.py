@@ -2,7 +2,7 @@
 
 Kamps et al., INEX 2007 Evaluation Measures (LNCS 4862): per topic, rank r has `relret[r]`
 relevant and `ret[r]` retrieved characters, precision `relret/ret`, recall bin `floor(100·R)`,
-and iP is the highest precision at or above each recall bin. `evaluation.measures.focused`
+and iP is the highest precision at or above each recall bin. `evaluation.measures.passages.focused`
 computes them topic by topic on `TopicLines`; this module computes the same numbers, with the
 same operations element by element, for every topic of a run at once from its columns
 (`evaluation.formats.fol_arrow.FolTable`, read by pyarrow), as the INEX Wikipedia ids are
@@ -40,12 +40,12 @@ from evaluation.measures.evaluate import (
     TopicEvaluation,
     missing_topic,
 )
-from evaluation.measures.focused import topic_values
-from evaluation.measures.focused_curves import gain_curves
-from evaluation.measures.focused_groups import bits_of, group_results, matches, spread
-from evaluation.measures.passages import KeyedPassages
-from evaluation.measures.qrels_arrays import ID_BITS as _ID_BITS
-from evaluation.measures.qrels_arrays import arrays_of_columns, arrays_of_texts
+from evaluation.measures.passages.focused import topic_values
+from evaluation.measures.passages.focused_curves import gain_curves
+from evaluation.measures.passages.focused_groups import bits_of, group_results, matches, spread
+from evaluation.measures.passages.qrels_arrays import ID_BITS as _ID_BITS
+from evaluation.measures.passages.qrels_arrays import arrays_of_columns, arrays_of_texts
+from evaluation.measures.passages.text import KeyedPassages
 
 Ints = npt.NDArray[np.int64]
 

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from evaluation.measures import articles, focused, incontext
+from evaluation.measures.articles import topic as articles
 from evaluation.measures.elements import cutoffs, overlap_ng, precall, xcg
+from evaluation.measures.passages import focused, incontext
 from evaluation.measures.tasks import ALL_PASSAGE_TASKS as ALL_PASSAGE_TASKS
 from evaluation.measures.tasks import CONTEXT_TASKS as CONTEXT_TASKS
 from evaluation.measures.tasks import PASSAGE_TASKS as PASSAGE_TASKS
