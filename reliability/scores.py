@@ -52,9 +52,9 @@ def measure_row(task: str, measure: str | None) -> str:
     the task does not produce it."""
     chosen = ALIASES.get(measure, measure) if measure else DEFAULT_MEASURES[task]
     if task == "articles":
-        from evaluation.measures.articles.topic import check_measure
+        from evaluation.measures.registry.names import parse
 
-        return check_measure(chosen)
+        return parse(chosen, "articles").text
     rows = topic_rows(task)
     if chosen not in rows:
         raise ValueError(

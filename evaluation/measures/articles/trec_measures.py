@@ -43,7 +43,6 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-
 NONPOOL = -1
 UNJUDGED = -2
 MIN_GEO_MEAN = 1e-5

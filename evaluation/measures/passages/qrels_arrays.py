@@ -8,7 +8,7 @@ arrays before they are sorted. They are computed either topic by topic from each
 `RelevantText` (`arrays_of_texts`, any qrels) or, when the qrels fast path read the file, from
 its columns at once (`arrays_of_columns`: no Python loop over topics or judgements, about a
 tenth of the time on the INEX-sized qrels of the benchmark); the two give equal arrays, which
-`tests/evaluation/measures/test_qrels_arrays.py` checks on random qrels.
+`tests/evaluation/measures/passages/test_qrels_arrays.py` checks on random qrels.
 
 Articles are numbered as `focused_table` reads run ids: an id that is a plain number (digits, no
 leading zero, below 2**31) is that number; other ids are left out (no FOL run read by pyarrow

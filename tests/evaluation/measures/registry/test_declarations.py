@@ -17,6 +17,8 @@ MODULES = [
     "evaluation.measures.articles.topic",
     "evaluation.measures.registry.declarations",
     "evaluation.measures.evaluate",
+    "evaluation.measures.providers",
+    "evaluation.measures.registry.names",
     "evaluation.cli.report",
 ]
 
