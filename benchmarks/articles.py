@@ -70,8 +70,8 @@ def write_files(folder: Path, runs: int, topics: int, results: int, seed: int) -
 
 def focal_inprocess(qrels: str, runs: list[str], version: int = 10) -> dict[str, dict[str, float]]:
     from evaluation.cli.trec_eval import load_index, load_run
-    from evaluation.measures.trec_evaluate import TrecOptions, evaluate_trec
-    from evaluation.measures.trec_names import parse_measures
+    from evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
+    from evaluation.measures.registry.names import parse_trec as parse_measures
 
     index, selection, options = (
         load_index(qrels),

@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT))
 
 from evaluation.formats.elements.qrels import read_element_qrels  # noqa: E402
 from evaluation.formats.elements.runs import read_element_run  # noqa: E402
-from evaluation.measures.element_evaluation import evaluate_elements  # noqa: E402
 from evaluation.measures.elements.cutoffs import CUTOFFS, nested  # noqa: E402
 from evaluation.measures.elements.precall import LEVELS  # noqa: E402
 from evaluation.measures.elements.topic import ElementOptions  # noqa: E402
 from evaluation.measures.elements.xcg import XCG_CUTOFFS, ideal_vector  # noqa: E402
+from evaluation.measures.engines.element_topics import evaluate_elements  # noqa: E402
 from evaluation.measures.evaluate import Settings  # noqa: E402
 
 FOCAL = [sys.executable, "-c", "import sys; from assessor.cli.main import main; sys.exit(main())"]

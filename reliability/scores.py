@@ -14,8 +14,8 @@ from numpy.typing import NDArray
 
 from evaluation.formats.fol.columns import RunColumns
 from evaluation.formats.records import Run
-from evaluation.measures.declarations import topic_rows
 from evaluation.measures.evaluate import PreparedQrels, Qrels, evaluate
+from evaluation.measures.registry.declarations import topic_rows
 
 DEFAULT_MEASURES = {
     "focused": "AiP",
@@ -52,9 +52,9 @@ def measure_row(task: str, measure: str | None) -> str:
     the task does not produce it."""
     chosen = ALIASES.get(measure, measure) if measure else DEFAULT_MEASURES[task]
     if task == "articles":
-        from evaluation.measures.articles import check_measure
+        from evaluation.measures.registry.names import parse
 
-        return check_measure(chosen)
+        return parse(chosen, "articles").text
     rows = topic_rows(task)
     if chosen not in rows:
         raise ValueError(

@@ -29,7 +29,7 @@ from evaluation.cli.compare_report import (
     write_curve,
 )
 from evaluation.errors import FormatError
-from evaluation.measures.declarations import TASKS, topic_rows
+from evaluation.measures.registry.declarations import TASKS, topic_rows
 from evaluation.statistics.significance.corrections import CORRECTIONS
 from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
 from evaluation.statistics.significance.pairwise import TESTS, Comparison, compare

@@ -16,7 +16,7 @@ import click
 
 from evaluation.cli.report import FORMATS
 from evaluation.errors import FormatError
-from evaluation.measures.tasks import TASKS
+from evaluation.measures.tasks import ALL_PASSAGE_TASKS, TASKS
 
 if TYPE_CHECKING:  # the measures are loaded once the focused runs are being parsed (below)
     from evaluation.measures.evaluate import RunEvaluation
@@ -179,24 +179,34 @@ def eval_command(
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
     trec_options = trec_version is not None or level is not None or max_docs is not None
-    if task != "articles" and (trec_options or output_format == "trec"):
+    trec_switches = trec_options or output_format == "trec"
+    if task != "articles" and trec_switches:
         raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
-    if task == "elements":
-        from evaluation.cli.eval_elements import run_elements
+    if task not in ALL_PASSAGE_TASKS:  # the passage tasks' engine is chosen as each run is read
+        from evaluation.measures import providers
 
-        if plot_path or strict:
-            raise click.UsageError("--plot and --strict are for the passage tasks")
-        run_elements(
-            qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
-            nonrel=nonrel, collection_dir=collection_dir, output_format=output_format or "inex",
-            per_topic=per_topic,
-        )  # fmt: skip
-        return
-    if task == "articles":
-        from evaluation.cli import trec_eval
-        from evaluation.measures.trec_evaluate import TrecOptions
+        trec_qrels = False
+        if task == "articles":
+            from evaluation.cli.trec_eval import is_trec_qrels
 
-        if trec_eval.wants_trec(qrels_path, measures, output_format, trec_options):
+            trec_qrels = is_trec_qrels(qrels_path)
+        call = providers.Call(task, measures, trec_qrels, trec_switches)
+        engine = providers.choose(call)[0]
+        if engine is providers.ELEMENT_TOPICS:
+            from evaluation.cli.eval_elements import run_elements
+
+            if plot_path or strict:
+                raise click.UsageError("--plot and --strict are for the passage tasks")
+            run_elements(
+                qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
+                nonrel=nonrel, collection_dir=collection_dir,
+                output_format=output_format or "inex", per_topic=per_topic,
+            )  # fmt: skip
+            return
+        if engine is providers.TREC_RUN:
+            from evaluation.cli import trec_eval
+            from evaluation.measures.engines.trec_run import TrecOptions
+
             if output_format not in (None, *trec_eval.TREC_FORMATS):
                 raise click.UsageError("article measures print as trec, tsv or json")
             if plot_path:

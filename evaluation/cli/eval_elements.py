@@ -19,9 +19,10 @@ from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
 from evaluation.formats.elements.qrels import MAPPING_NOTE
 from evaluation.formats.elements.runs import read_element_run
-from evaluation.measures.element_evaluation import evaluate_elements
-from evaluation.measures.elements.topic import DEFAULT_MEASURES, ElementOptions, needs_spans
+from evaluation.measures.elements.topic import ElementOptions, needs_spans
+from evaluation.measures.engines.element_topics import evaluate_elements
 from evaluation.measures.evaluate import RunEvaluation, Settings
+from evaluation.measures.registry.names import DEFAULTS
 
 
 def evaluate_element_files(
@@ -62,7 +63,7 @@ def run_elements(
     try:
         settings = Settings(
             task="elements", complete=True, elements=options,
-            measures=measures or DEFAULT_MEASURES,
+            measures=measures or DEFAULTS["elements"],
         )  # fmt: skip
     except ValueError as error:
         raise click.UsageError(str(error)) from error

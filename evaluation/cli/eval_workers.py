@@ -1,6 +1,7 @@
 """`focal eval`'s runs on workers: each run read and evaluated where it is read, on threads for
 the focused task and on forked processes for the others (`evaluate_files`, also used by
-`focal compare`)."""
+`focal compare`). Which engine evaluates a run, and how the run is read, is
+`evaluation.measures.providers.evaluate_file`'s choice; the `Settings` go whole to each worker."""
 
 from __future__ import annotations
 
@@ -8,46 +9,18 @@ import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
+from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings
+from evaluation.measures.providers import FOCUSED_RUN, Call, choose, evaluate_file
 
 if TYPE_CHECKING:
-    from evaluation.formats.fol.arrow_table import ParsedFol
     from evaluation.formats.fol.read_ahead import ReadAhead
 
 _SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qrels and settings
 
 
 def _evaluate_file(path: str) -> RunEvaluation:
-    from evaluation.formats.fol.columns import read_run_columns
-    from evaluation.formats.fol.runs import read_run
-
     prepared = cast(PreparedQrels, _SHARED["qrels"])
-    settings = cast(Settings, _SHARED["settings"])
-    parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
-    # Passage tasks read FOL runs as columns (no record per line); article measures need scores
-    # per result and accept any kind of run, so they read records.
-    run = read_run(path) if settings.task == "articles" else read_run_columns(path)
-    return evaluate(prepared, run, settings.task, **parameters)
-
-
-def _evaluate_focused(
-    prepared: PreparedQrels, settings: Settings, path: str, parsed: ParsedFol | None
-) -> RunEvaluation:
-    """The focused task: a canonical FOL run with plain-number ids in one pass over its columns
-    (`evaluation.measures.focused_table`), any other run topic by topic. `parsed` is pyarrow's
-    reading of the file (`fol_ahead`), None when the fast reader refused it."""
-    from evaluation.formats.fol.arrow_table import checked_fol
-    from evaluation.formats.fol.columns import columns_of_table, read_run_columns
-    from evaluation.measures.focused_table import evaluate_table
-
-    parameters = {k: v for k, v in settings.__dict__.items() if k != "task"}
-    table = None if parsed is None else checked_fol(parsed, passages=True)
-    if table is None:
-        return evaluate(prepared, read_run_columns(path), settings.task, **parameters)
-    evaluation = evaluate_table(prepared, table, path, settings)
-    if evaluation is not None:
-        return evaluation
-    return evaluate(prepared, columns_of_table(table, path), settings.task, **parameters)
+    return evaluate_file(prepared, cast(Settings, _SHARED["settings"]), path)
 
 
 def evaluate_focused_files(
@@ -56,10 +29,10 @@ def evaluate_focused_files(
     """The focused task of run files parsed by `runs` (a `ReadAhead` of `paths`), on `jobs`
     threads: the runs are parsed and evaluated in pyarrow and numpy, mostly without the GIL,
     and a thread costs no fork and returns no pickle."""
-    from evaluation.measures.focused_table import qrels_index
+    from evaluation.measures.engines.focused_run import qrels_index
 
     def evaluate_one(index: int) -> RunEvaluation:
-        return _evaluate_focused(prepared, settings, paths[index], runs.take(index))
+        return evaluate_file(prepared, settings, paths[index], runs.take(index))
 
     if jobs <= 1 or len(paths) <= 1:
         return [evaluate_one(index) for index in range(len(paths))]
@@ -80,7 +53,7 @@ def evaluate_files(
     """Evaluate run files, on `jobs` workers when there are several: threads for the focused
     task (`evaluate_focused_files`, the runs parsed ahead by `runs`, or by a `ReadAhead` opened
     here), forked processes for the others."""
-    if settings.task == "focused":
+    if choose(Call(settings.task))[0] is FOCUSED_RUN:
         if runs is not None:
             return evaluate_focused_files(prepared, settings, runs, paths, jobs)
         from evaluation.formats.fol.read_ahead import ReadAhead

@@ -20,7 +20,7 @@ from evaluation.errors import FormatError
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
-from evaluation.measures.trec_evaluate import (
+from evaluation.measures.engines.trec_run import (
     QrelsIndex,
     TrecEvaluation,
     TrecOptions,
@@ -28,22 +28,19 @@ from evaluation.measures.trec_evaluate import (
     evaluate_trec,
     run_from_records,
 )
-from evaluation.measures.trec_names import COUNTS, SUMMARY_ONLY, Selection, parse_measures
+from evaluation.measures.registry.names import parse_trec
+from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
 
 TREC_FORMATS = ("trec", "tsv", "json")
-LEGACY_NAMES = ("MAP", "Rprec", "bpref")  # with P@k and nDCG@k: Focal's own article names
 
 
-def wants_trec(qrels_path: str, measures: Sequence[str], output_format: str | None,
-               trec_options: bool) -> bool:  # fmt: skip
-    """Whether an articles evaluation goes the trec_eval way: TREC qrels, `--format trec`, a
-    trec_eval option, or a measure name beyond Focal's own (MAP, P@k, nDCG@k, Rprec, bpref)."""
-    legacy = all(m in LEGACY_NAMES or m.startswith(("P@", "nDCG@")) for m in measures)
+def is_trec_qrels(path: str) -> bool:
+    """Whether a qrels file is TREC's (first line of at most 4 fields; comments only: empty);
+    a file that cannot be read is not (the reader that follows reports it)."""
     try:
-        trec_qrels = 0 <= first_fields(qrels_path) <= 4
+        return 0 <= first_fields(path) <= 4
     except FormatError:
-        trec_qrels = False  # reported by the reader that follows
-    return trec_qrels or output_format == "trec" or trec_options or not legacy
+        return False
 
 
 def load_index(path: str) -> QrelsIndex:
@@ -69,7 +66,7 @@ def run_trec_eval(
     Runs are read and evaluated on `jobs` threads (pyarrow reads and sorts them, and numpy
     computes the measures, mostly without the GIL); the first bad file in order is reported."""
     try:
-        selection = parse_measures(measures)
+        selection = parse_trec(measures)
         index = load_index(qrels_path)
 
         def evaluate(path: str) -> TrecEvaluation:

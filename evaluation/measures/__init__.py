@@ -1,8 +1,14 @@
-"""The INEX measures, one module per family.
+"""The measures, by family, the registry that declares them, and the engines that compute them.
 
-- `passages`: relevant characters of results (overlap with qrels passages, `X` results);
-- `focused`: Focused and Thorough (character precision/recall, iP, AiP);
-- `incontext`: Relevant in Context, Best in Context and T2I (gP, gR, AgP);
-- `articles`: article-level MAP, P@k, nDCG@k, Rprec, bpref with trec_eval semantics;
-- `declarations`: every measure's name, formula and reference, and the printed layouts.
+- `registry/`: every measure's declaration (name, parameters, aliases per vocabulary, formula,
+  reference, printed layout) and the one grammar of names (`registry.names`);
+- `passages/`: Focused, Thorough and the in-context tasks (relevant characters, iP, AiP, gP,
+  AgP) and the arrays of the whole-run focused evaluation;
+- `articles/`: Focal's article measures (MAP, P@k, nDCG@k, Rprec, bpref) and trec_eval's on
+  arrays;
+- `elements/`: element measures of INEX 2002-2006 (spec section 5);
+- `engines/`: the evaluators of whole runs, each providing some declared measures;
+- `providers`: which engine evaluates what, chosen in one place; `evaluate`: one run in memory;
+  `records`: the settings and evaluations every engine shares; `prepared`: qrels indexed once;
+  `tasks`: the task names.
 """

@@ -3,9 +3,9 @@ indexed once, when first asked for.
 
 The qrels come as `Judgement` records, or as the columns of the qrels fast path
 (`evaluation.formats.fol.qrels_fast.QrelsColumns`), from which the whole-run focused evaluation
-indexes every topic at once (`evaluation.measures.qrels_arrays`) without the records: those are
-built from the columns only if something asks for them (a run evaluated topic by topic, another
-task), once, under a lock, as runs may be evaluated on threads.
+indexes every topic at once (`evaluation.measures.passages.qrels_arrays`) without the records:
+those are built from the columns only if something asks for them (a run evaluated topic by
+topic, another task), once, under a lock, as runs may be evaluated on threads.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Mapping
 
 from evaluation.formats.fol.qrels_fast import QrelsColumns, judgements_of
 from evaluation.formats.records import Judgement
-from evaluation.measures import articles
-from evaluation.measures.passages import RelevantText
+from evaluation.measures.articles import topic as articles
+from evaluation.measures.passages.text import RelevantText
 
 Qrels = Mapping[str, Mapping[str, Judgement]]
 

@@ -1,5 +1,5 @@
 """The tasks `focal eval` knows, as plain names: the command line lists them before it loads any
-measure (`evaluation.measures.declarations` declares what each prints)."""
+measure (`evaluation.measures.registry.declarations` declares what each prints)."""
 
 PASSAGE_TASKS = ("focused", "thorough")
 CONTEXT_TASKS = ("ric", "bic", "t2i")

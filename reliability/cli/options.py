@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from evaluation.errors import FormatError
-from evaluation.measures.declarations import TASKS
+from evaluation.measures.registry.declarations import TASKS
 from reliability.tables import FORMATS, Table, write_tables
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -88,9 +88,8 @@ def study_setup(
     qrels_path: Path, run_paths: tuple[Path, ...], task: str, measure: str | None, alpha: float,
     jobs: int,
 ) -> Any:  # fmt: skip
-    from evaluation.formats.fol.columns import read_run_columns
     from evaluation.formats.fol.qrels import read_qrels
-    from evaluation.formats.fol.runs import read_run
+    from evaluation.measures.providers import read_run_for
     from reliability.scores import measure_row
     from reliability.studies import Setup
 
@@ -98,7 +97,7 @@ def study_setup(
     qrels = read_qrels(qrels_path)
     if not qrels:
         raise ValueError(f"{qrels_path}: no judgements")
-    runs = [read_run(p) if task == "articles" else read_run_columns(p) for p in run_paths]
+    runs = [read_run_for(task, p) for p in run_paths]
     ids = [run.run_id for run in runs]
     if len(set(ids)) != len(ids):
         raise ValueError(f"two runs share a run id among {', '.join(ids)}")

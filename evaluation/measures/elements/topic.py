@@ -1,13 +1,13 @@
-"""One topic's element measures: which rows a `-m` selection prints, and their values.
+"""One topic's element measures: the values of the printed rows a selection asks for.
 
-Selections (spec section 5): `P@k` and `overlap@k` (k = 5, 10, 20, 30, 100, 200, 1500, or one
+Rows (spec section 5): `P@k` and `overlap@k` (k = 5, 10, 20, 30, 100, 200, 1500, or one
 `P@10`), `inex_eval` (mean precall over 100 recall levels) and `inex_eval[x]` (the 100 levels),
-`inex_eval_ng` and `inex_eval_ng[x]`, `nxCG@k` (k = 5, 10, 25, 50, or one `nxCG@7`), `MAep`.
+`inex_eval_ng` and `inex_eval_ng[x]`, `nxCG@k` (k = 5, 10, 25, 50, or one `nxCG@7`), `MAep`;
+the selection's names are read, and expanded into rows, by `evaluation.measures.registry.names`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -16,11 +16,7 @@ from evaluation.measures.elements import cutoffs, overlap_ng, precall, quantisat
 from evaluation.measures.elements.cutoffs import ElementKey
 from evaluation.measures.elements.quantisation import Grades5
 
-DEFAULT_MEASURES = ("P@k", "overlap@k")
-_CUT = re.compile(r"^(P|overlap|nxCG)@(k|[1-9][0-9]*)$")
-_CURVES = ("inex_eval[x]", "inex_eval_ng[x]")
-_SINGLE = ("inex_eval", "inex_eval_ng", "MAep")
-DEFAULT_CUTS = {"P": cutoffs.CUTOFFS, "overlap": cutoffs.CUTOFFS, "nxCG": xcg.XCG_CUTOFFS}
+_CUT_FAMILIES = ("P", "overlap", "nxCG")  # rows `P@5`, `overlap@5`, `nxCG@5`
 
 
 @dataclass(frozen=True)
@@ -42,38 +38,6 @@ class ElementResult:
     score: float
     line: int
     span: tuple[int, int] | None = None
-
-
-def check_measure(name: str) -> None:
-    """ValueError naming the choices unless `name` is an element measure selection."""
-    if _CUT.match(name) or name in _CURVES or name in _SINGLE:
-        return
-    raise ValueError(
-        f"unknown element measure {name!r}: P@k, overlap@k, nxCG@k (or one k: P@10), "
-        "inex_eval, inex_eval[x], inex_eval_ng, inex_eval_ng[x], MAep"
-    )
-
-
-def rows(selection: Sequence[str]) -> list[str]:
-    """The printed rows of a selection, in its order, each once.
-
-    >>> rows(["P@k", "MAep", "P@10"])[:3], rows(["nxCG@k"])
-    (['P@5', 'P@10', 'P@20'], ['nxCG@5', 'nxCG@10', 'nxCG@25', 'nxCG@50'])
-    """
-    out: dict[str, None] = {}
-    for name in selection:
-        check_measure(name)
-        match = _CUT.match(name)
-        if match:
-            family, k = match.groups()
-            ks = DEFAULT_CUTS[family] if k == "k" else (int(k),)
-            out.update((f"{family}@{value}", None) for value in ks)
-        elif name in _CURVES:
-            stem = name[: -len("[x]")]
-            out.update((f"{stem}[{level:.2f}]", None) for level in precall.LEVELS)
-        else:
-            out[name] = None
-    return list(out)
 
 
 def needs_spans(selection: Sequence[str]) -> bool:
@@ -108,9 +72,9 @@ def evaluate_topic(
     judged: Mapping[ElementKey, ElementJudgement],
     scale: ElementScale,
     options: ElementOptions,
-    selected: Sequence[str],
+    wanted: Sequence[str],
 ) -> dict[str, float]:
-    """The values of the `rows(selected)` for one topic's results in rank order."""
+    """The values of the printed rows `wanted` for one topic's results in rank order."""
     quant = options.quant
     if quantisation.scale_of(quant) == "2004":  # one table look-up an element
         table = quantisation.TABLES_2004[quantisation.canonical(quant)]
@@ -119,11 +83,10 @@ def evaluate_topic(
         values = {key: gain(j, quant, scale) for key, j in judged.items()}
     keys = [(r.article, r.path) for r in results]
     gains = [values.get(key, 0.0) for key in keys]
-    wanted = rows(selected)
     out: dict[str, float] = dict.fromkeys(wanted, 0.0)
     cut = {
         name: [int(r.split("@")[1]) for r in wanted if r.startswith(name + "@")]
-        for name in DEFAULT_CUTS
+        for name in _CUT_FAMILIES
     }
     for k, value in cutoffs.precision_at(gains, cut["P"]).items():
         out[f"P@{k}"] = value

@@ -168,4 +168,6 @@ def assess(assignment_id: int, article: str) -> ResponseReturnValue:
         return page_or_fragment("assess/twophase.html", "twophase", status=422, **context)
     if not wants_fragment():
         return redirect(url_for("twophase.article", assignment_id=own.id, article=article), 303)
-    return page_or_fragment("assess/twophase.html", "twophase", **_context(view, own, editable=True))
+    return page_or_fragment(
+        "assess/twophase.html", "twophase", **_context(view, own, editable=True)
+    )

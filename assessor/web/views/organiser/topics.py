@@ -59,7 +59,9 @@ def topic_rows(session: Session) -> list[TopicRow]:
 @organiser_required
 def topics() -> ResponseReturnValue:
     """Topics with pool sizes and who assesses them."""
-    return page_or_fragment("organiser/topics/topics.html", "topics", rows=topic_rows(get_session()))
+    return page_or_fragment(
+        "organiser/topics/topics.html", "topics", rows=topic_rows(get_session())
+    )
 
 
 def _assignment_context(session: Session) -> dict[str, Any]:
@@ -82,7 +84,10 @@ def _assignments_response(status: int = 200) -> ResponseReturnValue:
     if not wants_fragment():
         return redirect(url_for(".assignments"))
     return page_or_fragment(
-        "organiser/topics/assignments.html", "assignments", status, **_assignment_context(get_session())
+        "organiser/topics/assignments.html",
+        "assignments",
+        status,
+        **_assignment_context(get_session()),
     )
 
 

@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-from evaluation.measures.declarations import ELEMENT_MEASURES, TASKS, Measure
-from evaluation.measures.elements.topic import check_measure
+from evaluation.measures.registry.declarations import ELEMENT_MEASURES, TASKS, Measure
+from evaluation.measures.registry.names import parse
 
 MODULES = [
     "evaluation.measures.elements.quantisation",
@@ -16,8 +16,7 @@ MODULES = [
     "evaluation.measures.elements.precall",
     "evaluation.measures.elements.overlap_ng",
     "evaluation.measures.elements.xcg",
-    "evaluation.measures.elements.topic",
-    "evaluation.measures.element_evaluation",
+    "evaluation.measures.engines.element_topics",
     "evaluation.formats.elements.qrels",
 ]
 
@@ -28,12 +27,12 @@ def test_every_element_measure_is_declared_and_selectable(measure: Measure) -> N
     assert set(measure.tasks) == {"elements"} <= set(TASKS)
     doc = measure.compute.__doc__ or ""
     assert ">>>" in doc and "reference" in doc.lower(), measure.compute.__qualname__
-    check_measure(measure.name)  # every declared name is a valid -m selection
+    parse(measure.name, "elements")  # every declared name is a valid -m selection
 
 
 def test_unknown_selection_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown element measure"):
-        check_measure("MAP")
+        parse("MAP", "elements")
 
 
 @pytest.mark.parametrize("name", MODULES)

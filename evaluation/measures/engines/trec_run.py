@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 from evaluation.formats.arrow import binary_array, numeric_array, scalar, to_numpy
 from evaluation.formats.records import Judgement, Run
 from evaluation.formats.trec import TrecQrels, TrecRun, pair_keys, run_from_pairs
-from evaluation.measures.trec_measures import (
+from evaluation.measures.articles.trec_measures import (
     MIN_GEO_MEAN,
     NONPOOL,
     UNJUDGED,
@@ -35,7 +35,7 @@ from evaluation.measures.trec_measures import (
     Ranked,
     topic_values,
 )
-from evaluation.measures.trec_names import COUNTS, GEOMETRIC, Selection
+from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, Selection
 
 Value = int | float
 VERSIONS = (9, 10)

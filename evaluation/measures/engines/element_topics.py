@@ -20,7 +20,8 @@ from evaluation.formats.elements.qrels import ElementQrels
 from evaluation.formats.records import Run
 from evaluation.measures.elements import quantisation
 from evaluation.measures.elements import topic as element_topic
-from evaluation.measures.evaluate import RunEvaluation, Settings, TopicEvaluation, aggregate
+from evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation, aggregate
+from evaluation.measures.registry.names import element_rows
 
 __all__ = ["aggregate", "evaluate_elements"]
 
@@ -48,6 +49,7 @@ def evaluate_elements(
         raise FormatError(run.file, None, f"task elements needs an element run, not {run.kind}")
     evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
     lookup = spans or {}
+    wanted = element_rows(settings.measures)
     for topic, results in run.topics.items():
         judged = qrels.topics.get(topic)
         if judged is None:
@@ -59,14 +61,10 @@ def evaluate_elements(
             )
             for r in results
         ]
-        values = element_topic.evaluate_topic(
-            ranked, judged, qrels.scale, options, settings.measures
-        )
+        values = element_topic.evaluate_topic(ranked, judged, qrels.scale, options, wanted)
         evaluation.topics.append(TopicEvaluation(topic, dict(values)))
     for topic, judged in qrels.topics.items():
         if topic not in run.topics:
-            values = element_topic.evaluate_topic(
-                [], judged, qrels.scale, options, settings.measures
-            )
+            values = element_topic.evaluate_topic([], judged, qrels.scale, options, wanted)
             evaluation.topics.append(TopicEvaluation(topic, dict(values), answered=False))
     return evaluation

@@ -1,9 +1,11 @@
-"""What every measure is: a declaration (name, tasks, parameters, formula, citation).
+"""What every INEX, Focal article and element measure is: a declaration (name, tasks,
+parameters and their defaults, formula, citation); trec_eval's are declared in `registry.trec`.
 
-The code that computes a measure lives in the family modules (`focused`, `incontext`, `articles`);
-each declaration points at the function whose docstring carries the formula, the reference and a
-doctest. The printed layout of each task (which rows, in which order, how the `all` row is
-aggregated) is declared here too, so that `evaluate`, `aggregate` and the reports agree.
+The code that computes a measure lives in the family packages (`passages`, `articles`,
+`elements`); each declaration points at the function whose docstring carries the formula, the
+reference and a doctest, and the engines (`evaluation.measures.engines`) say which declarations
+they compute. The printed layout of each task (which rows, in which order, how the `all` row is
+aggregated) is declared here too, so that the engines, `aggregate` and the reports agree.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from evaluation.measures import articles, focused, incontext
+from evaluation.measures.articles import topic as articles
 from evaluation.measures.elements import cutoffs, overlap_ng, precall, xcg
+from evaluation.measures.elements.precall import LEVELS as PRECALL_LEVELS
+from evaluation.measures.passages import focused, incontext
 from evaluation.measures.tasks import ALL_PASSAGE_TASKS as ALL_PASSAGE_TASKS
 from evaluation.measures.tasks import CONTEXT_TASKS as CONTEXT_TASKS
 from evaluation.measures.tasks import PASSAGE_TASKS as PASSAGE_TASKS
@@ -54,6 +58,7 @@ class Measure:
     parameters: tuple[str, ...] = ()
     aggregation: Aggregation = "mean"
     all_name: str | None = None  # the name of the `all` row when it differs (AiP -> MAiP)
+    defaults: tuple[float, ...] = ()  # the cut-offs or levels `k`/`x` stands for when not given
 
 
 IP_POINTS = (0, 1, 5, 10)  # the per-topic iP[x] rows, in hundredths of recall
@@ -83,13 +88,15 @@ MEASURES: tuple[Measure, ...] = (
     Measure("char_f1", PASSAGE_TASKS, "2·P·R / (P + R)", KAMPS_2007, focused.f1),
     Measure("iP[x]", PASSAGE_TASKS,
             "iP[x] = max{P[r] : R[r] ≥ x}, recall binned as floor(100·R) in double",
-            KAMPS_2007, focused.interpolated_precision, parameters=("strict",)),
+            KAMPS_2007, focused.interpolated_precision, parameters=("strict",),
+            defaults=IP_POINTS),
     Measure("AiP", PASSAGE_TASKS, "AiP = Σ_{i=0..100} iP[i/100] / 101", KAMPS_2007,
             focused.average_interpolated_precision, all_name="MAiP"),
     Measure("gP[k]", CONTEXT_TASKS, "gP[k] = Σ_{r≤k} score(d_r) / k (k := n when n < k)",
-            KAMPS_2007, incontext.generalised_precision, parameters=("strict",)),
+            KAMPS_2007, incontext.generalised_precision, parameters=("strict",),
+            defaults=GP_CUTOFFS),
     Measure("gR[k]", CONTEXT_TASKS, "gR[k] = |relevant articles in ranks 1..k| / N",
-            KAMPS_2007, incontext.generalised_precision),
+            KAMPS_2007, incontext.generalised_precision, defaults=GP_CUTOFFS),
     Measure("AgP", CONTEXT_TASKS, "AgP = Σ_{r: d_r relevant} gP[r] / N", KAMPS_2007,
             incontext.generalised_precision, all_name="MAgP"),
     Measure("score_ric", ("ric",), "F = (1+β²)·Pd·Rd / (β²·Pd + Rd), β = 0.25", KAMPS_2007,
@@ -114,22 +121,27 @@ MEASURES: tuple[Measure, ...] = (
 )  # fmt: skip
 
 BY_NAME = {measure.name: measure for measure in MEASURES}
+# Focal's article measures on FOL qrels: the `articles` vocabulary of `registry.names`.
+ARTICLE_MEASURES = tuple(measure for measure in MEASURES if measure.tasks == ("articles",))
 
 # Task "elements" (spec section 5); kept apart so that `P@k` of articles keeps its entry above.
 ELEMENT_MEASURES: tuple[Measure, ...] = (
     Measure("P@k", ("elements",), "P@k = Σ_{i≤k} f(e_i, s_i) / k, missing results 0",
-            cutoffs.REFERENCE, cutoffs.precision_at, parameters=("quant",)),
+            cutoffs.REFERENCE, cutoffs.precision_at, parameters=("quant",),
+            defaults=cutoffs.CUTOFFS),
     Measure("overlap@k", ("elements",),
             "|{r ∈ R_k : ∃ r′ ∈ R_k, r′ ≠ r, nested(r, r′)}| / k", cutoffs.REFERENCE,
-            cutoffs.overlap_at),
+            cutoffs.overlap_at, defaults=cutoffs.CUTOFFS),
     Measure("inex_eval", ("elements",),
             "mean over x = 0.01..1 of n/(n + ESL(n)), n = x·Σf, ESL = j + s·i/(r+1)",
-            precall.REFERENCE, precall.precall_curve, parameters=("quant", "ties")),
+            precall.REFERENCE, precall.precall_curve, parameters=("quant", "ties"),
+            defaults=PRECALL_LEVELS),
     Measure("inex_eval_ng", ("elements",),
             "mean of max{precision_o[k] : recall_o[k] ≥ x}, seed 001 eq. 5-7",
-            overlap_ng.REFERENCE, overlap_ng.inex_eval_ng, parameters=("quant",)),
+            overlap_ng.REFERENCE, overlap_ng.inex_eval_ng, parameters=("quant",),
+            defaults=PRECALL_LEVELS),
     Measure("nxCG@k", ("elements",), "xCG[k] / xCI[k], ideal base: best per path, deeper on ties",
-            xcg.REFERENCE, xcg.nxcg_at, parameters=("quant", "alpha")),
+            xcg.REFERENCE, xcg.nxcg_at, parameters=("quant", "alpha"), defaults=xcg.XCG_CUTOFFS),
     Measure("MAep", ("elements",), "Σ_{i: xG[i]>0} i_ideal(xCG[i]) / i ÷ |ideal|",
             xcg.REFERENCE, xcg.maep, parameters=("quant", "alpha")),
 )  # fmt: skip

@@ -2,7 +2,7 @@
 
 Kamps et al., INEX 2007 Evaluation Measures (LNCS 4862): per topic, rank r has `relret[r]`
 relevant and `ret[r]` retrieved characters, precision `relret/ret`, recall bin `floor(100·R)`,
-and iP is the highest precision at or above each recall bin. `evaluation.measures.focused`
+and iP is the highest precision at or above each recall bin. `evaluation.measures.passages.focused`
 computes them topic by topic on `TopicLines`; this module computes the same numbers, with the
 same operations element by element, for every topic of a run at once from its columns
 (`evaluation.formats.fol.arrow_table.FolTable`, read by pyarrow), as the INEX Wikipedia ids are
@@ -20,7 +20,7 @@ says why).
 It answers only when the answer is plainly the same as the topic-by-topic one: anything that
 would warn or fail (a result past its article's end, recall above 1, overlapping results,
 article ids that are not plain numbers) returns None, and the caller evaluates topic by topic,
-which words the warning or the error. `tests/evaluation/measures/test_focused_table.py`
+which words the warning or the error. `tests/evaluation/measures/engines/test_focused_run.py`
 requires the same evaluation as the topic-by-topic path on random runs, whichever way the
 results are sorted.
 """
@@ -33,19 +33,15 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluation.formats.fol.arrow_table import FolTable
-from evaluation.measures.evaluate import (
-    PreparedQrels,
-    RunEvaluation,
-    Settings,
-    TopicEvaluation,
-    missing_topic,
-)
-from evaluation.measures.focused import topic_values
-from evaluation.measures.focused_curves import gain_curves
-from evaluation.measures.focused_groups import bits_of, group_results, matches, spread
-from evaluation.measures.passages import KeyedPassages
-from evaluation.measures.qrels_arrays import ID_BITS as _ID_BITS
-from evaluation.measures.qrels_arrays import arrays_of_columns, arrays_of_texts
+from evaluation.measures.engines.passage_topics import missing_topic
+from evaluation.measures.passages.focused import topic_values
+from evaluation.measures.passages.focused_curves import gain_curves
+from evaluation.measures.passages.focused_groups import bits_of, group_results, matches, spread
+from evaluation.measures.passages.qrels_arrays import ID_BITS as _ID_BITS
+from evaluation.measures.passages.qrels_arrays import arrays_of_columns, arrays_of_texts
+from evaluation.measures.passages.text import KeyedPassages
+from evaluation.measures.prepared import PreparedQrels
+from evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation
 
 Ints = npt.NDArray[np.int64]
 

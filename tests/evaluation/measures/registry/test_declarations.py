@@ -8,22 +8,24 @@ import importlib
 
 import pytest
 
-from evaluation.measures.declarations import MEASURES, TASKS, topic_rows
+from evaluation.measures.registry.declarations import MEASURES, TASKS, topic_rows
 
 MODULES = [
-    "evaluation.measures.passages",
-    "evaluation.measures.focused",
-    "evaluation.measures.incontext",
-    "evaluation.measures.articles",
-    "evaluation.measures.declarations",
+    "evaluation.measures.passages.text",
+    "evaluation.measures.passages.focused",
+    "evaluation.measures.passages.incontext",
+    "evaluation.measures.articles.topic",
+    "evaluation.measures.registry.declarations",
     "evaluation.measures.evaluate",
+    "evaluation.measures.providers",
+    "evaluation.measures.registry.names",
     "evaluation.cli.report",
 ]
 
 
 @pytest.mark.parametrize("measure", MEASURES, ids=lambda m: m.name)
 def test_every_measure_has_formula_reference_and_a_worked_example(measure: object) -> None:
-    from evaluation.measures.declarations import Measure
+    from evaluation.measures.registry.declarations import Measure
 
     assert isinstance(measure, Measure)
     assert measure.formula.strip() and measure.reference.strip()

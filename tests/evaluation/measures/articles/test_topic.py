@@ -12,9 +12,11 @@ from ir_measures import AP, Bpref, P, Rprec
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.records import Judgement, Result, Run
-from evaluation.measures import articles
-from evaluation.measures.articles import ArticleJudgements, article_ranking
+from evaluation.measures.articles import topic as articles
+from evaluation.measures.articles.topic import ArticleJudgements, article_ranking
+from evaluation.measures.engines import article_topics
 from evaluation.measures.evaluate import aggregate, evaluate
+from evaluation.measures.registry.names import parse
 
 RUNS = [
     "indri-articles.trec.run",
@@ -92,7 +94,7 @@ def test_graded_gain_is_the_relevant_fraction() -> None:
     )
     assert judged.gains == {"a": 0.5, "b": 1.0}
     assert judged.nonrelevant == frozenset({"n"})
-    values = articles.evaluate_topic(["a", "n", "b"], judged, ("nDCG@10", "bpref", "P@2"))
+    values = article_topics.topic_values(["a", "n", "b"], judged, ("nDCG@10", "bpref", "P@2"))
     ideal = 1.0 + 0.5 / 1.584962500721156
     assert values["nDCG@10"] == pytest.approx((0.5 + 1.0 / 2) / ideal, abs=1e-12)
     assert values["bpref"] == pytest.approx((1 + (1 - 1 / 1)) / 2, abs=1e-12)
@@ -101,4 +103,4 @@ def test_graded_gain_is_the_relevant_fraction() -> None:
 
 def test_unknown_article_measure_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown article measure"):
-        articles.check_measure("MRR")
+        parse("MRR", "articles")

@@ -14,8 +14,8 @@ import numpy as np
 
 from evaluation.errors import FormatError
 from evaluation.formats.records import Span
-from evaluation.measures.focused import Value, interpolated_precision, recall_bins
-from evaluation.measures.passages import Ints, RelevantText, TopicLines
+from evaluation.measures.passages.focused import Value, interpolated_precision, recall_bins
+from evaluation.measures.passages.text import Ints, RelevantText, TopicLines
 
 CUTOFFS = (1, 2, 3, 5, 10, 25, 50)
 RECALL_POINTS = 11

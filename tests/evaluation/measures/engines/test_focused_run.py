@@ -1,5 +1,6 @@
-"""The focused task of a whole run at once (`evaluation.measures.focused_table`) gives exactly the
-evaluation of the topic-by-topic path, or declines (None) where that path warns or fails."""
+"""The focused task of a whole run at once (`evaluation.measures.engines.focused_run`) gives
+exactly the evaluation of the topic-by-topic path, or declines (None) where that path warns or
+fails."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from evaluation.formats._source import read_bytes
 from evaluation.formats.fol.arrow_table import FolTable, read_fol_table
 from evaluation.formats.fol.columns import columns_of_table
 from evaluation.formats.fol.qrels import read_qrels, read_qrels_columns
-from evaluation.measures import focused_groups
+from evaluation.measures.engines.focused_run import evaluate_table
 from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
-from evaluation.measures.focused_curves import _sums_before
-from evaluation.measures.focused_table import evaluate_table
+from evaluation.measures.passages import focused_groups
+from evaluation.measures.passages.focused_curves import _sums_before
 
 
 def write_qrels(folder: Path, rng: random.Random) -> Path:

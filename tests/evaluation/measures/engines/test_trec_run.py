@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaluation.cli.trec_eval import load_index, load_run
-from evaluation.measures.trec_evaluate import QrelsIndex, TrecOptions, evaluate_trec
-from evaluation.measures.trec_measures import recall_cutoff
-from evaluation.measures.trec_names import parse_measures
+from evaluation.measures.articles.trec_measures import recall_cutoff
+from evaluation.measures.engines.trec_run import QrelsIndex, TrecOptions, evaluate_trec
+from evaluation.measures.registry.names import parse_trec
 
 DOCS = [f"d{i}" for i in range(12)] + ["D5", "d10a", "x"]
 TOPICS = ["1", "2", "10", "3b"]
@@ -89,7 +89,7 @@ def test_version_9_equals_pytrec_eval(
         qrels_path, run_path = write_files(folder, qrels, run)
         index = load_index(qrels_path)
         options = TrecOptions(level=level, max_docs=max_docs, complete=complete, version=9)
-        got = evaluate_trec(index, load_run(run_path), parse_measures(["all_trec"]), options)
+        got = evaluate_trec(index, load_run(run_path), parse_trec(["all_trec"]), options)
     cut = {t: {d: run[t][d] for d in trec_order(run[t])[:max_docs]} for t in run}
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"all_trec"}, relevance_level=level)
     want = evaluator.evaluate({t: cut[t] for t in answered}) if answered else {}
@@ -131,7 +131,7 @@ def test_ten_percent_recall_of_three_relevant(tmp_path: Path) -> None:
     40 %: (long)2.1 = 2 -> 0 in 9.x; lround(1.2) = 1 -> 1/2 in 10.0. 50 %: 2 and 2: both 0."""
     assert (recall_cutoff(0.1, 3, 9), recall_cutoff(0.1, 3, 10)) == (1, 0)
     index = _index({"a": 1, "b": 1, "c": 1, "n1": 0})
-    selection = parse_measures(["iprec_at_recall.0.1,0.3,0.4,0.5", "11pt_avg"])
+    selection = parse_trec(["iprec_at_recall.0.1,0.3,0.4,0.5", "11pt_avg"])
     run = load_run(_run(tmp_path / "r", [("n1", 2.0), ("a", 1.0)]))
     old = evaluate_trec(index, run, selection, TrecOptions(version=9))
     new = evaluate_trec(index, run, selection, TrecOptions(version=10))
@@ -152,7 +152,7 @@ def test_complete_in_ten_evaluates_missing_topics(tmp_path: Path) -> None:
     and num_rel; 9.x has num_q 1 and num_rel 2."""
     index = QrelsIndex.from_mapping({"1": {b"a": 1, b"b": 1}, "2": {b"c": 1}})
     run = load_run(_run(tmp_path / "r", [("a", 1.0)]))
-    selection = parse_measures(["num_q", "num_ret", "num_rel", "map"])
+    selection = parse_trec(["num_q", "num_ret", "num_rel", "map"])
     old = evaluate_trec(index, run, selection, TrecOptions(complete=True, version=9))
     new = evaluate_trec(index, run, selection, TrecOptions(complete=True, version=10))
     assert old.topics == ["1"] and new.topics == ["1", "2"]
@@ -164,7 +164,7 @@ def test_complete_in_ten_evaluates_missing_topics(tmp_path: Path) -> None:
 def test_ties_rank_by_document_id_descending_whatever_the_rank_column(tmp_path: Path) -> None:
     """b, c and a all score 1.0; trec_eval ranks c, b, a. Only a is relevant: rank 3, AP 1/3."""
     run = load_run(_run(tmp_path / "r", [("b", 1.0), ("a", 1.0), ("c", 1.0)]))
-    got = evaluate_trec(_index({"a": 1}), run, parse_measures(["map"]), TrecOptions())
+    got = evaluate_trec(_index({"a": 1}), run, parse_trec(["map"]), TrecOptions())
     assert got.values["map"] == [pytest.approx(1 / 3, abs=1e-15)]
 
 
@@ -173,7 +173,7 @@ def test_only_negative_judgements_score_zero(tmp_path: Path) -> None:
     (pytrec_eval does not return on such a topic). gm_map's and gm_bpref's per-topic values are
     ln(1e-5)."""
     run = load_run(_run(tmp_path / "r", [("a", 1.0)]))
-    got = evaluate_trec(_index({"a": -1}), run, parse_measures(["all_trec"]), TrecOptions())
+    got = evaluate_trec(_index({"a": -1}), run, parse_trec(["all_trec"]), TrecOptions())
     values = {name: column[0] for name, column in got.values.items()}
     assert values.pop("num_ret") == 1
     assert values.pop("utility") == -1.0  # one document retrieved, not relevant: -1 by default
@@ -204,7 +204,7 @@ def test_parameters_as_trec_eval_takes_them(
         got = evaluate_trec(
             index,
             load_run(run_path),
-            parse_measures(PARAMETERS),
+            parse_trec(PARAMETERS),
             TrecOptions(level=level, version=9),
         )
     want = pytrec_eval.RelevanceEvaluator(qrels, set(PARAMETERS), relevance_level=level).evaluate(

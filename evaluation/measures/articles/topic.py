@@ -3,33 +3,18 @@
 An article is relevant when `rel_chars > 0` and judged non-relevant when `rel_chars == 0`; its
 graded gain (nDCG) is its relevant fraction `rel_chars / article_chars`. A run is reduced to
 articles (an article's score is the best score of its results) and ranked as trec_eval does:
-score descending, then article id descending (string order).
+score descending, then article id descending (string order). The names (`MAP`, `P@k`, ...) are
+declared in `evaluation.measures.registry`; `engines.article_topics` computes them.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from evaluation.formats.fol.columns import TopicColumns
 from evaluation.formats.records import Judgement, Result
-
-DEFAULT_MEASURES = ("MAP", "P@5", "P@10", "nDCG@10", "Rprec", "bpref")
-_NAME = re.compile(r"^(MAP|Rprec|bpref|P@(\d+)|nDCG@(\d+))$")
-
-
-def check_measure(name: str) -> str:
-    """Validate an article measure name (`MAP`, `P@k`, `nDCG@k`, `Rprec`, `bpref`).
-
-    >>> check_measure("P@10")
-    'P@10'
-    """
-    match = _NAME.match(name)
-    if match is None or (match.group(2) or match.group(3) or "1") == "0":
-        raise ValueError(f"unknown article measure {name!r}: use MAP, P@k, nDCG@k, Rprec, bpref")
-    return name
 
 
 @dataclass(frozen=True)
@@ -134,27 +119,3 @@ def ndcg_at(ranking: Sequence[str], gains: Mapping[str, float], k: int) -> float
     ideal_gains = sorted(gains.values(), reverse=True)[:k]
     ideal = sum(g / math.log2(r + 1) for r, g in enumerate(ideal_gains, 1))
     return dcg / ideal if ideal > 0 else 0.0
-
-
-def evaluate_topic(
-    ranking: Sequence[str], judged: ArticleJudgements, measures: Sequence[str]
-) -> dict[str, int | float]:
-    """Counts (num_ret, num_rel, num_rel_ret) and the requested measures of one topic."""
-    relevant = judged.gains
-    values: dict[str, int | float] = {
-        "num_ret": len(ranking),
-        "num_rel": len(relevant),
-        "num_rel_ret": sum(1 for a in ranking if a in relevant),
-    }
-    for name in measures:
-        if name == "MAP":
-            values[name] = average_precision(ranking, relevant)
-        elif name == "Rprec":
-            values[name] = r_precision(ranking, relevant)
-        elif name == "bpref":
-            values[name] = bpref(ranking, relevant, judged.nonrelevant)
-        elif name.startswith("P@"):
-            values[name] = precision_at(ranking, relevant, int(name[2:]))
-        else:
-            values[name] = ndcg_at(ranking, relevant, int(check_measure(name)[5:]))
-    return values

@@ -3,7 +3,7 @@
 Kamps et al., INEX 2007 Evaluation Measures (LNCS 4862), section 3: after rank r of a topic,
 `relret[r]` relevant and `ret[r]` retrieved characters, precision `P[r] = relret/ret`, recall
 bin `floor(100·relret/T)`, and `iP[i]` the highest precision at any rank of bin ≥ i (0 above the
-final recall). `evaluation.measures.focused` takes every rank; a whole run has some hundred
+final recall). `evaluation.measures.passages.focused` takes every rank; a whole run has some hundred
 thousand ranks, of which only the few that retrieve relevant text (a *gain*: `rel > 0`) decide
 iP:
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluation.measures.focused import RECALL_POINTS
+from evaluation.measures.passages.focused import RECALL_POINTS
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]

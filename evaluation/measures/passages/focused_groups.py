@@ -1,5 +1,5 @@
 """A run's results grouped by article with one sort, for the focused task of a whole run at once
-(`evaluation.measures.focused_table`).
+(`evaluation.measures.engines.focused_run`).
 
 Each result is one integer (qrels topic, article, start) and, below it, its line, or when that
 does not fit in 63 bits its rank in its topic's block (INEX Wikipedia ids take 25 bits): a sort

@@ -1,4 +1,4 @@
-"""The qrels as arrays (`evaluation.measures.qrels_arrays`): computed from the fast path's
+"""The qrels as arrays (`evaluation.measures.passages.qrels_arrays`): computed from the fast path's
 columns at once, they equal those computed topic by topic from each topic's `RelevantText`."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from evaluation.formats.fol.qrels import read_qrels_columns
 from evaluation.measures.evaluate import PreparedQrels
-from evaluation.measures.qrels_arrays import (
+from evaluation.measures.passages.qrels_arrays import (
     JudgedArrays,
     arrays_of_columns,
     arrays_of_texts,

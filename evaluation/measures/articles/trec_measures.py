@@ -36,12 +36,12 @@ relevant documents in ranks 1..r):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
-
-from evaluation.measures.trec_names import Selection
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -50,6 +50,25 @@ INFAP_EPSILON = 1e-5
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+
+
+class Row(Protocol):
+    """A printed row: its name (`P_10`), family (`P`) and parameter (10), if any."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def parameter(self) -> float | None: ...
+
+
+class Selection(Protocol):
+    """The rows asked for, in printed order, and each family's parameters (the registry's
+    `evaluation.measures.registry.trec.Selection`)."""
+
+    def rows(self) -> Sequence[Row]: ...
+    def parameters(self, family: str) -> tuple[float, ...]: ...
 
 
 @dataclass(frozen=True)

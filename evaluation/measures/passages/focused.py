@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from evaluation.errors import FormatError
 from evaluation.formats.records import Span
-from evaluation.measures.passages import Ints, RelevantText, TopicLines, overlap_length
+from evaluation.measures.passages.text import Ints, RelevantText, TopicLines, overlap_length
 
 Floats = npt.NDArray[np.float64]
 Value = int | float

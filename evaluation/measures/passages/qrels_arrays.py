@@ -1,6 +1,6 @@
 """What the whole-run focused evaluation needs of the qrels, as arrays over every topic.
 
-`evaluation.measures.focused_table.QrelsIndex` looks up each retrieved article in one sorted
+`evaluation.measures.engines.focused_run.QrelsIndex` looks up each retrieved article in one sorted
 array of the judged articles of every topic and counts relevant characters from one array of
 relevant passages (Kamps et al., INEX 2007 Evaluation Measures, LNCS 4862: `rel(p)` of a
 result is its overlap with the highlighted passages of its article). `JudgedArrays` holds those
@@ -8,7 +8,7 @@ arrays before they are sorted. They are computed either topic by topic from each
 `RelevantText` (`arrays_of_texts`, any qrels) or, when the qrels fast path read the file, from
 its columns at once (`arrays_of_columns`: no Python loop over topics or judgements, about a
 tenth of the time on the INEX-sized qrels of the benchmark); the two give equal arrays, which
-`tests/evaluation/measures/test_qrels_arrays.py` checks on random qrels.
+`tests/evaluation/measures/passages/test_qrels_arrays.py` checks on random qrels.
 
 Articles are numbered as `focused_table` reads run ids: an id that is a plain number (digits, no
 leading zero, below 2**31) is that number; other ids are left out (no FOL run read by pyarrow
@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluation.formats.fol.qrels_fast import QrelsColumns
-from evaluation.measures.passages import RelevantText
+from evaluation.measures.passages.text import RelevantText
 
 Ints = npt.NDArray[np.int64]
 

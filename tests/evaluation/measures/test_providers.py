@@ -1,0 +1,75 @@
+"""Which engine serves which measures, chosen in one place; every declared measure has an
+engine or an explicit refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluation.measures import providers
+from evaluation.measures.providers import Call, choose
+from evaluation.measures.registry import declarations, trec
+from evaluation.measures.registry.names import NotProvided, parse
+from evaluation.measures.tasks import TASKS
+
+
+def _names(call: Call) -> list[str]:
+    return [engine.name for engine in choose(call)]
+
+
+def test_focused_prefers_the_whole_run_engine_then_falls_back_to_topics() -> None:
+    assert _names(Call("focused")) == ["focused_run", "passage_topics"]
+    for task in ("thorough", "ric", "bic", "t2i"):
+        assert _names(Call(task)) == ["passage_topics"]
+    assert _names(Call("elements", ("P@k",))) == ["element_topics"]
+
+
+@pytest.mark.parametrize(
+    ("call", "first"),
+    [
+        (Call("articles"), "article_topics"),
+        (Call("articles", ("MAP", "P@10", "nDCG@10")), "article_topics"),
+        (Call("articles", ("P@0",)), "article_topics"),  # claimed, then refused by Settings
+        (Call("articles", ("MAP", "map")), "trec_run"),
+        (Call("articles", ("AP",)), "trec_run"),
+        (Call("articles", ("nDCG@10",), trec_qrels=True), "trec_run"),
+        (Call("articles", ("nDCG@10",), trec_switches=True), "trec_run"),
+    ],
+)
+def test_articles_go_the_trec_eval_way_unless_everything_is_focal(call: Call, first: str) -> None:
+    assert choose(call)[0].name == first
+    assert choose(call)[-1].name == "trec_run"  # trec_eval's engine serves every article call
+
+
+def test_every_task_has_a_topic_engine_or_its_own_command() -> None:
+    for task in TASKS:
+        engine = providers.topic_engine(task)
+        assert task in engine.tasks
+        assert (engine.topic is None) == (task == "elements")
+
+
+def test_every_declared_measure_has_an_engine_or_an_explicit_refusal() -> None:
+    served = set().union(*(engine.provides for engine in providers.ENGINES))
+    for measure in (*declarations.MEASURES, *declarations.ELEMENT_MEASURES):
+        assert measure.name in served, measure.name
+    for family in trec.TREC_MEASURES:
+        assert family.name in providers.TREC_RUN.provides
+    for name in (*trec.NOT_COMPUTED, *(n.replace("@k", "@10") for n in trec.NOT_PROVIDED)):
+        with pytest.raises(NotProvided):
+            parse(name, "trec")
+
+
+def test_a_refused_name_exits_2_with_a_clear_message(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from evaluation.cli.eval import eval_command
+
+    folder = Path(str(tmp_path))
+    (folder / "q").write_text("1 0 d1 1\n")
+    (folder / "r").write_text("1 Q0 d1 1 1.0 r\n")
+    result = CliRunner().invoke(
+        eval_command, ["--task", "articles", "-m", "RR@10", str(folder / "q"), str(folder / "r")]
+    )
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "measure RR@10 is not provided by any engine for task articles" in result.stderr
