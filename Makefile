@@ -19,11 +19,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-$(NODE_STAMP): package.json package-lock.json | system-packages
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: make system-packages installs Debian's nodejs and npm" >&2; exit 2; }
 	npm ci --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-# Installs Chromium and PostgreSQL from Debian when they are missing (needs root or sudo).
+# Installs Chromium, PostgreSQL and Node.js (with npm) from Debian when they are missing (needs root or sudo).
 system-packages:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
