@@ -23,13 +23,13 @@ import {
   flushOnLeave,
   localState,
   normaliseState,
-  useOutbox,
   readQueue,
   receiveState,
   refreshState,
   showSaveState,
   sync,
   unsaved,
+  useOutbox,
 } from "./queue.js";
 import "./selection.js";
 import { isSending, pump } from "./send.js";
