@@ -3,10 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Debian packages the tests drive for real: a browser and a database server.
-SYSTEM_PACKAGES := chromium postgresql
+# ESLint and its rules, from package-lock.json (npm ci), for the browser scripts in static/.
+NODE_STAMP := node_modules/.installed
+# Debian packages the tests drive for real: a browser and a database server (and Node.js, for
+# ESLint and the test that runs static/assess/passages.js, where the machine has none).
+SYSTEM_PACKAGES := chromium postgresql nodejs npm
 
-.PHONY: demo test install system-packages lint typecheck pytest benchmarks clean
+.PHONY: demo test install system-packages lint jslint typecheck pytest benchmarks clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,11 +19,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Installs Chromium and PostgreSQL from Debian when they are missing (needs root or sudo).
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: make system-packages installs Debian's nodejs and npm" >&2; exit 2; }
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+# Installs Chromium, PostgreSQL and Node.js (with npm) from Debian when they are missing (needs root or sudo).
 system-packages:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -31,10 +40,14 @@ system-packages:
 demo: install
 	$(BIN)/focal demo
 
-lint: install
+lint: install jslint
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+
+# The browser scripts (static/, native ES modules): ESLint's recommended rules (eslint.config.js).
+jslint: $(NODE_STAMP)
+	node_modules/.bin/eslint .
 
 typecheck: install
 	$(BIN)/mypy
@@ -54,4 +67,4 @@ benchmarks: install system-packages
 		echo "== $$b"; $(BIN)/python -P $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache

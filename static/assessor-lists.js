@@ -15,64 +15,63 @@
  * `persisted`). Not an hx-trigger filter (`pageshow[persisted]`): htmx evaluates filters with
  * eval, which the site's configuration forbids, and then treats the filter as always true.
  */
-"use strict";
+import { openOutbox } from "./outbox.js";
 
-(() => {
-  const stateEl = document.getElementById("outbox-state");
-  const token = document.querySelector('meta[name="csrf-token"]')?.content || "";
-  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("focal") : null;
+const stateEl = document.getElementById("outbox-state");
+const token = document.querySelector('meta[name="csrf-token"]')?.content || "";
+const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("focal") : null;
 
-  function say(message) {
-    if (!stateEl) return;
-    stateEl.hidden = message === "";
-    stateEl.textContent = message;
+function say(message) {
+  if (!stateEl) return;
+  stateEl.hidden = message === "";
+  stateEl.textContent = message;
+}
+
+const unsaved = (n) => (n === 1 ? "1 unsaved change" : `${n} unsaved changes`);
+
+// The state the server saved, or null when the operation was not applied.
+async function send(entry) {
+  try {
+    const response = await fetch(entry.url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRF-Token": token,
+      },
+      body: JSON.stringify(entry.op),
+    });
+    return response.ok ? await response.json().catch(() => null) : null;
+  } catch {
+    return null; // no connection: kept for later
   }
+}
 
-  const unsaved = (n) => (n === 1 ? "1 unsaved change" : `${n} unsaved changes`);
-
-  // The state the server saved, or null when the operation was not applied.
-  async function send(entry) {
-    try {
-      const response = await fetch(entry.url, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json",
-          "X-CSRF-Token": token,
-        },
-        body: JSON.stringify(entry.op),
-      });
-      return response.ok ? await response.json().catch(() => null) : null;
-    } catch {
-      return null; // no connection: kept for later
-    }
+async function sendAll() {
+  const outbox = await openOutbox();
+  if (!outbox.persistent) return;
+  const entries = await outbox.all();
+  let sent = 0;
+  for (const entry of entries) {
+    say(`${unsaved(entries.length - sent)} from an earlier visit: sending…`);
+    const state = await send(entry);
+    if (!state) break;
+    await outbox.remove(entry.id);
+    channel?.postMessage({ kind: "saved", url: entry.url, state, page: window.location.pathname });
+    sent += 1;
   }
+  const left = entries.length - sent;
+  say(left ? `${unsaved(left)} not sent yet: they are kept and sent later.` : "");
+  if (sent > 0) document.body.dispatchEvent(new Event("list-stale"));
+}
 
-  async function sendAll() {
-    const outbox = await window.FocalOutbox.open();
-    if (!outbox.persistent) return;
-    const entries = await outbox.all();
-    let sent = 0;
-    for (const entry of entries) {
-      say(`${unsaved(entries.length - sent)} from an earlier visit: sending…`);
-      const state = await send(entry);
-      if (!state) break;
-      await outbox.remove(entry.id);
-      channel?.postMessage({ kind: "saved", url: entry.url, state, page: window.location.pathname });
-      sent += 1;
-    }
-    const left = entries.length - sent;
-    say(left ? `${unsaved(left)} not sent yet: they are kept and sent later.` : "");
-    if (sent > 0) document.body.dispatchEvent(new Event("list-stale"));
-  }
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) document.body.dispatchEvent(new Event("list-stale"));
+});
 
-  window.addEventListener("pageshow", (event) => {
-    if (event.persisted) document.body.dispatchEvent(new Event("list-stale"));
-  });
-
-  if (!window.FocalOutbox || !window.indexedDB) return;
+if (window.indexedDB) {
   const locks = navigator.locks;
   if (locks) locks.request("focal-outbox", sendAll);
   else sendAll();
-})();
+}

@@ -7,73 +7,69 @@
  * panel "unsaved" while the text differs from what was saved, warns before leaving the page
  * with such changes, and saves with Ctrl+Enter (Cmd+Enter) in the text box.
  */
-"use strict";
+const panel = () => document.getElementById("notes");
+const status = () => document.getElementById("note-status");
+let dirty = false;
 
-(() => {
-  const panel = () => document.getElementById("notes");
-  const status = () => document.getElementById("note-status");
-  let dirty = false;
+function say(state, message) {
+  const element = status();
+  if (!element) return;
+  element.dataset.state = state;
+  element.textContent = message;
+}
 
-  function say(state, message) {
-    const element = status();
-    if (!element) return;
-    element.dataset.state = state;
-    element.textContent = message;
-  }
+function inPanel(event) {
+  const element = event.detail?.elt || event.target;
+  return Boolean(element?.closest?.("#notes"));
+}
 
-  function inPanel(event) {
-    const element = event.detail?.elt || event.target;
-    return Boolean(element?.closest?.("#notes"));
-  }
+// The text of an error page (Flask's pages put the reason in a <p>), never its markup.
+function reasonOf(xhr) {
+  if (!xhr || !xhr.responseText) return "";
+  const page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+  const paragraph = page.querySelector("p");
+  return (paragraph || page.body)?.textContent.trim().slice(0, 300) || "";
+}
 
-  // The text of an error page (Flask's pages put the reason in a <p>), never its markup.
-  function reasonOf(xhr) {
-    if (!xhr || !xhr.responseText) return "";
-    const page = new DOMParser().parseFromString(xhr.responseText, "text/html");
-    const paragraph = page.querySelector("p");
-    return (paragraph || page.body)?.textContent.trim().slice(0, 300) || "";
-  }
+document.addEventListener("input", (event) => {
+  if (!event.target.closest?.("#note-form")) return;
+  dirty = true;
+  say("dirty", "Unsaved changes.");
+});
+document.addEventListener("change", (event) => {
+  if (event.target.id !== "note-flag") return;
+  dirty = true;
+  say("dirty", "Unsaved changes.");
+});
 
-  document.addEventListener("input", (event) => {
-    if (!event.target.closest?.("#note-form")) return;
-    dirty = true;
-    say("dirty", "Unsaved changes.");
-  });
-  document.addEventListener("change", (event) => {
-    if (event.target.id !== "note-flag") return;
-    dirty = true;
-    say("dirty", "Unsaved changes.");
-  });
-
-  document.addEventListener("keydown", (event) => {
-    if (event.target.id !== "note-input") return;
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      document.getElementById("note-form")?.requestSubmit();
-    }
-  });
-
-  document.body.addEventListener("htmx:beforeRequest", (event) => {
-    if (inPanel(event)) say("saving", "Saving…");
-  });
-  document.body.addEventListener("htmx:afterSwap", (event) => {
-    if (!panel() || !inPanel(event)) return;
-    dirty = status()?.dataset.state === "error";
-  });
-  document.body.addEventListener("htmx:responseError", (event) => {
-    if (!inPanel(event)) return;
-    const xhr = event.detail.xhr;
-    const reason = reasonOf(xhr) || `the server answered ${xhr?.status}`;
-    say("error", `Not saved: ${reason}. Your text is kept here.`);
-  });
-  document.body.addEventListener("htmx:sendError", (event) => {
-    if (!inPanel(event)) return;
-    say("error", "Not saved: the server could not be reached. Your text is kept here; save again.");
-  });
-
-  window.addEventListener("beforeunload", (event) => {
-    if (!dirty || !panel()) return;
+document.addEventListener("keydown", (event) => {
+  if (event.target.id !== "note-input") return;
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
     event.preventDefault();
-    event.returnValue = "";
-  });
-})();
+    document.getElementById("note-form")?.requestSubmit();
+  }
+});
+
+document.body.addEventListener("htmx:beforeRequest", (event) => {
+  if (inPanel(event)) say("saving", "Saving…");
+});
+document.body.addEventListener("htmx:afterSwap", (event) => {
+  if (!panel() || !inPanel(event)) return;
+  dirty = status()?.dataset.state === "error";
+});
+document.body.addEventListener("htmx:responseError", (event) => {
+  if (!inPanel(event)) return;
+  const xhr = event.detail.xhr;
+  const reason = reasonOf(xhr) || `the server answered ${xhr?.status}`;
+  say("error", `Not saved: ${reason}. Your text is kept here.`);
+});
+document.body.addEventListener("htmx:sendError", (event) => {
+  if (!inPanel(event)) return;
+  say("error", "Not saved: the server could not be reached. Your text is kept here; save again.");
+});
+
+window.addEventListener("beforeunload", (event) => {
+  if (!dirty || !panel()) return;
+  event.preventDefault();
+  event.returnValue = "";
+});

@@ -22,7 +22,8 @@ def normalise(spans: Iterable[Span]) -> list[Span]:
     """Sort `spans`, drop empty ones and merge any that overlap or touch (H-Rule ATOM).
 
     The one implementation of the rule is `evaluation.relevance.derivation.merge_passages`:
-    what the screen stores and what exports derive from must merge the same way.
+    what the screen stores and what exports derive from must merge the same way (the browser's
+    copy, `static/assess/passages.js`, is checked against it by tests/static).
     """
     return merge_passages(spans)
 

@@ -76,9 +76,13 @@ class ElementRelevance:
 
 
 def merge_passages(passages: Iterable[Span]) -> list[Span]:
-    """Sort passages and merge the overlapping or touching ones (H-Rule ATOM).
+    """Sort passages and merge the overlapping or touching ones (H-Rule ATOM, spec section 4).
 
-    Empty passages are dropped.
+    Empty passages are dropped. This is the one implementation of the rule on the server: the
+    assessor's passage arithmetic (`assessor.judging.spans`) and the qrels import call it. The
+    assessment screen keeps a copy (`static/assess/passages.js`, which shows a highlight before
+    the server answers); tests/static/test_passages_js.py runs that copy under node on a table
+    of cases and checks that it answers as this function does.
 
     >>> merge_passages([(10, 12), (0, 3), (3, 5), (11, 20), (30, 30)])
     [(0, 5), (10, 20)]

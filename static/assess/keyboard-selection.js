@@ -1,88 +1,82 @@
 /* Focal assessment screen: selecting with the keyboard: the page moves a caret through text that
  * is not editable.
  */
-"use strict";
+import { docEl, wrapEl } from "./page.js";
 
-(() => {
-  const F = window.FocalAssess;
-  if (!F) return;
-  const { docEl, wrapEl } = F;
+// Chromium moves no caret through text that is not editable (unless caret browsing is on),
+// so Shift+arrows would select nothing: the page moves the selection itself. The caret
+// starts at the top of what is in view; ←/→ move it (Ctrl: by word), Shift+←/→/↑/↓/Home/End
+// extend the selection from it, h highlights. Plain ↑/↓/Home/End still scroll the page.
+const SELECTION_KEYS = {
+  ArrowLeft: ["backward", "character"],
+  ArrowRight: ["forward", "character"],
+  ArrowUp: ["backward", "line"],
+  ArrowDown: ["forward", "line"],
+  Home: ["backward", "lineboundary"],
+  End: ["forward", "lineboundary"],
+};
+const caretEl = document.getElementById("caret-marker");
+let keyboardCaret = false;
 
-  /* ---------------------------------------------------------------- keyboard selection */
+function inView(range) {
+  const rect = range.getBoundingClientRect();
+  return rect.height > 0 && rect.bottom > 0 && rect.top < window.innerHeight;
+}
 
-  // Chromium moves no caret through text that is not editable (unless caret browsing is on),
-  // so Shift+arrows would select nothing: the page moves the selection itself. The caret
-  // starts at the top of what is in view; ←/→ move it (Ctrl: by word), Shift+←/→/↑/↓/Home/End
-  // extend the selection from it, h highlights. Plain ↑/↓/Home/End still scroll the page.
-  const SELECTION_KEYS = {
-    ArrowLeft: ["backward", "character"],
-    ArrowRight: ["forward", "character"],
-    ArrowUp: ["backward", "line"],
-    ArrowDown: ["forward", "line"],
-    Home: ["backward", "lineboundary"],
-    End: ["forward", "lineboundary"],
-  };
-  const caretEl = document.getElementById("caret-marker");
-  let keyboardCaret = false;
-
-  function inView(range) {
-    const rect = range.getBoundingClientRect();
-    return rect.height > 0 && rect.bottom > 0 && rect.top < window.innerHeight;
-  }
-
-  // A collapsed selection at the first text position visible in the viewport.
-  function caretAtTopOfView(selection) {
-    const box = docEl.getBoundingClientRect();
-    for (let y = Math.max(box.top, 0) + 2; y < Math.min(box.bottom, window.innerHeight); y += 6) {
-      const range = document.caretRangeFromPoint?.(box.left + 2, y);
-      if (range && docEl.contains(range.startContainer)) {
-        selection.collapse(range.startContainer, range.startOffset);
-        return true;
-      }
+// A collapsed selection at the first text position visible in the viewport.
+function caretAtTopOfView(selection) {
+  const box = docEl.getBoundingClientRect();
+  for (let y = Math.max(box.top, 0) + 2; y < Math.min(box.bottom, window.innerHeight); y += 6) {
+    const range = document.caretRangeFromPoint?.(box.left + 2, y);
+    if (range && docEl.contains(range.startContainer)) {
+      selection.collapse(range.startContainer, range.startOffset);
+      return true;
     }
-    return false;
   }
+  return false;
+}
 
-  function moveSelection(event) {
-    const how = SELECTION_KEYS[event.key];
-    if (!how || event.altKey || event.metaKey) return false;
-    if (!event.shiftKey && !["ArrowLeft", "ArrowRight"].includes(event.key)) return false;
-    const selection = window.getSelection();
-    const inside = selection.rangeCount > 0 && docEl.contains(selection.focusNode);
-    const lost = inside && selection.isCollapsed && !inView(selection.getRangeAt(0));
-    if ((!inside || lost) && !caretAtTopOfView(selection)) return false;
-    const granularity = event.ctrlKey && how[1] === "character" ? "word" : how[1];
-    selection.modify(event.shiftKey ? "extend" : "move", how[0], granularity);
-    keyboardCaret = true;
-    showCaret();
-    return true;
-  }
+export function moveSelection(event) {
+  const how = SELECTION_KEYS[event.key];
+  if (!how || event.altKey || event.metaKey) return false;
+  if (!event.shiftKey && !["ArrowLeft", "ArrowRight"].includes(event.key)) return false;
+  const selection = window.getSelection();
+  const inside = selection.rangeCount > 0 && docEl.contains(selection.focusNode);
+  const lost = inside && selection.isCollapsed && !inView(selection.getRangeAt(0));
+  if ((!inside || lost) && !caretAtTopOfView(selection)) return false;
+  const granularity = event.ctrlKey && how[1] === "character" ? "word" : how[1];
+  selection.modify(event.shiftKey ? "extend" : "move", how[0], granularity);
+  keyboardCaret = true;
+  showCaret();
+  return true;
+}
 
-  // The caret of a keyboard selection is invisible in text that is not editable: a marker
-  // outside #document shows where the next Shift+arrow starts.
-  function showCaret() {
-    if (!caretEl || !wrapEl) return;
-    const selection = window.getSelection();
-    const show =
-      keyboardCaret && selection.rangeCount > 0 && docEl.contains(selection.focusNode);
-    caretEl.hidden = !show;
-    if (!show) return;
-    const range = document.createRange();
-    range.setStart(selection.focusNode, selection.focusOffset);
-    const rect = range.getClientRects()[0] || range.getBoundingClientRect();
-    const origin = wrapEl.getBoundingClientRect();
-    caretEl.style.left = `${rect.left - origin.left}px`;
-    caretEl.style.top = `${rect.top - origin.top}px`;
-    caretEl.style.height = `${Math.max(rect.height, 12)}px`;
-  }
+// The caret of a keyboard selection is invisible in text that is not editable: a marker
+// outside #document shows where the next Shift+arrow starts.
+function showCaret() {
+  if (!caretEl || !wrapEl) return;
+  const selection = window.getSelection();
+  const show =
+    keyboardCaret && selection.rangeCount > 0 && docEl.contains(selection.focusNode);
+  caretEl.hidden = !show;
+  if (!show) return;
+  const range = document.createRange();
+  range.setStart(selection.focusNode, selection.focusOffset);
+  const rect = range.getClientRects()[0] || range.getBoundingClientRect();
+  const origin = wrapEl.getBoundingClientRect();
+  caretEl.style.left = `${rect.left - origin.left}px`;
+  caretEl.style.top = `${rect.top - origin.top}px`;
+  caretEl.style.height = `${Math.max(rect.height, 12)}px`;
+}
 
-  document.addEventListener("mousedown", () => {
-    keyboardCaret = false;
-    showCaret();
-  });
-  document.addEventListener("selectionchange", showCaret);
+document.addEventListener("mousedown", () => {
+  keyboardCaret = false;
+  showCaret();
+});
+document.addEventListener("selectionchange", showCaret);
 
-    const selectionByKeyboard = () => keyboardCaret;
+// True while the selection is the keyboard's (made with Shift+arrows, exact characters).
+export function selectionByKeyboard() {
+  return keyboardCaret;
+}
 
-  Object.assign(F, { moveSelection, selectionByKeyboard });
-})();

@@ -1,86 +1,118 @@
-/* Focal assessment screen: starting the page: open the outbox, send what any tab left, and keep
- * the page in step with other tabs and the back/forward cache.
+/* Focal assessment screen: the entry module (templates/assess/article.html loads it with
+ * <script type="module">, the page's only script besides htmx). It imports the screen's other
+ * modules, which set up their own listeners when first imported (with the article page's parts
+ * outside this folder: the note panel, the display profiles' fold control, the view events),
+ * connects the queue to painting and sending, opens the outbox, sends what any tab left, and
+ * keeps the page in step with other tabs and the back/forward cache.
+ *
+ * The modules import one way, with no cycle (page.js and passages.js at the bottom, main.js at
+ * the top; queue.js reaches painting and sending only through its `changes` events), so each
+ * module is evaluated once, after every module it uses.
  */
-"use strict";
+import { readUndo, undo } from "./actions.js";
+import { canHighlight } from "./highlights.js";
+import { paintKeywords } from "./keywords.js";
+import "./keys.js";
+import "./outline.js";
+import { config, saveEl } from "./page.js";
+import { bepToShow, paint, placeBepMarker } from "./paint.js";
+import { describePoint } from "./panel.js";
+import {
+  changes,
+  channel,
+  flushOnLeave,
+  localState,
+  normaliseState,
+  readQueue,
+  receiveState,
+  refreshState,
+  showSaveState,
+  sync,
+  unsaved,
+  useOutbox,
+} from "./queue.js";
+import "./selection.js";
+import { isSending, pump } from "./send.js";
+import { index } from "./text-index.js";
+import "./topic-fold.js";
+import "../notes.js";
+import { openOutbox } from "../outbox.js";
+import "../profiles.js";
+import "../view-events.js";
 
-(() => {
-  const F = window.FocalAssess;
-  if (!F) return;
-  const { config } = F;
+// What the queue reports: a change is painted, a queued operation is sent.
+changes.addEventListener("change", () => paint());
+changes.addEventListener("queued", () => pump());
 
-  window.addEventListener("resize", () => F.placeBepMarker(F.bepToShow(F.localState())));
-  // A page restored from the back/forward cache shows the state of when it was left.
-  window.addEventListener("pageshow", (event) => {
-    if (event.persisted) F.refreshState().then(F.pump);
-  });
-  window.addEventListener("online", F.pump);
+window.addEventListener("resize", () => placeBepMarker(bepToShow(localState())));
+// A page restored from the back/forward cache shows the state of when it was left.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) refreshState().then(pump);
+});
+window.addEventListener("online", pump);
 
-  if (!F.canHighlight) {
-    F.showSaveState("failed", "this browser cannot F.paint highlights (CSS Highlight API missing)");
+if (!canHighlight) {
+  showSaveState("failed", "this browser cannot paint highlights (CSS Highlight API missing)");
+}
+
+// The page prefetches the next article with speculation rules (article.html); elsewhere a
+// <link rel=prefetch> is the best a browser offers.
+if (config.nextUrl && !HTMLScriptElement.supports?.("speculationrules")) {
+  const link = document.createElement("link");
+  link.rel = "prefetch";
+  link.href = config.nextUrl;
+  document.head.append(link);
+}
+
+// Leaving: what is queued goes out with keepalive (and stays in the outbox until answered).
+window.addEventListener("pagehide", flushOnLeave);
+
+// Another tab of the site saved an operation or queued one: a tab on the same article
+// shows the saved judgement (never an older one than it has) and its queued operations.
+channel?.addEventListener("message", async ({ data }) => {
+  if (data?.kind === "saved" && data.url === config.opsUrl) {
+    receiveState(normaliseState(data.state));
+    const note = document.getElementById("other-tab");
+    if (note) note.hidden = false;
   }
+  await sync();
+  paint();
+  if (isSending()) return;
+  if (readQueue().length > 0) showSaveState("saving", `${unsaved()} (another tab is saving)`);
+  else if (saveEl?.dataset.state === "saving") showSaveState("saved", "saved");
+});
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") refreshState();
+});
 
-  // The page prefetches the next article with speculation rules (article.html); elsewhere a
-  // <link rel=prefetch> is the best a browser offers.
-  if (config.nextUrl && !HTMLScriptElement.supports?.("speculationrules")) {
-    const link = document.createElement("link");
-    link.rel = "prefetch";
-    link.href = config.nextUrl;
-    document.head.append(link);
-  }
+document.getElementById("conflict-dismiss")?.addEventListener("click", () => {
+  const box = document.getElementById("conflict");
+  if (box) box.hidden = true;
+  document.getElementById("conflict-list")?.replaceChildren();
+});
+document.getElementById("conflict-reload")?.addEventListener("click", () => {
+  window.location.reload();
+});
 
-  // Leaving: what is queued goes out with keepalive (and stays in the outbox until answered).
-  window.addEventListener("pagehide", F.flushOnLeave);
+paintKeywords();
+paint();
 
-  // Another tab of the site saved an operation or queued one: a tab on the same article
-  // shows the saved judgement (never an older one than it has) and its queued operations.
-  F.channel?.addEventListener("message", async ({ data }) => {
-    if (data?.kind === "saved" && data.url === config.opsUrl) {
-      const state = F.normaliseState(data.state);
-      F.receiveState(state);
-      const note = document.getElementById("other-tab");
-      if (note) note.hidden = false;
-    }
-    await F.sync();
-    F.paint();
-    if (F.isSending()) return;
-    if (F.readQueue().length > 0) F.showSaveState("saving", `${F.unsaved()} (another tab is saving)`);
-    else if (F.saveEl?.dataset.state === "saving") F.showSaveState("saved", "saved");
-  });
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") F.refreshState();
-  });
+// For tests and for scripts driving the page (read-only views of the modules' state).
+const driver = {
+  index,
+  localState,
+  describePoint,
+  pendingCount: () => readQueue().length,
+  outboxReady: false,
+  undo,
+  undoCount: () => readUndo().length,
+};
+window.focal = driver;
 
-  document.getElementById("conflict-dismiss")?.addEventListener("click", () => {
-    const box = document.getElementById("conflict");
-    if (box) box.hidden = true;
-    document.getElementById("conflict-list")?.replaceChildren();
-  });
-  document.getElementById("conflict-reload")?.addEventListener("click", () => {
-    window.location.reload();
-  });
-
-  F.paintKeywords();
-  F.paint();
-
-  // Open the outbox, keep what was queued meanwhile, then send whatever any tab left in it.
-  F.ready = (window.FocalOutbox ? window.FocalOutbox.open() : Promise.resolve(null)).then(
-    async (box) => {
-      await F.openOutbox(box);
-      F.paint();
-      await F.refreshState();
-      window.focal.outboxReady = true;
-      F.pump();
-    },
-  );
-
-  // For tests and for scripts driving the page.
-  window.focal = {
-    index: F.index,
-    localState: F.localState,
-    describePoint: F.describePoint,
-    pendingCount: () => F.readQueue().length,
-    outboxReady: false,
-    undo: F.undo,
-    undoCount: () => F.readUndo().length,
-  };
-})();
+// Open the outbox, keep what was queued meanwhile, then send whatever any tab left in it.
+useOutbox(openOutbox()).then(async () => {
+  paint();
+  await refreshState();
+  driver.outboxReady = true;
+  pump();
+});

@@ -1,62 +1,58 @@
 /* Focal assessment screen: the judgement panel: status, passages, and where the best entry point
  * is in words.
  */
-"use strict";
+import { index } from "./text-index.js";
 
-(() => {
-  const F = window.FocalAssess;
-  if (!F) return;
-  const { index } = F;
+const STATUS_LABELS = {
+  unjudged: "not judged yet",
+  relevant: "relevant",
+  nonrelevant: "not relevant",
+  not_relevant: "not relevant",
+};
 
-  const STATUS_LABELS = {
-    unjudged: "not judged yet",
-    relevant: "relevant",
-    nonrelevant: "not relevant",
-    not_relevant: "not relevant",
+// Where a point of the text is, in words: the element path of the element around it
+// (data-path, rendering.py), without the root element, body steps and inline markup, named
+// ("section 2, paragraph 3"); an assessor reads this, never a character offset.
+const STEP_NAMES = {
+  sec: "section", ss: "subsection", ss1: "subsection", ss2: "subsection", ss3: "subsection",
+  p: "paragraph", ip: "paragraph", ip1: "paragraph", para: "paragraph", title: "title",
+  st: "heading", "article-title": "title", abstract: "abstract", fm: "front matter",
+  bm: "back matter", list: "list", item: "item", "list-item": "item", table: "table",
+  caption: "caption", fig: "figure", act: "act", scene: "scene", speech: "speech",
+  line: "line", text: "text", label: "label", "boxed-text": "box",
+};
+const SKIPPED = new Set(["article", "bdy", "body", "front", "back", "it", "i", "b", "em",
+  "sup", "sub", "xref", "italic", "bold", "u", "ref", "collectionlink", "unknownlink",
+  "emph2", "emph3", "emph4", "emph5", "wikipedialink", "weblink", "outsidelink"]);
+
+export function describePoint(offset) {
+  if (index.nodes.length === 0) return "start of the text";
+  const { node } = index.locate(index.toUnits(offset));
+  const element = (node.nodeType === Node.TEXT_NODE ? node.parentElement : node)
+    ?.closest("[data-path]");
+  const steps = (element?.dataset.path || "")
+    .split("/")
+    .slice(2) // the root element is the whole document
+    .map((step) => step.match(/^([^[]+)\[(\d+)\]$/))
+    .filter((match) => match && !SKIPPED.has(match[1]))
+    .map(([, name, n]) => `${STEP_NAMES[name] || name} ${n}`);
+  return steps.length ? steps.join(", ") : "start of the text";
+}
+
+export function updatePanel(state, bep) {
+  const set = (id, text) => {
+    const el = document.getElementById(id);
+    if (el) el.textContent = text;
   };
+  set("status-text", STATUS_LABELS[state.status] || state.status);
+  const chars = state.passages.reduce((sum, [s, e]) => sum + e - s, 0);
+  set("passage-count", `${state.passages.length} passage(s), ${chars} characters`);
+  set("bep-text", bep ? `${describePoint(bep.offset)}${bep.suggested ? " (suggested)" : ""}` : "none");
+  document.body.dataset.status = state.status;
+}
 
-  // Where a point of the text is, in words: the element path of the element around it
-  // (data-path, rendering.py), without the root element, body steps and inline markup, named
-  // ("section 2, paragraph 3"); an assessor reads this, never a character offset.
-  const STEP_NAMES = {
-    sec: "section", ss: "subsection", ss1: "subsection", ss2: "subsection", ss3: "subsection",
-    p: "paragraph", ip: "paragraph", ip1: "paragraph", para: "paragraph", title: "title",
-    st: "heading", "article-title": "title", abstract: "abstract", fm: "front matter",
-    bm: "back matter", list: "list", item: "item", "list-item": "item", table: "table",
-    caption: "caption", fig: "figure", act: "act", scene: "scene", speech: "speech",
-    line: "line", text: "text", label: "label", "boxed-text": "box",
-  };
-  const SKIPPED = new Set(["article", "bdy", "body", "front", "back", "it", "i", "b", "em",
-    "sup", "sub", "xref", "italic", "bold", "u", "ref", "collectionlink", "unknownlink",
-    "emph2", "emph3", "emph4", "emph5", "wikipedialink", "weblink", "outsidelink"]);
+// The name of an element path's step ("sec": "section").
+export function stepName(name) {
+  return STEP_NAMES[name] || name;
+}
 
-  function describePoint(offset) {
-    if (index.nodes.length === 0) return "start of the text";
-    const { node } = index.locate(index.toUnits(offset));
-    const element = (node.nodeType === Node.TEXT_NODE ? node.parentElement : node)
-      ?.closest("[data-path]");
-    const steps = (element?.dataset.path || "")
-      .split("/")
-      .slice(2) // the root element is the whole document
-      .map((step) => step.match(/^([^[]+)\[(\d+)\]$/))
-      .filter((match) => match && !SKIPPED.has(match[1]))
-      .map(([, name, n]) => `${STEP_NAMES[name] || name} ${n}`);
-    return steps.length ? steps.join(", ") : "start of the text";
-  }
-
-  function updatePanel(state, bep) {
-    const set = (id, text) => {
-      const el = document.getElementById(id);
-      if (el) el.textContent = text;
-    };
-    set("status-text", STATUS_LABELS[state.status] || state.status);
-    const chars = state.passages.reduce((sum, [s, e]) => sum + e - s, 0);
-    set("passage-count", `${state.passages.length} passage(s), ${chars} characters`);
-    set("bep-text", bep ? `${describePoint(bep.offset)}${bep.suggested ? " (suggested)" : ""}` : "none");
-    document.body.dataset.status = state.status;
-  }
-
-    const stepName = (name) => STEP_NAMES[name] || name;
-
-  Object.assign(F, { describePoint, updatePanel, stepName });
-})();

@@ -3,67 +3,65 @@
  * ("section 2, paragraph 3"); a click on it
  * scrolls to the passage and selects it, "Remove" removes it (one action, undone with u).
  */
-"use strict";
+import { unhighlight } from "./actions.js";
+import { config } from "./page.js";
+import { describePoint } from "./panel.js";
+import { focusPassage } from "./selection-bar.js";
+import { index } from "./text-index.js";
 
-(() => {
-  const F = window.FocalAssess;
-  if (!F) return;
-  const { config, index } = F;
-  const listEl = document.getElementById("passage-list");
-  const emptyEl = document.getElementById("passage-list-empty");
-  const FIRST_WORDS = 8;
-  let shown = "";
+const listEl = document.getElementById("passage-list");
+const emptyEl = document.getElementById("passage-list-empty");
+const FIRST_WORDS = 8;
+let shown = "";
 
-  function firstWords(start, end) {
-    const text = index.slice(start, Math.min(end, start + 300)).trim();
-    const words = text.split(/\s+/);
-    const cut = words.length > FIRST_WORDS || end - start > 300;
-    return `${words.slice(0, FIRST_WORDS).join(" ")}${cut ? " …" : ""}`;
+function firstWords(start, end) {
+  const text = index.slice(start, Math.min(end, start + 300)).trim();
+  const words = text.split(/\s+/);
+  const cut = words.length > FIRST_WORDS || end - start > 300;
+  return `${words.slice(0, FIRST_WORDS).join(" ")}${cut ? " …" : ""}`;
+}
+
+function goToPassage(passage) {
+  const { node } = index.locate(index.toUnits(passage[0]));
+  const element = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+  element?.scrollIntoView({ block: "center" });
+  focusPassage(passage, true);
+}
+
+function item(passage, number) {
+  const [start, end] = passage;
+  const li = document.createElement("li");
+  const go = document.createElement("button");
+  go.type = "button";
+  go.className = "passage-go";
+  go.textContent = firstWords(start, end);
+  go.title = "scroll to this passage";
+  go.addEventListener("click", () => goToPassage(passage));
+  const length = document.createElement("span");
+  length.className = "passage-length";
+  length.textContent = `${end - start} characters`;
+  const where = document.createElement("span");
+  where.className = "passage-where";
+  where.textContent = describePoint(start);
+  li.append(go, " ", length, " ", where);
+  if (config.opsUrl) {
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "passage-remove";
+    remove.textContent = "Remove";
+    remove.setAttribute("aria-label", `Remove passage ${number}`);
+    remove.addEventListener("click", () => unhighlight(passage));
+    li.append(" ", remove);
   }
+  return li;
+}
 
-  function goToPassage(passage) {
-    const { node } = index.locate(index.toUnits(passage[0]));
-    const element = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
-    element?.scrollIntoView({ block: "center" });
-    F.focusPassage(passage, true);
-  }
+export function renderPassageList(state) {
+  if (!listEl) return;
+  const key = JSON.stringify(state.passages);
+  if (key === shown) return;
+  shown = key;
+  listEl.replaceChildren(...state.passages.map((passage, i) => item(passage, i + 1)));
+  if (emptyEl) emptyEl.hidden = state.passages.length > 0;
+}
 
-  function item(passage, number) {
-    const [start, end] = passage;
-    const li = document.createElement("li");
-    const go = document.createElement("button");
-    go.type = "button";
-    go.className = "passage-go";
-    go.textContent = firstWords(start, end);
-    go.title = "scroll to this passage";
-    go.addEventListener("click", () => goToPassage(passage));
-    const length = document.createElement("span");
-    length.className = "passage-length";
-    length.textContent = `${end - start} characters`;
-    const where = document.createElement("span");
-    where.className = "passage-where";
-    where.textContent = F.describePoint(start);
-    li.append(go, " ", length, " ", where);
-    if (config.opsUrl) {
-      const remove = document.createElement("button");
-      remove.type = "button";
-      remove.className = "passage-remove";
-      remove.textContent = "Remove";
-      remove.setAttribute("aria-label", `Remove passage ${number}`);
-      remove.addEventListener("click", () => F.unhighlight(passage));
-      li.append(" ", remove);
-    }
-    return li;
-  }
-
-  function renderPassageList(state) {
-    if (!listEl) return;
-    const key = JSON.stringify(state.passages);
-    if (key === shown) return;
-    shown = key;
-    listEl.replaceChildren(...state.passages.map((passage, i) => item(passage, i + 1)));
-    if (emptyEl) emptyEl.hidden = state.passages.length > 0;
-  }
-
-  Object.assign(F, { renderPassageList, goToPassage });
-})();

@@ -4,11 +4,7 @@
  * narrow screen (the phone layout of focal.css) it starts folded even on the first article, so
  * that the text starts within the first screen: its summary is the topic's title, a tap opens it.
  */
-"use strict";
-
-(() => {
-  const fold = document.getElementById("topic-fold");
-  if (!fold) return;
+function remember(fold) {
   const key = `focal.topic-open:${fold.dataset.topic}`;
   const remembered = localStorage.getItem(key);
   if (remembered !== null) fold.open = remembered === "1";
@@ -17,4 +13,7 @@
   fold.querySelector("summary")?.addEventListener("click", () => {
     setTimeout(() => localStorage.setItem(key, fold.open ? "1" : "0"), 0);
   });
-})();
+}
+
+const fold = document.getElementById("topic-fold");
+if (fold) remember(fold);

@@ -4,57 +4,51 @@
  * move; offsets stay exact code points (the snapping walks the UTF-16 text a code point at a
  * time, so a surrogate pair is never split).
  */
-"use strict";
+import { index } from "./text-index.js";
 
-(() => {
-  const F = window.FocalAssess;
-  if (!F) return;
-  const { index } = F;
-  // The word characters of the keyword marks: letters, digits and marks of any script.
-  const WORD = /^[\p{L}\p{N}\p{M}_'’]$/u;
+// The word characters of the keyword marks: letters, digits and marks of any script.
+const WORD = /^[\p{L}\p{N}\p{M}_'’]$/u;
 
-  // The code point that ends just before UTF-16 unit `units` (null at the start).
-  function before(units) {
-    if (units <= 0) return null;
-    const low = index.text.charCodeAt(units - 1);
-    const pair = low >= 0xdc00 && low <= 0xdfff && units >= 2;
-    return pair ? index.text.slice(units - 2, units) : index.text[units - 1];
-  }
+// The code point that ends just before UTF-16 unit `units` (null at the start).
+function before(units) {
+  if (units <= 0) return null;
+  const low = index.text.charCodeAt(units - 1);
+  const pair = low >= 0xdc00 && low <= 0xdfff && units >= 2;
+  return pair ? index.text.slice(units - 2, units) : index.text[units - 1];
+}
 
-  // The code point that starts at UTF-16 unit `units` (null at the end).
-  function after(units) {
-    if (units >= index.length) return null;
-    return String.fromCodePoint(index.text.codePointAt(units));
-  }
+// The code point that starts at UTF-16 unit `units` (null at the end).
+function after(units) {
+  if (units >= index.length) return null;
+  return String.fromCodePoint(index.text.codePointAt(units));
+}
 
-  const isWord = (char) => char !== null && WORD.test(char);
+const isWord = (char) => char !== null && WORD.test(char);
 
-  // A boundary inside a word moves back to the word's start.
-  function wordStart(units) {
-    if (!isWord(after(units))) return units;
-    while (isWord(before(units))) units -= before(units).length;
-    return units;
-  }
+// A boundary inside a word moves back to the word's start.
+function wordStart(units) {
+  if (!isWord(after(units))) return units;
+  while (isWord(before(units))) units -= before(units).length;
+  return units;
+}
 
-  // A boundary inside a word moves on to the word's end.
-  function wordEnd(units) {
-    if (!isWord(before(units))) return units;
-    while (isWord(after(units))) units += after(units).length;
-    return units;
-  }
+// A boundary inside a word moves on to the word's end.
+function wordEnd(units) {
+  if (!isWord(before(units))) return units;
+  while (isWord(after(units))) units += after(units).length;
+  return units;
+}
 
-  // {start, end, exact} (code points) grown to whole words.
-  function snapToWords({ start, end }) {
-    const s = index.toCodePoint(wordStart(index.toUnits(start)));
-    const e = index.toCodePoint(wordEnd(index.toUnits(end)));
-    return { start: s, end: e, exact: index.slice(s, e) };
-  }
+// {start, end, exact} (code points) grown to whole words.
+export function snapToWords({ start, end }) {
+  const s = index.toCodePoint(wordStart(index.toUnits(start)));
+  const e = index.toCodePoint(wordEnd(index.toUnits(end)));
+  return { start: s, end: e, exact: index.slice(s, e) };
+}
 
-  // One boundary (a code point offset) snapped as the start or the end of a passage.
-  function snapBoundary(offset, asStart) {
-    const units = index.toUnits(offset);
-    return index.toCodePoint(asStart ? wordStart(units) : wordEnd(units));
-  }
+// One boundary (a code point offset) snapped as the start or the end of a passage.
+export function snapBoundary(offset, asStart) {
+  const units = index.toUnits(offset);
+  return index.toCodePoint(asStart ? wordStart(units) : wordEnd(units));
+}
 
-  Object.assign(F, { snapToWords, snapBoundary });
-})();

@@ -76,7 +76,8 @@ def test_the_article_page_follows_the_collection_profile(seeded: Seeded, log_in:
 
     # rows made without the import: NULL, detected from the root element (article/title/bdy)
     assert "pf-profile-wikipedia" in page()
-    assert "profiles.css" in page() and "profiles.js" in page()
+    # the article page loads profiles.css, and main.js, which imports profiles.js (tests/static)
+    assert "profiles.css" in page() and "/static/assess/main.js" in page()
     with db.session_scope(seeded.app) as session:
         set_display_profile(session, "test", "default")
     assert "pf-profile" not in page()

@@ -54,7 +54,7 @@ def test_the_assessor_saves_a_flag_and_note_and_sees_them_on_the_article_page(
     ]
     page = alice.get(f"/assignments/{seeded.alice}/articles/1001").get_data(as_text=True)
     assert 'id="note-flag" checked' in page and "Ask &lt;b&gt;olga&lt;/b&gt;.</textarea>" in page
-    assert "notes.js" in page
+    assert "/static/assess/main.js" in page  # which imports notes.js (tests/static)
     with db.session_scope(seeded.app) as session:
         kinds = list(session.scalars(select(Event.kind).where(Event.article == "1001")))
     assert kinds == ["note"]

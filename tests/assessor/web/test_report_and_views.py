@@ -75,7 +75,7 @@ def test_the_page_reports_views_for_its_assessor_only(
     client, _csrf = alice
     page = client.get(f"/assignments/{seeded.alice}/articles/1001").get_data(as_text=True)
     assert _config(page)["viewsUrl"] == VIEWS.format(seeded.alice, "1001")
-    assert '/static/views.js"' in page
+    assert '/static/assess/main.js"' in page  # which imports view-events.js (tests/static)
     olga = seeded.app.test_client()
     log_in(olga, "olga")
     read_only = olga.get(f"/assignments/{seeded.alice}/articles/1001").get_data(as_text=True)
