@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evaluation.relevance.derivation import derive, merge_passages
+from evaluation.formats.records import merge_passages
+from evaluation.relevance.derivation import derive
 from evaluation.text.document import Document
 
 HAMLET = Path(__file__).resolve().parents[2] / "shared/data/collections/shakespeare/hamlet.xml"

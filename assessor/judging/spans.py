@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from evaluation.relevance.derivation import merge_passages
+from evaluation.formats.records import merge_passages
 
 Span = tuple[int, int]
 
@@ -21,7 +21,7 @@ Span = tuple[int, int]
 def normalise(spans: Iterable[Span]) -> list[Span]:
     """Sort `spans`, drop empty ones and merge any that overlap or touch (H-Rule ATOM).
 
-    The one implementation of the rule is `evaluation.relevance.derivation.merge_passages`:
+    The one implementation of the rule is `evaluation.formats.records.merge_passages`:
     what the screen stores and what exports derive from must merge the same way (the browser's
     copy, `static/assess/passages.js`, is checked against it by tests/static).
     """

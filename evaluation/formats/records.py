@@ -6,7 +6,7 @@ half-open `(start, end)` pairs. Topic and article ids are kept as the strings of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import attrgetter
@@ -108,3 +108,28 @@ def group_results(run: Run, results: Sequence[Result]) -> None:
                 "would miscount them)"
             )
         begin = end
+
+
+def merge_passages(passages: Iterable[Span]) -> list[Span]:
+    """Sort passages and merge the overlapping or touching ones (H-Rule ATOM, spec section 4).
+
+    Empty passages are dropped. This is the one implementation of the rule in Python: element
+    relevance (`evaluation.relevance.derivation`), assessor agreement
+    (`evaluation.statistics.agreement`), the assessor's passage arithmetic
+    (`assessor.judging.spans`) and the qrels import call it. It lives beside `Span`, in the
+    lowest layer that every caller may import. The
+    assessment screen keeps a copy (`static/assess/passages.js`, which shows a highlight before
+    the server answers); tests/static/test_passages_js.py runs that copy under node on a table
+    of cases and checks that it answers as this function does.
+
+    >>> merge_passages([(10, 12), (0, 3), (3, 5), (11, 20), (30, 30)])
+    [(0, 5), (10, 20)]
+    """
+    merged: list[Span] = []
+    for start, end in sorted(p for p in passages if p[1] > p[0]):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged

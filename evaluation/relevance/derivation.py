@@ -35,7 +35,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from evaluation.formats.records import Span
+from evaluation.formats.records import Span, merge_passages
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -73,28 +73,6 @@ class ElementRelevance:
     size: int
     specificity: float
     exhaustivity: int
-
-
-def merge_passages(passages: Iterable[Span]) -> list[Span]:
-    """Sort passages and merge the overlapping or touching ones (H-Rule ATOM, spec section 4).
-
-    Empty passages are dropped. This is the one implementation of the rule on the server: the
-    assessor's passage arithmetic (`assessor.judging.spans`) and the qrels import call it. The
-    assessment screen keeps a copy (`static/assess/passages.js`, which shows a highlight before
-    the server answers); tests/static/test_passages_js.py runs that copy under node on a table
-    of cases and checks that it answers as this function does.
-
-    >>> merge_passages([(10, 12), (0, 3), (3, 5), (11, 20), (30, 30)])
-    [(0, 5), (10, 20)]
-    """
-    merged: list[Span] = []
-    for start, end in sorted(p for p in passages if p[1] > p[0]):
-        if merged and start <= merged[-1][1]:
-            if end > merged[-1][1]:
-                merged[-1] = (merged[-1][0], end)
-        else:
-            merged.append((start, end))
-    return merged
 
 
 def highlighted_in(starts: IntArray, ends: IntArray, passages: Sequence[Span]) -> IntArray:

@@ -2,7 +2,7 @@
 
 The assessment screen shows a queued highlight before the server answers, so
 `static/assess/passages.js` merges passages itself; the server's one implementation is
-`evaluation.relevance.derivation.merge_passages` (and `assessor.judging.spans.remove_span`
+`evaluation.formats.records.merge_passages` (and `assessor.judging.spans.remove_span`
 for removal). Node runs the ES module as it is (passages_harness.mjs) on one table of cases
 and every answer must equal Python's.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from assessor.judging.spans import remove_span
-from evaluation.relevance.derivation import merge_passages
+from evaluation.formats.records import merge_passages
 
 HARNESS = Path(__file__).with_name("passages_harness.mjs")
 

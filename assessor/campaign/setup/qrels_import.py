@@ -44,7 +44,7 @@ from assessor.store.models import (
 from evaluation.errors import FormatError
 from evaluation.formats import records
 from evaluation.formats.fol.qrels import read_qrels
-from evaluation.relevance.derivation import merge_passages
+from evaluation.formats.records import merge_passages
 
 BATCH = 5000
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from statistics import fmean
 
-from evaluation.formats.records import Judgement, Qrels, Span
+from evaluation.formats.records import Judgement, Qrels, Span, merge_passages
 
 COLUMNS = (
     "topic",
@@ -80,21 +80,9 @@ def ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
-def merged(spans: Iterable[Span]) -> list[Span]:
-    """The spans sorted, overlapping and touching ones joined (the text they cover, once)."""
-    out: list[Span] = []
-    for start, end in sorted(spans):
-        if out and start <= out[-1][1]:
-            if end > out[-1][1]:
-                out[-1] = (out[-1][0], end)
-        else:
-            out.append((start, end))
-    return out
-
-
 def covered(spans: Iterable[Span]) -> int:
     """How many characters the spans cover (each counted once)."""
-    return sum(end - start for start, end in merged(spans))
+    return sum(end - start for start, end in merge_passages(spans))
 
 
 def overlap(spans_a: Iterable[Span], spans_b: Iterable[Span]) -> int:
@@ -107,7 +95,7 @@ def overlap(spans_a: Iterable[Span], spans_b: Iterable[Span]) -> int:
     >>> overlap([(0, 5)], [(5, 9)])
     0
     """
-    a, b = merged(spans_a), merged(spans_b)
+    a, b = merge_passages(spans_a), merge_passages(spans_b)
     i = j = total = 0
     while i < len(a) and j < len(b):
         start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])

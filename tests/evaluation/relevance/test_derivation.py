@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evaluation.formats.records import merge_passages
 from evaluation.relevance.derivation import (
     SpanElement,
     derive,
     elemental_element,
     highlighted_in,
-    merge_passages,
     smallest_enclosing,
 )
 from evaluation.text.document import Document
