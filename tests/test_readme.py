@@ -30,6 +30,8 @@ def command_paths(group: click.Group, prefix: str = "focal") -> Iterator[str]:
     for name in group.list_commands(context):
         command = group.get_command(context, name)
         assert command is not None, f"{prefix} {name} is declared but cannot be loaded"
+        if command.hidden:  # an old name kept as an alias; the README shows the current one
+            continue
         yield f"{prefix} {name}"
         if isinstance(command, click.Group):
             yield from command_paths(command, f"{prefix} {name}")

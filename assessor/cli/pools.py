@@ -1,17 +1,19 @@
-"""`focal pool`, `focal pool-build` and `focal pool-stats`: pool files, and database pools.
+"""`focal pool build` and `focal pool stats` for pool files and for the database's pools.
 
-`focal pool build [...] RUN...` writes a pool file (`pooling.cli.commands`, spec section 6). Given
-no RUN
-file, the same command pools the runs imported into the database for the assessors, exactly as
-`focal pool-build --method topn --size N` does (`assessor.campaign.pools.build`); `focal pool-stats`
-reports on the database pools what `focal pool stats` reports on a pool file
-(`assessor.campaign.pools.statistics`, which the organiser's Pools page calls too). The
-composition lives here, not in `pooling/`, because imports go one way: evaluation <- pooling <-
-assessor.
+One command for one thing, whatever the pools are kept in. Given RUN files, `focal pool build`
+writes a pool file and `focal pool stats POOL RUN...` describes one (`pooling.cli.commands`,
+spec section 6). Given no RUN file, `focal pool build` pools the runs imported into the database for
+the assessors (`assessor.campaign.pools.build`), and `focal pool stats` with no POOL describes the
+database's pools (`assessor.campaign.pools.statistics`, which the organiser's Pools page calls
+too). Options mean the same in both: `--size N` is n of top-n, `--depth K` is k of depth-k.
+`focal pool-build` and `focal pool-stats`, the names of earlier versions, are kept as hidden
+aliases of the database forms. The composition lives here, not in `pooling/`, because imports go
+one way: evaluation <- pooling <- assessor.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, cast
 
 import click
@@ -19,17 +21,15 @@ import click
 from assessor.cli.support import friendly_errors, transaction
 from pooling.cli.commands import build as file_build
 from pooling.cli.commands import pool as file_pool
+from pooling.cli.commands import stats as file_stats
 
 
-@click.command("pool-build")
+@click.command("pool-build", hidden=True)
 @click.option("--method", type=click.Choice(["topn", "depth"]), default="topn", show_default=True)
 @click.option(
-    "--size",
-    type=click.IntRange(min=1),
-    default=500,
-    show_default=True,
-    help="n (top-n), k (depth).",
+    "--size", type=click.IntRange(min=1), default=500, show_default=True, help="n of top-n."
 )
+@click.option("--depth", type=click.IntRange(min=1), default=None, help="k of depth-k.")
 @click.option(
     "--order",
     type=click.Choice(["article", "rank", "random"]),
@@ -40,9 +40,16 @@ from pooling.cli.commands import pool as file_pool
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of --order random.")
 @click.option("--topic", "topics", multiple=True, help="Only these topics (repeatable).")
 @friendly_errors
-def pool_build(method: str, size: int, order: str, seed: int, topics: tuple[str, ...]) -> None:
+def pool_build(
+    method: str, size: int, depth: int | None, order: str, seed: int, topics: tuple[str, ...]
+) -> None:
     """Build the pools of the imported topics from the imported runs (replaces old pools)."""
     from assessor.campaign.pools.build import Method, Order, build_pools
+
+    if method == "depth":
+        if depth is None:
+            raise click.UsageError("--method depth needs --depth K")
+        size = depth
 
     with transaction() as session:
         summaries = build_pools(
@@ -55,7 +62,7 @@ def pool_build(method: str, size: int, order: str, seed: int, topics: tuple[str,
         )
 
 
-@click.command("pool-stats")
+@click.command("pool-stats", hidden=True)
 @click.option(
     "--table",
     type=click.Choice(["topics", "runs", "groups", "overlap", "depths"]),
@@ -113,13 +120,11 @@ def _build(ctx: click.Context, /, **options: Any) -> None:
     if used:
         flags = ", ".join("--" + name for name in used)
         raise click.UsageError(f"{flags}: only for pools built from RUN files")
-    if method == "depth" and options["depth"] is None:
-        raise click.UsageError("--method depth needs --depth K")
-    size = options["depth"] if method == "depth" else options["size"]
     ctx.invoke(
         pool_build,
         method=method,
-        size=size,
+        size=options["size"],
+        depth=options["depth"],
         order=options["order"],
         seed=options["seed"],
         topics=topics,
@@ -136,8 +141,48 @@ build = click.Command(
     ),
 )
 
+
+def _stats_params() -> list[click.Parameter]:
+    params: list[click.Parameter] = []
+    for param in file_stats.params:
+        if param.name == "pool_file":
+            param = click.Argument(["pool_file"], metavar="POOL", required=False, type=param.type)
+        elif param.name == "runs":
+            param = click.Argument(["runs"], metavar="RUN...", nargs=-1, type=param.type)
+        params.append(param)
+    return params
+
+
+@click.pass_context
+def _stats(ctx: click.Context, /, **options: Any) -> None:
+    pool_file: Path | None = options["pool_file"]
+    if pool_file is not None:
+        if not options["runs"]:
+            raise click.UsageError("POOL needs the RUN files it was built from")
+        ctx.invoke(file_stats, **options)
+        return
+    used = [name for name, value in options.items() if name not in ("table", "runs", "pool_file")
+            and value not in (None, "unique")]  # fmt: skip
+    if used:
+        flags = ", ".join("--" + name.replace("_", "-") for name in used)
+        raise click.UsageError(f"{flags}: only for a POOL file and its RUN files")
+    if options["table"] == "excluded":
+        raise click.UsageError("--table excluded needs a POOL file and --exclude-group")
+    ctx.invoke(pool_stats, table=options["table"])
+
+
+stats = click.Command(
+    "stats",
+    callback=_stats,
+    params=_stats_params(),
+    help=(
+        "Per topic and overall: pool size, run depths, unique contributions, overlap; of a POOL "
+        "file built from RUN files, or, given none, of the pools in the database."
+    ),
+)
+
 pool = type(file_pool)(
     name="pool",
-    commands={**file_pool.commands, "build": build},
+    commands={**file_pool.commands, "build": build, "stats": stats},
     help=file_pool.help,
 )

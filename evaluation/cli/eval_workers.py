@@ -29,14 +29,14 @@ def evaluate_focused_files(
     """The focused task of run files parsed by `runs` (a `ReadAhead` of `paths`), on `jobs`
     threads: the runs are parsed and evaluated in pyarrow and numpy, mostly without the GIL,
     and a thread costs no fork and returns no pickle."""
-    from evaluation.measures.engines.focused_run import qrels_index
+    from evaluation.measures.engines.focused_run import judged_articles
 
     def evaluate_one(index: int) -> RunEvaluation:
         return evaluate_file(prepared, settings, paths[index], runs.take(index))
 
     if jobs <= 1 or len(paths) <= 1:
         return [evaluate_one(index) for index in range(len(paths))]
-    qrels_index(prepared)  # built once, before the workers start, so that they share it
+    judged_articles(prepared)  # built once, before the workers start, so that they share it
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(jobs) as threads:

@@ -1,7 +1,7 @@
 """`focal eval --task articles` in trec_eval's terms: its files, names, options and layout.
 
 Reads TREC or FOL qrels and TREC, FOL or element runs (passage and element runs are reduced to
-articles, an article scoring its best result), evaluates every run against one `QrelsIndex`, and
+articles, an article scoring its best result), evaluates every run against one `GradeTable`, and
 prints trec_eval's layout (`--format trec`: `%-22s\\t%s\\t%6.4f`, counts as integers, a `runid`
 row), or tab-separated rows, or JSON. Every file is read and evaluated before anything is
 printed, so a bad file leaves stdout empty.
@@ -21,7 +21,7 @@ from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
 from evaluation.measures.engines.trec_run import (
-    QrelsIndex,
+    GradeTable,
     TrecEvaluation,
     TrecOptions,
     Value,
@@ -43,12 +43,12 @@ def is_trec_qrels(path: str) -> bool:
         return False
 
 
-def load_index(path: str) -> QrelsIndex:
+def load_index(path: str) -> GradeTable:
     """TREC qrels (first line of at most 4 fields; comments only: empty) or FOL qrels (an
     article with highlighted text has grade 1)."""
     if 0 <= first_fields(path) <= 4:
-        return QrelsIndex.from_trec(read_trec_qrels(path))
-    return QrelsIndex.from_fol(read_qrels(path), path)
+        return GradeTable.from_trec(read_trec_qrels(path))
+    return GradeTable.from_fol(read_qrels(path), path)
 
 
 def load_run(path: str) -> TrecRun:

@@ -7,7 +7,7 @@ computes them topic by topic on `TopicLines`; this module computes the same numb
 same operations element by element, for every topic of a run at once from its columns
 (`evaluation.formats.fol.arrow_table.FolTable`, read by pyarrow), as the INEX Wikipedia ids are
 plain numbers: an article is the integer `topic << 32 | id`, looked up in one sorted array of
-the judged articles of every qrels topic (`QrelsIndex`); an article absent from it is
+the judged articles of every qrels topic (`JudgedArticles`); an article absent from it is
 non-relevant and has no known length, and needs no more than its own identity.
 
 A run has some hundred thousand results and few of them in relevant articles, so the work on
@@ -46,10 +46,12 @@ from evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation
 Ints = npt.NDArray[np.int64]
 
 _MAX_KEYS = 1 << 22  # keys * 2**40 (`KeyedPassages.probe`) stays within int64
-_INDEXES: weakref.WeakKeyDictionary[PreparedQrels, QrelsIndex | None] = weakref.WeakKeyDictionary()
+_INDEXES: weakref.WeakKeyDictionary[PreparedQrels, JudgedArticles | None] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-class QrelsIndex:
+class JudgedArticles:
     """Every qrels topic's judged articles with plain-number ids, as one sorted array."""
 
     def __init__(self, prepared: PreparedQrels) -> None:
@@ -79,10 +81,10 @@ class QrelsIndex:
         )
 
 
-def qrels_index(prepared: PreparedQrels) -> QrelsIndex | None:
+def judged_articles(prepared: PreparedQrels) -> JudgedArticles | None:
     """The index of `prepared` (built once; None when its keys would not fit)."""
     if prepared not in _INDEXES:
-        index = QrelsIndex(prepared)
+        index = JudgedArticles(prepared)
         _INDEXES[prepared] = index if index.key_count < _MAX_KEYS else None
     return _INDEXES[prepared]
 
@@ -94,7 +96,7 @@ def evaluate_table(
     passages = table.passages
     if settings.task != "focused" or table.names is not None or passages is None:
         return None
-    index = qrels_index(prepared)
+    index = judged_articles(prepared)
     if index is None or table.articles.dtype != np.int32:
         return None
     evaluation = RunEvaluation(table.run_id, file, settings, [])
@@ -129,7 +131,7 @@ def evaluate_table(
 
 
 def _evaluate_lines(
-    index: QrelsIndex,
+    index: JudgedArticles,
     table: FolTable,
     lines: Ints | None,
     counts: Ints,

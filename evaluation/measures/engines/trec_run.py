@@ -1,6 +1,6 @@
 """Article evaluation as trec_eval 9.0.x or 10.0 does it: qrels index, ranking, averaging.
 
-One `QrelsIndex` serves every run: per topic, document -> grade, and what does not depend on
+One `GradeTable` serves every run: per topic, document -> grade, and what does not depend on
 the run (relevant and judged non-relevant counts at the relevance level, the ideal DCG). A run
 is ranked as trec_eval ranks it (score descending, then document id descending: the rank column
 plays no part), cut to `-M` documents per topic, and all its topics go through
@@ -64,7 +64,7 @@ class _TopicStats:
     ideal: Floats
 
 
-class QrelsIndex:
+class GradeTable:
     """Qrels prepared once for many runs: a (topic, document) key -> grade lookup table (negative
     grades stored as UNJUDGED) and each topic's grades, for its counts and ideal DCG."""
 
@@ -85,11 +85,11 @@ class QrelsIndex:
         self._stats: dict[tuple[str, int], _TopicStats] = {}
 
     @classmethod
-    def from_trec(cls, qrels: TrecQrels) -> QrelsIndex:
+    def from_trec(cls, qrels: TrecQrels) -> GradeTable:
         return cls(qrels.topic, qrels.doc, qrels.grade, qrels.file)
 
     @classmethod
-    def from_mapping(cls, topics: Mapping[str, Mapping[bytes, int]], file: str = "") -> QrelsIndex:
+    def from_mapping(cls, topics: Mapping[str, Mapping[bytes, int]], file: str = "") -> GradeTable:
         """From topic -> {document: grade}."""
         rows = [(t.encode(), d, g) for t, judged in topics.items() for d, g in judged.items()]
         topic = binary_array([r[0] for r in rows])
@@ -97,7 +97,7 @@ class QrelsIndex:
         return cls(topic, doc, np.array([r[2] for r in rows], dtype=np.int64), file)
 
     @classmethod
-    def from_fol(cls, qrels: Mapping[str, Mapping[str, Judgement]], file: str = "") -> QrelsIndex:
+    def from_fol(cls, qrels: Mapping[str, Mapping[str, Judgement]], file: str = "") -> GradeTable:
         """FOL qrels: an article with highlighted characters has grade 1, the others 0."""
         grades = {
             topic: {article.encode(): int(j.rel_chars > 0) for article, j in judged.items()}
@@ -145,7 +145,7 @@ def run_from_records(run: Run) -> TrecRun:
 
 
 def rank_run(
-    index: QrelsIndex, run: TrecRun, options: TrecOptions
+    index: GradeTable, run: TrecRun, options: TrecOptions
 ) -> tuple[Ranked, list[str], list[str]]:
     """The run's grades in trec_eval's order: topics by id, then score descending, then document
     id descending (byte order), cut to `-M` per topic; with the topics the qrels know, and the
@@ -185,7 +185,7 @@ def rank_run(
 
 
 def evaluate_trec(
-    index: QrelsIndex, run: TrecRun, selection: Selection, options: TrecOptions
+    index: GradeTable, run: TrecRun, selection: Selection, options: TrecOptions
 ) -> TrecEvaluation:
     """Evaluate one run: the topics it shares with the qrels (sorted), plus with `-c` in 10.0
     the qrels topics it misses; `all` as the chosen version averages."""
@@ -203,7 +203,7 @@ def evaluate_trec(
 
 
 def _with_missing(
-    index: QrelsIndex, answered: list[str], values: dict[str, list[Value]], options: TrecOptions
+    index: GradeTable, answered: list[str], values: dict[str, list[Value]], options: TrecOptions
 ) -> tuple[list[str], list[bool], dict[str, list[Value]]]:
     """10.0 with -c: every qrels topic, the missing ones scored as an empty ranking."""
     at = {topic: i for i, topic in enumerate(answered)}
@@ -224,7 +224,7 @@ def _with_missing(
 
 
 def _summary(
-    evaluation: TrecEvaluation, index: QrelsIndex, selection: Selection
+    evaluation: TrecEvaluation, index: GradeTable, selection: Selection
 ) -> dict[str, Value]:
     options = evaluation.options
     count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)

@@ -1,6 +1,7 @@
 """What the whole-run focused evaluation needs of the qrels, as arrays over every topic.
 
-`evaluation.measures.engines.focused_run.QrelsIndex` looks up each retrieved article in one sorted
+`evaluation.measures.engines.focused_run.JudgedArticles` looks up each retrieved article in one
+sorted
 array of the judged articles of every topic and counts relevant characters from one array of
 relevant passages (Kamps et al., INEX 2007 Evaluation Measures, LNCS 4862: `rel(p)` of a
 result is its overlap with the highlighted passages of its article). `JudgedArrays` holds those

@@ -32,7 +32,7 @@ def prepared(cli: Any, tmp_path: Path) -> Path:
     cli("import", "collection", str(collection))
     cli("import", "topics", str(tmp_path / "topics.xml"))
     cli("import", "runs", str(tmp_path / "r1.run"))
-    built = cli("pool-build", "--size", "3")
+    built = cli("pool", "build", "--size", "3")
     assert "topic 9: 2 articles (1 pooled articles not in the collection)" in built.output
     for name in ("alice", "bob"):
         cli("users", "add", name, "--role", "assessor", "--password-file", str(tmp_path / "pw"))

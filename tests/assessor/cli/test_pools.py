@@ -70,12 +70,23 @@ def test_topic_is_refused_with_run_files(cli: Any, tmp_path: Path) -> None:
 
 def test_pool_stats_reports_the_database_pools(cli: Any, tmp_path: Path) -> None:
     cli("init-db")
-    assert "run `focal pool build`" in cli("pool-stats", code=2).stderr
+    assert "run `focal pool build`" in cli("pool", "stats", code=2).stderr
     prepared(cli, tmp_path)  # topic 9 pooled top-n, n = 3, from the run r1
-    topics = cli("pool-stats", "--table", "topics").output.splitlines()
+    topics = cli("pool", "stats", "--table", "topics").output.splitlines()
     assert topics[0].split("\t")[:3] == ["topic", "pool_size", "runs"]
     # Three articles pooled (one is not in the collection, so the stored pool has two).
     assert topics[1].split("\t")[:3] == ["9", "3", "1"]
-    runs = cli("pool-stats", "--table", "runs").output.splitlines()
+    runs = cli("pool", "stats", "--table", "runs").output.splitlines()
     assert runs[1].split("\t")[0] == "r1" and runs[1].split("\t")[4] == "3"  # contributed
-    assert "# topics" in cli("pool-stats").output
+    assert "# topics" in cli("pool", "stats").output
+
+
+def test_the_old_names_are_hidden_aliases_with_the_same_option_meanings(cli: Any) -> None:
+    # pool-build --size is n of top-n, as in `pool build`; depth-k takes --depth, never --size.
+    assert "--depth K" in cli("pool-build", "--method", "depth", "--size", "3", code=2).stderr
+    listing = cli("--help").output
+    assert "pool-build" not in listing and "pool-stats" not in listing
+
+
+def test_pool_stats_options_of_a_pool_file_are_refused_for_the_database(cli: Any) -> None:
+    assert "only for a POOL file" in cli("pool", "stats", "--size", "3", code=2).stderr

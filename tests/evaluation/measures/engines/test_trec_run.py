@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from evaluation.cli.trec_eval import load_index, load_run
 from evaluation.measures.articles.trec_measures import recall_cutoff
-from evaluation.measures.engines.trec_run import QrelsIndex, TrecOptions, evaluate_trec
+from evaluation.measures.engines.trec_run import GradeTable, TrecOptions, evaluate_trec
 from evaluation.measures.registry.names import parse_trec
 
 DOCS = [f"d{i}" for i in range(12)] + ["D5", "d10a", "x"]
@@ -112,8 +112,8 @@ def test_version_9_equals_pytrec_eval(
         assert got.summary[name] == pytest.approx(expected, abs=1e-12), name
 
 
-def _index(grades: dict[str, int]) -> QrelsIndex:
-    return QrelsIndex.from_mapping({"1": {d.encode(): g for d, g in grades.items()}})
+def _index(grades: dict[str, int]) -> GradeTable:
+    return GradeTable.from_mapping({"1": {d.encode(): g for d, g in grades.items()}})
 
 
 def _run(path: Path, docs_scores: list[tuple[str, float]]) -> str:
@@ -150,7 +150,7 @@ def test_complete_in_ten_evaluates_missing_topics(tmp_path: Path) -> None:
     one relevant document at rank 1: AP = 1/2. With -c both versions average over 2 topics
     (map 0.25); 10.0 also lists topic 2 (num_ret 0, num_rel 1, map 0) and counts it in num_q
     and num_rel; 9.x has num_q 1 and num_rel 2."""
-    index = QrelsIndex.from_mapping({"1": {b"a": 1, b"b": 1}, "2": {b"c": 1}})
+    index = GradeTable.from_mapping({"1": {b"a": 1, b"b": 1}, "2": {b"c": 1}})
     run = load_run(_run(tmp_path / "r", [("a", 1.0)]))
     selection = parse_trec(["num_q", "num_ret", "num_rel", "map"])
     old = evaluate_trec(index, run, selection, TrecOptions(complete=True, version=9))
@@ -196,7 +196,7 @@ def test_parameters_as_trec_eval_takes_them(
     answered = sorted(t for t in run if t in qrels)
     if not answered:
         return
-    index = QrelsIndex.from_mapping(
+    index = GradeTable.from_mapping(
         {t: {d.encode(): g for d, g in js.items()} for t, js in qrels.items()}
     )
     with tempfile.TemporaryDirectory() as folder:
