@@ -9,7 +9,6 @@ printed, so a bad file leaves stdout empty.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -29,6 +28,7 @@ from evaluation.measures.trec_evaluate import (
     run_from_records,
 )
 from evaluation.measures.trec_names import COUNTS, SUMMARY_ONLY, Selection, parse_measures
+from evaluation.output.tables import dump_json
 
 TREC_FORMATS = ("trec", "tsv", "json")
 LEGACY_NAMES = ("MAP", "Rprec", "bpref")  # with P@k and nDCG@k: Focal's own article names
@@ -172,8 +172,7 @@ def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stre
         }
         for e in evaluations
     ]  # fmt: skip
-    json.dump(document, stream, indent=2)
-    stream.write("\n")
+    dump_json(document, stream)
 
 
 WRITERS = {"trec": write_trec, "tsv": write_tsv, "json": write_json}
