@@ -132,4 +132,3 @@ def test_in_article_results_cover_whole_runs_in_pooled_articles() -> None:
         "1\t9\tA\t2\t0:10\n",
         "1\t9\tB\t1\t/article[1]/sec[2]\n",
     ]
-
