@@ -31,14 +31,16 @@ Statistics (`pooling.stats`)
     `leave_group_out(pool, excluded_run_ids) -> Pool`,
     `results_read(articles, contributed, rounds) -> int`.
 
-Stats tables (`pooling.tables`): `statistics_tables(statistics)`, `table_lines(tables, titled)`.
+Stats tables (`pooling.tables`): `statistics_tables(statistics)`,
+`statistics_lines(tables, titled)`.
 
 Files (`pooling.io`)
     `write_pool(pool, stream, order="article"|"random"|"rank", seed=0)`, `pool_lines(...)`,
     `read_pool(path) -> Pool`, `order_articles(topic_pool, order, seed)`,
     `in_article_results(pool, runs) -> list[InArticleResult]`, `in_article_rows(pool, runs)`
     (runs as records or FOL columns), `in_article_lines(results or rows)`,
-    `read_groups(path) -> dict[run_id, group]`, `atomic_write(path, lines)`.
+    `read_groups(path) -> dict[run_id, group]`; output files are written by
+    `evaluation.output.files.atomic_write`.
 
 Command line: `focal pool [build]`, `focal pool extend`, `focal pool stats`
 (`pooling.cli.commands`).

@@ -1,4 +1,4 @@
-"""Pool files, the in-article results file, group files, and atomic output.
+"""Pool files, the in-article results file and group files.
 
 Pool file (tab-separated, UTF-8, one pooled article a line, an optional first line starting with
 `topic` as header):
@@ -12,9 +12,7 @@ order the assessors will see them (`order_articles`).
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -262,26 +260,3 @@ def read_groups(path: str | Path) -> dict[str, str]:
             raise FormatError(name, number, f"run {run_id} is listed twice")
         groups[run_id] = group
     return groups
-
-
-def atomic_write(path: str | Path, lines: Iterable[str]) -> None:
-    """Write `lines` to `path` through a temporary file in the same folder and a rename.
-
-    A reader never sees a half-written file, and a failure leaves no file behind.
-    """
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.writelines(lines)
-        os.chmod(temporary, 0o666 & ~_current_umask())  # mkstemp makes it private
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -8,10 +8,8 @@ to interned strings instead of 62 million `Result` records.
 
 from __future__ import annotations
 
-import gc
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import repeat
 
@@ -57,24 +55,6 @@ class PooledArticle:
     first_round: int
     best_rank: int
     contributing_runs: tuple[str, ...]
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a pool is built.
-
-    Pooling creates a few hundred thousand containers (pool rows, contributor tuples) next to
-    runs that hold tens of millions of references (62 million at INEX 2006 scale): each full
-    collection the allocations trigger walks all of them, for nothing (nothing here makes a
-    cycle). At that scale it more than doubled the time of a top-n pool.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def pooled_articles(

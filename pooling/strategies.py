@@ -13,6 +13,7 @@ from itertools import islice
 from operator import itemgetter
 from typing import Literal
 
+from evaluation.formats._source import collector_paused
 from evaluation.formats.records import Run
 from pooling.ranked import as_ranked
 from pooling.records import (
@@ -22,7 +23,6 @@ from pooling.records import (
     RankedRun,
     RunLists,
     TopicPool,
-    collector_paused,
     natural_key,
     pooled_articles,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from evaluation.output.tables import table_lines, titled_tables
 from pooling.records import Pool
 from pooling.stats import PoolStatistics
 
@@ -82,10 +83,8 @@ def excluded_table(full: Pool, excluded: Pool) -> list[list[str]]:
     return rows
 
 
-def table_lines(tables: dict[str, list[list[str]]], titled: bool) -> Iterator[str]:
-    """Tab-separated lines; with `titled`, each table under a `# name` line, blank-separated."""
-    for index, (name, rows) in enumerate(tables.items()):
-        if titled:
-            yield ("\n" if index else "") + f"# {name}\n"
-        for row in rows:
-            yield "\t".join(row) + "\n"
+def statistics_lines(tables: dict[str, list[list[str]]], titled: bool) -> Iterator[str]:
+    """Tab-separated lines, header first; with `titled`, each table under a `# name` line,
+    blank-separated (without, one table as plain TSV)."""
+    lines = {name: table_lines(rows[0], rows[1:], "tsv") for name, rows in tables.items()}
+    return titled_tables(lines, title_first=titled)

@@ -7,58 +7,31 @@ text aligns the columns for reading. Floats keep full precision in tsv and json.
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Mapping
-from typing import TextIO
+from collections.abc import Iterable, Mapping
+from typing import Literal, TextIO
 
-Cell = str | int | float | bool | None
+from evaluation.output.tables import Cell, dump_json, table_lines, titled_tables
+
 Table = list[dict[str, Cell]]
 FORMATS = ("text", "tsv", "json")
-
-
-def _cell(value: Cell, readable: bool) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if math.isinf(value) or math.isnan(value):
-            return str(value)
-        return f"{value:.4f}" if readable else repr(value)
-    return str(value)
 
 
 def write_tables(tables: Mapping[str, Table], output_format: str, stream: TextIO) -> None:
     """Write `tables` (name -> rows with the same keys) in `output_format`."""
     if output_format == "json":
-        payload = {name: [dict(row) for row in rows] for name, rows in tables.items()}
-        json.dump(payload, stream, indent=2, allow_nan=True)
-        stream.write("\n")
+        dump_json({name: [dict(row) for row in rows] for name, rows in tables.items()}, stream)
         return
-    readable = output_format == "text"
-    for index, (name, rows) in enumerate(tables.items()):
-        if index:
-            stream.write(f"\n# {name}\n")
-        elif readable:
-            stream.write(f"# {name}\n")
-        if not rows:
-            continue
-        header = list(rows[0])
-        cells = [[_cell(row[key], readable) for key in header] for row in rows]
-        if readable:
-            widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(header)]
-            stream.write(
-                "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()
-            )
-            stream.write("\n")
-            for row_cells in cells:
-                line = "  ".join(c.ljust(w) for c, w in zip(row_cells, widths, strict=True))
-                stream.write(line.rstrip() + "\n")
-        else:
-            stream.write("\t".join(header) + "\n")
-            for row_cells in cells:
-                stream.write("\t".join(row_cells) + "\n")
+    shape: Literal["text", "tsv"] = "text" if output_format == "text" else "tsv"
+    lines = {name: _lines(rows, shape) for name, rows in tables.items()}
+    stream.writelines(titled_tables(lines, title_first=shape == "text"))
+
+
+def _lines(rows: Table, shape: Literal["text", "tsv"]) -> Iterable[str]:
+    if not rows:
+        return ()
+    header = list(rows[0])
+    return table_lines(header, [[row[key] for key in header] for row in rows], shape)
 
 
 def parse_numbers(text: str, what: str, low: float, high: float) -> list[float]:
@@ -90,7 +63,3 @@ def parse_integers(text: str, what: str, low: int, high: int) -> list[int]:
             raise ValueError(f"{what} {value} is outside [{low}, {high}]")
         values.append(value)
     return values
-
-
-def spread_cells(prefix: str, mean: float, sd: float) -> dict[str, Cell]:
-    return {f"{prefix}_mean": mean, f"{prefix}_sd": sd}

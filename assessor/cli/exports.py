@@ -84,8 +84,8 @@ def export_qrels(
         collect_qrels,
         export_text,
         qrels_text,
-        write_atomically,
     )
+    from evaluation.output.files import atomic_write
 
     chosen = _choices(choices)
     with transaction() as session:
@@ -118,11 +118,11 @@ def export_qrels(
             )
         notes = None if notes_file is None else notes_text(session, topic, assessor)
     if notes_file is not None and notes is not None:
-        write_atomically(notes_file, notes)
+        atomic_write(notes_file, notes)
     if output is None:
         sys.stdout.write(text)
     else:
-        write_atomically(output, text)
+        atomic_write(output, text)
 
 
 def _choices(values: tuple[str, ...]) -> dict[str, str]:

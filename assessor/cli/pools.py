@@ -74,7 +74,7 @@ def pool_stats(table: str | None) -> None:
     """Statistics of the database pools, as `focal pool stats` reports them for a pool file."""
     from assessor.campaign.pools.statistics import database_pool_report
     from assessor.cli.support import CommandError
-    from pooling.tables import statistics_tables, table_lines
+    from pooling.tables import statistics_lines, statistics_tables
 
     with transaction() as session:
         report = database_pool_report(session)
@@ -82,7 +82,7 @@ def pool_stats(table: str | None) -> None:
         raise CommandError("no top-n or depth pool in the database: run `focal pool build`")
     tables = statistics_tables(report.statistics)
     chosen = {table: tables[table]} if table else tables
-    click.echo("".join(table_lines(chosen, titled=table is None)), nl=False)
+    click.echo("".join(statistics_lines(chosen, titled=table is None)), nl=False)
 
 
 # Options of the file command that have no meaning for a database pool.

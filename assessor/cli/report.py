@@ -10,7 +10,6 @@ empty}]}`. `--plots DIR` also writes each table's bar charts as SVG files `NAME-
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -18,17 +17,11 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from assessor.cli.support import friendly_errors, transaction
+from evaluation.output.figures import drawing, write_figure
+from evaluation.output.tables import dump_json, table_lines
 
 if TYPE_CHECKING:
     from assessor.campaign.results.assessment_report import Report
-
-
-def _cell(value: object, digits: int | None) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return repr(value) if digits is None else f"{value:.{digits}f}"
-    return str(value)
 
 
 def write_text(report: Report, stream: TextIO) -> None:
@@ -38,21 +31,16 @@ def write_text(report: Report, stream: TextIO) -> None:
         if not table.rows:
             stream.write(f"  (empty: {table.empty})\n\n")
             continue
-        lines = [list(table.columns)] + [[_cell(v, 4) for v in row] for row in table.rows]
-        widths = [max(len(line[i]) for line in lines) for i in range(len(table.columns))]
-        for line in lines:
-            cells = [line[0].ljust(widths[0])]
-            cells += [c.rjust(w) for c, w in zip(line[1:], widths[1:], strict=True)]
-            stream.write("  " + "  ".join(cells).rstrip() + "\n")
+        for line in table_lines(table.columns, table.rows, "text", numbers_right=True):
+            stream.write("  " + line)
         stream.write("\n")
 
 
 def write_tsv(report: Report, stream: TextIO) -> None:
     """`# name`, the header and the rows of each table; an empty table's line says why."""
     for table in report.tables:
-        stream.write(f"# {table.name}\n" + "\t".join(table.columns) + "\n")
-        for row in table.rows:
-            stream.write("\t".join(_cell(v, None) for v in row) + "\n")
+        stream.write(f"# {table.name}\n")
+        stream.writelines(table_lines(table.columns, table.rows, "tsv"))
         if not table.rows:
             stream.write(f"# empty: {table.empty}\n")
 
@@ -71,24 +59,17 @@ def write_json(report: Report, stream: TextIO) -> None:
             for table in report.tables
         ]
     }
-    json.dump(document, stream, indent=2)
-    stream.write("\n")
+    dump_json(document, stream)
 
 
 def write_plots(report: Report, directory: Path) -> list[Path]:
     """Every chart as an SVG file in `directory` (matplotlib, Agg); the files written."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for table in report.tables:
         for chart in table.charts if table.rows else []:
             bars = table.bars(chart)
-            figure, axes = pyplot.subplots(figsize=(max(4.0, 0.35 * len(bars) + 2), 3.5))
-            try:
+            with drawing(max(4.0, 0.35 * len(bars) + 2), 3.5) as (figure, axes):
                 labels = [label for label, _value in bars]
                 axes.bar(labels, [value or 0.0 for _label, value in bars], color="#1f5fbf")
                 axes.set(
@@ -98,10 +79,8 @@ def write_plots(report: Report, directory: Path) -> list[Path]:
                 axes.tick_params(axis="x", labelrotation=45, labelsize="small")
                 figure.tight_layout()
                 path = directory / f"{table.name}-{chart.value}.svg"
-                figure.savefig(path, format="svg")
+                write_figure(figure, path)
                 written.append(path)
-            finally:
-                pyplot.close(figure)
     return written
 
 

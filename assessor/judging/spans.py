@@ -45,8 +45,3 @@ def remove_span(passages: Iterable[Span], start: int, end: int) -> list[Span]:
         if passage_end > end:
             remaining.append((end, passage_end))
     return normalise(remaining)
-
-
-def total_length(passages: Iterable[Span]) -> int:
-    """The number of highlighted characters."""
-    return sum(end - start for start, end in passages)

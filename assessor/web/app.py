@@ -81,12 +81,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 def _persistent_secret(path: Path) -> str:
     """A secret key kept in the instance folder, so sessions survive a restart."""
+    from evaluation.output.files import atomic_write
+
     if path.exists():
         return path.read_text(encoding="ascii").strip()
     path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_hex(32)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(key, encoding="ascii")
-    temporary.chmod(0o600)
-    temporary.replace(path)
+    atomic_write(path, key, private=True)
     return key

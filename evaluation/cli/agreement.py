@@ -13,7 +13,6 @@ derived from the collection's documents) and the three writers.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -23,45 +22,25 @@ from evaluation.formats.convert import Collection
 from evaluation.formats.exports import ArticleElements, ExportError
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.records import Qrels
+from evaluation.output.tables import dump_json, table_lines
 from evaluation.relevance.element_export import article_elements
-from evaluation.statistics.agreement.assessors import Cell
 from evaluation.statistics.agreement.table import AgreementTable, agreement_table
 
 FORMATS = ("text", "tsv", "json")
 
 
-def cell_text(value: Cell, digits: int | None = None) -> str:
-    """A value for a table: `-` when undefined, floats exact or to `digits` decimals.
-
-    >>> cell_text(None), cell_text(3), cell_text(1 / 3), cell_text(1 / 3, 4), cell_text(1.0)
-    ('-', '3', '0.3333333333333333', '0.3333', '1.0')
-    """
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return repr(value) if digits is None else f"{value:.{digits}f}"
-    return str(value)
-
-
 def write_tsv(table: AgreementTable, stream: TextIO) -> None:
     """The header (exactly the column names) and one line per row."""
-    stream.write("\t".join(table.columns()) + "\n")
-    for record in table.records():
-        stream.write("\t".join(cell_text(value) for value in record.values()) + "\n")
+    rows = [list(record.values()) for record in table.records()]
+    stream.writelines(table_lines(table.columns(), rows, "tsv"))
 
 
 def write_text(table: AgreementTable, stream: TextIO) -> None:
     """The rows as an aligned table under a line naming the two assessors."""
     name_a, name_b = table.names
     stream.write(f"agreement of {name_a} (a) and {name_b} (b)\n")
-    lines = [list(table.columns())] + [
-        [cell_text(value, 4) for value in record.values()] for record in table.records()
-    ]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    for line in lines:
-        cells = [line[0].ljust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(line[1:], widths[1:], strict=True)]
-        stream.write("  ".join(cells).rstrip() + "\n")
+    rows = [list(record.values()) for record in table.records()]
+    stream.writelines(table_lines(table.columns(), rows, "text", numbers_right=True))
 
 
 def write_json(table: AgreementTable, stream: TextIO) -> None:
@@ -71,8 +50,7 @@ def write_json(table: AgreementTable, stream: TextIO) -> None:
         "columns": list(table.columns()),
         "rows": table.records(),
     }
-    json.dump(document, stream, indent=2)
-    stream.write("\n")
+    dump_json(document, stream)
 
 
 WRITERS: dict[str, Callable[[AgreementTable, TextIO], None]] = {

@@ -22,7 +22,6 @@ import click
 
 from evaluation.cli.compare_report import (
     FORMATS,
-    PLOT_SUFFIXES,
     WRITERS,
     plot_heatmap,
     write_agreement,
@@ -30,6 +29,7 @@ from evaluation.cli.compare_report import (
 )
 from evaluation.errors import FormatError
 from evaluation.measures.registry.declarations import TASKS, topic_rows
+from evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
 from evaluation.statistics.significance.corrections import CORRECTIONS
 from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
 from evaluation.statistics.significance.pairwise import TESTS, Comparison, compare

@@ -3,26 +3,20 @@ heatmap of adjusted p-values, Sakai's ASL curve and the agreement of two compari
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from evaluation.output.figures import drawing, figure_path, write_figure
+from evaluation.output.files import atomic_write
+from evaluation.output.tables import dump_json, table_lines
 from evaluation.statistics.significance.measure_agreement import Agreement
 from evaluation.statistics.significance.pairwise import Comparison
 from evaluation.statistics.significance.power import asl_curve, discriminative_power
 
 TSV_HEADER = "run_a\trun_b\tmean_a\tmean_b\tdiff\tstatistic\tp\tp_adjusted\tsignificant"
 FORMATS = ("text", "tsv", "json")
-PLOT_SUFFIXES = (".png", ".svg")
-
-
-def number(value: float) -> str:
-    """A float as the shortest text that reads back to the same double (`nan`, `inf` as such)."""
-    return repr(float(value)) if math.isfinite(value) else str(value)
 
 
 def describe(comparison: Comparison, measure: str) -> str:
@@ -73,11 +67,12 @@ def write_text(comparison: Comparison, measure: str, stream: TextIO) -> None:
 
 def write_tsv(comparison: Comparison, measure: str, stream: TextIO) -> None:
     """One row per pair i < j in the order the runs were given."""
-    stream.write(TSV_HEADER + "\n")
-    for r in comparison.pairs:
-        values = (r.mean_a, r.mean_b, r.diff, r.statistic, r.p, r.p_adjusted)
-        numbers = "\t".join(number(v) for v in values)
-        stream.write(f"{r.run_a}\t{r.run_b}\t{numbers}\t{str(r.significant).lower()}\n")
+    rows = [
+        (r.run_a, r.run_b, r.mean_a, r.mean_b, r.diff, r.statistic, r.p, r.p_adjusted,
+         str(r.significant).lower())
+        for r in comparison.pairs
+    ]  # fmt: skip
+    stream.writelines(table_lines(TSV_HEADER.split("\t"), rows, "tsv"))
 
 
 def write_json(comparison: Comparison, measure: str, stream: TextIO) -> None:
@@ -105,8 +100,7 @@ def write_json(comparison: Comparison, measure: str, stream: TextIO) -> None:
     # fmt: on
     if comparison.test == "sakai":
         document["discriminative_power"] = discriminative_power(comparison)
-    json.dump(document, stream, indent=2)
-    stream.write("\n")
+    dump_json(document, stream)
 
 
 WRITERS: dict[str, Callable[[Comparison, str, TextIO], None]] = {
@@ -118,10 +112,8 @@ WRITERS: dict[str, Callable[[Comparison, str, TextIO], None]] = {
 
 def write_curve(comparison: Comparison, path: str | Path) -> None:
     """Sakai's ASL curve as `rank run_a run_b asl`, pairs by increasing ASL (atomic write)."""
-    lines = ["rank\trun_a\trun_b\tasl\n"] + [
-        f"{p.rank}\t{p.run_a}\t{p.run_b}\t{number(p.asl)}\n" for p in asl_curve(comparison)
-    ]
-    _atomic(path, lambda temporary: Path(temporary).write_text("".join(lines), encoding="utf-8"))
+    rows = [(p.rank, p.run_a, p.run_b, p.asl) for p in asl_curve(comparison)]
+    atomic_write(path, table_lines(("rank", "run_a", "run_b", "asl"), rows, "tsv"))
 
 
 def write_agreement(agreement: Agreement, names: tuple[str, str], fmt: str, out: TextIO) -> None:
@@ -133,12 +125,10 @@ def write_agreement(agreement: Agreement, names: tuple[str, str], fmt: str, out:
         "recall": agreement.recall, "f1": agreement.f1,
     }  # fmt: skip
     if fmt == "json":
-        json.dump({k: _finite(v) if isinstance(v, float) else v for k, v in row.items()}, out)
-        out.write("\n")
+        document = {k: _finite(v) if isinstance(v, float) else v for k, v in row.items()}
+        dump_json(document, out, indent=None)
     elif fmt == "tsv":
-        out.write("\t".join(row) + "\n")
-        out.write("\t".join(number(v) if isinstance(v, float) else str(v) for v in row.values()))
-        out.write("\n")
+        out.writelines(table_lines(list(row), [list(row.values())], "tsv"))
     else:
         out.write(f"X = {names[0]}: {len(agreement.x)} significant pairs\n")
         out.write(f"Y = {names[1]}: {len(agreement.y)} significant pairs (the reference)\n")
@@ -150,21 +140,14 @@ def write_agreement(agreement: Agreement, names: tuple[str, str], fmt: str, out:
 def plot_heatmap(comparison: Comparison, measure: str, path: str | Path) -> None:
     """A heatmap of adjusted p-values, runs ordered by mean, `*` on significant pairs (.png or
     .svg, written atomically; matplotlib with the Agg backend, as `plot_curves`)."""
-    target = Path(path)
-    if target.suffix.lower() not in PLOT_SUFFIXES:
-        raise ValueError(f"plot file must end in {' or '.join(PLOT_SUFFIXES)}: {target}")
-    import matplotlib
-
-    matplotlib.use("Agg")
+    target = figure_path(path)
     import numpy as np
-    from matplotlib import pyplot
 
     runs = [name for name, _ in ranked(comparison)]
     index = {name: i for i, name in enumerate(runs)}
     grid = np.full((len(runs), len(runs)), np.nan)
     size = max(4.0, 0.35 * len(runs) + 2)
-    figure, axes = pyplot.subplots(figsize=(size + 1, size))
-    try:
+    with drawing(size + 1, size) as (figure, axes):
         for r in comparison.pairs:
             i, j = index[r.run_a], index[r.run_b]
             grid[i, j] = grid[j, i] = r.p_adjusted
@@ -178,21 +161,7 @@ def plot_heatmap(comparison: Comparison, measure: str, path: str | Path) -> None
         axes.set_yticks(range(len(runs)), labels, fontsize="small")
         axes.set_title(f"{measure}: {comparison.test}, {comparison.correction}", fontsize="small")
         figure.tight_layout()
-        _atomic(target, lambda temporary: figure.savefig(temporary, format=target.suffix[1:]))
-    finally:
-        pyplot.close(figure)
-
-
-def _atomic(path: str | Path, write: Callable[[str], Any]) -> None:
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(suffix=target.suffix, dir=target.parent or ".")
-    os.close(handle)
-    try:
-        write(temporary)
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+        write_figure(figure, target)
 
 
 def _finite(value: float) -> float | None:

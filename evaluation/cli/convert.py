@@ -7,8 +7,6 @@ warnings (e.g. split topic blocks) go to stderr and do not change the exit code.
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from pathlib import Path
 
 import click
@@ -16,6 +14,7 @@ import click
 from evaluation.errors import FormatError
 from evaluation.formats.convert import to_fol
 from evaluation.formats.fol.runs import read_run, write_run
+from evaluation.output.files import atomic_write
 
 INPUT_ERROR = 2
 
@@ -58,20 +57,8 @@ def convert_run(collection: Path | None, output: Path | None, run_file: Path) ->
     if output is None:
         click.echo(text.getvalue(), nl=False)
     else:
-        _write_atomically(output, text.getvalue())
+        atomic_write(output, text.getvalue())
 
 
 def _one_line(message: str) -> str:
     return " ".join(message.split())
-
-
-def _write_atomically(path: Path, content: str) -> None:
-    """Write through a temporary file in the same folder, so a reader never sees half a file."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(content)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

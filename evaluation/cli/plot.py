@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from evaluation.measures.evaluate import RunEvaluation, aggregate
-
-SUFFIXES = (".png", ".svg")
+from evaluation.output.figures import drawing, figure_path, write_figure
 
 
 def mean_curve(evaluation: RunEvaluation) -> tuple[list[float], list[float]]:
@@ -21,16 +18,8 @@ def mean_curve(evaluation: RunEvaluation) -> tuple[list[float], list[float]]:
 
 def plot_curves(evaluations: Sequence[RunEvaluation], path: str | Path) -> None:
     """Draw every run's curve into `path` (.png or .svg), written atomically."""
-    target = Path(path)
-    if target.suffix.lower() not in SUFFIXES:
-        raise ValueError(f"plot file must end in {' or '.join(SUFFIXES)}: {target}")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
-    figure, axes = pyplot.subplots(figsize=(7, 5))
-    try:
+    target = figure_path(path)
+    with drawing(7, 5) as (figure, axes):
         for evaluation in evaluations:
             levels, precision = mean_curve(evaluation)
             axes.plot(levels, precision, label=evaluation.run_id, linewidth=1.5)
@@ -41,13 +30,4 @@ def plot_curves(evaluations: Sequence[RunEvaluation], path: str | Path) -> None:
         axes.grid(alpha=0.3)
         if evaluations:
             axes.legend(loc="upper right", fontsize="small")
-        handle, temporary = tempfile.mkstemp(suffix=target.suffix, dir=target.parent or ".")
-        os.close(handle)
-        try:
-            figure.savefig(temporary, format=target.suffix[1:].lower())
-            os.replace(temporary, target)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    finally:
-        pyplot.close(figure)
+        write_figure(figure, target)

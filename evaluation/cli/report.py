@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from decimal import Decimal
 from typing import TYPE_CHECKING, TextIO
+
+from evaluation.output.tables import dump_json
 
 if TYPE_CHECKING:  # the writers import the measures when they write: `focal eval` loads this
     from evaluation.measures.evaluate import RunEvaluation, Value  # module before its runs
@@ -112,8 +113,7 @@ def write_json(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: 
         }
         for evaluation in evaluations
     ]
-    json.dump(document, stream, indent=2)
-    stream.write("\n")
+    dump_json(document, stream)
 
 
 WRITERS = {"inex": write_inex, "tsv": write_tsv, "json": write_json}

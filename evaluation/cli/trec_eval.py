@@ -9,7 +9,6 @@ printed, so a bad file leaves stdout empty.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -30,6 +29,7 @@ from evaluation.measures.engines.trec_run import (
 )
 from evaluation.measures.registry.names import parse_trec
 from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
+from evaluation.output.tables import dump_json
 
 TREC_FORMATS = ("trec", "tsv", "json")
 
@@ -169,8 +169,7 @@ def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stre
         }
         for e in evaluations
     ]  # fmt: skip
-    json.dump(document, stream, indent=2)
-    stream.write("\n")
+    dump_json(document, stream)
 
 
 WRITERS = {"trec": write_trec, "tsv": write_tsv, "json": write_json}

@@ -134,11 +134,6 @@ class Document:
         self._nodes_of: dict[int, list[TextNode]] | None = None
         self._utf16: Utf16Offsets | None = None
 
-    @property
-    def text_nodes(self) -> list[TextNode]:
-        """Every text node in document order, with the index of its parent element."""
-        return [TextNode(*node) for node in self._nodes]
-
     # -- construction -------------------------------------------------------------------------
 
     @classmethod

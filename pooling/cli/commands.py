@@ -16,6 +16,7 @@ from typing import cast
 
 import click
 
+from evaluation.output.files import atomic_write
 from pooling.cli.support import (
     EXISTING_FILE,
     OUTPUT_FILE,
@@ -26,9 +27,9 @@ from pooling.cli.support import (
     reports_format_errors,
     write_pool_outputs,
 )
-from pooling.io import atomic_write, pool_lines, read_groups, read_pool
+from pooling.io import pool_lines, read_groups, read_pool
 from pooling.stats import EXCLUDE_METHODS, leave_group_out, pool_statistics
-from pooling.tables import TABLES, excluded_table, statistics_tables, table_lines
+from pooling.tables import TABLES, excluded_table, statistics_lines, statistics_tables
 
 
 @click.group(cls=DefaultToBuild)
@@ -234,7 +235,7 @@ def stats(
         raise click.UsageError("--excluded-pool and --table excluded need --exclude-group")
     tables = {**statistics_tables(pool_statistics(examined, ranked, group_of)), **tables}
     chosen = {table: tables[table]} if table else tables
-    lines = list(table_lines(chosen, titled=table is None))
+    lines = list(statistics_lines(chosen, titled=table is None))
     emit(lines, output)
     if excluded_pool is not None:
         atomic_write(excluded_pool, pool_lines(examined))

@@ -13,7 +13,8 @@ import click
 
 from evaluation.errors import FormatError
 from evaluation.formats.records import Run
-from pooling.io import ArticleOrder, atomic_write, in_article_lines, in_article_rows, pool_lines
+from evaluation.output.files import atomic_write
+from pooling.io import ArticleOrder, in_article_lines, in_article_rows, pool_lines
 from pooling.ranked import as_ranked, read_ranked_runs
 from pooling.records import Pool, RankedRun
 

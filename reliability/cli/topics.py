@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
+from evaluation.output.tables import Cell
 from reliability.cli.options import emit, one_line_errors, study_options, study_setup
-from reliability.tables import FORMATS, Cell, Table, parse_integers, parse_numbers
+from reliability.tables import FORMATS, Table, parse_integers, parse_numbers
 
 
 @click.command("topics")

@@ -1,4 +1,4 @@
-"""Runs pooling refuses, pool files, group files, in-article results and atomic writes."""
+"""Runs pooling refuses, pool files, group files and in-article results."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from evaluation.errors import FormatError
 from evaluation.formats.records import Result, Run
 from pooling.io import (
-    atomic_write,
     in_article_lines,
     in_article_results,
     read_groups,
@@ -133,16 +132,3 @@ def test_in_article_results_cover_whole_runs_in_pooled_articles() -> None:
         "1\t9\tA\t2\t0:10\n",
         "1\t9\tB\t1\t/article[1]/sec[2]\n",
     ]
-
-
-def test_atomic_write_leaves_nothing_behind_on_failure(tmp_path: Path) -> None:
-    def lines() -> list[str]:
-        raise RuntimeError("boom")
-
-    target = tmp_path / "out.tsv"
-    with pytest.raises(RuntimeError):
-        atomic_write(target, (line for line in lines()))
-    assert list(tmp_path.iterdir()) == []
-    atomic_write(target, ["a\n", "b\n"])
-    assert target.read_text(encoding="utf-8") == "a\nb\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["out.tsv"]

@@ -21,12 +21,12 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
+from evaluation.formats._source import collector_paused
 from pooling.records import (
     FUSED_ROUND,
     Pool,
     PooledArticle,
     RankedRun,
-    collector_paused,
     pooled_articles,
 )
 from pooling.strategies import build_pool, depth_k_pool, fused_ranking, fusion_pool, top_n_pool

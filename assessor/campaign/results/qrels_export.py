@@ -17,11 +17,8 @@ way the screen applies it.
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from collections import defaultdict
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Literal
 
 from sqlalchemy import select
@@ -140,19 +137,6 @@ def qrels_text(qrels: Qrels) -> str:
     buffer = io.StringIO()
     write_qrels(qrels, buffer)
     return buffer.getvalue()
-
-
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same directory and a rename."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 Format = Literal["fol", "elements", "trec"]

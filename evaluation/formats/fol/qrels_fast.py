@@ -36,7 +36,8 @@ class QrelsColumns:
     """The judgements the fast path read, as columns: one row per judgement in file order, and
     the passages of the relevant rows (`relevant`), row after row, each row's by start. What
     evaluating many runs needs of the qrels can be computed on these arrays at once
-    (`evaluation.measures.qrels_arrays`); the `Judgement` records are built from them only when
+    (`evaluation.measures.passages.qrels_arrays`); the `Judgement` records are built from them only
+    when
     asked for (`judgements_of`)."""
 
     topics: list[str]
@@ -51,14 +52,9 @@ class QrelsColumns:
     ends: Ints
 
 
-def read_plain_qrels(lines: list[str]) -> Qrels | None:
-    """The qrels of decoded `lines` when every line is plain (see above), else None."""
-    columns = read_plain_qrels_columns(lines)
-    return None if columns is None else judgements_of(columns)
-
-
 def read_plain_qrels_columns(lines: list[str]) -> QrelsColumns | None:
-    """The judgements of `read_plain_qrels` as columns (`QrelsColumns`), or None."""
+    """The judgements of decoded `lines` as columns (`QrelsColumns`) when every line is plain
+    (see above), else None."""
     try:
         return _read(lines)
     except OverflowError:  # a number too large for numpy: the line-by-line parser takes it

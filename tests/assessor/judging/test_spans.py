@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assessor.judging.spans import add_span, normalise, remove_span, total_length
+from assessor.judging.spans import add_span, normalise, remove_span
 
 
 def test_overlapping_and_touching_spans_merge() -> None:
@@ -26,7 +26,6 @@ def test_removing_a_span_splits_the_passage() -> None:
 
 def test_normalise_sorts_and_drops_empty_spans() -> None:
     assert normalise([(5, 7), (1, 1), (0, 2)]) == [(0, 2), (5, 7)]
-    assert total_length([(0, 2), (5, 7)]) == 4
 
 
 def characters(spans: list[tuple[int, int]]) -> set[int]:

@@ -12,7 +12,7 @@ from evaluation.errors import FormatError
 from evaluation.formats._source import decode_lines, read_bytes
 from evaluation.formats.bounds import check_judgements
 from evaluation.formats.fol.qrels import _read_lines, read_qrels
-from evaluation.formats.fol.qrels_fast import read_plain_qrels
+from evaluation.formats.fol.qrels_fast import judgements_of, read_plain_qrels_columns
 from evaluation.formats.records import Qrels
 
 
@@ -34,7 +34,8 @@ def through_read_qrels(path: Path) -> object:
 
 
 def fast_path(path: Path) -> Qrels | None:
-    return read_plain_qrels(decode_lines(read_bytes(path), str(path)))
+    columns = read_plain_qrels_columns(decode_lines(read_bytes(path), str(path)))
+    return None if columns is None else judgements_of(columns)
 
 
 def assert_same(actual: object, expected: object) -> None:

@@ -7,13 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.formats.records import merge_passages
+from evaluation.formats.records import Judgement, merge_passages
+from evaluation.relevance.analytics import elemental_passages
 from evaluation.relevance.derivation import (
     SpanElement,
     derive,
-    elemental_element,
     highlighted_in,
-    smallest_enclosing,
 )
 from evaluation.text.document import Document
 
@@ -100,14 +99,15 @@ def test_merge_passages_applies_atom() -> None:
 
 
 def test_elemental_passages(document: Document) -> None:
-    elements = document.elements
-    assert elemental_element(elements, 4, 14) == 4  # exactly p1
-    assert elemental_element(elements, 24, 35) == 8  # sec2 and its p share a span: the deeper
-    assert elemental_element(elements, 0, 35) == 0
-    assert elemental_element(elements, 9, 19) is None  # LCA is sec1 [4,24)
-    assert smallest_enclosing(elements, 9, 19) == 3
-    assert elemental_element(elements, 5, 5) is None
-    assert smallest_enclosing(elements, 30, 40) is None  # beyond the text
+    def elemental(*passages: tuple[int, int]) -> int:
+        line = Judgement("1", "x", 1, 35, passages[0][0], passages, 1)
+        return elemental_passages(line, document.elements)
+
+    assert elemental((4, 14)) == 1  # exactly p1
+    assert elemental((24, 35)) == 1  # sec2 and its p share a span
+    assert elemental((0, 35)) == 1
+    assert elemental((9, 19)) == 0  # the lowest common ancestor is sec1 [4,24)
+    assert elemental((4, 14), (9, 19), (0, 35)) == 2
 
 
 def _slow_rsize(spans: list[tuple[int, int]], passages: list[tuple[int, int]]) -> list[int]:

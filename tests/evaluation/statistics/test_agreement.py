@@ -218,7 +218,7 @@ def test_swapping_the_assessors_swaps_the_columns(pairs: list[tuple[bool, bool]]
         "evaluation.statistics.agreement.assessors",
         "evaluation.statistics.agreement.elements",
         "evaluation.relevance.analytics",
-        "evaluation.cli.agreement",
+        "evaluation.output.tables",
     ],
 )
 def test_doctests(name: str) -> None:

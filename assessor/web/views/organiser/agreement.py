@@ -26,6 +26,7 @@ from assessor.store.texts import MissingTextError
 from assessor.web.auth import organiser_required
 from assessor.web.overlay import render_overlay
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
+from evaluation.output.tables import cell_text
 from evaluation.statistics.agreement.assessors import COLUMNS, Cell, TopicAgreement
 
 blueprint = Blueprint("agreement", __name__, url_prefix="/organiser")
@@ -34,16 +35,7 @@ blueprint = Blueprint("agreement", __name__, url_prefix="/organiser")
 @blueprint.app_template_filter("cell")
 def cell_html(value: object) -> str:
     """A table cell on a page: `-` when undefined, floats to four decimals."""
-    if value is None:
-        return "-"
-    return f"{value:.4f}" if isinstance(value, float) else str(value)
-
-
-def cell_text(value: object) -> str:
-    """A CSV cell: `-` when undefined, floats at full precision (as `focal agreement` tsv)."""
-    if value is None:
-        return "-"
-    return repr(value) if isinstance(value, float) else str(value)
+    return cell_text(value, 4)
 
 
 def csv_response(columns: Sequence[str], rows: Iterable[Sequence[object]], name: str) -> Response:
