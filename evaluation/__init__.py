@@ -4,4 +4,43 @@ statistics.
 Pure Python plus numpy/scipy: nothing here imports Flask, SQLAlchemy, `pooling` or `assessor`.
 Layers, lowest first: `output` <- `text` <- `formats` <- `measures | relevance | baseline |
 statistics` <- `cli`; `errors` is shared by all (docs/architecture.md).
+
+The names in `__all__` are the Python API (`evaluation.api`, docs/python.md): what a script or
+notebook may call, the rest being free to move. They load on first use, so that importing a
+module of the package (as `focal` does at start-up) does not load the measures.
+
+>>> import evaluation
+>>> evaluation.evaluate is evaluation.api.evaluate
+True
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as mypy and editors see them
+    from evaluation.api import (
+        Evaluation,
+        Judgement,
+        Result,
+        Run,
+        compare,
+        evaluate,
+        read_qrels,
+        read_run,
+    )
+
+__all__ = [
+    "Evaluation", "Judgement", "Result", "Run", "compare", "evaluate", "read_qrels", "read_run",
+]  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(import_module("evaluation.api"), name)
+    raise AttributeError(f"module 'evaluation' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

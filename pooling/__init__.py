@@ -1,6 +1,9 @@
 """Pooling: which articles of the submitted runs the assessors will read (pure Python).
 
-Public API (see docs/pooling.md for the definitions):
+The Python API is `__all__` (`pooling.api`, docs/python.md): `build_pool(runs, method, ...)`,
+`write_pool(pool, path or stream)`, `read_pool(path)`, `pool_statistics(pool, runs)`, runs given
+as files or in memory. The names load on first use, so that importing a module of the package
+does not load them all. The modules (see docs/pooling.md for the definitions):
 
 Records (`pooling.records`)
     `RankedRun(run_id, topics, file)` — a run reduced to topic -> article id per result, in rank
@@ -45,3 +48,23 @@ Files (`pooling.io`)
 Command line: `focal pool [build]`, `focal pool extend`, `focal pool stats`
 (`pooling.cli.commands`).
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as mypy and editors see them
+    from pooling.api import build_pool, pool_statistics, read_pool, write_pool
+
+__all__ = ["build_pool", "pool_statistics", "read_pool", "write_pool"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(import_module("pooling.api"), name)
+    raise AttributeError(f"module 'pooling' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

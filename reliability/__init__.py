@@ -12,4 +12,28 @@ rates, paired tests) live in `evaluation.statistics`.
 - `scores`: runs × topics matrices of one measure, every qrels topic counting (as `focal eval -c`).
 - `judgements`: qrels reduced by sampling, by a pool, or by leaving a group's articles out.
 - `studies`: the four studies, returning plain rows for the command to print.
+
+The Python API is `__all__` (`reliability.api`, docs/python.md): `pool_sampling`, `pool_depths`,
+`topic_swap_rates`, `leave_one_group_out`, on qrels and runs given as files or in memory. The
+names load on first use, so that importing a module of the package does not load them all.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as mypy and editors see them
+    from reliability.api import leave_one_group_out, pool_depths, pool_sampling, topic_swap_rates
+
+__all__ = ["leave_one_group_out", "pool_depths", "pool_sampling", "topic_swap_rates"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(import_module("reliability.api"), name)
+    raise AttributeError(f"module 'reliability' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
