@@ -74,7 +74,8 @@ def study_setup(
     row = measure_row(task, measure)
     judged = read_qrels(os.fspath(qrels)) if isinstance(qrels, str | os.PathLike) else qrels
     if not judged:
-        raise ValueError("no judgements")
+        where = f"{os.fspath(qrels)}: " if isinstance(qrels, str | os.PathLike) else ""
+        raise ValueError(f"{where}no judgements")
     read = [
         read_run_for(task, os.fspath(run)) if isinstance(run, str | os.PathLike) else run
         for run in runs

@@ -88,22 +88,10 @@ def study_setup(
     qrels_path: Path, run_paths: tuple[Path, ...], task: str, measure: str | None, alpha: float,
     jobs: int,
 ) -> Any:  # fmt: skip
-    from evaluation.formats.fol.qrels import read_qrels
-    from evaluation.measures.providers import read_run_for
-    from reliability.scores import measure_row
-    from reliability.studies import Setup
+    """The command's options as `reliability.api.study_setup` takes them (one rule for both)."""
+    from reliability.api import study_setup as setup_of
 
-    row = measure_row(task, measure)
-    qrels = read_qrels(qrels_path)
-    if not qrels:
-        raise ValueError(f"{qrels_path}: no judgements")
-    runs = [read_run_for(task, p) for p in run_paths]
-    ids = [run.run_id for run in runs]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"two runs share a run id among {', '.join(ids)}")
-    if len(runs) < 3:
-        raise ValueError(f"a study ranks runs: give at least three, got {len(runs)}")
-    return Setup(qrels, runs, task, row, alpha, jobs or os.cpu_count() or 1)
+    return setup_of(qrels_path, run_paths, task, measure, alpha, jobs=jobs or os.cpu_count() or 1)
 
 
 def emit(tables: dict[str, Table], output_format: str) -> None:
