@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from evaluation.cli.report import FORMATS
+from evaluation.cli.eval_output import FORMATS
 from evaluation.errors import FormatError
 from evaluation.measures.tasks import ALL_PASSAGE_TASKS, TASKS
 
@@ -265,7 +265,7 @@ def _write(
     evaluations: list[RunEvaluation], output_format: str, per_topic: bool, plot_path: str | None
 ) -> None:
     """The notes on stderr, the evaluations on stdout, and the plot if asked for."""
-    from evaluation.cli.report import WRITERS
+    from evaluation.cli.eval_output import WRITERS
 
     for evaluation in evaluations:
         for note in _notes(evaluation):

@@ -14,7 +14,7 @@ from typing import TextIO
 import click
 
 from evaluation.cli.element_qrels import load_element_qrels
-from evaluation.cli.report import WRITERS
+from evaluation.cli.eval_output import WRITERS
 from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
 from evaluation.formats.elements.qrels import MAPPING_NOTE

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from evaluation.cli.eval import eval_command
-from evaluation.cli.report import format_value
+from evaluation.cli.eval_output import format_value
 
 QRELS = """\
 1 Q0 a 10 100 5 0:10

@@ -19,7 +19,7 @@ MODULES = [
     "evaluation.measures.evaluate",
     "evaluation.measures.providers",
     "evaluation.measures.registry.names",
-    "evaluation.cli.report",
+    "evaluation.cli.eval_output",
 ]
 
 
