@@ -13,7 +13,6 @@ from typing import TextIO
 
 import click
 
-from evaluation.cli.element_qrels import load_element_qrels
 from evaluation.cli.report import WRITERS
 from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
@@ -22,6 +21,7 @@ from evaluation.formats.elements.runs import read_element_run
 from evaluation.measures.element_evaluation import evaluate_elements
 from evaluation.measures.elements.topic import DEFAULT_MEASURES, ElementOptions, needs_spans
 from evaluation.measures.evaluate import RunEvaluation, Settings
+from evaluation.relevance.element_qrels import load_element_qrels
 
 
 def evaluate_element_files(
