@@ -10,7 +10,6 @@ organiser looking at the page read-only is not assessing. The analytics of spec 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -18,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
+from assessor.judging.operations import InvalidOperation, parse_client_time
 from assessor.store.models import Assignment, Pool, PoolEntry, User, ViewEvent
 
 KINDS = ("shown", "left")
@@ -29,24 +29,6 @@ class ViewError(CampaignError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
-
-
-def parse_time(value: object) -> datetime | None:
-    """ISO 8601 or milliseconds since the epoch, as naive UTC (None when absent)."""
-    if value is None:
-        return None
-    try:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            moment = datetime.fromtimestamp(value / 1000, UTC)
-        elif isinstance(value, str):
-            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        else:
-            raise ValueError(value)
-    except (ValueError, OverflowError, OSError) as error:
-        raise ViewError("client_time must be ISO 8601 or milliseconds", 400) from error
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
 
 
 def record_view(
@@ -62,7 +44,10 @@ def record_view(
         raise ViewError(f"kind must be one of {', '.join(KINDS)}", 400)
     if not isinstance(event_id, str) or not 1 <= len(event_id) <= 100:
         raise ViewError("event_id must be a string of 1 to 100 characters", 400)
-    client_time = parse_time(data.get("client_time"))
+    try:
+        client_time = parse_client_time(data.get("client_time"))
+    except InvalidOperation as error:
+        raise ViewError(str(error), 400) from error
     assignment = session.get(Assignment, assignment_id)
     if assignment is None or assignment.user_id != user.id:
         raise ViewError(f"no assignment {assignment_id} of yours", 404)
