@@ -17,7 +17,8 @@ from sqlalchemy.orm import Session
 from assessor.judging import judgements
 from assessor.judging.judgements import JudgementState
 from assessor.store import texts
-from assessor.store.models import Assignment, ElementValueRow, Event, TopicMode, User
+from assessor.store.event_log import EventKind, log_event
+from assessor.store.models import Assignment, ElementValueRow, TopicMode, User
 from evaluation.relevance.twophase import (
     Change,
     ElementValue,
@@ -145,18 +146,17 @@ def assess_element(
         raise TwoPhaseError(f"topic {assignment.topic_id} is assessed on the 2006 scale")
     step = current.state.clear(path) if value == "clear" else current.state.assess(path, value)
     save_values(session, assignment.id, article, step.state.records())
-    session.add(
-        Event(
-            assignment_id=assignment.id,
-            user_id=user.id,
-            article=article,
-            kind="element-value",
-            payload={
-                "path": path,
-                "value": value,
-                "changes": [[c.path, c.before, c.after, c.rule] for c in step.changes],
-            },
-        )
+    log_event(
+        session,
+        EventKind.ELEMENT_VALUE,
+        assignment_id=assignment.id,
+        user_id=user.id,
+        article=article,
+        payload={
+            "path": path,
+            "value": value,
+            "changes": [[c.path, c.before, c.after, c.rule] for c in step.changes],
+        },
     )
     session.commit()
     return replace(current, state=step.state, changes=step.changes)

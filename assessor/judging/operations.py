@@ -1,6 +1,7 @@
 """What a client sends and gets back: operations, their validation, states and refusals.
 
-No database here: `assessor.judging.judgements` applies operations (and re-exports these names,
+No database access here (the kinds of operation are the log's, `store.event_log`):
+`assessor.judging.judgements` applies operations (and re-exports these names,
 which is where callers find them: `judgements.Operation`, `judgements.Conflict`, ...).
 """
 
@@ -12,8 +13,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from assessor.judging.spans import Span
+from assessor.store.event_log import OPERATION_KINDS
 
-OPERATIONS = ("highlight", "unhighlight", "set_bep", "mark_nonrelevant", "finish", "restore")
+OPERATIONS = tuple(kind.value for kind in OPERATION_KINDS)
 STATUSES = ("unjudged", "relevant", "nonrelevant")
 
 

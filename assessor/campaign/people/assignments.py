@@ -9,10 +9,10 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
+from assessor.store.event_log import EventKind, log_event
 from assessor.store.models import (
     Assignment,
     Document,
-    Event,
     Judgement,
     Keyword,
     Pool,
@@ -116,7 +116,7 @@ def add_keyword(session: Session, assignment: Assignment, text: str) -> list[str
         )
     if text and text not in keywords(session, assignment):
         session.add(Keyword(assignment_id=assignment.id, text=text))
-        _log(session, assignment, "add_keyword", text)
+        _log(session, assignment, EventKind.ADD_KEYWORD, text)
     session.commit()
     return keywords(session, assignment)
 
@@ -128,19 +128,18 @@ def remove_keyword(session: Session, assignment: Assignment, text: str) -> list[
     ).first()
     if row is not None:
         session.delete(row)
-        _log(session, assignment, "remove_keyword", text)
+        _log(session, assignment, EventKind.REMOVE_KEYWORD, text)
     session.commit()
     return keywords(session, assignment)
 
 
-def _log(session: Session, assignment: Assignment, kind: str, text: str) -> None:
-    session.add(
-        Event(
-            assignment_id=assignment.id,
-            user_id=assignment.user_id,
-            kind=kind,
-            payload={"keyword": text},
-        )
+def _log(session: Session, assignment: Assignment, kind: EventKind, text: str) -> None:
+    log_event(
+        session,
+        kind,
+        assignment_id=assignment.id,
+        user_id=assignment.user_id,
+        payload={"keyword": text},
     )
 
 

@@ -18,9 +18,10 @@ from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
 from assessor.judging.operations import InvalidOperation, parse_client_time
+from assessor.store.event_log import VIEW_KINDS, EventKind, log_view
 from assessor.store.models import Assignment, Pool, PoolEntry, User, ViewEvent
 
-KINDS = ("shown", "left")
+KINDS = tuple(kind.value for kind in VIEW_KINDS)
 
 
 class ViewError(CampaignError):
@@ -40,7 +41,7 @@ def record_view(
     article outside its pool. Commits.
     """
     kind, event_id = data.get("kind"), data.get("event_id")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise ViewError(f"kind must be one of {', '.join(KINDS)}", 400)
     if not isinstance(event_id, str) or not 1 <= len(event_id) <= 100:
         raise ViewError("event_id must be a string of 1 to 100 characters", 400)
@@ -63,16 +64,15 @@ def record_view(
     )
     if session.scalar(known) is not None:
         return False
-    session.add(
-        ViewEvent(
+    try:
+        log_view(
+            session,
+            EventKind(kind),
             assignment_id=assignment_id,
             article=article,
-            kind=kind,
             event_id=event_id,
             client_time=client_time,
         )
-    )
-    try:
         session.commit()
     except IntegrityError:  # the same report, stored meanwhile by a concurrent request
         session.rollback()
