@@ -12,13 +12,10 @@ from assessor.campaign.errors import CampaignError
 from assessor.store.event_log import EventKind, log_event
 from assessor.store.models import (
     Assignment,
-    Document,
     Judgement,
     Keyword,
     Pool,
     PoolEntry,
-    Run,
-    RunResult,
     User,
 )
 
@@ -141,39 +138,3 @@ def _log(session: Session, assignment: Assignment, kind: EventKind, text: str) -
         user_id=assignment.user_id,
         payload={"keyword": text},
     )
-
-
-def retrieved_spans(
-    session: Session, topic_id: str, document: Document
-) -> list[tuple[str, int, int]]:
-    """What the runs retrieved in this article for this topic: `(run id, start, end)` sorted.
-
-    FOL results give their span, element results the element's span, article results the whole
-    text; results that do not exist in the article (`X`/-1 offsets, unknown paths) are skipped,
-    and spans are clipped to the text.
-    """
-    from assessor.store.texts import load
-
-    rows = session.execute(
-        select(Run.name, Run.kind, RunResult.start, RunResult.length, RunResult.path)
-        .join(Run, RunResult.run_id == Run.id)
-        .where(RunResult.topic_id == topic_id, RunResult.article == document.id)
-    )
-    length = document.text_length
-    spans: set[tuple[str, int, int]] = set()
-    for run, kind, start, size, path in rows:
-        if path is not None:
-            try:
-                start, end = load(document).span(path)
-            except KeyError:
-                continue
-        elif start is not None and size is not None:
-            end = start + size
-        else:
-            if kind != "article":
-                continue  # an X/-1 result: not in the article
-            start, end = 0, length
-        start, end = max(0, start), min(length, end)
-        if start < end:
-            spans.add((run, start, end))
-    return sorted(spans, key=lambda span: (span[1], span[2], span[0]))
