@@ -18,7 +18,14 @@ from assessor.judging import judgements
 from assessor.judging.judgements import JudgementState
 from assessor.store import texts
 from assessor.store.event_log import EventKind, log_event
-from assessor.store.models import Assignment, ElementValueRow, TopicMode, User
+from assessor.store.models import (
+    Assignment,
+    ElementValueRow,
+    Judgement,
+    Topic,
+    TopicMode,
+    User,
+)
 from evaluation.relevance.twophase import (
     Change,
     ElementValue,
@@ -54,6 +61,15 @@ def set_topic_mode(
         session.add(row)
     row.mode, row.too_small_below = mode, too_small_below
     return row
+
+
+def topic_modes(session: Session) -> list[tuple[Topic, TopicMode]]:
+    """Every topic (by id) with its mode row (a transient 2006 default when none is stored)."""
+    stored = {row.topic_id: row for row in session.scalars(select(TopicMode))}
+    return [
+        (topic, stored.get(topic.id) or TopicMode(topic_id=topic.id, mode="2006"))
+        for topic in session.scalars(select(Topic).order_by(Topic.id))
+    ]
 
 
 def _as_value(text: str | None) -> Value | None:
@@ -132,6 +148,34 @@ def article_two_phase(session: Session, assignment: Assignment, article: str) ->
         too_small_below=mode.too_small_below,
     )
     return ArticleTwoPhase(mode, document, judgement, step.state, step.changes)
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleSummary:
+    """A relevant article of a 2005 assignment: elements still without a value, flagged ones,
+    or why its two-phase state cannot be built (known only by id and length, say)."""
+
+    article: str
+    needs_value: int
+    flagged: int
+    error: str | None
+
+
+def article_summaries(session: Session, assignment: Assignment) -> list[ArticleSummary]:
+    """The assignment's relevant articles, by id, with what each still needs."""
+    articles = session.scalars(
+        select(Judgement.article)
+        .where(Judgement.assignment_id == assignment.id, Judgement.status == "relevant")
+        .order_by(Judgement.article)
+    )
+    rows = []
+    for article in articles:
+        try:
+            state = article_two_phase(session, assignment, article).state
+            rows.append(ArticleSummary(article, len(state.needs_value), len(state.flagged), None))
+        except judgements.NotFound as error:
+            rows.append(ArticleSummary(article, 0, 0, str(error)))
+    return rows
 
 
 def assess_element(
