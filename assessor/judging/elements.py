@@ -17,7 +17,15 @@ from sqlalchemy.orm import Session
 from assessor.judging import judgements
 from assessor.judging.judgements import JudgementState
 from assessor.store import texts
-from assessor.store.models import Assignment, ElementValueRow, Event, TopicMode, User
+from assessor.store.event_log import EventKind, log_event
+from assessor.store.models import (
+    Assignment,
+    ElementValueRow,
+    Judgement,
+    Topic,
+    TopicMode,
+    User,
+)
 from evaluation.relevance.twophase import (
     Change,
     ElementValue,
@@ -53,6 +61,15 @@ def set_topic_mode(
         session.add(row)
     row.mode, row.too_small_below = mode, too_small_below
     return row
+
+
+def topic_modes(session: Session) -> list[tuple[Topic, TopicMode]]:
+    """Every topic (by id) with its mode row (a transient 2006 default when none is stored)."""
+    stored = {row.topic_id: row for row in session.scalars(select(TopicMode))}
+    return [
+        (topic, stored.get(topic.id) or TopicMode(topic_id=topic.id, mode="2006"))
+        for topic in session.scalars(select(Topic).order_by(Topic.id))
+    ]
 
 
 def _as_value(text: str | None) -> Value | None:
@@ -133,6 +150,34 @@ def article_two_phase(session: Session, assignment: Assignment, article: str) ->
     return ArticleTwoPhase(mode, document, judgement, step.state, step.changes)
 
 
+@dataclass(frozen=True, slots=True)
+class ArticleSummary:
+    """A relevant article of a 2005 assignment: elements still without a value, flagged ones,
+    or why its two-phase state cannot be built (known only by id and length, say)."""
+
+    article: str
+    needs_value: int
+    flagged: int
+    error: str | None
+
+
+def article_summaries(session: Session, assignment: Assignment) -> list[ArticleSummary]:
+    """The assignment's relevant articles, by id, with what each still needs."""
+    articles = session.scalars(
+        select(Judgement.article)
+        .where(Judgement.assignment_id == assignment.id, Judgement.status == "relevant")
+        .order_by(Judgement.article)
+    )
+    rows = []
+    for article in articles:
+        try:
+            state = article_two_phase(session, assignment, article).state
+            rows.append(ArticleSummary(article, len(state.needs_value), len(state.flagged), None))
+        except judgements.NotFound as error:
+            rows.append(ArticleSummary(article, 0, 0, str(error)))
+    return rows
+
+
 def assess_element(
     session: Session, assignment: Assignment, user: User, article: str, path: str, value: str
 ) -> ArticleTwoPhase:
@@ -145,18 +190,17 @@ def assess_element(
         raise TwoPhaseError(f"topic {assignment.topic_id} is assessed on the 2006 scale")
     step = current.state.clear(path) if value == "clear" else current.state.assess(path, value)
     save_values(session, assignment.id, article, step.state.records())
-    session.add(
-        Event(
-            assignment_id=assignment.id,
-            user_id=user.id,
-            article=article,
-            kind="element-value",
-            payload={
-                "path": path,
-                "value": value,
-                "changes": [[c.path, c.before, c.after, c.rule] for c in step.changes],
-            },
-        )
+    log_event(
+        session,
+        EventKind.ELEMENT_VALUE,
+        assignment_id=assignment.id,
+        user_id=user.id,
+        article=article,
+        payload={
+            "path": path,
+            "value": value,
+            "changes": [[c.path, c.before, c.after, c.rule] for c in step.changes],
+        },
     )
     session.commit()
     return replace(current, state=step.state, changes=step.changes)

@@ -1,6 +1,7 @@
 """What a client sends and gets back: operations, their validation, states and refusals.
 
-No database here: `assessor.judging.judgements` applies operations (and re-exports these names,
+No database access here (the kinds of operation are the log's, `store.event_log`):
+`assessor.judging.judgements` applies operations (and re-exports these names,
 which is where callers find them: `judgements.Operation`, `judgements.Conflict`, ...).
 """
 
@@ -12,8 +13,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from assessor.judging.spans import Span
+from assessor.store.event_log import OPERATION_KINDS
 
-OPERATIONS = ("highlight", "unhighlight", "set_bep", "mark_nonrelevant", "finish", "restore")
+OPERATIONS = tuple(kind.value for kind in OPERATION_KINDS)
 STATUSES = ("unjudged", "relevant", "nonrelevant")
 
 
@@ -90,7 +92,16 @@ class Operation:
         exact = data.get("exact")
         if exact is not None and not isinstance(exact, str):
             raise InvalidOperation("exact must be a string")
-        operation = cls(op_id, op, start, end, exact, offset, version, _client_time(data))
+        operation = cls(
+            op_id,
+            op,
+            start,
+            end,
+            exact,
+            offset,
+            version,
+            parse_client_time(data.get("client_time")),
+        )
         return _with_restored_state(operation, data) if op == "restore" else operation
 
     def payload(self) -> dict[str, Any]:
@@ -150,22 +161,29 @@ def _optional_int(data: Mapping[str, Any], name: str) -> int | None:
     return value
 
 
-def _client_time(data: Mapping[str, Any]) -> datetime | None:
-    """`client_time`: ISO 8601 or milliseconds since the epoch; stored as naive UTC."""
-    value = data.get("client_time")
+def parse_client_time(value: object) -> datetime | None:
+    """A browser's `client_time` (ISO 8601 or milliseconds since the epoch) as naive UTC; None
+    when absent. The operations and the view reports (spec section 10) both carry one.
+
+    InvalidOperation for anything else, including a moment that is not a UTC date once its
+    offset is applied (`0001-01-01T00:00:00+14:00` is before year 1):
+
+    >>> parse_client_time("2024-05-01T12:00:00+02:00"), parse_client_time(0)
+    (datetime.datetime(2024, 5, 1, 10, 0), datetime.datetime(1970, 1, 1, 0, 0))
+    """
+    if value is None:
+        return None
     try:
-        if value is None:
-            return None
         if isinstance(value, int | float) and not isinstance(value, bool):
             moment = datetime.fromtimestamp(value / 1000, UTC)
         elif isinstance(value, str):
             moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         else:
             raise ValueError(value)
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
     except (ValueError, OverflowError, OSError) as error:
         raise InvalidOperation("client_time must be ISO 8601 or milliseconds") from error
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
     return moment
 
 

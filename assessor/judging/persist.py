@@ -33,6 +33,7 @@ from assessor.judging.operations import (
 )
 from assessor.judging.rules import Draft, change
 from assessor.store import texts
+from assessor.store.event_log import EventKind, log_event
 from assessor.store.models import (
     Assignment,
     Base,
@@ -86,7 +87,6 @@ _UPDATE_JUDGEMENT = update(_JUDGEMENTS).where(
     _JUDGEMENTS.c.id == bindparam("judgement_id"),
     _JUDGEMENTS.c.version == bindparam("read_version"),
 )
-_INSERT_EVENT = insert(Base.metadata.tables[Event.__tablename__])
 
 
 def apply(
@@ -233,18 +233,16 @@ def _apply_once(
         stale = session.identity_map.get(session.identity_key(Judgement, draft.id))
         if stale is not None:
             session.expire(stale)
-    connection.execute(
-        _INSERT_EVENT,
-        {
-            "assignment_id": assignment_id,
-            "user_id": user_id,
-            "article": article,
-            "kind": operation.op,
-            "op_id": operation.op_id,  # unique per assignment: a concurrent replay loses here
-            "payload": {**operation.payload(), "new_version": draft.version},
-            "server_time": values["updated_at"],
-            "client_time": operation.client_time,
-        },
+    log_event(
+        session,
+        EventKind(operation.op),
+        assignment_id=assignment_id,
+        user_id=user_id,
+        article=article,
+        op_id=operation.op_id,  # unique per assignment: a concurrent replay loses here
+        payload={**operation.payload(), "new_version": draft.version},
+        server_time=values["updated_at"],
+        client_time=operation.client_time,
     )
     return _state(assignment_id, article, draft)
 

@@ -2,7 +2,7 @@
 
 The command itself is `assessor.cli.agreement`, which also reads two assessors' judgements
 from the database; this module is its pure half: the table from two files (the element level
-derived from the collection's documents) and the three writers.
+derived from the collection's documents by `relevance.element_qrels`) and the three writers.
 
 - `text`: an aligned table, ratios to four decimals, `-` where a ratio is undefined;
 - `tsv`: a header, then one line per topic and `all`; ratios as the shortest decimal that
@@ -17,13 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
-from evaluation.formats.exports import ArticleElements, ExportError
 from evaluation.formats.fol.qrels import read_qrels
-from evaluation.formats.records import Qrels
 from evaluation.output.tables import dump_json, table_lines
-from evaluation.relevance.element_export import article_elements
+from evaluation.relevance.element_qrels import relevant_elements
 from evaluation.statistics.agreement.table import AgreementTable, agreement_table
 
 FORMATS = ("text", "tsv", "json")
@@ -60,30 +57,6 @@ WRITERS: dict[str, Callable[[AgreementTable, TextIO], None]] = {
 }
 
 
-def qrels_elements(
-    qrels: Qrels, topics: list[str], collection: Collection, qrels_file: str
-) -> dict[str, list[ArticleElements]]:
-    """The element records (2006 scale) of the relevant articles of `topics`, per topic.
-
-    Each document comes from `collection`; a missing article or one whose text length is not
-    the qrels' is a FormatError naming the qrels file and line.
-    """
-    out: dict[str, list[ArticleElements]] = {}
-    for topic in topics:
-        records = out.setdefault(topic, [])
-        for line in qrels.get(topic, {}).values():
-            if not line.relevant:
-                continue
-            document = collection.document(line.article, qrels_file, line.line)
-            try:
-                records.append(
-                    article_elements(line, document.elements, text_length=len(document.text))
-                )
-            except ExportError as error:
-                raise FormatError(qrels_file, line.line, str(error)) from error
-    return out
-
-
 def files_table(
     path_a: str | Path,
     path_b: str | Path,
@@ -104,7 +77,7 @@ def files_table(
     documents = Collection(collection)
     topics = [row.topic for row in table.rows]
     elements = (
-        qrels_elements(qrels_a, topics, documents, str(path_a)),
-        qrels_elements(qrels_b, topics, documents, str(path_b)),
+        relevant_elements(qrels_a, topics, documents, str(path_a)),
+        relevant_elements(qrels_b, topics, documents, str(path_b)),
     )
     return agreement_table(qrels_a, qrels_b, topic=topic, names=names, elements=elements)

@@ -13,7 +13,6 @@ from typing import TextIO
 
 import click
 
-from evaluation.cli.element_qrels import load_element_qrels
 from evaluation.cli.eval_output import WRITERS
 from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
@@ -23,6 +22,7 @@ from evaluation.measures.elements.topic import ElementOptions, needs_spans
 from evaluation.measures.engines.element_topics import evaluate_elements
 from evaluation.measures.evaluate import RunEvaluation, Settings
 from evaluation.measures.registry.names import DEFAULTS
+from evaluation.relevance.element_qrels import load_element_qrels
 
 
 def evaluate_element_files(

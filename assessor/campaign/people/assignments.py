@@ -9,16 +9,13 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
+from assessor.store.event_log import EventKind, log_event
 from assessor.store.models import (
     Assignment,
-    Document,
-    Event,
     Judgement,
     Keyword,
     Pool,
     PoolEntry,
-    Run,
-    RunResult,
     User,
 )
 
@@ -116,7 +113,7 @@ def add_keyword(session: Session, assignment: Assignment, text: str) -> list[str
         )
     if text and text not in keywords(session, assignment):
         session.add(Keyword(assignment_id=assignment.id, text=text))
-        _log(session, assignment, "add_keyword", text)
+        _log(session, assignment, EventKind.ADD_KEYWORD, text)
     session.commit()
     return keywords(session, assignment)
 
@@ -128,53 +125,16 @@ def remove_keyword(session: Session, assignment: Assignment, text: str) -> list[
     ).first()
     if row is not None:
         session.delete(row)
-        _log(session, assignment, "remove_keyword", text)
+        _log(session, assignment, EventKind.REMOVE_KEYWORD, text)
     session.commit()
     return keywords(session, assignment)
 
 
-def _log(session: Session, assignment: Assignment, kind: str, text: str) -> None:
-    session.add(
-        Event(
-            assignment_id=assignment.id,
-            user_id=assignment.user_id,
-            kind=kind,
-            payload={"keyword": text},
-        )
+def _log(session: Session, assignment: Assignment, kind: EventKind, text: str) -> None:
+    log_event(
+        session,
+        kind,
+        assignment_id=assignment.id,
+        user_id=assignment.user_id,
+        payload={"keyword": text},
     )
-
-
-def retrieved_spans(
-    session: Session, topic_id: str, document: Document
-) -> list[tuple[str, int, int]]:
-    """What the runs retrieved in this article for this topic: `(run id, start, end)` sorted.
-
-    FOL results give their span, element results the element's span, article results the whole
-    text; results that do not exist in the article (`X`/-1 offsets, unknown paths) are skipped,
-    and spans are clipped to the text.
-    """
-    from assessor.store.texts import load
-
-    rows = session.execute(
-        select(Run.name, Run.kind, RunResult.start, RunResult.length, RunResult.path)
-        .join(Run, RunResult.run_id == Run.id)
-        .where(RunResult.topic_id == topic_id, RunResult.article == document.id)
-    )
-    length = document.text_length
-    spans: set[tuple[str, int, int]] = set()
-    for run, kind, start, size, path in rows:
-        if path is not None:
-            try:
-                start, end = load(document).span(path)
-            except KeyError:
-                continue
-        elif start is not None and size is not None:
-            end = start + size
-        else:
-            if kind != "article":
-                continue  # an X/-1 result: not in the article
-            start, end = 0, length
-        start, end = max(0, start), min(length, end)
-        if start < end:
-            spans.add((run, start, end))
-    return sorted(spans, key=lambda span: (span[1], span[2], span[0]))

@@ -17,12 +17,12 @@ from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
 from assessor.judging.judgements import pooled_document
+from assessor.store.event_log import EventKind, log_event
 from assessor.store.models import (
     NOTE_LENGTH,
     ArticleNote,
     Assignment,
     Document,
-    Event,
     Judgement,
     Topic,
     User,
@@ -92,14 +92,13 @@ def save_note(
             row = ArticleNote(assignment_id=assignment.id, article=article)
             session.add(row)
         row.flag, row.note, row.updated_at = flag, text, utcnow()
-    session.add(
-        Event(
-            assignment_id=assignment.id,
-            user_id=assignment.user_id,
-            article=article,
-            kind="note",
-            payload={"flag": flag, "note": text},
-        )
+    log_event(
+        session,
+        EventKind.NOTE,
+        assignment_id=assignment.id,
+        user_id=assignment.user_id,
+        article=article,
+        payload={"flag": flag, "note": text},
     )
     session.commit()
     return note_of(session, assignment, article)

@@ -10,7 +10,6 @@ organiser looking at the page read-only is not assessing. The analytics of spec 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -18,9 +17,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
+from assessor.judging.operations import InvalidOperation, parse_client_time
+from assessor.store.event_log import VIEW_KINDS, EventKind, log_view
 from assessor.store.models import Assignment, Pool, PoolEntry, User, ViewEvent
 
-KINDS = ("shown", "left")
+KINDS = tuple(kind.value for kind in VIEW_KINDS)
 
 
 class ViewError(CampaignError):
@@ -29,24 +30,6 @@ class ViewError(CampaignError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
-
-
-def parse_time(value: object) -> datetime | None:
-    """ISO 8601 or milliseconds since the epoch, as naive UTC (None when absent)."""
-    if value is None:
-        return None
-    try:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            moment = datetime.fromtimestamp(value / 1000, UTC)
-        elif isinstance(value, str):
-            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        else:
-            raise ValueError(value)
-    except (ValueError, OverflowError, OSError) as error:
-        raise ViewError("client_time must be ISO 8601 or milliseconds", 400) from error
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
 
 
 def record_view(
@@ -58,11 +41,14 @@ def record_view(
     article outside its pool. Commits.
     """
     kind, event_id = data.get("kind"), data.get("event_id")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise ViewError(f"kind must be one of {', '.join(KINDS)}", 400)
     if not isinstance(event_id, str) or not 1 <= len(event_id) <= 100:
         raise ViewError("event_id must be a string of 1 to 100 characters", 400)
-    client_time = parse_time(data.get("client_time"))
+    try:
+        client_time = parse_client_time(data.get("client_time"))
+    except InvalidOperation as error:
+        raise ViewError(str(error), 400) from error
     assignment = session.get(Assignment, assignment_id)
     if assignment is None or assignment.user_id != user.id:
         raise ViewError(f"no assignment {assignment_id} of yours", 404)
@@ -78,16 +64,15 @@ def record_view(
     )
     if session.scalar(known) is not None:
         return False
-    session.add(
-        ViewEvent(
+    try:
+        log_view(
+            session,
+            EventKind(kind),
             assignment_id=assignment_id,
             article=article,
-            kind=kind,
             event_id=event_id,
             client_time=client_time,
         )
-    )
-    try:
         session.commit()
     except IntegrityError:  # the same report, stored meanwhile by a concurrent request
         session.rollback()

@@ -27,18 +27,11 @@ from typing import Any
 from sqlalchemy import ColumnElement, String, select, type_coerce
 from sqlalchemy.orm import Session
 
+from assessor.store.event_log import OPERATION_KINDS, EventKind
 from assessor.store.models import Base
 
 IDLE_SECONDS = 600.0
-TIMED_OPERATIONS = (
-    "highlight",
-    "unhighlight",
-    "set_bep",
-    "mark_nonrelevant",
-    "finish",
-    "restore",
-    "element-value",
-)
+TIMED_OPERATIONS = tuple(kind.value for kind in (*OPERATION_KINDS, EventKind.ELEMENT_VALUE))
 _ORDER = {"shown": 0, "op": 1, "left": 2}  # at one instant: shown, then operations, then left
 
 

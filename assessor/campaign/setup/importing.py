@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.setup.profiles import detect_profile, get_profile
@@ -164,6 +164,19 @@ def _drop_empty_placeholder(session: Session) -> None:
     if session.scalar(select(Document.id).where(Document.collection_id == placeholder.id)) is None:
         session.delete(placeholder)
         session.flush()
+
+
+def imported_counts(session: Session) -> dict[str, int]:
+    """How many collections, documents, topics and runs the database holds."""
+    return {
+        name: int(session.scalar(select(func.count()).select_from(model)) or 0)
+        for name, model in (
+            ("collections", Collection),
+            ("documents", Document),
+            ("topics", Topic),
+            ("runs", Run),
+        )
+    }
 
 
 def import_topics(session: Session, path: str | Path) -> int:

@@ -28,12 +28,12 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.setup.importing import PLACEHOLDER_COLLECTION
+from assessor.store.event_log import EventKind, event_row, log_events
 from assessor.store.models import (
     Assignment,
     Base,
     Collection,
     Document,
-    Event,
     Judgement,
     Pool,
     PoolEntry,
@@ -202,24 +202,24 @@ def import_qrels(session: Session, path: str | Path, assessor: str | None = None
 
     def event_rows() -> Iterable[dict[str, object]]:
         for line in lines:
-            yield {
-                "assignment_id": assignments[line.topic],
-                "user_id": user.id,
-                "article": line.article,
-                "kind": "import",
-                "op_id": f"import:{name}:{line.line}",
-                "payload": {
+            yield event_row(
+                EventKind.IMPORT,
+                assignment_id=assignments[line.topic],
+                user_id=user.id,
+                article=line.article,
+                op_id=f"import:{name}:{line.line}",
+                payload={
                     "file": name,
                     "line": line.line,
                     "rel_chars": line.rel_chars,
                     "bep": line.bep,
                     "passages": [list(p) for p in line.passages],
                 },
-                "server_time": now,
-            }
+                server_time=now,
+            )
 
     _bulk(session, Judgement, judgement_rows())
-    _bulk(session, Event, event_rows())
+    log_events(session, event_rows(), BATCH)
     session.flush()
     return ImportSummary(
         assessor=assessor_name,

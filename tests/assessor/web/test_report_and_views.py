@@ -42,6 +42,10 @@ def test_views_are_stored_once_and_only_for_the_own_assignment(
     assert post_view(client, csrf, url, kind="left", event_id="").status_code == 400
     late = post_view(client, csrf, url, kind="left", event_id="e3", client_time="noon")
     assert late.status_code == 400 and "client_time" in late.json["error"]
+    # A valid ISO 8601 text whose offset takes it outside the years 1 to 9999 in UTC.
+    for edge in ("0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"):
+        off = post_view(client, csrf, url, kind="left", event_id="e3", client_time=edge)
+        assert off.status_code == 400 and "client_time" in off.json["error"]
     assert (
         post_view(
             client, csrf, VIEWS.format(seeded.alice, "9999"), kind="left", event_id="e4"

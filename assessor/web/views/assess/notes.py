@@ -12,18 +12,15 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 
 from assessor.campaign.errors import CampaignError
-from assessor.campaign.people import notes
+from assessor.campaign.people import notes, roster
 from assessor.campaign.results.notes_export import notes_text
 from assessor.campaign.results.qrels_export import ExportError
 from assessor.judging import judgements
 from assessor.store.db import get_session
-from assessor.store.models import Topic
 from assessor.web.auth import login_required, organiser_required, signed_in_user
 from assessor.web.views.htmx import wants_fragment
-from pooling.records import natural_key
 
 blueprint = Blueprint("notes", __name__)
 
@@ -74,7 +71,7 @@ def overview() -> ResponseReturnValue:
         by_topic=by_topic,
         topic=topic,
         only_flagged=only_flagged,
-        topics=sorted(session.scalars(select(Topic.id)), key=natural_key),
+        topics=roster.topic_ids_in_natural_order(session),
     )
 
 

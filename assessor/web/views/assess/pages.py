@@ -13,18 +13,18 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.people import assignments, notes
 from assessor.campaign.pools import listing as pool_list
+from assessor.campaign.pools.retrieved import retrieved_spans
 from assessor.judging import judgements
 from assessor.judging.elements import topic_mode
 from assessor.store import texts
 from assessor.store.db import get_session
-from assessor.store.models import Assignment, Run, RunResult
+from assessor.store.models import Assignment
 from assessor.web.auth import (
     CSRF_HEADER,
     login_required,
@@ -33,7 +33,6 @@ from assessor.web.auth import (
 )
 from assessor.web.rendering import render_file
 from assessor.web.views.htmx import page_or_fragment
-from evaluation.text.document import Document
 
 blueprint = Blueprint("assess", __name__)
 
@@ -114,40 +113,6 @@ def _choice(name: str, allowed: tuple[str, ...]) -> str:
     return value if value in allowed else allowed[0]
 
 
-def retrieved_spans(
-    session: Session, topic_id: str, document: Document
-) -> list[tuple[int, int, str]]:
-    """What the runs retrieved in this article for this topic: `(start, end, run name)`.
-
-    FOL results give their span, element results the element's span, article results the
-    whole article; results that point nowhere (`X`, -1, unknown paths) are left out.
-    """
-    query = (
-        select(RunResult, Run.name)
-        .join(Run, Run.id == RunResult.run_id)
-        .where(RunResult.topic_id == topic_id, RunResult.article == document.id)
-        .order_by(Run.name, RunResult.rank)
-    )
-    length = len(document.text)
-    spans: list[tuple[int, int, str]] = []
-    for result, run_name in session.execute(query):
-        if result.path is not None:
-            try:
-                start, end = document.span(result.path)
-            except KeyError:
-                continue
-        elif result.start is not None and result.length is not None:
-            if result.start < 0:
-                continue
-            start, end = result.start, result.start + result.length
-        else:
-            start, end = 0, length
-        start, end = max(0, min(start, length)), max(0, min(end, length))
-        if end > start:
-            spans.append((start, end, run_name))
-    return spans
-
-
 def _neighbours(articles: list[str], article: str) -> tuple[str | None, str | None]:
     position = articles.index(article)
     previous = articles[position - 1] if position > 0 else None
@@ -175,6 +140,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         abort(409, description=f"the file of {article} changed since it was imported")
     read_only = assignment.user_id != signed_in_user().id
     spans = retrieved_spans(session, assignment.topic_id, document)
+    whole_text = (0, len(document.text))
 
     def article_url(name: str | None) -> str | None:
         return (
@@ -205,7 +171,9 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         "state": state.to_json(),
         "keywords": keywords,
         # A whole-article result would outline everything and say nothing: list it only.
-        "runPassages": [[s, e] for s, e, _run in spans if (s, e) != (0, len(document.text))],
+        "runPassages": [
+            [span.start, span.end] for span in spans if (span.start, span.end) != whole_text
+        ],
         "textLength": len(document.text),
         "twoPhaseUrl": two_phase_url,
     }
@@ -223,7 +191,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         next_url=config["nextUrl"],
         keywords=keywords,
         note=notes.note_of(session, assignment, article),
-        runs=sorted({run for _s, _e, run in spans}),
+        runs=sorted({span.run for span in spans}),
         read_only=read_only,
         two_phase_url=two_phase_url,
         focal_config=config,

@@ -12,25 +12,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from assessor.campaign.people import roster
 from assessor.judging import judgements
 from assessor.judging.elements import (
     MODES,
     ArticleTwoPhase,
+    article_summaries,
     article_two_phase,
     assess_element,
     set_topic_mode,
     topic_mode,
+    topic_modes,
 )
 from assessor.store.db import get_session
-from assessor.store.models import Assignment, Judgement, Topic, TopicMode
+from assessor.store.models import Assignment
 from assessor.web.auth import login_required, organiser_required, signed_in_user
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.relevance.twophase import DEFAULT_TOO_SMALL, VALUES, TwoPhaseError
@@ -51,12 +52,7 @@ def _visible(session: Session, assignment_id: int) -> Assignment:
 @organiser_required
 def modes() -> ResponseReturnValue:
     """Every topic with its assessment mode."""
-    session = get_session()
-    stored = {row.topic_id: row for row in session.scalars(select(TopicMode))}
-    rows = [
-        (topic, stored.get(topic.id) or TopicMode(topic_id=topic.id, mode="2006"))
-        for topic in session.scalars(select(Topic).order_by(Topic.id))
-    ]
+    rows = topic_modes(get_session())
     return page_or_fragment(
         "organiser/twophase_modes.html", "modes", rows=rows, modes=MODES, default=DEFAULT_TOO_SMALL
     )
@@ -67,7 +63,7 @@ def modes() -> ResponseReturnValue:
 def set_mode(topic_id: str) -> ResponseReturnValue:
     """Choose a topic's mode (form fields `mode`, `too_small_below` (empty: off))."""
     session = get_session()
-    if session.get(Topic, topic_id) is None:
+    if not roster.has_topic(session, topic_id):
         abort(404)
     threshold_text = request.form.get("too_small_below", "").strip()
     try:
@@ -84,32 +80,13 @@ def set_mode(topic_id: str) -> ResponseReturnValue:
     return redirect(url_for("twophase.modes"), 303)
 
 
-@dataclass(frozen=True, slots=True)
-class ArticleSummary:
-    article: str
-    needs_value: int
-    flagged: int
-    error: str | None
-
-
 @blueprint.get("/assignments/<int:assignment_id>")
 @login_required
 def assignment(assignment_id: int) -> ResponseReturnValue:
     """The assignment's relevant articles and what each still needs."""
     session = get_session()
     visible = _visible(session, assignment_id)
-    articles = session.scalars(
-        select(Judgement.article)
-        .where(Judgement.assignment_id == visible.id, Judgement.status == "relevant")
-        .order_by(Judgement.article)
-    )
-    rows = []
-    for article in articles:
-        try:
-            state = article_two_phase(session, visible, article).state
-            rows.append(ArticleSummary(article, len(state.needs_value), len(state.flagged), None))
-        except judgements.NotFound as error:
-            rows.append(ArticleSummary(article, 0, 0, str(error)))
+    rows = article_summaries(session, visible)
     mode = topic_mode(session, visible.topic_id)
     return page_or_fragment(
         "assess/twophase_topic.html", "articles", assignment=visible, rows=rows, mode=mode

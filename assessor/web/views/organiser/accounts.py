@@ -12,9 +12,9 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 
 from assessor.campaign.errors import CampaignError
+from assessor.campaign.people import roster
 from assessor.campaign.people.users import (
     PASSWORD_MIN_LENGTH,
     add_user,
@@ -37,7 +37,7 @@ NAME_LENGTH = 100  # the column's length
 
 def _page(status: int = 200, **extra: Any) -> ResponseReturnValue:
     session = get_session()
-    users = list(session.scalars(select(User).order_by(User.name)))
+    users = roster.users(session)
     return page_or_fragment(
         "organiser/accounts.html",
         "accounts",
@@ -61,7 +61,7 @@ def _done(message: str, error: bool = False) -> ResponseReturnValue:
 
 
 def _user(user_id: int) -> User:
-    user = get_session().get(User, user_id)
+    user = roster.user(get_session(), user_id)
     if user is None:
         abort(404)
     return user
@@ -93,7 +93,7 @@ def add() -> ResponseReturnValue:
             raise CampaignError(f"a user name has 1 to {NAME_LENGTH} printable characters")
         if role not in ROLES:
             raise CampaignError(f"role: expected {' or '.join(ROLES)}")
-        if session.scalars(select(User).where(User.name == name)).first() is not None:
+        if roster.has_user(session, name):
             raise CampaignError(f"a user {name} exists already: reset the password below")
         add_user(session, name, role, _password())
     except CampaignError as error:

@@ -14,14 +14,13 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 
 from assessor.campaign.errors import CampaignError
+from assessor.campaign.people import roster
 from assessor.campaign.people.users import assign_topic
 from assessor.campaign.results import agreement
 from assessor.store import texts
 from assessor.store.db import get_session
-from assessor.store.models import Document, Topic, User
 from assessor.store.texts import MissingTextError
 from assessor.web.auth import organiser_required
 from assessor.web.overlay import render_overlay
@@ -62,10 +61,8 @@ def _double_page(status: int = 200) -> ResponseReturnValue:
         "double",
         status,
         topics=agreement.double_judged(session),
-        all_topics=list(session.scalars(select(Topic).order_by(Topic.id))),
-        assessors=list(
-            session.scalars(select(User).where(User.role == "assessor").order_by(User.name))
-        ),
+        all_topics=roster.topics(session),
+        assessors=roster.assessors(session),
     )
 
 
@@ -118,7 +115,7 @@ def overview_csv() -> ResponseReturnValue:
 def _pair(topic: str) -> tuple[str, str]:
     """The two assessors to compare: `?a=&b=`, else the topic's first two by name."""
     session = get_session()
-    if session.get(Topic, topic) is None:
+    if not roster.has_topic(session, topic):
         abort(404)
     names = [item.assessors for item in agreement.double_judged(session) if item.topic.id == topic]
     a, b = request.args.get("a"), request.args.get("b")
@@ -147,7 +144,7 @@ def topic_page(topic: str) -> ResponseReturnValue:
     return page_or_fragment(
         "organiser/agreement/topic.html",
         "content",
-        topic=session.get_one(Topic, topic),
+        topic=roster.topic(session, topic),
         names=(name_a, name_b),
         table=table,
         problem=problem,
@@ -173,7 +170,7 @@ def article_page(topic: str, article: str) -> ResponseReturnValue:
     """One article with both assessors' passages and best entry points, in two colours."""
     session = get_session()
     name_a, name_b = _pair(topic)
-    document = session.get(Document, article)
+    document = roster.document_row(session, article)
     if document is None:
         abort(404)
     by_name = {h.assessor: h for h in agreement.article_highlights(session, topic, article)}
@@ -189,7 +186,7 @@ def article_page(topic: str, article: str) -> ResponseReturnValue:
     return page_or_fragment(
         "organiser/agreement/article.html",
         "content",
-        topic=session.get_one(Topic, topic),
+        topic=roster.topic(session, topic),
         article=article,
         sides=(a, b),
         document_html=html,

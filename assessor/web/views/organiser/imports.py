@@ -19,16 +19,16 @@ from pathlib import Path
 from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
-from sqlalchemy import func, select
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.setup import upload_imports as imports
 from assessor.campaign.setup.import_jobs import Work, find_job, start_job
+from assessor.campaign.setup.importing import imported_counts
 from assessor.campaign.setup.profiles import get_profile, profile_names
 from assessor.campaign.setup.upload_imports import Upload
 from assessor.campaign.setup.uploads import allowed_path, data_directory, import_roots
 from assessor.store.db import get_session, session_factory
-from assessor.store.models import Collection, Document, ImportJob, Run, Topic
+from assessor.store.models import ImportJob
 from assessor.web.auth import current_user, organiser_required
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.errors import FormatError
@@ -63,16 +63,7 @@ def _uploads() -> list[Upload]:
 
 
 def _counts() -> dict[str, int]:
-    session = get_session()
-    return {
-        name: int(session.scalar(select(func.count()).select_from(model)) or 0)
-        for name, model in (
-            ("collections", Collection),
-            ("documents", Document),
-            ("topics", Topic),
-            ("runs", Run),
-        )
-    }
+    return imported_counts(get_session())
 
 
 def _page(

@@ -13,16 +13,14 @@ from typing import cast
 
 from flask import Blueprint, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 
 from assessor.campaign.errors import CampaignError
+from assessor.campaign.people import roster
 from assessor.campaign.pools.build import Method, Order, PoolSummary, build_pools
 from assessor.campaign.pools.statistics import database_pool_report
 from assessor.store.db import get_session
-from assessor.store.models import Topic
 from assessor.web.auth import organiser_required
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
-from pooling.records import natural_key
 
 blueprint = Blueprint("pools_admin", __name__, url_prefix="/organiser/pools")
 
@@ -34,7 +32,7 @@ def _page(
     summaries: list[PoolSummary] | None = None, error: str | None = None, status: int = 200
 ) -> ResponseReturnValue:
     session = get_session()
-    topics = sorted(session.scalars(select(Topic)), key=lambda topic: natural_key(topic.id))
+    topics = roster.topics_in_natural_order(session)
     return page_or_fragment(
         "organiser/pools.html",
         "pools",

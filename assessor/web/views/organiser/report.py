@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, request
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 
+from assessor.campaign.people import roster
 from assessor.campaign.results.assessment_report import Report, build_report
 from assessor.store.db import get_session
-from assessor.store.models import Topic, User
 from assessor.web.auth import organiser_required
 from assessor.web.views.htmx import page_or_fragment
 from assessor.web.views.organiser.agreement import csv_response
@@ -26,12 +25,9 @@ def _filters() -> tuple[str | None, str | None]:
     session = get_session()
     topic = request.args.get("topic") or None
     assessor = request.args.get("assessor") or None
-    if topic is not None and session.get(Topic, topic) is None:
+    if topic is not None and not roster.has_topic(session, topic):
         abort(404, description=f"no topic {topic}")
-    if (
-        assessor is not None
-        and session.scalar(select(User.id).where(User.name == assessor)) is None
-    ):
+    if assessor is not None and not roster.has_user(session, assessor):
         abort(404, description=f"no assessor {assessor}")
     return topic, assessor
 
@@ -53,10 +49,8 @@ def page() -> ResponseReturnValue:
         report=result,
         topic=topic,
         assessor=assessor,
-        topics=list(session.scalars(select(Topic.id).order_by(Topic.id))),
-        assessors=list(
-            session.scalars(select(User.name).where(User.role == "assessor").order_by(User.name))
-        ),
+        topics=roster.topic_ids(session),
+        assessors=roster.assessor_names(session),
     )
 
 

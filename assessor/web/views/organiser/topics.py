@@ -6,16 +6,14 @@ form post gets a redirect (post/redirect/get), so every page works without JavaS
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
-from assessor.campaign.people import assignments
+from assessor.campaign.people import roster
 from assessor.campaign.people.users import assign_topic
 from assessor.campaign.results.qrels_assessors import qrels_with_assessors_text, topic_assessors
 from assessor.campaign.results.qrels_export import (
@@ -25,58 +23,25 @@ from assessor.campaign.results.qrels_export import (
     qrels_text,
 )
 from assessor.store.db import get_session
-from assessor.store.models import Assignment, Judgement, Pool, PoolEntry, Topic, User
 from assessor.web.auth import organiser_required
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 
 blueprint = Blueprint("organiser", __name__, url_prefix="/organiser")
 
 
-@dataclass(frozen=True, slots=True)
-class TopicRow:
-    topic: Topic
-    pool_size: int
-    assessors: list[str]
-
-
-def topic_rows(session: Session) -> list[TopicRow]:
-    """Every topic with its pool size and assessors."""
-    sizes = dict(
-        session.execute(
-            select(Pool.topic_id, func.count(PoolEntry.id)).join(PoolEntry).group_by(Pool.topic_id)
-        ).all()
-    )
-    assessors: dict[str, list[str]] = {}
-    for topic_id, name in session.execute(
-        select(Assignment.topic_id, User.name).join(User).order_by(User.name)
-    ):
-        assessors.setdefault(topic_id, []).append(name)
-    topics = session.scalars(select(Topic).order_by(Topic.id))
-    return [TopicRow(t, int(sizes.get(t.id, 0)), assessors.get(t.id, [])) for t in topics]
-
-
 @blueprint.get("/topics")
 @organiser_required
 def topics() -> ResponseReturnValue:
     """Topics with pool sizes and who assesses them."""
-    return page_or_fragment(
-        "organiser/topics/topics.html", "topics", rows=topic_rows(get_session())
-    )
+    rows = roster.topic_rows(get_session())
+    return page_or_fragment("organiser/topics/topics.html", "topics", rows=rows)
 
 
 def _assignment_context(session: Session) -> dict[str, Any]:
-    rows = [
-        (assignment, assignments.progress(session, assignment))
-        for assignment in session.scalars(
-            select(Assignment).order_by(Assignment.topic_id, Assignment.id)
-        )
-    ]
     return {
-        "rows": rows,
-        "topics": list(session.scalars(select(Topic).order_by(Topic.id))),
-        "assessors": list(
-            session.scalars(select(User).where(User.role == "assessor").order_by(User.name))
-        ),
+        "rows": roster.assignments_progress(session),
+        "topics": roster.topics(session),
+        "assessors": roster.assessors(session),
     }
 
 
@@ -91,8 +56,7 @@ def _assignments_response(status: int = 200) -> ResponseReturnValue:
     )
 
 
-# The endpoint is `organiser.assignments`; the function has another name because the module
-# `assignments` is imported above.
+# The endpoint is `organiser.assignments` (the templates and redirects name it).
 @blueprint.get("/assignments", endpoint="assignments")
 @organiser_required
 def assignments_page() -> ResponseReturnValue:
@@ -124,24 +88,14 @@ def assign() -> ResponseReturnValue:
 def unassign(assignment_id: int) -> ResponseReturnValue:
     """Take a topic away from an assessor, but never silently delete judged work."""
     session = get_session()
-    assignment = session.get(Assignment, assignment_id)
-    if assignment is None:
+    try:
+        topic, name = roster.remove_unjudged_assignment(session, assignment_id)
+    except LookupError:
         abort(404)
-    judged = session.scalar(
-        select(func.count(Judgement.id)).where(
-            Judgement.assignment_id == assignment.id, Judgement.status != "unjudged"
-        )
-    )
-    if judged:
-        flash(
-            f"{assignment.user.name} has judged {judged} article(s) of topic "
-            f"{assignment.topic_id}; export them, then remove the assignment with "
-            "`focal assign --remove`.",
-            "error",
-        )
+    except roster.JudgedAssignment as error:
+        flash(str(error), "error")
         return _assignments_response(409)
-    flash(f"Topic {assignment.topic_id} taken from {assignment.user.name}.", "info")
-    session.delete(assignment)
+    flash(f"Topic {topic} taken from {name}.", "info")
     session.commit()
     return _assignments_response()
 
@@ -150,13 +104,7 @@ def unassign(assignment_id: int) -> ResponseReturnValue:
 @organiser_required
 def progress() -> ResponseReturnValue:
     """Progress per assessor and topic (block `progress` polls itself every 15 s)."""
-    session = get_session()
-    rows = [
-        (assignment, assignments.progress(session, assignment))
-        for assignment in session.scalars(
-            select(Assignment).order_by(Assignment.topic_id, Assignment.id)
-        )
-    ]
+    rows = roster.assignments_progress(get_session())
     return page_or_fragment("organiser/topics/progress.html", "progress", rows=rows)
 
 
@@ -170,9 +118,7 @@ def export_page() -> ResponseReturnValue:
         "organiser/topics/export.html",
         "content",
         rows=topic_assessors(session),
-        assessors=list(
-            session.scalars(select(User).where(User.role == "assessor").order_by(User.name))
-        ),
+        assessors=roster.assessors(session),
     )
 
 
