@@ -37,7 +37,7 @@ from typing import Literal, TextIO
 import numpy as np
 from lxml import etree
 
-from evaluation.formats.elements.qrels import specificity_grade
+from evaluation.formats.elements.qrels import DerivedElement, specificity_grade
 from evaluation.formats.fol.qrels import write_qrels
 from evaluation.formats.records import Judgement, Qrels
 
@@ -51,27 +51,14 @@ class ExportError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class ElementRecord:
-    """One line of the ``elements`` export."""
-
-    topic: str
-    article: str
-    path: str
-    exhaustivity: str
-    specificity: float
-    rsize: int
-    size: int
-
-
-@dataclass(frozen=True, slots=True)
 class ArticleElements:
-    """The element records of one judged article, with the article's own sizes."""
+    """The derived elements of one judged article, with the article's own sizes."""
 
     topic: str
     article: str
     size: int
     rsize: int
-    elements: tuple[ElementRecord, ...]
+    elements: tuple[DerivedElement, ...]
 
 
 def exact_decimal(value: float) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from evaluation.formats.exports import ArticleElements, ElementRecord, ExportError
+from evaluation.formats.elements.qrels import DerivedElement
+from evaluation.formats.exports import ArticleElements, ExportError
 from evaluation.formats.records import Judgement
 from evaluation.relevance.derivation import ElementLike, derive
 
@@ -45,7 +46,7 @@ def article_elements(
         if value is None:
             continue
         records.append(
-            ElementRecord(
+            DerivedElement(
                 judgement.topic,
                 judgement.article,
                 row.path,

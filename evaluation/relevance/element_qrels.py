@@ -20,10 +20,8 @@ from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
 from evaluation.formats.convert import Collection
 from evaluation.formats.elements.qrels import (
-    ElementJudgement,
     ElementQrels,
     read_element_qrels,
-    to_four_grades,
 )
 from evaluation.formats.exports import ArticleElements
 from evaluation.formats.fol.qrels import read_qrels
@@ -79,21 +77,7 @@ def derive_element_qrels(path: str | Path, collection: Collection) -> ElementQre
         elements.topics.setdefault(topic, {})
     for judgement, exported in derived_articles(qrels, collection, str(path)):
         for record in exported.elements:
-            e4, s4 = to_four_grades(record.exhaustivity, record.specificity)
-            elements.add(
-                ElementJudgement(
-                    judgement.topic,
-                    judgement.article,
-                    record.path,
-                    e4,
-                    s4,
-                    judgement.line,
-                    record.exhaustivity,
-                    record.specificity,
-                    record.rsize,
-                    record.size,
-                )
-            )
+            elements.add(record.as_judgement(judgement.line))
     return elements
 
 

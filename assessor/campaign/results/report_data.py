@@ -19,7 +19,7 @@ from assessor.campaign.results.qrels_export import element_exports
 from assessor.store import texts
 from assessor.store.models import Base, Document
 from evaluation.formats import records
-from evaluation.formats.exports import ElementRecord
+from evaluation.formats.elements.qrels import DerivedElement
 from evaluation.formats.records import Qrels
 from evaluation.relevance.analytics import elemental_passages
 
@@ -100,7 +100,7 @@ def qrels_by_assessor(judged: list[Judged]) -> dict[str, Qrels]:
 class ElementFacts:
     """The element side of the relevant articles that have their text."""
 
-    records: list[ElementRecord] = field(default_factory=list)
+    records: list[DerivedElement] = field(default_factory=list)
     elemental: dict[str, int] = field(default_factory=dict)  # topic -> elemental passages
     passages: dict[str, int] = field(default_factory=dict)  # topic -> passages looked at
     without_text: int = 0  # relevant articles whose text is not in the database

@@ -76,6 +76,36 @@ class ElementJudgement:
     size: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class DerivedElement:
+    """An element's relevance derived from an article's highlighted passages (spec section 4):
+    exhaustivity on the 2006 scale (or the 2005 two-phase value), specificity, relevant and total
+    characters. It is what the `elements` export writes, one line each; read back, a line is an
+    `ElementJudgement`, and `as_judgement` is that one conversion.
+
+    >>> line = DerivedElement("1", "a", "/x[1]", "2", 0.5, 5, 10).as_judgement(7)
+    >>> line.e4, line.s4, line.e5, line.s5, line.line
+    (3, 2, '2', 0.5, 7)
+    """
+
+    topic: str
+    article: str
+    path: str
+    exhaustivity: str
+    specificity: float
+    rsize: int
+    size: int
+
+    def as_judgement(self, line: int = 0) -> ElementJudgement:
+        """The element as a line of element qrels: four grades by `to_four_grades`, the
+        2005/2006 values kept; `line` is where the judgement it comes from was read."""
+        e4, s4 = to_four_grades(self.exhaustivity, self.specificity)
+        return ElementJudgement(
+            self.topic, self.article, self.path, e4, s4, line,
+            self.exhaustivity, self.specificity, self.rsize, self.size,
+        )  # fmt: skip
+
+
 @dataclass
 class ElementQrels:
     """Element qrels: topic -> (article, path) -> judgement, in file order."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.formats.exports import ArticleElements, ElementRecord
+from evaluation.formats.elements.qrels import DerivedElement
+from evaluation.formats.exports import ArticleElements
 from evaluation.statistics.agreement.elements import (
     ELEMENT_COLUMNS,
     element_agreement,
@@ -15,7 +16,7 @@ from evaluation.statistics.agreement.elements import (
 def article(name: str, *elements: tuple[str, str, float]) -> ArticleElements:
     """An article whose elements are (path, exhaustivity, specificity); rsize 0 when s = 0."""
     records = tuple(
-        ElementRecord("1", name, path, e, s, 0 if s == 0 else 10, 10) for path, e, s in elements
+        DerivedElement("1", name, path, e, s, 0 if s == 0 else 10, 10) for path, e, s in elements
     )
     return ArticleElements("1", name, 100, 10, records)
 
