@@ -15,8 +15,9 @@ def register_blueprints(app: Flask) -> None:
     from assessor.web.views.api import viewing
     from assessor.web.views.assess import notes, twophase
     from assessor.web.views.assess import pages as assess
-    from assessor.web.views.organiser import accounts, agreement, assignment_matrix, report
+    from assessor.web.views.organiser import accounts, agreement, report
     from assessor.web.views.organiser import imports as campaign_imports
+    from assessor.web.views.organiser import matrix as assignment_matrix
     from assessor.web.views.organiser import pools as pools_admin
     from assessor.web.views.organiser import topics as organiser
 
