@@ -1,0 +1,59 @@
+"""The tree keeps its shape: families in folders of at most 12 modules, each folder saying what
+lives there, and docs/architecture.md showing every one of them."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+PACKAGES = ("evaluation", "pooling", "reliability", "assessor")
+MOST_MODULES = 12
+
+
+def _package_folders() -> list[Path]:
+    folders = []
+    for top in PACKAGES:
+        for init in sorted((REPOSITORY / top).rglob("__init__.py")):
+            if "versions" not in init.parts:
+                folders.append(init.parent)
+    return folders
+
+
+FOLDERS = _package_folders()
+
+
+def _name(folder: Path) -> str:
+    return folder.relative_to(REPOSITORY).as_posix()
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=_name)
+def test_a_package_folder_holds_at_most_twelve_modules(folder: Path) -> None:
+    modules = [p.name for p in folder.glob("*.py") if p.name != "__init__.py"]
+    assert len(modules) <= MOST_MODULES, f"{_name(folder)}: {len(modules)} modules"
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=_name)
+def test_a_package_says_what_lives_there(folder: Path) -> None:
+    docstring = ast.get_docstring(ast.parse((folder / "__init__.py").read_text("utf-8")))
+    assert docstring and "TODO" not in docstring, _name(folder)
+
+
+def test_the_architecture_page_shows_every_package_folder() -> None:
+    page = (REPOSITORY / "docs" / "architecture.md").read_text("utf-8")
+    tree = page[page.index("## The tree") : page.index("## Import rules")]
+    # Each folder is a line `<indent><name>/` whose indentation gives its depth.
+    shown: set[str] = set()
+    path: list[str] = []
+    for line in tree.splitlines():
+        stripped = line.lstrip(" ")
+        name = stripped.split(" ", 1)[0]
+        if not name.endswith("/") or line.startswith(" " * 28):
+            continue
+        depth = (len(line) - len(stripped)) // 2
+        path = [*path[:depth], name.rstrip("/")]
+        shown.add("/".join(path))
+    missing = [_name(f) for f in FOLDERS if _name(f) not in shown]
+    assert not missing, f"docs/architecture.md does not show {missing}"
