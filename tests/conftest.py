@@ -59,6 +59,23 @@ class Served:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def children(self, at_least: int, timeout: float = 30) -> list[int]:
+        """The ids of the processes it has forked, once there are `at_least` of them (or the
+        deadline has passed: then however many there are, for the caller's assertion).
+
+        gunicorn's master listens before it forks, and forks its workers one at a time with a
+        random pause between them, so the first worker can answer before the last exists.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            found = subprocess.run(
+                ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True, check=False
+            ).stdout.split()
+            over = time.monotonic() > deadline or self.process.poll() is not None
+            if len(found) >= at_least or over:
+                return [int(pid) for pid in found]
+            time.sleep(0.05)
+
 
 @contextmanager
 def serving(

@@ -10,12 +10,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
 from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
@@ -50,6 +52,10 @@ ASTRAL_XML = (
 )
 PLAIN_XML = "<article><title>Plain</title><bdy><p>Nothing relevant in here.</p></bdy></article>"
 PASSWORDS = {"alice": "alice-pw", "bob": "bob-pw", "olga": "olga-pw"}
+# How long a condition may take to come true (`wait_for` and Playwright's `expect`): generous,
+# since CI runs the browser beside other tests on two busy cores; a true condition ends the wait.
+PATIENCE = 15.0
+expect.set_options(timeout=PATIENCE * 1000)
 
 
 @pytest.fixture(scope="session")
@@ -62,6 +68,26 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 1280, "height": 1400}}
+
+
+@contextmanager
+def served_app(app: Flask) -> Iterator[str]:
+    """`app` served by werkzeug in a thread on a free port of 127.0.0.1, yielded as its base URL;
+    stopped (and its database connections closed) on leaving.
+
+    The server looks for the stop request every 20 ms rather than werkzeug's default 500 ms,
+    which every browser test would otherwise wait out at its end.
+    """
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+        db.engine_of(app).dispose()
 
 
 @dataclass
@@ -127,15 +153,8 @@ def live_site(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveSi
         for name, password in PASSWORDS.items():
             add_user(session, name, "organiser" if name == "olga" else "assessor", password)
         ids = {name: assign_topic(session, "1", name).id for name in ("alice", "bob")}
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield LiveSite(f"http://127.0.0.1:{server.server_port}", directory, ids, articles, app)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        db.engine_of(app).dispose()
+    with served_app(app) as url:
+        yield LiveSite(url, directory, ids, articles, app)
 
 
 # JavaScript: viewport points just inside the left edge of a UTF-16 unit of the first text node
@@ -156,7 +175,7 @@ CHAR_POINTS = """(points) => {
 }"""
 
 
-def wait_for(page: Page, expression: str, timeout: float = 15.0) -> None:
+def wait_for(page: Page, expression: str, timeout: float = PATIENCE) -> None:
     """Until the JavaScript `expression` is true in the page, polled from Python.
 
     Not `page.wait_for_function`: Playwright evaluates its predicate with `eval` inside the
@@ -211,10 +230,15 @@ class Browse:
 
     @staticmethod
     def wait_saved(page: Page) -> None:
-        """Until every queued operation has been answered by the server."""
+        """Until every queued operation has been answered by the server.
+
+        Only once the outbox is open: before that, a fresh page counts nothing pending and
+        shows "saved" (its initial state), though the outbox may hold what a closed tab left,
+        which the page sends right after opening it (static/assess/main.js).
+        """
         wait_for(
             page,
-            "window.focal.pendingCount() === 0"
+            "window.focal.outboxReady && window.focal.pendingCount() === 0"
             " && document.getElementById('save-state').dataset.state === 'saved'",
         )
 
