@@ -119,3 +119,11 @@ def _answers(port: int, process: subprocess.Popen[bytes], deadline: float) -> bo
         except OSError:
             time.sleep(0.2)
     return False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Test files with a `slow` test first, each file kept together and in its own order: with
+    several workers (`make test`), the long ones start early and the short ones fill in after,
+    instead of a long file running alone at the end while the other workers wait."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)
