@@ -52,8 +52,12 @@ jslint: $(NODE_STAMP)
 typecheck: install
 	$(BIN)/mypy
 
+# One pytest worker per core (pytest-xdist); each test file stays on one worker, so a module's
+# fixtures are built once. A worker starts its own Chromium and throw-away PostgreSQL when its
+# tests need them. PYTEST_WORKERS=0 runs everything in one process.
+PYTEST_WORKERS ?= auto
 pytest: install system-packages
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test: install system-packages lint typecheck pytest
 

@@ -59,6 +59,23 @@ class Served:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def children(self, at_least: int, timeout: float = 30) -> list[int]:
+        """The ids of the processes it has forked, once there are `at_least` of them (or the
+        deadline has passed: then however many there are, for the caller's assertion).
+
+        gunicorn's master listens before it forks, and forks its workers one at a time with a
+        random pause between them, so the first worker can answer before the last exists.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            found = subprocess.run(
+                ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True, check=False
+            ).stdout.split()
+            over = time.monotonic() > deadline or self.process.poll() is not None
+            if len(found) >= at_least or over:
+                return [int(pid) for pid in found]
+            time.sleep(0.05)
+
 
 @contextmanager
 def serving(
@@ -102,3 +119,11 @@ def _answers(port: int, process: subprocess.Popen[bytes], deadline: float) -> bo
         except OSError:
             time.sleep(0.2)
     return False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Test files with a `slow` test first, each file kept together and in its own order: with
+    several workers (`make test`), the long ones start early and the short ones fill in after,
+    instead of a long file running alone at the end while the other workers wait."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)

@@ -8,7 +8,6 @@ until the page says it is done. A whole-campaign walkthrough can chain them.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,11 +17,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page, expect
-from werkzeug.serving import make_server
 
 from assessor.cli.main import main
-from assessor.store import db
 from assessor.web.app import create_app
+
+from .conftest import served_app
 
 DEMO = Path(__file__).resolve().parents[2] / "demo"
 IMPORT_TIMEOUT = 60_000  # milliseconds: a whole collection on a busy machine
@@ -57,15 +56,8 @@ def empty_campaign(
         assert result.exit_code == 0, result.output
     app = create_app()
     app.instance_path = str(tmp_path / "instance")  # uploads are kept in instance/data
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Campaign(f"http://127.0.0.1:{server.server_port}", app, organiser, password)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        db.engine_of(app).dispose()
+    with served_app(app) as url:
+        yield Campaign(url, app, organiser, password)
 
 
 def log_in(browser: Browser, campaign: Campaign, name: str, password: str, **context: Any) -> Page:

@@ -7,15 +7,18 @@ browser comes from pytest-playwright, launched from /usr/bin/chromium (never `pl
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
 from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
@@ -50,6 +53,10 @@ ASTRAL_XML = (
 )
 PLAIN_XML = "<article><title>Plain</title><bdy><p>Nothing relevant in here.</p></bdy></article>"
 PASSWORDS = {"alice": "alice-pw", "bob": "bob-pw", "olga": "olga-pw"}
+# How long a condition may take to come true (`wait_for` and Playwright's `expect`): generous,
+# since CI runs the browser beside other tests on two busy cores; a true condition ends the wait.
+PATIENCE = 15.0
+expect.set_options(timeout=PATIENCE * 1000)
 
 
 @pytest.fixture(scope="session")
@@ -62,6 +69,26 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 1280, "height": 1400}}
+
+
+@contextmanager
+def served_app(app: Flask) -> Iterator[str]:
+    """`app` served by werkzeug in a thread on a free port of 127.0.0.1, yielded as its base URL;
+    stopped (and its database connections closed) on leaving.
+
+    The server looks for the stop request every 20 ms rather than werkzeug's default 500 ms,
+    which every browser test would otherwise wait out at its end.
+    """
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+        db.engine_of(app).dispose()
 
 
 @dataclass
@@ -85,10 +112,20 @@ class LiveSite:
         return f"{self.url}/api/assignments/{self.assignments[user]}/documents/{article}"
 
 
-@pytest.fixture
-def live_site(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveSite]:
-    """The site; a test module's `EXTRA_ARTICLES` ({name: XML}) join the pool after the others."""
-    directory = tmp_path / "collection"
+@dataclass(frozen=True)
+class SeededSite:
+    """A site's collection folder and database as `seed_site` left them, copied by each test."""
+
+    directory: Path
+    database: Path
+    articles: list[str]
+    assignments: dict[str, int]
+
+
+def seed_site(folder: Path, extra_articles: dict[str, str]) -> SeededSite:
+    """The collection (astral, plain, the eLife article when shared data is there, then
+    `extra_articles`) and a database with one pooled topic, a run, and alice, bob and olga."""
+    directory = folder / "collection"
     directory.mkdir()
     (directory / "astral.xml").write_text(ASTRAL_XML, encoding="utf-8")
     (directory / "plain.xml").write_text(PLAIN_XML, encoding="utf-8")
@@ -97,14 +134,13 @@ def live_site(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveSi
     if elife.exists():  # a link, not a copy: shared data stays outside the repository
         (directory / elife.name).symlink_to(elife)
         articles.append(ELIFE_ARTICLE)
-    for name, xml in getattr(request.module, "EXTRA_ARTICLES", {}).items():
+    for name, xml in extra_articles.items():
         (directory / f"{name}.xml").write_text(xml, encoding="utf-8")
         articles.append(name)
-    app = create_app(
-        {"DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite'}", "SECRET_KEY": "browser-tests"}
-    )
-    migrate.upgrade(db.engine_of(app))
-    with db.session_scope(app) as session:
+    database = folder / "seeded.sqlite"
+    engine = db.make_engine(f"sqlite:///{database}")
+    migrate.upgrade(engine)
+    with Session(engine) as session:
         import_collection(session, directory, "browser")
         pooled_topic(session, "symbols in text", articles)
         run = Run(name="bm25", file="bm25.run", kind="fol")
@@ -127,15 +163,44 @@ def live_site(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveSi
         for name, password in PASSWORDS.items():
             add_user(session, name, "organiser" if name == "olga" else "assessor", password)
         ids = {name: assign_topic(session, "1", name).id for name in ("alice", "bob")}
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield LiveSite(f"http://127.0.0.1:{server.server_port}", directory, ids, articles, app)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        db.engine_of(app).dispose()
+        session.commit()
+    with engine.connect() as connection:  # the whole database in its one file, for copying
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+    return SeededSite(directory, database, articles, ids)
+
+
+@pytest.fixture(scope="session")
+def seeded_sites(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[dict[str, str]], SeededSite]:
+    """`seed_site` once per set of extra articles in a test session (it hashes three passwords
+    with scrypt and imports the collection: most of a browser test's set-up otherwise)."""
+    made: dict[tuple[tuple[str, str], ...], SeededSite] = {}
+
+    def seeded(extra_articles: dict[str, str]) -> SeededSite:
+        key = tuple(extra_articles.items())
+        if key not in made:
+            made[key] = seed_site(tmp_path_factory.mktemp("site"), extra_articles)
+        return made[key]
+
+    return seeded
+
+
+@pytest.fixture
+def live_site(
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    seeded_sites: Callable[[dict[str, str]], SeededSite],
+) -> Iterator[LiveSite]:
+    """The site, on its own copy of the seeded database; a test module's `EXTRA_ARTICLES`
+    ({name: XML}) join the pool after the others. The collection folder is shared: read only."""
+    seeded = seeded_sites(getattr(request.module, "EXTRA_ARTICLES", {}))
+    database = tmp_path / "live.sqlite"
+    shutil.copyfile(seeded.database, database)
+    app = create_app({"DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "browser-tests"})
+    with served_app(app) as url:
+        yield LiveSite(url, seeded.directory, dict(seeded.assignments), list(seeded.articles), app)
 
 
 # JavaScript: viewport points just inside the left edge of a UTF-16 unit of the first text node
@@ -156,7 +221,7 @@ CHAR_POINTS = """(points) => {
 }"""
 
 
-def wait_for(page: Page, expression: str, timeout: float = 15.0) -> None:
+def wait_for(page: Page, expression: str, timeout: float = PATIENCE) -> None:
     """Until the JavaScript `expression` is true in the page, polled from Python.
 
     Not `page.wait_for_function`: Playwright evaluates its predicate with `eval` inside the
@@ -211,10 +276,15 @@ class Browse:
 
     @staticmethod
     def wait_saved(page: Page) -> None:
-        """Until every queued operation has been answered by the server."""
+        """Until every queued operation has been answered by the server.
+
+        Only once the outbox is open: before that, a fresh page counts nothing pending and
+        shows "saved" (its initial state), though the outbox may hold what a closed tab left,
+        which the page sends right after opening it (static/assess/main.js).
+        """
         wait_for(
             page,
-            "window.focal.pendingCount() === 0"
+            "window.focal.outboxReady && window.focal.pendingCount() === 0"
             " && document.getElementById('save-state').dataset.state === 'saved'",
         )
 

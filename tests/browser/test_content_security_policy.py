@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from .conftest import PASSWORDS
+from .conftest import PASSWORDS, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -76,7 +76,10 @@ class _Framer(BaseHTTPRequestHandler):
     target = ""
 
     def do_GET(self) -> None:
-        body = f'<iframe id="f" src="{self.target}" width="600" height="400"></iframe>'.encode()
+        body = (
+            f'<iframe id="f" src="{self.target}" width="600" height="400"'
+            " onload=\"document.body.dataset.framed = 'done'\"></iframe>"
+        ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
         self.end_headers()
@@ -102,6 +105,6 @@ def framer(ui: Any) -> Iterator[str]:
 def test_another_origin_cannot_frame_a_logged_in_page(ui: Any, framer: str) -> None:
     page = ui.log_in("alice")
     page.goto(framer)
-    page.wait_for_timeout(1000)
+    wait_for(page, "document.body.dataset.framed === 'done'")  # the frame's load: shown or refused
     frame = page.frame_locator("#f")
     assert frame.locator("#document").count() == 0  # the article never rendered in the frame

@@ -4,7 +4,6 @@ Chromium, exported by `focal export-qrels` as exactly the passages that were sel
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +11,6 @@ import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from assessor.cli.main import main
 from assessor.store import db
@@ -20,7 +18,7 @@ from assessor.store.models import Assignment, User
 from assessor.web.app import create_app
 from evaluation.text.document import Document
 
-from .conftest import Browse, LiveSite
+from .conftest import Browse, LiveSite, served_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -45,15 +43,8 @@ def demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveS
             .where(User.name == "assessor", Assignment.topic_id == TOPIC)
         ).one()
         ids = {"assessor": assignment.id}
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield LiveSite(f"http://127.0.0.1:{server.server_port}", DEMO, ids, [], app)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        db.engine_of(app).dispose()
+    with served_app(app) as url:
+        yield LiveSite(url, DEMO, ids, [], app)
 
 
 def log_in_as_demo_assessor(browser: Browser, site: LiveSite) -> Page:

@@ -10,13 +10,11 @@ document's text. One play is written here (a fresh clone has it); Hamlet is impo
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
-from werkzeug.serving import make_server
 
 from assessor.campaign.people.users import add_user, assign_topic
 from assessor.campaign.setup.importing import import_collection
@@ -24,7 +22,7 @@ from assessor.store import db, migrate
 from assessor.store.models import Collection
 from assessor.web.app import create_app
 
-from .conftest import PASSWORDS, Browse, LiveSite, pooled_topic, wait_for
+from .conftest import PASSWORDS, Browse, LiveSite, pooled_topic, served_app, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -84,17 +82,8 @@ def serve(tmp_path: Path, articles: dict[str, Path | str]) -> Iterator[LiveSite]
         pooled_topic(session, "lamps", articles)
         add_user(session, "alice", "assessor", PASSWORDS["alice"])
         ids = {"alice": assign_topic(session, "1", "alice").id}
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield LiveSite(
-            f"http://127.0.0.1:{server.server_port}", directory, ids, list(articles), app
-        )
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        db.engine_of(app).dispose()
+    with served_app(app) as url:
+        yield LiveSite(url, directory, ids, list(articles), app)
 
 
 @pytest.fixture

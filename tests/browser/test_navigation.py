@@ -44,6 +44,15 @@ def wait_until(condition: Callable[[], bool], seconds: float = 10) -> None:
         time.sleep(0.05)
 
 
+# Run before the page's scripts: records every request htmx starts (synchronously, in the event
+# that triggers it) and when pageshow, the event the lists once refreshed on, has been dispatched.
+HTMX_WATCH = """
+window.__htmxRequests = [];
+document.addEventListener("htmx:beforeRequest", (e) => window.__htmxRequests.push(e.detail.elt.id));
+window.addEventListener("pageshow", () => { window.__shown = true; });
+"""
+
+
 def progress(page: Any) -> tuple[int, int]:
     found = page.locator("#progress")
     return int(found.get_attribute("data-judged")), int(found.get_attribute("data-pool-size"))
@@ -112,11 +121,14 @@ def test_the_lists_load_once_and_never_ask_for_eval(ui: Any, served: list[str]) 
     page = ui.log_in("alice")
     errors: list[str] = []
     page.on("console", lambda message: errors.append(message.text))
+    page.add_init_script(HTMX_WATCH)
     pool = f"/assignments/{ui.site.assignments['alice']}"
     for path in ("/topics", pool):
         before = served.count(path)
         page.goto(ui.site.url + path)
-        wait_for(page, "window.htmx !== undefined && document.readyState === 'complete'")
-        time.sleep(0.5)  # an extra request, if any, has been made by now
+        # pageshow has been dispatched (htmx's listeners ran: a trigger on it asks at once) and
+        # no request htmx made is still waiting for its answer.
+        wait_for(page, "window.__shown && window.htmx && !document.querySelector('.htmx-request')")
+        assert page.evaluate("window.__htmxRequests") == []
         assert served.count(path) == before + 1, served
     assert not [text for text in errors if "evalDisallowed" in text], errors

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.browser
 
 
 def stored(site: LiveSite, count: int) -> list[tuple[str, str]]:
-    """The (article, kind) view events, once there are `count` of them (10 s at most)."""
-    deadline = time.monotonic() + 10
+    """The (article, kind) view events, once there are `count` of them (30 s at most)."""
+    deadline = time.monotonic() + 30
     while True:
         with db.session_scope(site.app) as session:
             rows = session.execute(
