@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import wait_for
+from ..conftest import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from .assessor_steps import MOUSEUP, SELECT
-from .conftest import wait_for
+from ..assessor_steps import MOUSEUP, SELECT
+from ..conftest import wait_for
 from .test_assessing import passages_painted
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

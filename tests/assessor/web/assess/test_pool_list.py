@@ -21,7 +21,7 @@ from assessor.judging import judgements
 from assessor.store import db
 from assessor.store.models import Assignment, Document, Pool, PoolEntry
 
-from ..conftest import Seeded
+from ...conftest import Seeded
 
 TITLES = {"1001": "Zebra crossing", "1002": "alpine lakes", "1003": None}
 

@@ -10,8 +10,8 @@ from assessor.campaign.people.users import add_user
 from assessor.store import db
 from assessor.store.models import Document
 
-from ...conftest import DEMO
-from ..conftest import PASSWORD, login, make_test_app
+from ....conftest import DEMO
+from ...conftest import PASSWORD, login, make_test_app
 from .test_campaign_imports import count, outcome, post, uploads
 
 

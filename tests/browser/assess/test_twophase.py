@@ -15,7 +15,7 @@ from playwright.sync_api import Page
 
 from assessor.cli.main import main
 
-from .conftest import PASSWORDS, wait_for
+from ..conftest import PASSWORDS, wait_for
 from .test_assessing import P1, P2, units
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

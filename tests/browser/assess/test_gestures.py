@@ -17,8 +17,8 @@ from playwright.sync_api import Page
 from assessor.store import db
 from assessor.store.models import Topic
 
-from .assessor_steps import MOUSEUP, SELECT
-from .conftest import wait_for
+from ..assessor_steps import MOUSEUP, SELECT
+from ..conftest import wait_for
 from .test_assessing import P1, P3, passages_painted, units
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 from assessor.campaign.people.users import add_user
 from assessor.store import db
 
-from ...conftest import DEMO, serving
-from ..conftest import PASSWORD
+from ....conftest import DEMO, serving
+from ...conftest import PASSWORD
 
 
 def _csrf(opener: urllib.request.OpenerDirector, url: str) -> str:

@@ -10,7 +10,7 @@ import re
 
 import lxml.html
 
-from ..conftest import Seeded, login
+from ...conftest import Seeded, login
 
 GROUPS = {
     "Set up": ["Import", "Pools", "Users", "Matrix", "Assignments", "Modes"],

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask, Response, request, request_finished
 
-from .conftest import wait_for
+from ..conftest import wait_for
 from .test_assessing import P1, units
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

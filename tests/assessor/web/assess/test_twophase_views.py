@@ -14,7 +14,7 @@ from assessor.judging.elements import ElementValueRow, TopicMode
 from assessor.store import db
 from assessor.store.models import Assignment, Event
 
-from ..conftest import Seeded
+from ...conftest import Seeded
 
 # Article 1001 (conftest): "Alpha" [0,5) | p1 "The quick brown fox." [5,25) |
 # p2 "Jumps " + b "over" [31,35) + " the lazy dog." [25,49). Highlight [20,35) " fox.Jumps over".

@@ -25,8 +25,8 @@ from assessor.campaign.people.users import add_user
 from assessor.store import db
 from assessor.store.models import Document, Run, RunResult, Topic
 
-from ...conftest import DEMO
-from ..conftest import PASSWORD, login, make_test_app
+from ....conftest import DEMO
+from ...conftest import PASSWORD, login, make_test_app
 
 COLLECTION = DEMO / "collection"
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from assessor.store import db
 from assessor.store.models import ViewEvent
 
-from .conftest import Browse, LiveSite
+from ..conftest import Browse, LiveSite
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from assessor.store import db
 from assessor.store.models import ViewEvent
 
-from ..conftest import Seeded, double_judge
+from ...conftest import Seeded, double_judge
 
 VIEWS = "/api/assignments/{}/documents/{}/views"
 

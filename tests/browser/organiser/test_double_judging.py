@@ -18,11 +18,11 @@ from assessor.store.models import Assignment, User
 from assessor.web.app import create_app
 from evaluation.text.document import Document
 
-from .conftest import Browse, LiveSite, served_app
+from ..conftest import Browse, LiveSite, served_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-DEMO = Path(__file__).resolve().parents[2] / "demo" / "collection"
+DEMO = Path(__file__).resolve().parents[3] / "demo" / "collection"
 TOPIC = "9001"
 P2 = "/article[1]/bdy[1]/p[2]"
 ASSESSORS = {"assessor": "assessor", "assessor2": "assessor2", "organiser": "organiser"}

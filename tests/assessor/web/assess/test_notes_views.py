@@ -14,7 +14,7 @@ from sqlalchemy import select
 from assessor.store import db
 from assessor.store.models import NOTE_LENGTH, ArticleNote, Event
 
-from ..conftest import Seeded
+from ...conftest import Seeded
 
 HTMX = {"HX-Request": "true"}
 

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from assessor.store import db
 from assessor.store.models import Assignment, Document, Pool, Run, Topic, User
 
-from .campaign_steps import (
+from ..campaign_steps import (
     add_user,
     assign,
     build_pools,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conftest import Seeded, double_judge
+from ...conftest import Seeded, double_judge
 
 ALICE = ["1 Q0 1001 20 49 5 5:20", "1 Q0 1002 0 24", "1 Q0 1003 6 19 5 5:6"]
 BOB = ["1 Q0 1001 26 49 12 9:26", "1 Q0 1002 6 24 4 4:6"]

@@ -21,8 +21,8 @@ from assessor.judging import judgements
 from assessor.store import db
 from assessor.store.models import ApiToken, Assignment, Pool, PoolEntry, User
 
-from ...conftest import DEMO
-from ..conftest import PASSWORD, login, make_test_app
+from ....conftest import DEMO
+from ...conftest import PASSWORD, login, make_test_app
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 
-from .conftest import wait_for
+from ..conftest import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

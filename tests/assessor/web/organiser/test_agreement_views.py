@@ -14,7 +14,7 @@ from assessor.campaign.results.agreement import assessors_table
 from assessor.store import db
 from evaluation.cli.agreement import write_tsv
 
-from ..conftest import Seeded, double_judge
+from ...conftest import Seeded, double_judge
 
 ORGANISER_PAGES = (
     "/organiser/double",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conftest import Seeded
+from ...conftest import Seeded
 
 
 def _post(seeded: Seeded, body: dict[str, Any]) -> Any:
