@@ -9,13 +9,15 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
+T = TypeVar("T")
 REPOSITORY = Path(__file__).resolve().parents[1]
 SHARED_DATA = (REPOSITORY.parent / "shared" / "data").resolve()
 DEMO = REPOSITORY / "demo"
@@ -46,6 +48,27 @@ def shared_collections() -> Path:
     return shared_path("collections")
 
 
+def wait_until(
+    condition: Callable[[], T | None],
+    timeout: float = 30,
+    what: str = "the condition",
+    every: float = 0.05,
+) -> T:
+    """The first true value of `condition()`, asked again every `every` seconds until `timeout`
+    seconds have passed (then the test fails, naming `what`).
+
+    The suite's one way of waiting for something outside the test (a server's port, a forked
+    worker, a background import): tests wait for the state they need, never for a fixed time, and
+    this short poll is only how often they look.
+    """
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(every)
+    return value
+
+
 @dataclass
 class Served:
     """A `focal serve` started by `serving`: its port, its process, and (once it has stopped)
@@ -60,21 +83,22 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
     def children(self, at_least: int, timeout: float = 30) -> list[int]:
-        """The ids of the processes it has forked, once there are `at_least` of them (or the
-        deadline has passed: then however many there are, for the caller's assertion).
+        """The ids of the processes it has forked, once there are `at_least` of them (the test
+        fails if that takes over `timeout` seconds or the server ends first).
 
         gunicorn's master listens before it forks, and forks its workers one at a time with a
         random pause between them, so the first worker can answer before the last exists.
         """
-        deadline = time.monotonic() + timeout
-        while True:
+
+        def forked() -> list[int] | None:
             found = subprocess.run(
                 ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True, check=False
             ).stdout.split()
-            over = time.monotonic() > deadline or self.process.poll() is not None
-            if len(found) >= at_least or over:
-                return [int(pid) for pid in found]
-            time.sleep(0.05)
+            if self.process.poll() is not None:
+                pytest.fail(f"focal serve ended with {len(found)} of {at_least} workers")
+            return [int(pid) for pid in found] if len(found) >= at_least else None
+
+        return wait_until(forked, timeout, f"{at_least} workers of focal serve")
 
 
 @contextmanager
@@ -112,18 +136,15 @@ def serving(
 
 def _answers(port: int, process: subprocess.Popen[bytes], deadline: float) -> bool:
     """Whether the port accepts a connection before the deadline (and the process is up)."""
-    while process.poll() is None and time.monotonic() < deadline:
+
+    def up_or_ended() -> str | None:
+        if process.poll() is not None or time.monotonic() > deadline:
+            return "ended"
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return True
         except OSError:
-            time.sleep(0.2)
-    return False
+            return None
+        return "up"
 
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Test files with a `slow` test first, each file kept together and in its own order: with
-    several workers (`make test`), the long ones start early and the short ones fill in after,
-    instead of a long file running alone at the end while the other workers wait."""
-    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow_files)
+    # The condition itself gives up at the deadline, so that the caller can show stderr.
+    return wait_until(up_or_ended, deadline - time.monotonic() + 5, "focal serve's port") == "up"

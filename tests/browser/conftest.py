@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import shutil
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from assessor.store import db, migrate
 from assessor.store.models import Pool, PoolEntry, Run, RunResult, Topic
 from assessor.web.app import create_app
 from evaluation.text.document import Document
+
+from ..conftest import wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -228,11 +229,7 @@ def wait_for(page: Page, expression: str, timeout: float = PATIENCE) -> None:
     page, which the app's Content-Security-Policy forbids (as it should); `page.evaluate` is
     run by the browser's debugging protocol, outside the policy.
     """
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(f"() => Boolean({expression})"):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout} s: {expression}")
-        time.sleep(0.02)
+    wait_until(lambda: page.evaluate(f"() => Boolean({expression})"), timeout, expression, 0.02)
 
 
 class Browse:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,6 +11,8 @@ from assessor.campaign.setup.importing import Progress
 from assessor.store import db
 from assessor.store.models import ImportJob, Topic
 from evaluation.errors import FormatError
+
+from ...conftest import wait_until
 
 
 def job_row(app: Flask, job_id: int) -> ImportJob:
@@ -73,7 +73,6 @@ def test_an_unexpected_error_is_reported_too(app: Flask) -> None:
         raise RuntimeError("disk on fire")
 
     job_id = start_job(db.session_factory(app), "runs", None, work)
-    deadline = time.monotonic() + 30  # the job's thread ends it; polled as the page does
-    while (row := job_row(app, job_id)).status == "running" and time.monotonic() < deadline:
-        time.sleep(0.01)
+    # The job's thread ends it; polled as the page does.
+    row = wait_until(lambda: (r := job_row(app, job_id)).status != "running" and r, 30, "the job")
     assert row.status == "failed" and "RuntimeError: disk on fire" in row.message

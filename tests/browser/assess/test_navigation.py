@@ -8,13 +8,13 @@ with the session) before the assessor goes there, and going there does not reque
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask, Response, request, request_finished
 
+from ...conftest import wait_until
 from ..conftest import wait_for
 from .test_assessing import P1, units
 
@@ -35,13 +35,6 @@ def served(live_site: Any) -> Iterator[list[str]]:
     request_finished.connect(record, live_site.app)
     yield paths
     request_finished.disconnect(record, live_site.app)
-
-
-def wait_until(condition: Callable[[], bool], seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 # Run before the page's scripts: records every request htmx starts (synchronously, in the event

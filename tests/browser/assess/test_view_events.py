@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from sqlalchemy import select
 
 from assessor.store import db
 from assessor.store.models import ViewEvent
 
+from ...conftest import wait_until
 from ..conftest import Browse, LiveSite
 
 pytestmark = pytest.mark.browser
@@ -17,15 +16,15 @@ pytestmark = pytest.mark.browser
 
 def stored(site: LiveSite, count: int) -> list[tuple[str, str]]:
     """The (article, kind) view events, once there are `count` of them (30 s at most)."""
-    deadline = time.monotonic() + 30
-    while True:
+
+    def rows() -> list[tuple[str, str]] | None:
         with db.session_scope(site.app) as session:
-            rows = session.execute(
+            found = session.execute(
                 select(ViewEvent.article, ViewEvent.kind).order_by(ViewEvent.id)
             ).all()
-        if len(rows) >= count or time.monotonic() > deadline:
-            return [(article, kind) for article, kind in rows]
-        time.sleep(0.1)
+        return [(article, kind) for article, kind in found] if len(found) >= count else None
+
+    return wait_until(rows, 30, f"{count} view events")
 
 
 def test_views_reported_on_show_and_leave(ui: Browse, live_site: LiveSite) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -17,7 +16,7 @@ from sqlalchemy.orm import Session
 from assessor.campaign.people.users import add_user
 from assessor.store import db
 
-from ....conftest import DEMO, serving
+from ....conftest import DEMO, serving, wait_until
 from ...conftest import PASSWORD
 
 
@@ -60,17 +59,16 @@ def test_an_import_job_is_polled_across_gunicorn_workers(
         ) as answer:
             job_url = answer.geturl()  # a plain post is redirected to the job's page
         assert re.search(r"/organiser/import/jobs/\d+$", job_url), job_url
-        deadline = time.monotonic() + 60
-        while True:
+
+        def finished() -> tuple[str, str] | None:
             request = urllib.request.Request(job_url, headers={"HX-Request": "true"})
             with opener.open(request, timeout=10) as answer:
                 html = answer.read().decode()
             status = re.search(r'data-status="(\w+)"', html)
             assert status is not None, html
-            if status.group(1) != "running":
-                break
-            assert time.monotonic() < deadline, html
-            time.sleep(0.05)
-        assert status.group(1) == "done", html
+            return None if status.group(1) == "running" else (status.group(1), html)
+
+        state, html = wait_until(finished, 60, "the import job to end")
+        assert state == "done", html
         assert "Imported 44 documents into the collection collection." in html
     assert b"Traceback" not in served.errors, served.errors.decode(errors="replace")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import re
 import tarfile
-import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +24,7 @@ from assessor.campaign.people.users import add_user
 from assessor.store import db
 from assessor.store.models import Document, Run, RunResult, Topic
 
-from ....conftest import DEMO
+from ....conftest import DEMO, wait_until
 from ...conftest import PASSWORD, login, make_test_app
 
 COLLECTION = DEMO / "collection"
@@ -78,15 +77,14 @@ def outcome(client: FlaskClient, answer: Any) -> tuple[str, str]:
         ended = re.search(r'data-status="(\w+)"', html)
         assert ended is not None or answer.status_code == 422, html
         return (ended.group(1) if ended else "refused"), html
-    deadline = time.monotonic() + 60
-    while True:
+
+    def finished() -> tuple[str, str] | None:
         html = client.get(polled.group(1), headers={"HX-Request": "true"}).get_data(as_text=True)
         status = re.search(r'data-status="(\w+)"', html)
         assert status is not None, html
-        if status.group(1) != "running":
-            return status.group(1), html
-        assert time.monotonic() < deadline, html
-        time.sleep(0.05)
+        return None if status.group(1) == "running" else (status.group(1), html)
+
+    return wait_until(finished, 60, "the import job to end")
 
 
 def demo_files(names: list[str] | None = None) -> list[tuple[io.BytesIO, str]]:
@@ -162,10 +160,12 @@ def test_a_plain_post_redirects_with_the_message_flashed(olga: tuple[FlaskClient
     topics = (io.BytesIO((DEMO / "topics.xml").read_bytes()), "topics.xml")
     answer = post(client, token, "/organiser/import/topics", htmx=False, files=[topics])
     assert answer.status_code == 303 and "/organiser/import/jobs/" in answer.location
-    deadline = time.monotonic() + 60
-    while 'http-equiv="refresh"' in (page := client.get(answer.location).get_data(as_text=True)):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+
+    def finished() -> str | None:
+        page = client.get(answer.location).get_data(as_text=True)
+        return None if 'http-equiv="refresh"' in page else page
+
+    page = wait_until(finished, 60, "the job page to stop refreshing")
     assert "Imported 5 topics." in page
     refused = post(client, token, "/organiser/import/topics", htmx=False, files=[])
     assert refused.status_code == 303
