@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
@@ -57,16 +57,19 @@ _INSERT_EVENT = insert(Base.metadata.tables[Event.__tablename__])
 _INSERT_VIEW = insert(Base.metadata.tables[ViewEvent.__tablename__])
 
 
+class EventFields(TypedDict, total=False):
+    """What an event may carry besides its kind and assignment (every field may be left out)."""
+
+    user_id: int | None
+    article: str | None
+    op_id: str | None
+    payload: Mapping[str, Any] | None
+    server_time: datetime | None
+    client_time: datetime | None
+
+
 def event_row(
-    kind: EventKind,
-    *,
-    assignment_id: int,
-    user_id: int | None = None,
-    article: str | None = None,
-    op_id: str | None = None,
-    payload: Mapping[str, Any] | None = None,
-    server_time: datetime | None = None,
-    client_time: datetime | None = None,
+    kind: EventKind, *, assignment_id: int, **fields: Unpack[EventFields]
 ) -> dict[str, Any]:
     """The `events` row of one event; ValueError for a kind outside `EventKind` or a view kind
     (those have their own table, `log_view`)."""
@@ -75,43 +78,25 @@ def event_row(
         raise ValueError(f"{checked} is a view event: write it with log_view")
     return {
         "assignment_id": assignment_id,
-        "user_id": user_id,
-        "article": article,
+        "user_id": fields.get("user_id"),
+        "article": fields.get("article"),
         "kind": checked.value,
-        "op_id": op_id,
-        "payload": dict(payload or {}),
-        "server_time": server_time or utcnow(),
-        "client_time": client_time,
+        "op_id": fields.get("op_id"),
+        "payload": dict(fields.get("payload") or {}),
+        "server_time": fields.get("server_time") or utcnow(),
+        "client_time": fields.get("client_time"),
     }
 
 
 def log_event(
-    session: Session,
-    kind: EventKind,
-    *,
-    assignment_id: int,
-    user_id: int | None = None,
-    article: str | None = None,
-    op_id: str | None = None,
-    payload: Mapping[str, Any] | None = None,
-    server_time: datetime | None = None,
-    client_time: datetime | None = None,
+    session: Session, kind: EventKind, *, assignment_id: int, **fields: Unpack[EventFields]
 ) -> None:
     """Append one event to `events` in the session's transaction (not committed).
 
     An `op_id` already used in the assignment is an IntegrityError: operations are applied
     once.
     """
-    row = event_row(
-        kind,
-        assignment_id=assignment_id,
-        user_id=user_id,
-        article=article,
-        op_id=op_id,
-        payload=payload,
-        server_time=server_time,
-        client_time=client_time,
-    )
+    row = event_row(kind, assignment_id=assignment_id, **fields)
     session.connection().execute(_INSERT_EVENT, row)
 
 
