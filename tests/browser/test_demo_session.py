@@ -62,7 +62,11 @@ def test_demo_judged_in_the_browser_exports_exactly_those_passages(
 ) -> None:
     ui = Browse(browser, demo_site)
     page = log_in_as_demo_assessor(browser, demo_site)
-    page.click(f"a[href='/assignments/{demo_site.assignments['assessor']}']")
+    assignment = f"/assignments/{demo_site.assignments['assessor']}"
+    page.click(f"a[href='{assignment}']")
+    # The click only starts the navigation: read the links once the assignment's page shows them.
+    page.wait_for_url(f"{demo_site.url}{assignment}")
+    page.locator("a[href*='/articles/']").first.wait_for()
     first, second = [
         href.rsplit("/", 1)[1]
         for href in page.locator("a[href*='/articles/']").evaluate_all(

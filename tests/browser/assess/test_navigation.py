@@ -57,6 +57,7 @@ def test_next_and_previous_buttons_prefetch_and_progress(ui: Any, served: list[s
     astral_path, plain_path = (url.removeprefix(site.url) for url in (astral, plain))
     page = ui.log_in("alice")
     page.click(f"a[href='/assignments/{site.assignments['alice']}']")
+    page.wait_for_url(f"{site.url}/assignments/{site.assignments['alice']}")
     assert progress(page) == (0, len(site.articles))
 
     page.click("text=Judge the first unjudged article")
