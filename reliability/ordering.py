@@ -16,6 +16,7 @@ judgements (an unjudged article is not relevant) against the ranking by the full
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import fmean, pstdev
@@ -126,24 +127,22 @@ def simulate_orders(
 
 
 def curves(topics: Sequence[TopicOrders], policy: str) -> tuple[NDArray[np.float64], ...]:
-    """For k = 0..largest pool: the mean over topics with relevant articles (and over
-    repeats) of the relevant articles found, their share, and the share of relevant
-    characters found."""
+    """For k = 0..largest pool: the mean over topics with relevant articles (of the mean over
+    repeats) of the relevant articles found, their share, and the share of relevant characters
+    found."""
     counted = [t for t in topics if any(t.relevant.values())]
-    longest = max((len(t.pool) for t in counted), default=0)
-    found = np.zeros(longest + 1)
-    share = np.zeros(longest + 1)
-    characters = np.zeros(longest + 1)
+    if not counted:
+        return np.zeros(1), np.zeros(1), np.zeros(1)
+    longest = max(len(t.pool) for t in counted)
+    found, share, characters = [], [], []
     for topic in counted:
-        total = sum(topic.relevant.values())
-        chars = max(1, sum(topic.characters.values()))
-        for order in topic.orders[policy]:
-            weight = 1.0 / (len(counted) * len(topic.orders[policy]))
-            padded = _padded(topic.found(order), longest)
-            found += weight * padded
-            share += weight * padded / total
-            characters += weight * _padded(topic.characters_found(order), longest) / chars
-    return found, share, characters
+        orders = topic.orders[policy]
+        mean_found = np.mean([_padded(topic.found(o), longest) for o in orders], axis=0)
+        mean_chars = np.mean([_padded(topic.characters_found(o), longest) for o in orders], axis=0)
+        found.append(mean_found)
+        share.append(mean_found / sum(topic.relevant.values()))
+        characters.append(mean_chars / max(1, sum(topic.characters.values())))
+    return tuple(np.mean(np.stack(values), axis=0) for values in (found, share, characters))
 
 
 def _padded(values: NDArray[np.float64], longest: int) -> NDArray[np.float64]:
@@ -210,7 +209,11 @@ def ranking_rows(
                     for t in topics
                 }
                 keys.append((policy, budget, repeat))
-    rows = pool_depths(setup, pools, progress)
+    with warnings.catch_warnings():
+        # A small budget leaves many runs with nearly equal scores: scipy's t test then warns
+        # of precision loss, and such a pair is not significant anyway.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        rows = pool_depths(setup, pools, progress)
     grouped: dict[tuple[str, int], list[int]] = {}
     for index, (policy, budget, _) in enumerate(keys):
         grouped.setdefault((policy, budget), []).append(index)

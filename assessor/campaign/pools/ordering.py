@@ -41,6 +41,11 @@ class TopicOrder:
     budget: int | None
 
 
+def topic_pool(session: Session, topic: str) -> Pool | None:
+    """The stored pool of `topic`, if any."""
+    return session.scalars(select(Pool).where(Pool.topic_id == topic)).first()
+
+
 def topic_order(pool: Pool | None) -> TopicOrder | None:
     """The order kept in `pool`'s parameters (None for a fixed order or no pool)."""
     if pool is None:
@@ -129,14 +134,21 @@ def topic_arms(session: Session, topic: str) -> Arms:
     return Arms([(str(run_id), ranked[run_id]) for run_id in sorted(ranked)], articles)
 
 
-def suggestion(session: Session, assignment: Assignment) -> Choice | None:
+def suggestion(
+    session: Session, assignment: Assignment, pending: tuple[str, bool] | None = None
+) -> Choice | None:
     """The article the topic's judging order offers this assessor next (None: the topic has a
-    fixed order). `Choice.article` is None when the pool is judged or the budget spent."""
-    pool = session.scalars(select(Pool).where(Pool.topic_id == assignment.topic_id)).first()
-    order = topic_order(pool)
+    fixed order). `Choice.article` is None when the pool is judged or the budget spent.
+
+    `pending` is a judgement the assessor's page made and the server may not hold yet (the
+    page goes on without waiting for its save); it counts unless the server already holds one.
+    """
+    order = topic_order(topic_pool(session, assignment.topic_id))
     if order is None:
         return None
     judged = history(session, assignment)
+    if pending is not None and pending[0] not in dict(judged):
+        judged.append(pending)
     arms = topic_arms(session, assignment.topic_id)
     choice = suggest(order.policy, arms, judged, order.seed, assignment.topic_id)
     if order.budget is not None and len(judged) >= order.budget:
@@ -146,8 +158,7 @@ def suggestion(session: Session, assignment: Assignment) -> Choice | None:
 
 def log_suggestion(session: Session, assignment: Assignment, choice: Choice) -> None:
     """Record that the assessor was sent to `choice.article` (with what the policy knew)."""
-    pool = session.scalars(select(Pool).where(Pool.topic_id == assignment.topic_id)).first()
-    order = topic_order(pool)
+    order = topic_order(topic_pool(session, assignment.topic_id))
     payload: dict[str, Any] = {
         "policy": None if order is None else order.policy,
         "seed": None if order is None else order.seed,
