@@ -207,8 +207,8 @@ def eval_command(
             from evaluation.cli import trec_eval
             from evaluation.measures.engines.trec_run import TrecOptions
 
-            if output_format not in (None, *trec_eval.TREC_FORMATS):
-                raise click.UsageError("article measures print as trec, tsv or json")
+            if output_format == "inex":  # the official program has no article layout
+                output_format = "trec"
             if plot_path:
                 raise click.UsageError("--plot draws precision-recall curves of passage tasks")
             options = TrecOptions(

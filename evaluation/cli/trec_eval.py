@@ -19,15 +19,14 @@ from evaluation.errors import FormatError
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
+from evaluation.measures.engines.trec_names import evaluate_named, select
 from evaluation.measures.engines.trec_run import (
     GradeTable,
     TrecEvaluation,
     TrecOptions,
     Value,
-    evaluate_trec,
     run_from_records,
 )
-from evaluation.measures.registry.names import parse_trec
 from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
 from evaluation.output.tables import dump_json
 
@@ -66,11 +65,11 @@ def run_trec_eval(
     Runs are read and evaluated on `jobs` threads (pyarrow reads and sorts them, and numpy
     computes the measures, mostly without the GIL); the first bad file in order is reported."""
     try:
-        selection = parse_trec(measures)
+        selection = select(measures)
         index = load_index(qrels_path)
 
         def evaluate(path: str) -> TrecEvaluation:
-            return evaluate_trec(index, load_run(path), selection, options)
+            return evaluate_named(index, load_run(path), selection, options)
 
         if jobs <= 1 or len(run_paths) <= 1:
             evaluations = list(map(evaluate, run_paths))
