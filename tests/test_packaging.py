@@ -35,7 +35,7 @@ def _setuptools() -> dict[str, object]:
 
 def test_every_package_of_the_tree_is_listed_and_nothing_else() -> None:
     on_disk = set()
-    for top in ("evaluation", "pooling", "reliability", "assessor"):
+    for top in ("focal", "evaluation", "pooling", "reliability", "assessor"):
         for folder in [REPOSITORY / top, *(REPOSITORY / top).rglob("*")]:
             if folder.is_dir() and folder.name != "__pycache__" and any(folder.glob("*.py")):
                 on_disk.add(".".join(folder.relative_to(REPOSITORY).parts))
@@ -60,7 +60,8 @@ def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Pa
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPOSITORY / name, source / name)
-    for folder in ("evaluation", "pooling", "reliability", "assessor", "templates", "static"):
+    packages = ("focal", "evaluation", "pooling", "reliability", "assessor")
+    for folder in (*packages, "templates", "static"):
         shutil.copytree(
             REPOSITORY / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
         )
