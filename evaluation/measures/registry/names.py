@@ -48,8 +48,7 @@ _DECLARED = {
     "elements": {m.name: m for m in ELEMENT_MEASURES},
 }
 _UNKNOWN = {
-    "articles": "unknown article measure {!r}: use MAP, P@k, nDCG(gain=fraction)@k, Rprec, "
-    "bpref",
+    "articles": "unknown article measure {!r}: use MAP, P@k, nDCG(gain=fraction)@k, Rprec, bpref",
     "elements": "unknown element measure {!r}: P@k, overlap@k, nxCG@k (or one k: P@10), "
     "inex_eval, inex_eval[x], inex_eval_ng, inex_eval_ng[x], MAep",
     "trec": "unknown measure {!r}: known are {}",
