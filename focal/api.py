@@ -11,7 +11,7 @@ from focal import frames, inputs
 
 def evaluate(
     qrels: Any, runs: Any, measures: Any = None, *, task: str = "articles",
-    per_topic: bool = False, complete: bool = False, **options: Any,
+    per_topic: bool = False, complete: bool = True, **options: Any,
 ) -> Any:  # fmt: skip
     """Evaluate runs against qrels: a tidy DataFrame `run, measure, topic, value`.
 
@@ -20,8 +20,9 @@ def evaluate(
     `P(rel=2)@5`, `Judged@10`; docs/measures.md's table) or ir_measures' objects. `task`:
     `articles` (default: document measures, as trec_eval and ir_measures) or one of Focal's
     passage and element tasks with files (`focused`, `thorough`, `ric`, `bic`, `t2i`,
-    `elements`). Rows are the `all` values, or with `per_topic` one per topic; `complete`
-    averages over every qrels topic (trec_eval -c). Other keywords are `focal eval`'s
+    `elements`). Rows are the `all` values, or with `per_topic` one per topic. Every qrels
+    topic counts, one a run did not answer scoring 0, as in ir_measures and `focal eval -c`
+    (`complete=False`: the topics of each run, as `focal eval`). Other keywords are `focal eval`'s
     switches (`evaluation.api.evaluate`). `focal.wide` turns the frame into runs × measures.
 
     >>> import pandas as pd

@@ -70,8 +70,8 @@ def evaluate_named(
     >>> from evaluation.formats.trec import run_from_pairs
     >>> index = GradeTable.from_mapping({"q": {b"a": 2, b"b": 1}})
     >>> run = run_from_pairs("r", "", {"q": {b"a": 0.5, b"b": 0.9, b"x": 0.1}}, [])
-    >>> e = evaluate_named(index, run, select(["P@2", "P(rel=2)@2", "Judged@3"]), TrecOptions())
-    >>> e.summary["P_2"], e.summary["P(rel=2)@2"], round(e.summary["Judged@3"], 4)
+    >>> e = evaluate_named(index, run, select(["P@2", "P(rel=2)@2", "Judged@4"]), TrecOptions())
+    >>> e.summary["P_2"], e.summary["P(rel=2)@2"], round(e.summary["Judged@4"], 4)
     (1.0, 0.5, 0.6667)
     """
     if not isinstance(selection, NamedSelection) or not selection.apart:
@@ -109,15 +109,17 @@ def _judged(
     index: GradeTable, run: TrecRun, options: TrecOptions, evaluation: TrecEvaluation,
     definition: Definition,
 ) -> tuple[list[Value], Value]:  # fmt: skip
-    """Judged@k: documents of ranks 1..k present in the qrels, divided by k (ir_measures);
-    a topic the run does not answer (with -c) scores 0."""
+    """Judged@k: documents of ranks 1..k present in the qrels, divided by the documents there
+    are in ranks 1..k (k, or fewer when the run retrieved fewer; ir_measures' definition); a
+    topic the run does not answer (with -c) scores 0. Ties are ordered as trec_eval orders
+    them (document id descending), where ir_measures' own code sorts them ascending."""
     k = int(definition.parameter or 0)
     ranked, answered, _ = rank_run(index, run, options)
     ends = np.append(ranked.starts[1:], len(ranked.grades)) if len(answered) else np.zeros(0)
     by_topic = {}
     for topic, start, end in zip(answered, ranked.starts.tolist(), ends.tolist(), strict=True):
         top = ranked.grades[start : min(end, start + k)]
-        by_topic[topic] = float(np.count_nonzero(top != NONPOOL)) / k
+        by_topic[topic] = float(np.count_nonzero(top != NONPOOL)) / len(top) if len(top) else 0.0
     values: list[Value] = [by_topic.get(topic, 0.0) for topic in evaluation.topics]
     count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)
     divisor = len(index.topics) if options.complete else count
