@@ -82,7 +82,8 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     "output_format",
     type=click.Choice((*FORMATS, "trec")),
     default=None,
-    help="inex (default), tsv, json; trec: trec_eval's layout (task articles).",
+    help="table: runs × measures (default for several runs without -q); inex: the official "
+    "program's layout (default otherwise); tsv, json; trec: trec_eval's layout (task articles).",
 )
 @click.option(
     "-m",
@@ -178,6 +179,10 @@ def eval_command(
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
+    if output_format == "table" and per_topic:
+        raise click.UsageError("--format table shows the `all` rows: -q with inex, tsv or json")
+    if output_format is None and not per_topic and len(run_paths) > 1:
+        output_format = "table"  # the first thing a reader looks for: runs × measures
     trec_options = trec_version is not None or level is not None or max_docs is not None
     trec_switches = trec_options or output_format == "trec"
     if task != "articles" and trec_switches:

@@ -30,7 +30,9 @@ from evaluation.measures.engines.trec_run import (
 from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
 from evaluation.output.tables import dump_json
 
-TREC_FORMATS = ("trec", "tsv", "json")
+TREC_FORMATS = ("trec", "tsv", "json", "table")
+# The measures of `table` when no -m is given (trec_eval's `official` set has 30 rows).
+TABLE_DEFAULT = ("map", "Rprec", "bpref", "recip_rank", "P.5,10,20")
 
 
 def is_trec_qrels(path: str) -> bool:
@@ -64,6 +66,8 @@ def run_trec_eval(
     """Evaluate and print; a bad file or measure name is one line on stderr and exit code 2.
     Runs are read and evaluated on `jobs` threads (pyarrow reads and sorts them, and numpy
     computes the measures, mostly without the GIL); the first bad file in order is reported."""
+    if output_format == "table" and not measures:
+        measures = TABLE_DEFAULT
     try:
         selection = select(measures)
         index = load_index(qrels_path)
@@ -171,4 +175,19 @@ def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stre
     dump_json(document, stream)
 
 
-WRITERS = {"trec": write_trec, "tsv": write_tsv, "json": write_json}
+def write_table(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
+                per_topic: bool) -> None:  # fmt: skip
+    """Runs × measures: the `all` value of every chosen row but the counts, the best of each
+    column marked."""
+    from evaluation.output.leaderboard import leaderboard_lines
+
+    if per_topic:
+        raise ValueError("--format table shows the `all` rows: -q with trec, tsv or json")
+    rows = [row.name for row in selection.rows() if row.name not in COUNTS]
+    values = {e.run_id: {name: float(e.summary[name]) for name in rows} for e in evaluations}
+    stream.writelines(line + "\n" for line in leaderboard_lines(values, rows))
+
+
+WRITERS = {
+    "trec": write_trec, "tsv": write_tsv, "json": write_json, "table": write_table,
+}  # fmt: skip
