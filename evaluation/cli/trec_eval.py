@@ -96,6 +96,28 @@ def run_trec_eval(
     WRITERS[output_format](evaluations, selection, sys.stdout, per_topic)
 
 
+def per_topic_values(
+    qrels_path: str, run_paths: Sequence[str], measure: str, options: TrecOptions
+) -> tuple[dict[str, dict[str, float]], list[str]]:
+    """One measure's per-topic values of each run (run -> topic -> value) and the qrels
+    topics, for `focal compare`; FormatError or ValueError for a bad file or name."""
+    selection = select([measure])
+    rows = [row.name for row in selection.rows() if row.family not in SUMMARY_ONLY]
+    if len(rows) != 1:
+        raise ValueError(f"-m {measure} is {len(rows)} per-topic measures; compare one")
+    index = load_index(qrels_path)
+    values: dict[str, dict[str, float]] = {}
+    for path in run_paths:
+        evaluation = evaluate_named(index, load_run(path), selection, options)
+        if evaluation.run_id in values:
+            raise FormatError(path, None, f"a second run named {evaluation.run_id}")
+        column = evaluation.values[rows[0]]
+        values[evaluation.run_id] = {
+            topic: float(value) for topic, value in zip(evaluation.topics, column, strict=True)
+        }
+    return values, list(index.topics)
+
+
 def notes(evaluation: TrecEvaluation) -> list[str]:
     """What stderr says about a run: version, averaging, topics the qrels do not know."""
     options = evaluation.options
