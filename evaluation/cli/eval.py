@@ -214,8 +214,6 @@ def eval_command(
 
             if output_format == "inex":  # the official program has no article layout
                 output_format = "trec"
-            if plot_path:
-                raise click.UsageError("--plot draws precision-recall curves of passage tasks")
             options = TrecOptions(
                 level=1 if level is None else level, max_docs=max_docs, complete=complete,
                 version=int(trec_version or 10),
@@ -224,13 +222,13 @@ def eval_command(
                 qrels_path, run_paths, measures, options, per_topic, output_format or "trec",
                 jobs or os.cpu_count() or 1,
             )  # fmt: skip
+            if plot_path:
+                trec_eval.plot_recall_curves(qrels_path, run_paths, options, plot_path)
             return
     output_format = output_format or "inex"
 
     if measures and task != "articles":
         raise click.UsageError("-m/--measure is for --task articles")
-    if plot_path and task == "articles":
-        raise click.UsageError("--plot draws precision-recall curves of passage tasks")
     from evaluation.formats._source import collector_paused
 
     # Modules, records and arrays hold no cycles worth collecting: the cyclic collector would go
@@ -263,7 +261,12 @@ def eval_command(
             except FormatError as error:
                 click.echo(f"focal eval: {error}", err=True)
                 sys.exit(2)
-        _write(evaluations, output_format, per_topic, plot_path)
+        _write(evaluations, output_format, per_topic, None if task == "articles" else plot_path)
+    if plot_path and task == "articles":  # the same relevance (rel_chars > 0) as trec_eval's
+        from evaluation.cli.trec_eval import plot_recall_curves
+        from evaluation.measures.engines.trec_run import TrecOptions
+
+        plot_recall_curves(qrels_path, run_paths, TrecOptions(complete=complete), plot_path)
 
 
 def _write(

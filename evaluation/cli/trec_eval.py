@@ -118,6 +118,27 @@ def per_topic_values(
     return values, list(index.topics)
 
 
+def plot_recall_curves(
+    qrels_path: str, run_paths: Sequence[str], options: TrecOptions, path: str
+) -> None:
+    """`--plot` of task articles: each run's interpolated precision at the 11 recall levels
+    (trec_eval's iprec_at_recall, the `all` rows), drawn in one figure."""
+    from evaluation.cli.plot import draw_curves
+
+    selection = select(["iprec_at_recall"])
+    index = load_index(qrels_path)
+    curves = []
+    for run_path in run_paths:
+        evaluation = evaluate_named(index, load_run(run_path), selection, options)
+        rows = selection.rows()
+        levels = [float(row.parameter or 0.0) for row in rows]
+        curves.append(
+            (evaluation.run_id, levels, [float(evaluation.summary[r.name]) for r in rows])
+        )
+    draw_curves(curves, "articles", "interpolated precision", path)
+    click.echo(f"plot written to {path}", err=True)
+
+
 def notes(evaluation: TrecEvaluation) -> list[str]:
     """What stderr says about a run: version, averaging, topics the qrels do not know."""
     options = evaluation.options

@@ -48,3 +48,11 @@ def test_per_topic_rows_and_the_official_layout_stay() -> None:
     assert code == 0 and out.count("<eval run-id=") == len(RUNS)
     code, _ = _invoke("--format", "table", "-q")
     assert code == 2
+
+
+def test_articles_plot_their_precision_recall_curves(tmp_path: Path) -> None:
+    for measures in ([], ["-m", "AP"]):  # Focal's article engine, then trec_eval's
+        target = tmp_path / f"curves{len(measures)}.svg"
+        code, _ = _invoke("--task", "articles", *measures, "--plot", str(target))
+        figure = target.read_text(encoding="utf-8")
+        assert code == 0 and all(f"bm25-{kind}" in figure for kind in ("passages", "articles"))
