@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import click
 
@@ -284,3 +284,17 @@ def _write(
 
         plot_curves(evaluations, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
+
+
+@click.command("measures")
+@click.option("--format", "output_format", type=click.Choice(["text", "tsv"]), default="text",
+              show_default=True)  # fmt: skip
+def measures_command(output_format: Literal["text", "tsv"]) -> None:
+    """Print the measure registry: every name, its other spellings (Focal's, trec_eval's,
+    ir_measures'), its definition and reference (docs/measures.md has the same table)."""
+    from evaluation.measures.registry.vocabulary import listing
+    from evaluation.output.tables import table_lines
+
+    rows = [(e.name, e.aliases or "-", e.definition, e.reference) for e in listing()]
+    columns = ["name", "aliases", "definition", "reference"]
+    sys.stdout.writelines(table_lines(columns, rows, output_format))

@@ -16,11 +16,16 @@ section 3) is not trec_eval's grade: it has its own name, `nDCG(gain=fraction)@k
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from evaluation.measures.registry import trec
-from evaluation.measures.registry.declarations import ARTICLE_MEASURES, MEASURES
+from evaluation.measures.registry.declarations import (
+    ARTICLE_MEASURES,
+    ELEMENT_MEASURES,
+    MEASURES,
+)
 from evaluation.measures.registry.names import UnknownMeasure, parse, split
 
 # ir_measures' names that take `rel=`: the trec_eval family each names (relevance level -l).
@@ -185,14 +190,31 @@ def listing() -> list[Entry]:
         definition = _TREC_DEFINITIONS.get(measure.name, "trec_eval's " + measure.name)
         aliases = " ".join(measure.aliases)
         entries.append(Entry(measure.name, aliases, definition, "trec_eval 10 (measures.c)"))
-    entries.append(Entry("Judged@k", "", "documents of ranks 1..k in the qrels / k", "ir_measures"))
+    entries.append(Entry("Judged@k", "", "documents of ranks 1..k in the qrels / documents there",
+                         "ir_measures"))  # fmt: skip
     entries.append(Entry("RR@k", "RR(rel=g)@k", "recip_rank of ranks 1..k (trec_eval -M k)",
                          "ir_measures"))  # fmt: skip
     entries.append(Entry("X(rel=g)", "P(rel=2)@5, AP(rel=2)", "X with grades >= g relevant "
                          "(trec_eval -l g)", "ir_measures"))  # fmt: skip
-    for declared in MEASURES:  # Focal's other article names are trec_eval's aliases
+    for declared in (*MEASURES, *ELEMENT_MEASURES):  # Focal's other article names: aliases
         if declared.name == FRACTION_NDCG or declared not in ARTICLE_MEASURES:
             aliases = declared.all_name or ""
-            entries.append(Entry(declared.name, aliases, declared.formula,
-                                 declared.reference.split(":")[0]))  # fmt: skip
+            name = declared.name + (" (elements)" if declared in ELEMENT_MEASURES else "")
+            entries.append(Entry(name, aliases, declared.formula,
+                                 short_reference(declared.reference)))  # fmt: skip
     return entries
+
+
+def short_reference(reference: str) -> str:
+    """A declaration's reference as a table cell: first author and year.
+
+    >>> short_reference("J. Kamps, J. Pehcevski: INEX 2007 Evaluation Measures. LNCS 4862, 2008")
+    'Kamps et al. 2007'
+    """
+    if reference.startswith("C. Buckley et al.: trec_eval"):
+        return "trec_eval; Järvelin & Kekäläinen 2002"
+    authors = reference.split(":")[0]
+    surname = authors.split(",")[0].split()[-1] if authors.split() else reference
+    year = re.search(r"\b(19|20)\d\d\b", reference)
+    more = " et al." if "," in authors or "&" in authors or " and " in authors else ""
+    return f"{surname}{more}{' ' + year[0] if year else ''}"

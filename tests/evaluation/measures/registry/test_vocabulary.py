@@ -102,3 +102,15 @@ def test_the_listing_names_every_family_with_its_aliases() -> None:
     assert entries["map"].aliases == "MAP AP"
     assert "Judged@k" in entries and "nDCG(gain=fraction)@k" in entries
     assert all(entry.definition and entry.reference for entry in entries.values())
+
+
+def test_focal_measures_prints_the_registry() -> None:
+    from assessor.cli.main import main
+
+    result = CliRunner().invoke(main, ["measures", "--format", "tsv"])
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    assert result.exit_code == 0 and rows[0] == ["name", "aliases", "definition", "reference"]
+    by_name = {row[0]: row for row in rows[1:]}
+    assert by_name["ndcg_cut"][1] == "nDCG@k" and "grade" in by_name["ndcg_cut"][2]
+    assert "rel_chars / article_chars" in by_name["nDCG(gain=fraction)@k"][2]
+    assert by_name["AiP"][3] == "Kamps et al. 2007" and "P@k (elements)" in by_name
