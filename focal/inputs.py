@@ -103,11 +103,11 @@ def _is_named_runs(value: Any) -> bool:
 
 def _run(run: Any, name: str) -> Any:
     """Paths and Focal's records pass as they are; scores become a `TrecRun` named `name`."""
-    if is_frame(run):
+    if is_frame(run):  # named by its key in a dict of runs, whatever its run_id column says
         runs = _frame_runs(run, name)
         if len(runs) != 1:
             raise ValueError(f"run {name}: one DataFrame holds {len(runs)} runs")
-        return runs[0]
+        return _scored(name, zip(run["query_id"], run["doc_id"], run["score"], strict=True))
     if isinstance(run, Mapping):
         return _scored(name, ((q, d, s) for q, ranked in run.items() for d, s in ranked.items()))
     return run

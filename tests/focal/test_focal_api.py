@@ -159,3 +159,19 @@ def test_the_shared_inex_2010_frames_agree_with_ir_measures_and_focal_eval(
         for measure, value in theirs.items():
             assert table.loc[name, str(measure)] == pytest.approx(value, abs=1e-9)
         assert list(values) == pytest.approx(list(table.loc[name]), abs=1e-12)
+
+
+def test_the_notebook_session_of_docs_python_md_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPOSITORY)
+    flags = doctest.NORMALIZE_WHITESPACE
+    result = doctest.testfile(
+        str(REPOSITORY / "docs" / "python.md"), module_relative=False, optionflags=flags
+    )
+    assert result.attempted >= 10 and result.failed == 0, result
+
+
+def test_a_dict_of_runs_names_them_whatever_their_run_id_column() -> None:
+    frame = pd.DataFrame({"run_id": ["x", "x"], "query_id": ["q1", "q1"], "doc_id": ["a", "b"],
+                          "score": [2.0, 1.0]})  # fmt: skip
+    assert focal.evaluate(QRELS, {"mine": frame}, ["AP"])["run"].tolist() == ["mine"]
+    assert focal.evaluate(QRELS, frame, ["AP"])["run"].tolist() == ["x"]
