@@ -82,7 +82,7 @@ def evaluate_trec_runs(
     ...     {"q": {"d": 1}}, [{"q": {"d": 1.0}}], ["P.1"], TrecOptions(), 1)]
     [1.0]
     """
-    from evaluation.measures.engines.trec_names import evaluate_named, select
+    from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
 
     selection = select(measures)
     index = trec_index(qrels)

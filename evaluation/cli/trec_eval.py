@@ -19,7 +19,6 @@ from evaluation.errors import FormatError
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
-from evaluation.measures.engines.trec_names import evaluate_named, select
 from evaluation.measures.engines.trec_run import (
     GradeTable,
     TrecEvaluation,
@@ -27,6 +26,7 @@ from evaluation.measures.engines.trec_run import (
     Value,
     run_from_records,
 )
+from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
 from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
 from evaluation.output.tables import dump_json
 
