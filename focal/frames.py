@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from evaluation.api import Evaluation
+from evaluation.measures.registry.vocabulary import asked_rows
 
 TIDY_COLUMNS = ("run", "measure", "topic", "value")
 
@@ -31,7 +32,7 @@ def tidy(result: Evaluation, names: Sequence[str], per_topic: bool) -> Any:
     rows: list[tuple[str, str, str, float]] = []
     for run in result.runs:
         aggregate = result.aggregate[run]
-        chosen = _chosen_rows(names, aggregate) if names else [(r, r) for r in aggregate]
+        chosen = asked_rows(names, list(aggregate)) if names else [(r, r) for r in aggregate]
         if per_topic:
             for topic, values in result.per_topic[run].items():
                 rows.extend(
@@ -41,24 +42,6 @@ def tidy(result: Evaluation, names: Sequence[str], per_topic: bool) -> Any:
             rows.extend((run, name, "all", float(aggregate[row])) for name, row in chosen)
     frame = pd.DataFrame(rows, columns=list(TIDY_COLUMNS))
     return frame
-
-
-def _chosen_rows(names: Sequence[str], printed: dict[str, Any]) -> list[tuple[str, str]]:
-    """(name asked for, printed row) pairs: a name is its own row (`MAP`, `P(rel=2)@5`) or its
-    trec_eval row (`AP` -> `map`); a name printing several rows (`P`, `official`) gives each."""
-    from evaluation.measures.registry.names import parse_trec
-
-    pairs: list[tuple[str, str]] = []
-    for name in names:
-        if name in printed:
-            pairs.append((name, name))
-            continue
-        rows = [row.name for row in parse_trec([name]).rows() if row.name in printed]
-        if len(rows) == 1 and name != rows[0]:
-            pairs.append((name, rows[0]))
-        else:
-            pairs.extend((row, row) for row in rows)
-    return pairs
 
 
 def wide(frame: Any, topic: str = "all") -> Any:

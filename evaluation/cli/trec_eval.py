@@ -26,8 +26,9 @@ from evaluation.measures.engines.trec_run import (
     Value,
     run_from_records,
 )
-from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
+from evaluation.measures.engines.trec_vocabulary import NamedSelection, evaluate_named, select
 from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
+from evaluation.measures.registry.vocabulary import asked_rows
 from evaluation.output.tables import dump_json
 
 TREC_FORMATS = ("trec", "tsv", "json", "table")
@@ -227,8 +228,11 @@ def write_table(evaluations: Sequence[TrecEvaluation], selection: Selection, str
     if per_topic:
         raise ValueError("--format table shows the `all` rows: -q with trec, tsv or json")
     rows = [row.name for row in selection.rows() if row.name not in COUNTS]
-    values = {e.run_id: {name: float(e.summary[name]) for name in rows} for e in evaluations}
-    stream.writelines(line + "\n" for line in leaderboard_lines(values, rows))
+    asked = selection.asked if isinstance(selection, NamedSelection) else ()
+    columns = asked_rows(asked, rows) if asked else [(row, row) for row in rows]
+    values = {e.run_id: {name: float(e.summary[row]) for name, row in columns} for e in evaluations}
+    names = [name for name, _ in columns]
+    stream.writelines(line + "\n" for line in leaderboard_lines(values, names))
 
 
 WRITERS = {

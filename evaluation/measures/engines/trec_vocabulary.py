@@ -33,6 +33,7 @@ class NamedSelection(Selection):
     """trec_eval's selection plus the rows named as typed (`apart`), printed after it."""
 
     apart: list[Definition] = field(default_factory=list)
+    asked: tuple[str, ...] = ()  # the names as typed, for headers that say them
 
     def rows(self) -> list[Row]:
         own = [Row(d.text, d.family, d.parameter) for d in self.apart]
@@ -58,7 +59,7 @@ def select(names: Sequence[str]) -> NamedSelection:
         )
     base = parse_trec(sorted_names.plain) if sorted_names.plain or not names else Selection()
     return NamedSelection(base.families, base.left_out, base.printable, base.runid,
-                          sorted_names.apart)  # fmt: skip
+                          sorted_names.apart, tuple(names))  # fmt: skip
 
 
 def evaluate_named(

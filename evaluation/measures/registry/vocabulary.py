@@ -155,6 +155,28 @@ def same_measure(a: str, b: str) -> bool:
     )  # fmt: skip
 
 
+def asked_rows(names: Sequence[str], printed: Sequence[str]) -> list[tuple[str, str]]:
+    """(name asked for, printed row) pairs: a name is its own row (`MAP`, `P(rel=2)@5`) or its
+    trec_eval row (`AP` -> `map`); a name printing several rows (`P`, `official`) gives each.
+
+    >>> asked_rows(["AP", "P(rel=2)@5", "P.5,10"], ["map", "P_5", "P_10", "P(rel=2)@5"])
+    [('AP', 'map'), ('P(rel=2)@5', 'P(rel=2)@5'), ('P_5', 'P_5'), ('P_10', 'P_10')]
+    """
+    from evaluation.measures.registry.names import parse_trec
+
+    pairs: list[tuple[str, str]] = []
+    for name in names:
+        if name in printed:
+            pairs.append((name, name))
+            continue
+        rows = [row.name for row in parse_trec([name]).rows() if row.name in printed]
+        if len(rows) == 1 and name != rows[0]:
+            pairs.append((name, rows[0]))
+        else:
+            pairs.extend((row, row) for row in rows)
+    return pairs
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of `focal measures`."""

@@ -38,7 +38,7 @@ def test_several_runs_print_one_table_with_the_best_marked() -> None:
 def test_articles_print_the_chosen_measures_as_columns() -> None:
     code, out = _invoke("--task", "articles", "-m", "AP", "-m", "nDCG@10", "-m", "P(rel=2)@5")
     assert code == 0
-    assert out.splitlines()[0].split() == ["run", "map", "ndcg_cut_10", "P(rel=2)@5"]
+    assert out.splitlines()[0].split() == ["run", "AP", "nDCG@10", "P(rel=2)@5"]
 
 
 def test_per_topic_rows_and_the_official_layout_stay() -> None:
