@@ -56,3 +56,18 @@ def test_articles_plot_their_precision_recall_curves(tmp_path: Path) -> None:
         code, _ = _invoke("--task", "articles", *measures, "--plot", str(target))
         figure = target.read_text(encoding="utf-8")
         assert code == 0 and all(f"bm25-{kind}" in figure for kind in ("passages", "articles"))
+
+
+def test_a_reader_closing_the_pipe_sees_no_traceback() -> None:
+    """`focal eval ... | head -1`: more output than a pipe holds, the reader gone after a line."""
+    import subprocess
+    import sys
+
+    arguments = ["eval", "--task", "thorough", "-q", "--format", "tsv", QRELS, *RUNS * 8]
+    command = [sys.executable, "-m", "assessor.cli.main", *arguments]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline().startswith(b"run_id")
+        process.stdout.close()
+        errors = process.stderr.read().decode()
+    assert process.returncode in (0, 1) and "Traceback" not in errors
