@@ -8,6 +8,10 @@ from typing import Any
 
 from focal import frames, inputs
 
+CHOSEN_TASKS = ("articles", "elements")  # the tasks whose engines compute the measures asked for
+DEFAULT_MEASURES = {"articles": "AP", "focused": "AiP", "thorough": "AiP", "ric": "AgP",
+                    "bic": "AgP", "t2i": "AgP"}  # fmt: skip
+
 
 def evaluate(
     qrels: Any, runs: Any, measures: Any = None, *, task: str = "articles",
@@ -20,7 +24,8 @@ def evaluate(
     `P(rel=2)@5`, `Judged@10`; docs/measures.md's table) or ir_measures' objects. `task`:
     `articles` (default: document measures, as trec_eval and ir_measures) or one of Focal's
     passage and element tasks with files (`focused`, `thorough`, `ric`, `bic`, `t2i`,
-    `elements`). Rows are the `all` values, or with `per_topic` one per topic. Every qrels
+    `elements`; their measures are rows of the official layout: `MAiP`, `iP[0.01]`, `AiP`
+    per topic). Rows are the `all` values, or with `per_topic` one per topic. Every qrels
     topic counts, one a run did not answer scoring 0, as in ir_measures and `focal eval -c`
     (`complete=False`: the topics of each run, as `focal eval`). Other keywords are `focal eval`'s
     switches (`evaluation.api.evaluate`). `focal.wide` turns the frame into runs × measures.
@@ -39,20 +44,22 @@ def evaluate(
 
     names = inputs.measure_names(measures)
     given = inputs.runs_input(runs)
+    chosen = list(names) or None if task in CHOSEN_TASKS else None  # the others: every row
     result = evaluate_runs(
-        inputs.qrels_input(qrels), given, task, list(names) or None, complete=complete, **options
+        inputs.qrels_input(qrels), given, task, chosen, complete=complete, **options
     )
     return frames.tidy(result, names, per_topic)
 
 
 def compare(
-    qrels: Any, runs: Any, measure: Any = "AP", *, task: str = "articles", test: str = "t",
+    qrels: Any, runs: Any, measure: Any = None, *, task: str = "articles", test: str = "t",
     correction: str = "none", alpha: float = 0.05, common_topics: bool = False,
     seed: int | None = None, **options: Any,
 ) -> Any:  # fmt: skip
     """Every pair of runs tested on one measure's per-topic values: a DataFrame with one row per
     pair (`run_a, run_b, mean_a, mean_b, statistic, p, p_adjusted, significant`), runs in the
-    order given. Every qrels topic counts, a topic a run did not answer scoring 0 (trec_eval
+    order given; `measure` by default the task's ranking measure (AP, AiP, AgP). Every qrels
+    topic counts, a topic a run did not answer scoring 0 (trec_eval
     -c: a paired test needs one topic set); `common_topics` pairs only the topics every run
     answered. Tests and corrections as `focal compare` (spec section 8).
 
@@ -71,10 +78,10 @@ def compare(
     from evaluation.statistics.significance.pairing import pair_by_topic
     from evaluation.statistics.significance.pairwise import compare as compare_pairs
 
-    name = inputs.measure_names(measure)[0]
+    name = inputs.measure_names(measure)[0] if measure is not None else DEFAULT_MEASURES[task]
     result = evaluate_runs(
-        inputs.qrels_input(qrels), inputs.runs_input(runs), task, [name],
-        complete=not common_topics, **options,
+        inputs.qrels_input(qrels), inputs.runs_input(runs), task,
+        [name] if task in CHOSEN_TASKS else None, complete=not common_topics, **options,
     )  # fmt: skip
     per_topic = frames.tidy(result, [name], per_topic=True)
     values = {

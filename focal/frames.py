@@ -31,10 +31,13 @@ def tidy(result: Evaluation, names: Sequence[str], per_topic: bool) -> Any:
 
     rows: list[tuple[str, str, str, float]] = []
     for run in result.runs:
-        aggregate = result.aggregate[run]
-        chosen = asked_rows(names, list(aggregate)) if names else [(r, r) for r in aggregate]
+        aggregate, topics = result.aggregate[run], result.per_topic[run]
+        printed = (
+            [*dict.fromkeys(r for v in topics.values() for r in v)] if per_topic else [*aggregate]
+        )
+        chosen = asked_rows(names, printed) if names else [(r, r) for r in printed]
         if per_topic:
-            for topic, values in result.per_topic[run].items():
+            for topic, values in topics.items():
                 rows.extend(
                     (run, name, topic, float(values[row])) for name, row in chosen if row in values
                 )

@@ -1,4 +1,5 @@
-"""The wheel: it lists every package, and installed outside the checkout it serves the assessor.
+"""The wheel: it lists every package, and installed outside the checkout it serves the assessor
+and runs the Python API.
 
 The second test is the check CI runs on every change: build the wheel from this checkout, install
 it into a fresh virtualenv in a temporary folder (dependencies come from the package index, or
@@ -95,6 +96,15 @@ def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Pa
         text=True,
     ).stdout.strip()
     assert Path(where).is_relative_to(environment), where  # not the checkout's templates/
+    session = (  # the Python API with pandas, installed as a dependency of the wheel
+        "import focal, pandas as pd; q = pd.DataFrame({'query_id': ['1', '1'], 'doc_id': ['a', "
+        "'b'], 'relevance': [1, 0]}); r = pd.DataFrame({'query_id': ['1', '1'], 'doc_id': ['b', "
+        "'a'], 'score': [2.0, 1.0]}); print(focal.evaluate(q, r, ['AP'])['value'].item())"
+    )
+    api = subprocess.run(
+        [str(python), "-c", session], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    assert api.returncode == 0 and api.stdout.strip() == "0.5", api.stderr
     focal = environment / "bin" / "focal"
     init = subprocess.run(
         [str(focal), "init-db"], cwd=elsewhere, env=env, capture_output=True, text=True

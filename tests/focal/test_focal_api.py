@@ -175,3 +175,19 @@ def test_a_dict_of_runs_names_them_whatever_their_run_id_column() -> None:
                           "score": [2.0, 1.0]})  # fmt: skip
     assert focal.evaluate(QRELS, {"mine": frame}, ["AP"])["run"].tolist() == ["mine"]
     assert focal.evaluate(QRELS, frame, ["AP"])["run"].tolist() == ["x"]
+
+
+def test_passage_tasks_choose_rows_of_the_official_layout_as_focal_eval_prints_them() -> None:
+    result = CliRunner().invoke(
+        eval_command, ["--task", "thorough", "-c", "--format", "tsv", DEMO_QRELS, *DEMO_RUNS]
+    )
+    rows = pd.read_csv(io.StringIO(result.stdout), sep="\t", dtype={"topic": str})
+    cli = rows[(rows["topic"] == "all") & (rows["measure"] == "MAiP")]
+    table = focal.wide(focal.evaluate(DEMO_QRELS, DEMO_RUNS, ["MAiP", "iP[0.01]"], task="thorough"))
+    assert table["MAiP"].to_dict() == dict(zip(cli["run_id"], cli["value"], strict=True))
+    pairs = focal.compare(DEMO_QRELS, DEMO_RUNS, task="thorough")  # AiP, every qrels topic
+    assert dict(zip(pairs["run_a"], pairs["mean_a"], strict=True)) == pytest.approx(
+        {run: table.loc[run, "MAiP"] for run in pairs["run_a"]}, abs=1e-12
+    )
+    with pytest.raises(ValueError, match="no values of measure AP"):
+        focal.evaluate(DEMO_QRELS, DEMO_RUNS, ["AP"], task="thorough")

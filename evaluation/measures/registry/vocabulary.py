@@ -157,7 +157,8 @@ def same_measure(a: str, b: str) -> bool:
 
 def asked_rows(names: Sequence[str], printed: Sequence[str]) -> list[tuple[str, str]]:
     """(name asked for, printed row) pairs: a name is its own row (`MAP`, `P(rel=2)@5`) or its
-    trec_eval row (`AP` -> `map`); a name printing several rows (`P`, `official`) gives each.
+    trec_eval row (`AP` -> `map`); a name printing several rows (`P`, `official`) gives each;
+    a name no printed row answers is refused (UnknownMeasure).
 
     >>> asked_rows(["AP", "P(rel=2)@5", "P.5,10"], ["map", "P_5", "P_10", "P(rel=2)@5"])
     [('AP', 'map'), ('P(rel=2)@5', 'P(rel=2)@5'), ('P_5', 'P_5'), ('P_10', 'P_10')]
@@ -169,7 +170,13 @@ def asked_rows(names: Sequence[str], printed: Sequence[str]) -> list[tuple[str, 
         if name in printed:
             pairs.append((name, name))
             continue
-        rows = [row.name for row in parse_trec([name]).rows() if row.name in printed]
+        try:
+            rows = [row.name for row in parse_trec([name]).rows() if row.name in printed]
+        except ValueError:
+            rows = []
+        if not rows:
+            shown = ", ".join(printed[:12]) + (", ..." if len(printed) > 12 else "")
+            raise UnknownMeasure(f"no values of measure {name}: the rows are {shown}")
         if len(rows) == 1 and name != rows[0]:
             pairs.append((name, rows[0]))
         else:
