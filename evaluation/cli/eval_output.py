@@ -144,7 +144,10 @@ def write_table(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic:
         e.run_id: {name: float(v) for name, v in aggregate(e).items() if name in columns}
         for e in evaluations
     }
-    stream.writelines(line + "\n" for line in leaderboard_lines(values, columns))
+    lower = [name for name in columns if name.startswith("overlap@")]  # less overlap is better
+    stream.writelines(
+        line + "\n" for line in leaderboard_lines(values, columns, lower_better=lower)
+    )
 
 
 WRITERS = {"inex": write_inex, "tsv": write_tsv, "json": write_json, "table": write_table}

@@ -1,13 +1,13 @@
 """One table of runs × measures, the first table of every evaluation in a paper: a run per row,
 a measure per column, the best value of each column marked.
 
-Every measure shown here is better when higher (counts are left out by the callers), so the
-mark goes to the largest value; ties all carry it.
+The mark goes to the largest value (counts are left out by the callers), or to the smallest in
+the columns said to be better lower (overlap@k of element runs); ties all carry it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from evaluation.output.tables import aligned_lines
 
@@ -15,7 +15,10 @@ BEST = "*"
 
 
 def leaderboard_lines(
-    values: Mapping[str, Mapping[str, float]], measures: Sequence[str], digits: int = 4
+    values: Mapping[str, Mapping[str, float]],
+    measures: Sequence[str],
+    digits: int = 4,
+    lower_better: Collection[str] = (),
 ) -> Iterator[str]:
     """Lines of the table (run -> measure -> value), runs in the given order, the best value
     of each column followed by `*`; a value a run lacks is `-`.
@@ -27,7 +30,9 @@ def leaderboard_lines(
     dense  0.3000*  0.5000*
     """
     best = {
-        measure: max((run[measure] for run in values.values() if measure in run), default=None)
+        measure: (min if measure in lower_better else max)(
+            (run[measure] for run in values.values() if measure in run), default=None
+        )
         for measure in measures
     }
     rows = [["run", *measures]]
