@@ -12,6 +12,7 @@ usage and errors are then the sub-command's own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import sys
@@ -93,6 +94,11 @@ def scores_values(paths: Sequence[str], measure: str | None) -> tuple[str, dict[
         if not defaults and len(available) != 1:
             raise FormatError(paths[0], None, "several measures: choose one with -m")
         measure = defaults[0] if defaults else available[0]
+    elif measure not in available:  # another spelling of a printed row: AP for map
+        from evaluation.measures.registry.vocabulary import asked_rows
+
+        with contextlib.suppress(ValueError):
+            measure = asked_rows([measure], available)[0][1]
     values = scores.of_measure(measure)
     if not values:
         raise FormatError(", ".join(paths), None, f"no per-topic values of measure {measure}")

@@ -318,3 +318,15 @@ def test_trec_qrels_and_every_measure_name_as_focal_eval(tmp_path: Path) -> None
     means = [run["mean"] for run in json.loads(out)["runs"]]
     assert means == [pytest.approx(2 / 3), pytest.approx(2.5 / 3)]
     assert "a: answered 2 of 3 topics" in err and "b: answered 3 of 3 topics" in err
+
+
+def test_scores_answer_to_every_spelling_of_their_rows(tmp_path: Path) -> None:
+    """Scores printed as `map` rows are compared under `-m AP` (ir_measures' name) too."""
+    scores = tmp_path / "scores.tsv"
+    rows = ["run_id\tmeasure\ttopic\tvalue"]
+    rows += [f"{run}\tmap\t{topic}\t{value}" for run, topic, value in
+             [("a", 1, 1.0), ("a", 2, 0.5), ("b", 1, 0.5), ("b", 2, 0.25)]]  # fmt: skip
+    scores.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = invoke("--format", "json", "--scores", str(scores), "-m", "AP")
+    assert code == 0, err
+    assert [run["mean"] for run in json.loads(out)["runs"]] == [0.75, 0.375]
