@@ -191,3 +191,18 @@ def test_passage_tasks_choose_rows_of_the_official_layout_as_focal_eval_prints_t
     )
     with pytest.raises(ValueError, match="no values of measure AP"):
         focal.evaluate(DEMO_QRELS, DEMO_RUNS, ["AP"], task="thorough")
+
+
+def test_neither_import_focal_nor_a_command_loads_pandas() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; import focal; from click.testing import CliRunner; "
+        "from assessor.cli.main import main; "
+        f"r = CliRunner().invoke(main, ['eval', '--task', 'articles', '-m', 'AP', {DEMO_QRELS!r}, "
+        f"{DEMO_RUNS[0]!r}, {DEMO_RUNS[1]!r}]); "
+        "assert r.exit_code == 0, r.output; print('pandas' in sys.modules)"
+    )
+    loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "False", loaded.stderr
