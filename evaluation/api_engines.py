@@ -82,15 +82,14 @@ def evaluate_trec_runs(
     ...     {"q": {"d": 1}}, [{"q": {"d": 1.0}}], ["P.1"], TrecOptions(), 1)]
     [1.0]
     """
-    from evaluation.measures.engines.trec_run import evaluate_trec
-    from evaluation.measures.registry.names import parse_trec
+    from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
 
-    selection = parse_trec(measures)
+    selection = select(measures)
     index = trec_index(qrels)
     converted = [trec_run(run, position) for position, run in enumerate(runs, 1)]
 
     def one(run: TrecRun) -> TrecEvaluation:
-        return evaluate_trec(index, run, selection, options)
+        return evaluate_named(index, run, selection, options)
 
     if jobs <= 1 or len(converted) <= 1:
         return [one(run) for run in converted]

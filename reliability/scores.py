@@ -52,9 +52,12 @@ def measure_row(task: str, measure: str | None) -> str:
     the task does not produce it."""
     chosen = ALIASES.get(measure, measure) if measure else DEFAULT_MEASURES[task]
     if task == "articles":
-        from evaluation.measures.registry.names import parse
+        from evaluation.measures.registry.names import claims, parse
 
-        return parse(chosen, "articles").text
+        if claims(chosen, "articles"):
+            return parse(chosen, "articles").text
+        _trec_row(chosen)  # any other name of the one vocabulary (AP, nDCG@10, P(rel=2)@5)
+        return chosen
     rows = topic_rows(task)
     if chosen not in rows:
         raise ValueError(
@@ -79,6 +82,12 @@ def score_matrix(
     columns = tuple(topics) if topics is not None else tuple(prepared.qrels)
     position = {topic: index for index, topic in enumerate(columns)}
     values = np.zeros((len(runs), len(columns)))
+    if task == "articles" and not _focal_name(measure):
+        for row, run in enumerate(runs):
+            for name, score in _trec_values(prepared, run, measure).items():
+                if name in position:
+                    values[row, position[name]] = score
+        return ScoreMatrix(tuple(run.run_id for run in runs), columns, values)
     extra = {"measures": (measure,)} if task == "articles" else {}
     for row, run in enumerate(runs):
         evaluation = evaluate(prepared, run, task=task, complete=True, **extra)
@@ -86,3 +95,36 @@ def score_matrix(
             if topic.topic in position:
                 values[row, position[topic.topic]] = float(topic.values[measure])
     return ScoreMatrix(tuple(run.run_id for run in runs), columns, values)
+
+
+def _focal_name(measure: str) -> bool:
+    from evaluation.measures.registry.names import claims
+
+    return claims(measure, "articles")
+
+
+def _trec_row(measure: str) -> str:
+    """The one per-topic row trec_eval's engine prints for `measure`; ValueError otherwise."""
+    from evaluation.measures.engines.trec_vocabulary import select
+    from evaluation.measures.registry.trec import SUMMARY_ONLY
+
+    rows = [r.name for r in select([measure]).rows() if r.family not in SUMMARY_ONLY]
+    if len(rows) != 1:
+        raise ValueError(f"-m {measure} is {len(rows)} per-topic measures; a study ranks by one")
+    return rows[0]
+
+
+def _trec_values(prepared: PreparedQrels, run: Run | RunColumns, measure: str) -> dict[str, float]:
+    """Per-topic values of `measure` by trec_eval's engine on the FOL qrels (grade 1: an
+    article with relevant text), every qrels topic counted (-c)."""
+    from evaluation.measures.engines.trec_run import GradeTable, TrecOptions, run_from_records
+    from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
+
+    if not isinstance(run, Run):
+        raise ValueError(f"measure {measure} of task articles needs runs read as records")
+    index = GradeTable.from_fol(prepared.qrels)
+    evaluation = evaluate_named(
+        index, run_from_records(run), select([measure]), TrecOptions(complete=True)
+    )
+    column = evaluation.values[_trec_row(measure)]
+    return {topic: float(value) for topic, value in zip(evaluation.topics, column, strict=True)}

@@ -12,6 +12,7 @@ usage and errors are then the sub-command's own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import sys
@@ -60,8 +61,9 @@ def test_options(function: Any) -> Any:
         click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
                      help="B, for randomisation, bootstrap and sakai."),
         click.option("--seed", type=int, help="Resampling seed (default: drawn, and printed)."),
-        click.option("-c", "--complete", is_flag=True,
-                     help="Every topic counts, a missing topic scoring 0 (else common topics)."),
+        click.option("-c/--common-topics", "--complete", "complete", default=True,
+                     help="Every qrels topic counts, a topic a run missed scoring 0 (default, "
+                     "trec_eval -c), or only the topics every run answered."),
         click.option("-m", "--measure",
                      help="Per-topic measure. Default: AiP (focused, thorough), AgP (ric, bic, "
                      "t2i), MAP (articles)."),
@@ -92,6 +94,11 @@ def scores_values(paths: Sequence[str], measure: str | None) -> tuple[str, dict[
         if not defaults and len(available) != 1:
             raise FormatError(paths[0], None, "several measures: choose one with -m")
         measure = defaults[0] if defaults else available[0]
+    elif measure not in available:  # another spelling of a printed row: AP for map
+        from evaluation.measures.registry.vocabulary import asked_rows
+
+        with contextlib.suppress(ValueError):
+            measure = asked_rows([measure], available)[0][1]
     values = scores.of_measure(measure)
     if not values:
         raise FormatError(", ".join(paths), None, f"no per-topic values of measure {measure}")
@@ -106,11 +113,22 @@ def evaluated_values(
     evaluation: dict[str, Any],
     jobs: int = 1,
 ) -> tuple[dict[str, dict[str, float]], list[str]]:
-    """Evaluate the runs as `focal eval` does: (run → topic → value, the qrels topics)."""
+    """Evaluate the runs as `focal eval` does: (run → topic → value, the qrels topics); the
+    values are those of the topics each run answers (`pair_by_topic` scores the others 0)."""
+    if task == "articles":
+        from evaluation.cli import trec_eval
+        from evaluation.measures import providers
+
+        call = providers.Call(task, (measure,), trec_eval.is_trec_qrels(qrels))
+        if providers.choose(call)[0] is providers.TREC_RUN:  # the names `focal eval` reads
+            from evaluation.measures.engines.trec_run import TrecOptions
+
+            return trec_eval.per_topic_values(qrels, runs, measure, TrecOptions())
     from evaluation.cli.eval_workers import evaluate_files
     from evaluation.formats.fol.qrels import read_qrels
     from evaluation.measures.evaluate import PreparedQrels, Settings
 
+    evaluation = {**evaluation, "complete": False}
     settings = Settings(task=task, **evaluation)
     if task == "articles":
         settings = Settings(task=task, measures=(measure,), **evaluation)
@@ -202,7 +220,7 @@ def compare_command(
             values, qrels_topics = evaluated_values(
                 files[0], files[1:], task, measure, evaluation, jobs
             )
-            topics = qrels_topics if settings["complete"] else None
+            topics = qrels_topics
         paired = pair_by_topic(values, settings["complete"], topics)
     except FormatError as error:
         fail(str(error))
@@ -210,6 +228,10 @@ def compare_command(
         fail(f"{', '.join(scores_paths or files[1:])}: {error}")
     comparison = run_comparison(paired, settings)
     click.echo(f"{measure}: {paired.description}", err=True)
+    every = (*paired.topics, *paired.dropped)
+    for run in paired.runs:
+        missed = sum(1 for topic in every if topic not in values[run])
+        click.echo(f"{run}: answered {len(every) - missed} of {len(every)} topics", err=True)
     if settings["test"] == "tukey" and settings["correction"] != "none":
         click.echo("Tukey's HSD already controls the family-wise error; corrected again", err=True)
     if settings["test"] in ("randomisation", "bootstrap", "sakai"):
