@@ -201,6 +201,7 @@ def eval_command(
                 qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
                 nonrel=nonrel, collection_dir=collection_dir,
                 output_format=output_format or "inex", per_topic=per_topic,
+                jobs=jobs or os.cpu_count() or 1,
             )  # fmt: skip
             return
         if engine is providers.TREC_RUN:

@@ -14,20 +14,57 @@ the reports and `aggregate` serve them unchanged.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from evaluation.errors import FormatError
-from evaluation.formats.elements.qrels import ElementQrels
+from evaluation.formats.elements.qrels import ElementJudgement, ElementQrels
 from evaluation.formats.records import Run
 from evaluation.measures.elements import quantisation
 from evaluation.measures.elements import topic as element_topic
 from evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation, aggregate
 from evaluation.measures.registry.names import element_rows
 
-__all__ = ["aggregate", "evaluate_elements"]
+__all__ = ["PreparedElementQrels", "aggregate", "evaluate_elements"]
+
+
+@dataclass
+class PreparedElementQrels:
+    """Element qrels with each topic's values and XCG recall base worked out once per
+    quantisation, for every run evaluated against them (`evaluate_elements` takes either)."""
+
+    qrels: ElementQrels
+    _topics: dict[tuple[str, str, str], element_topic.PreparedTopic] = field(default_factory=dict)
+
+    def topic(
+        self, topic: str, judged: Mapping[tuple[str, str], ElementJudgement],
+        options: element_topic.ElementOptions,
+    ) -> element_topic.PreparedTopic:  # fmt: skip
+        """The prepared judgements of `topic` under the options' quantisation."""
+        key = (topic, options.quant, options.part_weights)
+        prepared = self._topics.get(key)
+        if prepared is None:
+            prepared = element_topic.PreparedTopic(
+                judged, self.qrels.scale, options.quant, options.part_weights
+            )
+            self._topics[key] = prepared
+        return prepared
+
+    def prepare_all(self, options: element_topic.ElementOptions) -> None:
+        """Every topic's values and recall base, before runs are handed to forked workers."""
+        for topic, judged in self.qrels.topics.items():
+            _ = self.topic(topic, judged, options).base
+
+
+def check_quantisation(qrels: ElementQrels, quant: str) -> None:
+    """FormatError naming the qrels file when `quant` does not exist on the qrels' scale."""
+    try:
+        quantisation.definition_for(quant, qrels.scale)
+    except ValueError as error:
+        raise FormatError(qrels.file, None, str(error)) from None
 
 
 def evaluate_elements(
-    qrels: ElementQrels,
+    qrels: ElementQrels | PreparedElementQrels,
     run: Run,
     settings: Settings,
     spans: Mapping[tuple[str, str], tuple[int, int]] | None = None,
@@ -40,11 +77,9 @@ def evaluate_elements(
     run misses, scored 0 (spec section 5 averages over the qrels topics).
     """
     options = settings.elements or element_topic.ElementOptions()
-    if quantisation.scale_of(options.quant) == "2005" and qrels.scale == "2004":
-        raise FormatError(
-            qrels.file, None, f"quantisation {options.quant} needs 2005/2006 element qrels "
-            "(topic article path e s rsize size)",
-        )  # fmt: skip
+    prepared = qrels if isinstance(qrels, PreparedElementQrels) else PreparedElementQrels(qrels)
+    qrels = prepared.qrels
+    check_quantisation(qrels, options.quant)
     if run.kind != "element":
         raise FormatError(run.file, None, f"task elements needs an element run, not {run.kind}")
     evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
@@ -61,10 +96,12 @@ def evaluate_elements(
             )
             for r in results
         ]
-        values = element_topic.evaluate_topic(ranked, judged, qrels.scale, options, wanted)
+        base = prepared.topic(topic, judged, options)
+        values = element_topic.evaluate_topic(ranked, base, qrels.scale, options, wanted)
         evaluation.topics.append(TopicEvaluation(topic, dict(values)))
     for topic, judged in qrels.topics.items():
         if topic not in run.topics:
-            values = element_topic.evaluate_topic([], judged, qrels.scale, options, wanted)
+            base = prepared.topic(topic, judged, options)
+            values = element_topic.evaluate_topic([], base, qrels.scale, options, wanted)
             evaluation.topics.append(TopicEvaluation(topic, dict(values), answered=False))
     return evaluation
