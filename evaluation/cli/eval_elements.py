@@ -135,6 +135,24 @@ def element_values(
     return values, list(prepared.qrels.topics), notes
 
 
+def compared_values(
+    qrels_path: str, run_paths: Sequence[str], measure: str, quant: str,
+    collection_dir: str | None, jobs: int,
+) -> tuple[dict[str, dict[str, float]], list[str]]:  # fmt: skip
+    """`focal compare --task elements`: `element_values` with the other options at `focal
+    eval`'s defaults; its notes and the quantisation go to stderr."""
+    try:
+        quantisation.canonical(quant)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from error
+    values, topics, notes = element_values(
+        qrels_path, run_paths, measure, ElementOptions(quant=quant), collection_dir, jobs
+    )
+    for note in [*notes, f"quantisation {quant}"]:
+        click.echo(note, err=True)
+    return values, topics
+
+
 def run_elements(
     qrels_path: str,
     run_paths: Sequence[str],
