@@ -167,7 +167,8 @@ class CompareCommand(click.Command):
 @click.option("--quant", default="generalised", show_default=True,
               help="Task elements: the quantisation, as `focal eval --task elements`.")  # fmt: skip
 @click.option("--collection", "collection_dir", type=click.Path(exists=True, file_okay=False),
-              help="Task elements: the articles, to derive element qrels from FOL QRELS.")  # fmt: skip
+              help="Task elements: the articles, to derive element qrels from FOL QRELS.",
+              )  # fmt: skip
 @click.argument("files", metavar="[QRELS RUN...]", nargs=-1,
                 type=click.Path(exists=True, dir_okay=False))  # fmt: skip
 def compare_command(
