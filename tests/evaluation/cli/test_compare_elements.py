@@ -69,3 +69,36 @@ def test_compare_refusals(runs: list[str], tmp_path: Path) -> None:
     result = CliRunner().invoke(compare_command, ["--task", "elements", QRELS, *runs])
     assert result.exit_code == 2 and "--collection" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_quantisation_agreement_as_seed_000_table_3(runs: list[str], tmp_path: Path) -> None:
+    """docs/measures.md's rebuild of seed 000 Table 3, on three runs: per-topic inex_eval under
+    each quantisation from `focal eval`, then `focal compare agreement` for each pair."""
+    scores = {}
+    for quant in ("strict", "generalised", "anyrel"):
+        result = CliRunner().invoke(eval_command, [
+            "--task", "elements", "-q", "--format", "tsv", "-m", "inex_eval", "--quant", quant,
+            "--collection", COLLECTION, QRELS, *runs,
+        ])  # fmt: skip
+        assert result.exit_code == 0, result.stderr
+        scores[quant] = tmp_path / f"{quant}.tsv"
+        scores[quant].write_text(result.stdout, encoding="utf-8")
+    cells = {}
+    for x in scores:
+        for y in scores:
+            result = CliRunner().invoke(compare_command, [
+                "agreement", "--scores", str(scores[x]), "--scores", str(scores[y]),
+                "--format", "tsv", "--seed", "1",
+            ])  # fmt: skip
+            assert result.exit_code == 0, result.stderr
+            header, row = (line.split("\t") for line in result.stdout.splitlines())
+            cells[x, y] = dict(zip(header, row, strict=True))
+    for (x, y), cell in cells.items():
+        both, sx, sy = (int(cell[k]) for k in ("both", "significant_x", "significant_y"))
+        assert both <= min(sx, sy) and sy == int(cells[y, x]["significant_x"])
+        if sx:  # precision |X ∩ Y| / |X|, recall |X ∩ Y| / |Y| (seed 000 §3.4)
+            assert float(cell["precision"]) == both / sx
+        if x == y and sx:
+            assert float(cell["f1"]) == 1.0
+    # the demo's run against its reversal differs under every quantisation here
+    assert all(int(cells[q, q]["significant_x"]) >= 1 for q in scores)
