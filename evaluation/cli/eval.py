@@ -49,14 +49,15 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     type=click.Choice(TASKS),
     default="focused",
     show_default=True,
-    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), or articles.",
+    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), articles, or elements "
+    "(element runs, element measures).",
 )
 @click.option("-q", "--per-topic", is_flag=True, help="Print per-topic rows before `all`.")
 @click.option(
     "-c",
     "--complete",
     is_flag=True,
-    help="Average over every qrels topic (missing topics score 0).",
+    help="Average over every qrels topic (missing topics score 0); always so for elements.",
 )
 @click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
 @click.option(
@@ -124,7 +125,8 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     type=click.FloatRange(0, 1),
     default=1.0,
     show_default=True,
-    help="Task elements, XCG: a seen element gains (1 - alpha) of its value.",
+    help="Task elements, XCG: a seen element keeps 1 - alpha of its value; one seen in part "
+    "gains alpha of its children's unseen value (docs/measures.md).",
 )
 @click.option(
     "--trec-version",
@@ -177,7 +179,14 @@ def eval_command(
     alpha: float = 1.0, nonrel: str = "indicator",
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
-    --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
+    --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md);
+    with --task elements, element runs against element qrels, or FOL QRELS with --collection
+    (every qrels topic counts, as -c; docs/measures.md)."""
+    element_options = quant != "generalised" or collection_dir is not None or ties != "score"
+    if task != "elements" and (element_options or nonrel != "indicator" or alpha != 1.0):
+        raise click.UsageError(
+            "--quant, --collection, --ties, --nonrel and --alpha are for --task elements"
+        )
     trec_options = trec_version is not None or level is not None or max_docs is not None
     trec_switches = trec_options or output_format == "trec"
     if task != "articles" and trec_switches:
@@ -224,7 +233,7 @@ def eval_command(
     output_format = output_format or "inex"
 
     if measures and task != "articles":
-        raise click.UsageError("-m/--measure is for --task articles")
+        raise click.UsageError("-m/--measure is for --task articles and elements")
     if plot_path and task == "articles":
         raise click.UsageError("--plot draws precision-recall curves of passage tasks")
     from evaluation.formats._source import collector_paused

@@ -39,7 +39,7 @@ def notes_for(qrels: ElementQrels, quant: str) -> list[str]:
     """The stderr notes of a call: the four-grade mapping, only when the quantisation reads
     2005/2006 qrels through it (a function with a 2005 definition reads e and s directly)."""
     if qrels.scale == "2005" and quantisation.definition_for(quant, "2005") == "2004":
-        return [MAPPING_NOTE]
+        return [f"{quant} is a four-grade function: {MAPPING_NOTE}"]
     return []
 
 

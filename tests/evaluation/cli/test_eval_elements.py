@@ -230,3 +230,11 @@ def test_the_stderr_header_names_the_mapping_only_when_it_is_used(case: dict[str
         assert f"quantisation {quant}" in err
     code, _, err = invoke("--quant", "anyrel", case["grades"], case["run"])
     assert code == 0 and "four-grade scale" not in err
+
+
+def test_element_options_are_refused_for_other_tasks(case: dict[str, str]) -> None:
+    for option in (("--quant", "gen5"), ("--alpha", "0.5"), ("--ties", "rank"),
+                   ("--nonrel", "complement"), ("--collection", case["collection"])):  # fmt: skip
+        result = CliRunner().invoke(eval_command, ["--task", "focused", *option, case["fol"],
+                                                   case["run"]])  # fmt: skip
+        assert result.exit_code == 2 and "are for --task elements" in result.stderr, option
