@@ -35,8 +35,10 @@ GRADES_2005 = st.tuples(st.sampled_from(["1", "2", "?"]), st.sampled_from([0.1, 
 
 
 @st.composite
-def qrels(draw: st.DrawFn) -> tuple[ElementScale, dict[ElementKey, ElementJudgement]]:
-    scale: ElementScale = draw(st.sampled_from(["2004", "2005"]))
+def qrels(
+    draw: st.DrawFn, scale: ElementScale | None = None
+) -> tuple[ElementScale, dict[ElementKey, ElementJudgement]]:
+    scale = scale or draw(st.sampled_from(["2004", "2005"]))
     keys = draw(st.lists(KEYS, unique=True, max_size=14))
     judged = {}
     for line, (article, path) in enumerate(keys, start=1):

@@ -1,0 +1,322 @@
+"""Element measures of a whole run at once, on columns (spec section 5): the same values as
+`topic.evaluate_topic`, topic by topic, for P@k, overlap@k, inex_eval, nxCG@k and MAep.
+
+Every (topic, article, path) becomes one integer (`Codes.pack`: topic, article and path ids in
+bit fields), so that nesting is worked out with numpy over the whole run: the ancestors of each
+path are one row of a table built once per distinct path; the first occurrence of each element,
+of any of its ancestors and of any of its descendants, come from sorting the codes. From those:
+a result is *seen* (an ancestor-or-self earlier), *seen in part* (a descendant earlier), or has
+an overlap partner (a nested result elsewhere in the list). XCG's gains then need Python only
+for the results that lie on the path of an ideal element (the others gain 0), in rank order,
+since each draws on what its ideal element has left (`xcg` module docstring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from evaluation.measures.elements import precall, xcg
+from evaluation.measures.elements.cutoffs import ancestors_or_self
+from evaluation.measures.elements.topic import PreparedTopic
+
+_PATH_BITS, _ARTICLE_BITS, _TOPIC_BITS = 23, 28, 12
+_NONE = np.iinfo(np.int64).max  # "no such position"
+Ranked = tuple[str, tuple[Sequence[str], Sequence[str], Sequence[float]]]
+"""A topic and its results in rank order: articles, paths, scores."""
+
+
+class Codes:
+    """Integer ids of articles and paths, shared by the qrels and every run read against them;
+    a path's ancestors are interned with it."""
+
+    def __init__(self) -> None:
+        self.articles: dict[str, int] = {}
+        self.paths: dict[str, int] = {}
+        self._chains: list[tuple[int, ...]] = []  # root ... self, as path ids
+        self._table: NDArray[np.int64] | None = None
+
+    def article(self, name: str) -> int:
+        code = self.articles.get(name)
+        if code is None:
+            code = self.articles[name] = len(self.articles)
+            if code >> _ARTICLE_BITS:
+                raise ValueError("more articles than element columns can number")
+        return code
+
+    def path(self, path: str) -> int:
+        code = self.paths.get(path)
+        if code is None:
+            chain = tuple(self.path(p) for p in ancestors_or_self(path)[:-1])
+            code = self.paths[path] = len(self._chains)
+            self._chains.append((*chain, code))
+            self._table = None
+            if code >> _PATH_BITS:
+                raise ValueError("more distinct paths than element columns can number")
+        return code
+
+    def many(self, names: list[str], paths: bool) -> NDArray[np.int64]:
+        """The ids of `names` (articles, or paths when `paths`), interning the new ones."""
+        known = self.paths if paths else self.articles
+        ids = [known.get(name) for name in names]
+        if None in ids:
+            intern = self.path if paths else self.article
+            ids = [intern(name) if i is None else i for name, i in zip(names, ids, strict=True)]
+        return np.array(ids, dtype=np.int64)
+
+    def table(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """(ancestors, depths): row p holds path p's ancestors-or-self by depth, -1 past its
+        own depth; depths[p] is the column of p itself."""
+        if self._table is None:
+            width = max((len(c) for c in self._chains), default=1)
+            table = np.full((len(self._chains), width), -1, dtype=np.int64)
+            for row, chain in enumerate(self._chains):
+                table[row, : len(chain)] = chain
+            self._table = table
+        depths = (self._table >= 0).sum(axis=1) - 1
+        return self._table, depths
+
+
+def pack(topic: Any, article: Any, path: Any) -> Any:
+    """One int64 per (topic, article, path)."""
+    return (topic << (_ARTICLE_BITS + _PATH_BITS)) | (article << _PATH_BITS) | path
+
+
+@dataclass
+class QrelsColumns:
+    """The judgements of every topic under one quantisation, as sorted codes: element values,
+    and, over the tree of judged elements and their ancestors, each node's ideal owner (global
+    index of its ideal ancestor-or-self, -1 for none) and the ideal elements below it."""
+
+    topics: dict[str, int]
+    prepared: list[PreparedTopic]
+    codes: NDArray[np.int64] = field(init=False)
+    values: NDArray[np.float64] = field(init=False)
+    tree: NDArray[np.int64] = field(init=False)
+    owner: NDArray[np.int64] = field(init=False)
+    under: dict[int, list[int]] = field(init=False)  # tree index -> global ideal indexes
+    tree_values: list[float] = field(init=False)  # each tree node's value (0: not assessed)
+    children: dict[int, list[tuple[int, float]]] = field(init=False)  # (child, weight)
+    ideal: list[float] = field(init=False)  # every topic's ideal values, one after the other
+    offsets: list[int] = field(init=False)  # where each topic's ideal values start
+
+    def build(self, codes: Codes) -> QrelsColumns:
+        """Fill the columns from the prepared topics, numbering their elements with `codes`."""
+        judged: dict[int, float] = {}
+        nodes: dict[int, tuple[int, list[int], float]] = {}  # owner, ideal below, value
+        links: list[tuple[int, int, float]] = []  # parent code, child code, weight
+        self.ideal, self.offsets = [], []
+        for index, topic in enumerate(self.prepared):
+            base = topic.base
+            offset = len(self.ideal)
+            self.offsets.append(offset)
+            self.ideal.extend(base.ideal_values)
+            for (article, path), value in topic.values.items():
+                judged[self._code(codes, index, article, path)] = value
+            for key, children in base.children.items():
+                parent = self._code(codes, index, *key)
+                for node in (key, *children):
+                    code = self._code(codes, index, *node)
+                    owner = base.owner.get(node)
+                    below = [offset + i for i in base.under.get(node, ())]
+                    value = topic.values.get(node, 0.0)
+                    nodes[code] = (-1 if owner is None else offset + owner, below, value)
+                    if node != key:
+                        links.append((parent, code, base.weight(key, node)))
+            for key, owner in base.owner.items():
+                value = topic.values.get(key, 0.0)
+                nodes.setdefault(self._code(codes, index, *key), (offset + owner, [], value))
+        order = sorted(judged)
+        self.codes = np.array(order, dtype=np.int64)
+        self.values = np.array([judged[c] for c in order], dtype=np.float64)
+        tree = sorted(nodes)
+        at = {code: i for i, code in enumerate(tree)}
+        self.tree = np.array(tree, dtype=np.int64)
+        self.owner = np.array([nodes[c][0] for c in tree], dtype=np.int64)
+        self.under = {i: nodes[c][1] for i, c in enumerate(tree) if nodes[c][1]}
+        self.tree_values = [nodes[c][2] for c in tree]
+        self.children = {}
+        for parent, child, weight in links:
+            self.children.setdefault(at[parent], []).append((at[child], weight))
+        return self
+
+    def prepared_of(self, ranked: Sequence[Ranked]) -> list[PreparedTopic]:
+        """The prepared judgements of each topic of `ranked`."""
+        return [self.prepared[self.topics[topic]] for topic, _ in ranked]
+
+    @staticmethod
+    def _code(codes: Codes, topic: int, article: str, path: str) -> int:
+        return (
+            (topic << (_ARTICLE_BITS + _PATH_BITS))
+            | (codes.article(article) << _PATH_BITS)
+            | (codes.path(path))
+        )
+
+
+def _lookup(
+    keys: NDArray[np.int64], table: NDArray[np.int64], values: NDArray[Any], missing: Any
+) -> NDArray[Any]:
+    """values[j] where table[j] == key, else `missing` (table sorted)."""
+    if table.size == 0:
+        return np.full(keys.shape, missing, dtype=values.dtype)
+    at = np.minimum(np.searchsorted(table, keys), table.size - 1)
+    return np.where(table[at] == keys, values[at], missing)
+
+
+def evaluate_run(
+    qrels: QrelsColumns,
+    codes: Codes,
+    ranked: Sequence[Ranked],
+    alpha: float,
+    ties: precall.Ties,
+    nonrel: precall.NonRelevance,
+    wanted: Sequence[str],
+) -> list[dict[str, float]]:
+    """The rows `wanted` of each topic of `ranked` (topics of the qrels, in run order)."""
+    if not ranked:
+        return []
+    lengths = [len(results[0]) for _, results in ranked]
+    n = sum(lengths)
+    starts = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    topic_of = np.repeat(np.arange(len(ranked)), lengths)
+    topic_ids = np.array([qrels.topics[t] for t, _ in ranked], dtype=np.int64)[topic_of]
+    articles = codes.many([a for _, rs in ranked for a in rs[0]], paths=False)
+    paths = codes.many([p for _, rs in ranked for p in rs[1]], paths=True)
+    scores = np.array([x for _, rs in ranked for x in rs[2]], dtype=np.float64)
+    table, depths = codes.table()
+    keys = pack(topic_ids, articles, paths)
+    position = np.arange(n, dtype=np.int64)
+    unique, first = np.unique(keys, return_index=True)
+    first = first.astype(np.int64)
+    # ancestors-or-self by depth, and where each first occurs in the run
+    chains = table[paths]
+    valid = chains >= 0
+    chain_keys = pack(topic_ids[:, None], articles[:, None], np.where(valid, chains, 0))
+    occurs = np.where(valid, _lookup(chain_keys, unique, first, _NONE), _NONE)
+    strict = valid & (np.arange(chains.shape[1]) < depths[paths][:, None])
+    seen = occurs.min(axis=1, initial=_NONE) < position
+    above = np.where(strict, occurs, _NONE).min(axis=1, initial=_NONE)
+    # the first occurrence of a strict descendant of each element (rows are in rank order)
+    rows = np.nonzero(strict)[0]
+    parents, earliest = np.unique(chain_keys[strict], return_index=True)
+    descendant_at = rows[earliest].astype(np.int64)
+    below = _lookup(keys, parents, descendant_at, _NONE)
+    x = _lookup(keys, qrels.codes, qrels.values, 0.0)
+
+    def cumulated(values: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.concatenate(([0.0], np.cumsum(values)))
+
+    out: list[dict[str, float]] = [dict.fromkeys(wanted, 0.0) for _ in ranked]
+    cut = {
+        name: [int(r.split("@")[1]) for r in wanted if r.startswith(name + "@")]
+        for name in ("P", "overlap", "nxCG")
+    }
+    sums = cumulated(x)
+    for k in cut["P"]:
+        ends = starts[:-1] + np.minimum(k, lengths)
+        for t, value in enumerate(((sums[ends] - sums[starts[:-1]]) / k).tolist()):
+            out[t][f"P@{k}"] = value
+    if cut["overlap"]:
+        partner = np.minimum(np.minimum(above, below), _copies(keys, unique, first, position))
+        rank = position - starts[topic_of]
+        partner_rank = np.where(partner < _NONE, partner - starts[topic_of], _NONE)
+        for k in cut["overlap"]:
+            hits = np.bincount(topic_of[(rank < k) & (partner_rank < k)], minlength=len(ranked))
+            for t, value in enumerate((hits / k).tolist()):
+                out[t][f"overlap@{k}"] = value
+    if any(r == "inex_eval" or r.startswith("inex_eval[") for r in wanted):
+        for t, prepared in enumerate(qrels.prepared_of(ranked)):
+            a, b = starts[t], starts[t + 1]
+            total = sum(prepared.values.values())
+            gained, scored = x[a:b].tolist(), scores[a:b].tolist()
+            curve = precall.precall_curve(gained, scored, total, ties, nonrel)
+            _put_curve(out[t], curve)
+    if cut["nxCG"] or "MAep" in wanted:
+        found = (unique, first, parents, descendant_at)
+        gains = _xcg_gains(qrels, codes, ranked, keys, x, seen, below, found, alpha)
+        for t, prepared in enumerate(qrels.prepared_of(ranked)):
+            ideal = prepared.base.ideal_values
+            run = gains[starts[t] : starts[t + 1]].tolist()
+            for k, value in xcg.nxcg_at(run, ideal, cut["nxCG"]).items():
+                out[t][f"nxCG@{k}"] = value
+            if "MAep" in wanted:
+                out[t]["MAep"] = xcg.maep(run, ideal)
+    return out
+
+
+def _copies(
+    keys: NDArray[np.int64], unique: NDArray[np.int64], first: NDArray[np.int64],
+    position: NDArray[np.int64],
+) -> NDArray[np.int64]:  # fmt: skip
+    """The first other occurrence of each result's own element (a repeat overlaps its copy)."""
+    order = np.argsort(keys, kind="stable")
+    opens = np.flatnonzero(np.concatenate(([True], keys[order][1:] != keys[order][:-1])))
+    sizes = np.diff(np.concatenate((opens, [keys.size])))
+    second = np.where(sizes > 1, order[np.minimum(opens + 1, keys.size - 1)], _NONE)
+    group = np.searchsorted(unique, keys)
+    return np.where(first[group] == position, second[group], first[group]).astype(np.int64)
+
+
+def _xcg_gains(
+    qrels: QrelsColumns, codes: Codes, ranked: Sequence[Ranked], keys: NDArray[np.int64],
+    x: NDArray[np.float64], seen: NDArray[np.bool_], below: NDArray[np.int64],
+    found: tuple[NDArray[np.int64], ...], alpha: float,
+) -> NDArray[np.float64]:  # fmt: skip
+    """The normalised gain of every result (`xcg.run_gains`, all topics at once): `seen` and
+    `below` (first strict descendant's position) per result, `found` the sorted codes of the
+    run's elements with their first positions and of their strict ancestors with the first
+    position of a descendant."""
+    unique, first, parents, descendant_at = found
+    gains = np.zeros(keys.size)
+    node = np.searchsorted(qrels.tree, keys) if qrels.tree.size else np.zeros(keys.size, int)
+    node = np.minimum(node, max(qrels.tree.size - 1, 0))
+    on_tree = qrels.tree[node] == keys if qrels.tree.size else np.zeros(keys.size, bool)
+    owner = np.where(on_tree, qrels.owner[node] if qrels.tree.size else -1, -1)
+    under = qrels.under
+    candidates = np.flatnonzero(on_tree & ((owner >= 0) | np.isin(node, list(under))))
+    if candidates.size == 0:
+        return gains
+    left = list(qrels.ideal)
+    kept = 1.0 - alpha
+    children, values = qrels.children, qrels.tree_values
+    occurs = _lookup(qrels.tree, unique, first, _NONE).tolist()  # first position of each node
+    part = _lookup(qrels.tree, parents, descendant_at, _NONE).tolist()  # of a descendant
+
+    def relevance(node: int, rank: int) -> float:
+        # rv of a tree node none of whose ancestors was returned before `rank`
+        if occurs[node] < rank:
+            return kept * values[node]
+        if part[node] < rank:
+            parts = sum(w * relevance(child, rank) for child, w in children.get(node, ()))
+            return alpha * parts + kept * values[node]
+        return values[node]
+
+    for i, own, at in zip(candidates.tolist(), owner[candidates].tolist(),
+                          node[candidates].tolist(), strict=True):  # fmt: skip
+        value = float(x[i])
+        if seen[i]:
+            gain = kept * value
+        elif below[i] < i and alpha > 0:
+            parts = sum(w * relevance(child, i) for child, w in children.get(at, ()))
+            gain = alpha * parts + kept * value
+        else:
+            gain = value
+        if own < 0:
+            own = max(under[at], key=lambda j: (left[j], -j))
+        gain = min(gain, left[own])
+        left[own] -= gain
+        gains[i] = gain
+    return gains
+
+
+def _put_curve(out: dict[str, float], curve: Sequence[float]) -> None:
+    if "inex_eval" in out:
+        out["inex_eval"] = sum(curve) / len(curve)
+    for level, value in zip(precall.LEVELS, curve, strict=True):
+        name = f"inex_eval[{level:.2f}]"
+        if name in out:
+            out[name] = value
