@@ -115,21 +115,28 @@ class QrelsColumns:
             offset = len(self.ideal)
             self.offsets.append(offset)
             self.ideal.extend(base.ideal_values)
-            for (article, path), value in topic.values.items():
-                judged[self._code(codes, index, article, path)] = value
+            keys = list({**dict.fromkeys(topic.values), **dict.fromkeys(base.owner)})
+            keys.extend(
+                k for parent in base.children.values() for k in parent if k not in base.owner
+            )
+            keys.extend(k for k in base.children if k not in base.owner)
+            keys = list(dict.fromkeys(keys))
+            numbers = pack(
+                np.int64(index),
+                codes.many([k[0] for k in keys], paths=False),
+                codes.many([k[1] for k in keys], paths=True),
+            ).tolist()
+            code_of = dict(zip(keys, numbers, strict=True))
+            for key, value in topic.values.items():
+                judged[code_of[key]] = value
+            for key in keys:
+                owner = base.owner.get(key)
+                below = [offset + i for i in base.under.get(key, ())]
+                owned = -1 if owner is None else offset + owner
+                nodes[code_of[key]] = (owned, below, topic.values.get(key, 0.0))
             for key, children in base.children.items():
-                parent = self._code(codes, index, *key)
-                for node in (key, *children):
-                    code = self._code(codes, index, *node)
-                    owner = base.owner.get(node)
-                    below = [offset + i for i in base.under.get(node, ())]
-                    value = topic.values.get(node, 0.0)
-                    nodes[code] = (-1 if owner is None else offset + owner, below, value)
-                    if node != key:
-                        links.append((parent, code, base.weight(key, node)))
-            for key, owner in base.owner.items():
-                value = topic.values.get(key, 0.0)
-                nodes.setdefault(self._code(codes, index, *key), (offset + owner, [], value))
+                parent = code_of[key]
+                links.extend((parent, code_of[c], base.weight(key, c)) for c in children)
         order = sorted(judged)
         self.codes = np.array(order, dtype=np.int64)
         self.values = np.array([judged[c] for c in order], dtype=np.float64)
@@ -147,14 +154,6 @@ class QrelsColumns:
     def prepared_of(self, ranked: Sequence[Ranked]) -> list[PreparedTopic]:
         """The prepared judgements of each topic of `ranked`."""
         return [self.prepared[self.topics[topic]] for topic, _ in ranked]
-
-    @staticmethod
-    def _code(codes: Codes, topic: int, article: str, path: str) -> int:
-        return (
-            (topic << (_ARTICLE_BITS + _PATH_BITS))
-            | (codes.article(article) << _PATH_BITS)
-            | (codes.path(path))
-        )
 
 
 def _lookup(

@@ -94,6 +94,7 @@ class RecallBase:
     owner: dict[ElementKey, int] = field(init=False)  # node -> its ideal ancestor-or-self
     under: dict[ElementKey, list[int]] = field(init=False)  # node -> ideal elements below it
     children: dict[ElementKey, list[ElementKey]] = field(init=False)
+    nodes: list[ElementKey] = field(init=False)  # the assessed elements and their ancestors
 
     def __post_init__(self) -> None:
         self.ideal = ideal_elements(self.values)
@@ -107,7 +108,8 @@ class RecallBase:
         nodes: set[ElementKey] = set()
         for article, path in self.values:
             nodes.update((article, p) for p in ancestors_or_self(path))
-        for article, path in sorted(nodes):
+        self.nodes = sorted(nodes)
+        for article, path in self.nodes:
             chain = ancestors_or_self(path)
             if len(chain) > 1:
                 self.children.setdefault((article, chain[-2]), []).append((article, path))
