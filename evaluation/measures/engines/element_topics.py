@@ -21,6 +21,7 @@ from evaluation.formats.elements.qrels import ElementJudgement, ElementQrels
 from evaluation.formats.records import Run
 from evaluation.measures.elements import quantisation, run_columns
 from evaluation.measures.elements import topic as element_topic
+from evaluation.measures.elements.codes import MAX_TOPICS, Codes
 from evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation, aggregate
 from evaluation.measures.registry.names import element_rows
 
@@ -34,7 +35,7 @@ class PreparedElementQrels:
 
     qrels: ElementQrels
     _topics: dict[tuple[str, str, str], element_topic.PreparedTopic] = field(default_factory=dict)
-    codes: run_columns.Codes = field(default_factory=run_columns.Codes)
+    codes: Codes = field(default_factory=Codes)
     _columns: dict[tuple[str, str], run_columns.QrelsColumns] = field(default_factory=dict)
 
     def topic(
@@ -101,7 +102,7 @@ def evaluate_elements(
     wanted = element_rows(settings.measures)
     evaluation.unknown_topics.extend(t for t in run.topics if t not in qrels.topics)
     found = [(t, results) for t, results in run.topics.items() if t in qrels.topics]
-    if by_topic or element_topic.needs_spans(wanted):
+    if by_topic or element_topic.needs_spans(wanted) or len(qrels.topics) > MAX_TOPICS:
         lookup = spans or {}
         for topic, results in found:
             ranked = [
