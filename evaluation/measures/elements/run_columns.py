@@ -179,7 +179,7 @@ def evaluate_run(
             _put_curve(out[t], curve)
     if cut["nxCG"] or "MAep" in wanted:
         found = (unique, first, parents, descendant_at)
-        gains = _xcg_gains(qrels, codes, ranked, keys, x, seen, below, found, alpha)
+        gains = _xcg_gains(qrels, keys, x, seen, below, found, alpha)
         for t, prepared in enumerate(qrels.prepared_of(ranked)):
             ideal = prepared.base.ideal_values
             run = gains[starts[t] : starts[t + 1]].tolist()
@@ -204,7 +204,7 @@ def _copies(
 
 
 def _xcg_gains(
-    qrels: QrelsColumns, codes: Codes, ranked: Sequence[Ranked], keys: NDArray[np.int64],
+    qrels: QrelsColumns, keys: NDArray[np.int64],
     x: NDArray[np.float64], seen: NDArray[np.bool_], below: NDArray[np.int64],
     found: tuple[NDArray[np.int64], ...], alpha: float,
 ) -> NDArray[np.float64]:  # fmt: skip
@@ -214,12 +214,15 @@ def _xcg_gains(
     position of a descendant."""
     unique, first, parents, descendant_at = found
     gains = np.zeros(keys.size)
-    node = np.searchsorted(qrels.tree, keys) if qrels.tree.size else np.zeros(keys.size, int)
-    node = np.minimum(node, max(qrels.tree.size - 1, 0))
-    on_tree = qrels.tree[node] == keys if qrels.tree.size else np.zeros(keys.size, bool)
-    owner = np.where(on_tree, qrels.owner[node] if qrels.tree.size else -1, -1)
+    if qrels.tree.size == 0:
+        return gains
+    node = np.minimum(np.searchsorted(qrels.tree, keys), qrels.tree.size - 1)
+    on_tree = qrels.tree[node] == keys
+    owner = np.where(on_tree, qrels.owner[node], -1)
     under = qrels.under
-    candidates = np.flatnonzero(on_tree & ((owner >= 0) | np.isin(node, list(under))))
+    above_ideal = np.zeros(qrels.tree.size, dtype=bool)
+    above_ideal[list(under)] = True
+    candidates = np.flatnonzero(on_tree & ((owner >= 0) | above_ideal[node]))
     if candidates.size == 0:
         return gains
     left = list(qrels.ideal)
@@ -237,12 +240,16 @@ def _xcg_gains(
             return alpha * parts + kept * values[node]
         return values[node]
 
-    for i, own, at in zip(candidates.tolist(), owner[candidates].tolist(),
-                          node[candidates].tolist(), strict=True):  # fmt: skip
-        value = float(x[i])
-        if seen[i]:
+    columns = (
+        candidates.tolist(), owner[candidates].tolist(), node[candidates].tolist(),
+        x[candidates].tolist(), seen[candidates].tolist(),
+        (below[candidates] < candidates).tolist(),
+    )  # fmt: skip
+    paid = []
+    for i, own, at, value, was_seen, in_part in zip(*columns, strict=True):
+        if was_seen:
             gain = kept * value
-        elif below[i] < i and alpha > 0:
+        elif in_part and alpha > 0:
             parts = sum(w * relevance(child, i) for child, w in children.get(at, ()))
             gain = alpha * parts + kept * value
         else:
@@ -251,7 +258,8 @@ def _xcg_gains(
             own = max(under[at], key=lambda j: (left[j], -j))
         gain = min(gain, left[own])
         left[own] -= gain
-        gains[i] = gain
+        paid.append(gain)
+    gains[candidates] = paid
     return gains
 
 
