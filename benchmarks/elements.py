@@ -200,8 +200,10 @@ def main() -> None:
         prepared = PreparedElementQrels(loaded)
         _, prepare_time = timed(prepared.prepare_all, ElementOptions(quant="generalised"))
         print(
-            f"  in-process: read qrels {read_qrels_time:.3f} s, read one run {read_run_time:.3f} s,"
-            f" prepare the qrels (once for every run) {prepare_time:.3f} s"
+            f"  in-process: read qrels {read_qrels_time:.3f} s wall "
+            f"({CPU['read_element_qrels']:.3f} s CPU), read one run {read_run_time:.3f} s "
+            f"({CPU['read_element_run']:.3f} s CPU), prepare the qrels (once for every run) "
+            f"{prepare_time:.3f} s ({CPU['prepare_all']:.3f} s CPU)"
         )
         no_ng = Settings(task="elements", measures=tuple(MEASURES))
 
