@@ -72,25 +72,36 @@ def evaluate_element_files(
     collection_dir: str | None,
     jobs: int = 1,
 ) -> tuple[list[RunEvaluation], list[str]]:
-    """Evaluations of the runs and the notes for stderr; FormatError for bad input. With
-    `jobs` > 1 and several runs, the runs go to forked processes that share the prepared qrels
-    (each topic's values and ideal vector worked out before the fork, once for every run)."""
+    """Evaluations of the runs and the notes for stderr; FormatError for bad input."""
     prepared, collection = read_element_qrels_for(qrels_path, settings, collection_dir)
     notes = notes_for(prepared.qrels, (settings.elements or ElementOptions()).quant)
+    return evaluate_prepared(prepared, collection, settings, run_paths, jobs), notes
+
+
+def evaluate_prepared(
+    prepared: PreparedElementQrels,
+    collection: Collection | None,
+    settings: Settings,
+    run_paths: Sequence[str],
+    jobs: int = 1,
+) -> list[RunEvaluation]:
+    """The runs evaluated against prepared qrels. With `jobs` > 1 and several runs, the runs
+    go to forked processes that share the prepared qrels (each topic's values and ideal vector
+    worked out before the fork, once for every run)."""
     _SHARED.update(qrels=prepared, collection=collection, settings=settings)
     if jobs <= 1 or len(run_paths) <= 1:
-        return [_evaluate_path(path) for path in run_paths], notes
+        return [_evaluate_path(path) for path in run_paths]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return [_evaluate_path(path) for path in run_paths], notes
+        return [_evaluate_path(path) for path in run_paths]
     prepared.prepare_all(settings.elements or ElementOptions())
     gc.freeze()  # keep each worker's collector off the inherited qrels (no copy of their pages)
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(min(jobs, len(run_paths)), mp_context=context) as pool:
-            return list(pool.map(_evaluate_path, run_paths)), notes
+            return list(pool.map(_evaluate_path, run_paths))
     finally:
         gc.unfreeze()
 
@@ -123,10 +134,9 @@ def element_values(
     if rows != [measure]:
         raise ValueError(f"-m {measure} is {len(rows)} rows: name one, e.g. {rows[0]}")
     settings = element_settings((measure,), options)
-    evaluations, notes = evaluate_element_files(qrels_path, run_paths, settings, collection_dir,
-                                                jobs)  # fmt: skip
-    prepared = _SHARED["qrels"]
-    assert isinstance(prepared, PreparedElementQrels)
+    prepared, collection = read_element_qrels_for(qrels_path, settings, collection_dir)
+    notes = notes_for(prepared.qrels, options.quant)
+    evaluations = evaluate_prepared(prepared, collection, settings, run_paths, jobs)
     values: dict[str, dict[str, float]] = {}
     for path, evaluation in zip(run_paths, evaluations, strict=True):
         if evaluation.run_id in values:

@@ -102,3 +102,15 @@ def test_quantisation_agreement_as_seed_000_table_3(runs: list[str], tmp_path: P
             assert float(cell["f1"]) == 1.0
     # the demo's run against its reversal differs under every quantisation here
     assert all(int(cells[q, q]["significant_x"]) >= 1 for q in scores)
+
+
+def test_eval_on_workers_prints_what_one_process_prints(runs: list[str]) -> None:
+    outputs = []
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(eval_command, [
+            "--task", "elements", "-q", "--format", "tsv", "-m", "MAep", "-m", "overlap@k",
+            "--quant", "gen5", "--collection", COLLECTION, "-j", jobs, QRELS, *runs,
+        ])  # fmt: skip
+        assert result.exit_code == 0, result.stderr
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].count("\n") > 3 * 5
