@@ -107,15 +107,18 @@ class RecallBase:
                 self.under.setdefault((article, ancestor), []).append(index)
         nodes: set[ElementKey] = set()
         for article, path in self.values:
-            nodes.update((article, p) for p in ancestors_or_self(path))
-        self.nodes = sorted(nodes)
-        for article, path in self.nodes:
-            chain = ancestors_or_self(path)
-            if len(chain) > 1:
-                self.children.setdefault((article, chain[-2]), []).append((article, path))
-            owners = [self.owner[article, p] for p in chain if (article, p) in self.owner]
-            if owners:
-                self.owner[article, path] = owners[0]
+            for step in reversed(ancestors_or_self(path)):
+                if (article, step) in nodes:
+                    break  # and so are the ancestors above it
+                nodes.add((article, step))
+        self.nodes = sorted(nodes)  # a parent's path is a prefix of its child's: it comes first
+        for node in self.nodes:
+            up = node[1].rpartition("/")[0]
+            if up:
+                parent = (node[0], up)
+                self.children.setdefault(parent, []).append(node)
+                if node not in self.owner and parent in self.owner:
+                    self.owner[node] = self.owner[parent]
 
     def weight(self, parent: ElementKey, child: ElementKey) -> float:
         """|child| / |parent| when both sizes are known and `part_weights` is "size", else
