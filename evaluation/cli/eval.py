@@ -129,6 +129,14 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     "gains alpha of its children's unseen value (docs/measures.md).",
 )
 @click.option(
+    "--parts",
+    type=click.Choice(["size", "equal"]),
+    default="size",
+    show_default=True,
+    help="Task elements, XCG: a seen-in-part element's children weigh by their size (from "
+    "2005/2006 qrels or FOL qrels; else equally), or equally.",
+)
+@click.option(
     "--trec-version",
     type=click.Choice(["9", "10"]),
     default=None,
@@ -176,16 +184,17 @@ def eval_command(
     trec_version: str | None, level: int | None, max_docs: int | None,
     plot_path: str | None, jobs: int, qrels_path: str, run_paths: tuple[str, ...],
     quant: str = "generalised", collection_dir: str | None = None, ties: str = "score",
-    alpha: float = 1.0, nonrel: str = "indicator",
+    alpha: float = 1.0, nonrel: str = "indicator", parts: str = "size",
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md);
     with --task elements, element runs against element qrels, or FOL QRELS with --collection
     (every qrels topic counts, as -c; docs/measures.md)."""
     element_options = quant != "generalised" or collection_dir is not None or ties != "score"
-    if task != "elements" and (element_options or nonrel != "indicator" or alpha != 1.0):
+    element_options = element_options or nonrel != "indicator" or alpha != 1.0 or parts != "size"
+    if task != "elements" and element_options:
         raise click.UsageError(
-            "--quant, --collection, --ties, --nonrel and --alpha are for --task elements"
+            "--quant, --collection, --ties, --nonrel, --alpha and --parts are for --task elements"
         )
     trec_options = trec_version is not None or level is not None or max_docs is not None
     trec_switches = trec_options or output_format == "trec"
@@ -208,7 +217,7 @@ def eval_command(
                 raise click.UsageError("--plot and --strict are for the passage tasks")
             run_elements(
                 qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
-                nonrel=nonrel, collection_dir=collection_dir,
+                nonrel=nonrel, parts=parts, collection_dir=collection_dir,
                 output_format=output_format or "inex", per_topic=per_topic,
                 jobs=jobs or os.cpu_count() or 1,
             )  # fmt: skip

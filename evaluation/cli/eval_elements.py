@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TextIO, cast
 
 import click
 
@@ -22,7 +22,9 @@ from evaluation.formats.convert import Collection
 from evaluation.formats.elements.qrels import MAPPING_NOTE, ElementQrels
 from evaluation.formats.elements.runs import read_element_run
 from evaluation.measures.elements import quantisation
+from evaluation.measures.elements.precall import NonRelevance, Ties
 from evaluation.measures.elements.topic import ElementOptions, needs_spans
+from evaluation.measures.elements.xcg import PartWeights
 from evaluation.measures.engines.element_topics import (
     PreparedElementQrels,
     check_quantisation,
@@ -172,6 +174,7 @@ def run_elements(
     ties: str,
     alpha: float,
     nonrel: str = "indicator",
+    parts: str = "size",
     collection_dir: str | None,
     output_format: str,
     per_topic: bool,
@@ -179,7 +182,9 @@ def run_elements(
     jobs: int = 1,
 ) -> None:
     """The whole command: read, evaluate, write; a FormatError is one line and exit code 2."""
-    options = ElementOptions(quant=quant, ties=ties, alpha=alpha, nonrel=nonrel)  # type: ignore[arg-type]
+    options = ElementOptions(
+        quant, cast(Ties, ties), cast(NonRelevance, nonrel), alpha, cast(PartWeights, parts)
+    )
     try:
         quantisation.canonical(quant)
     except ValueError as error:

@@ -234,7 +234,18 @@ def test_the_stderr_header_names_the_mapping_only_when_it_is_used(case: dict[str
 
 def test_element_options_are_refused_for_other_tasks(case: dict[str, str]) -> None:
     for option in (("--quant", "gen5"), ("--alpha", "0.5"), ("--ties", "rank"),
-                   ("--nonrel", "complement"), ("--collection", case["collection"])):  # fmt: skip
+                   ("--nonrel", "complement"), ("--collection", case["collection"]),
+                   ("--parts", "equal")):  # fmt: skip
         result = CliRunner().invoke(eval_command, ["--task", "focused", *option, case["fol"],
                                                    case["run"]])  # fmt: skip
         assert result.exit_code == 2 and "are for --task elements" in result.stderr, option
+
+
+def test_parts_equal_weighs_the_children_alike(case: dict[str, str]) -> None:
+    # FOL qrels carry sizes: --parts size and --parts equal may differ only in XCG's
+    # seen-in-part gains; P@k is the same either way
+    base = ("--format", "tsv", "-m", "MAep", "-m", "P@5", "--collection", case["collection"],
+            case["fol"], case["run"])  # fmt: skip
+    sized, equal = (rows(invoke("--parts", p, *base)[1]) for p in ("size", "equal"))
+    assert sized[("P@5", "all")] == equal[("P@5", "all")]
+    assert 0.0 <= float(sized[("MAep", "all")]) <= 1.0 and 0.0 <= float(equal[("MAep", "all")]) <= 1
