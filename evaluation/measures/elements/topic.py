@@ -47,9 +47,10 @@ def needs_spans(selection: Sequence[str]) -> bool:
 
 
 def gain(judgement: ElementJudgement | None, quant: str, scale: ElementScale) -> float:
-    """The quantised value of an assessment; an element not listed is (0, 0). On 2005/2006
-    qrels a function with a 2005 definition reads e and s as they are, a four-grade one the
-    mapped grades; a 2005-only function on four-grade qrels is a ValueError naming the scale."""
+    """The quantised value of an assessment; an element not listed is (0, 0). With qrels of
+    the 2005/2006 layout a function with a 2005 definition reads e and s as they are, a
+    four-grade one the mapped grades; a 2005-only function on four-grade qrels is a
+    ValueError naming the scale."""
     if judgement is None:
         return 0.0
     key = (judgement.article, judgement.path)
