@@ -1,7 +1,7 @@
 """Element measures of a whole run at once, on columns (spec section 5): the same values as
 `topic.evaluate_topic`, topic by topic, for P@k, overlap@k, inex_eval, nxCG@k and MAep.
 
-Every (topic, article, path) becomes one integer (`Codes.pack`: topic, article and path ids in
+Every (topic, article, path) becomes one integer (`codes.pack`: topic, article and path ids in
 bit fields), so that nesting is worked out with numpy over the whole run: the ancestors of each
 path are one row of a table built once per distinct path; the first occurrence of each element,
 of any of its ancestors and of any of its descendants, come from sorting the codes. From those:
@@ -58,12 +58,7 @@ class QrelsColumns:
             offset = len(self.ideal)
             self.offsets.append(offset)
             self.ideal.extend(base.ideal_values)
-            keys = list({**dict.fromkeys(topic.values), **dict.fromkeys(base.owner)})
-            keys.extend(
-                k for parent in base.children.values() for k in parent if k not in base.owner
-            )
-            keys.extend(k for k in base.children if k not in base.owner)
-            keys = list(dict.fromkeys(keys))
+            keys = base.nodes  # the judged elements and their ancestors
             numbers = pack(
                 np.int64(index),
                 codes.many([k[0] for k in keys], paths=False),
