@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from evaluation.measures.elements import precall, xcg
+from evaluation.measures.elements import cutoffs, precall, xcg
 from evaluation.measures.elements.codes import Codes, pack
 from evaluation.measures.elements.topic import PreparedTopic
 
@@ -144,19 +144,16 @@ def evaluate_run(
     below = _lookup(keys, parents, descendant_at, _NONE)
     x = _lookup(keys, qrels.codes, qrels.values, 0.0)
 
-    def cumulated(values: NDArray[np.float64]) -> NDArray[np.float64]:
-        return np.concatenate(([0.0], np.cumsum(values)))
-
     out: list[dict[str, float]] = [dict.fromkeys(wanted, 0.0) for _ in ranked]
     cut = {
         name: [int(r.split("@")[1]) for r in wanted if r.startswith(name + "@")]
         for name in ("P", "overlap", "nxCG")
     }
-    sums = cumulated(x)
-    for k in cut["P"]:
-        ends = starts[:-1] + np.minimum(k, lengths)
-        for t, value in enumerate(((sums[ends] - sums[starts[:-1]]) / k).tolist()):
-            out[t][f"P@{k}"] = value
+    if cut["P"]:  # each topic's own cumulative sum, so that the sums are the topic path's
+        for t in range(len(ranked)):
+            gained = x[starts[t] : starts[t + 1]].tolist()
+            for k, value in cutoffs.precision_at(gained, cut["P"]).items():
+                out[t][f"P@{k}"] = value
     if cut["overlap"]:
         partner = np.minimum(np.minimum(above, below), _copies(keys, unique, first, position))
         rank = position - starts[topic_of]
