@@ -143,3 +143,29 @@ def test_a_quantisation_the_qrels_lack_is_one_line(runs: list[str], tmp_path: Pa
                                  *runs)  # fmt: skip
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "defined on the INEX 2005 scale only" in err
+
+
+def test_element_qrels_files_score_as_the_fol_qrels_they_come_from(
+    runs: list[str], tmp_path: Path
+) -> None:
+    # the demo's FOL qrels exported as element qrels (the 2005/2006 layout) and read back: the
+    # study's full scores are those of the FOL qrels with the collection
+    from evaluation.formats.convert import Collection
+    from evaluation.formats.exports import write_elements
+    from evaluation.formats.fol.qrels import read_qrels
+    from evaluation.relevance.element_qrels import derived_articles
+
+    exported = tmp_path / "elements.qrels"
+    with exported.open("w", encoding="utf-8") as stream:
+        derived = derived_articles(read_qrels(QRELS), Collection(COLLECTION), QRELS)
+        write_elements((elements for _, elements in derived), stream)
+    by_file = study_setup(str(exported), runs, "elements", None, quant="gen5")
+    by_fol = study_setup(QRELS, runs, "elements", None, quant="gen5", collection=COLLECTION)
+    from_file, from_fol = by_file.score(by_file.qrels), by_fol.score(by_fol.qrels)
+    assert from_file.runs == from_fol.runs
+    assert from_file.values.tolist() == from_fol.values.tolist()
+    # a study reduces the element qrels' articles: sampling every relevant article keeps all
+    sample = ("sample", "--fractions", "100", "--repeats", "1", "--task", "elements")
+    code, out, err = reliability(*sample, "--quant", "gen5", "-j", "1", str(exported), *runs)
+    assert code == 0, err
+    assert float(table(out, "sample MAep")[0]["change_mean"]) == 0.0
