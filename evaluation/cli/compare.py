@@ -29,14 +29,14 @@ from evaluation.cli.compare_report import (
     write_curve,
 )
 from evaluation.errors import FormatError
-from evaluation.measures.registry.declarations import TASKS, topic_rows
+from evaluation.measures.registry.declarations import TASKS
 from evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
 from evaluation.statistics.significance.corrections import CORRECTIONS
 from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
 from evaluation.statistics.significance.pairwise import TESTS, Comparison, compare
 from evaluation.statistics.significance.results import ALTERNATIVES
 
-DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP"}
+DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP", "elements": "MAep"}
 DEFAULT_MEASURES.update(dict.fromkeys(("ric", "bic", "t2i"), "AgP"))
 
 
@@ -66,7 +66,7 @@ def test_options(function: Any) -> Any:
                      "trec_eval -c), or only the topics every run answered."),
         click.option("-m", "--measure",
                      help="Per-topic measure. Default: AiP (focused, thorough), AgP (ric, bic, "
-                     "t2i), MAP (articles)."),
+                     "t2i), MAP (articles), MAep (elements)."),
     ]  # fmt: skip
     for option in reversed(options):
         function = option(function)
@@ -182,12 +182,17 @@ class CompareCommand(click.Command):
               help="T2I irrelevant characters tolerated.")  # fmt: skip
 @click.option("--strict", is_flag=True, help="Corrected definitions instead of official quirks.")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes for the runs (0: all cores).")
+@click.option("--quant", default="generalised", show_default=True,
+              help="Task elements: the quantisation, as `focal eval --task elements`.")  # fmt: skip
+@click.option("--collection", "collection_dir", type=click.Path(exists=True, file_okay=False),
+              help="Task elements: the articles, to derive element qrels from FOL QRELS.",
+              )  # fmt: skip
 @click.argument("files", metavar="[QRELS RUN...]", nargs=-1,
                 type=click.Path(exists=True, dir_okay=False))  # fmt: skip
 def compare_command(
     task: str, scores_paths: tuple[str, ...], output_format: str, plot_path: str | None,
     curve_path: str | None, beta: float, bep_window: int, irr: int, strict: bool, jobs: int,
-    files: tuple[str, ...], **settings: Any,
+    quant: str, collection_dir: str | None, files: tuple[str, ...], **settings: Any,
 ) -> None:  # fmt: skip
     """Test every pair of RUNs for a significant difference in one per-topic measure.
 
@@ -204,6 +209,8 @@ def compare_command(
         raise click.UsageError("--curve is the ASL curve of --test sakai")
     if plot_path and not plot_path.lower().endswith(PLOT_SUFFIXES):
         raise click.UsageError(f"--plot FILE must end in {' or '.join(PLOT_SUFFIXES)}")
+    if task != "elements" and (collection_dir or quant != "generalised"):
+        raise click.UsageError("--quant and --collection are for --task elements")
     if settings["seed"] is None:
         settings["seed"] = secrets.randbelow(2**31)
     evaluation = {"complete": settings["complete"], "beta": beta, "n": bep_window, "irr": irr}
@@ -214,12 +221,17 @@ def compare_command(
             topics = None
         else:
             measure = measure or DEFAULT_MEASURES[task]
-            if task != "articles" and measure not in topic_rows(task):
-                fail(f"task {task} has no per-topic measure {measure} (-m)")
             jobs = jobs or os.cpu_count() or 1
-            values, qrels_topics = evaluated_values(
-                files[0], files[1:], task, measure, evaluation, jobs
-            )
+            if task == "elements":
+                from evaluation.cli.eval_elements import compared_values
+
+                values, qrels_topics = compared_values(
+                    files[0], files[1:], measure, quant, collection_dir, jobs
+                )
+            else:
+                values, qrels_topics = evaluated_values(
+                    files[0], files[1:], task, measure, evaluation, jobs
+                )
             topics = qrels_topics
         paired = pair_by_topic(values, settings["complete"], topics)
     except FormatError as error:
