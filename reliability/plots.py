@@ -1,13 +1,19 @@
-"""Swap-rate curves: observed error rates by topic-set size and their exponential fits."""
+"""Swap-rate curves: observed error rates by topic-set size and their exponential fits; the
+rank correlations of query sampling by topic-set size (seed 004 Fig 3)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from evaluation.output.figures import drawing, figure_path, write_figure
 from evaluation.statistics.swap_rates import SwapRates
+
+if TYPE_CHECKING:
+    from reliability.queries import QueryRow
 
 
 def plot_swap_rates(rates: SwapRates, all_topics: int, path: str | Path) -> None:
@@ -25,4 +31,21 @@ def plot_swap_rates(rates: SwapRates, all_topics: int, path: str | Path) -> None
         axes.set(xlabel="topics per subset", ylabel="error rate", ylim=(0, None))
         axes.set_title("swap rates by tolerance, with exponential fits")
         axes.legend(title="tolerance")
+        write_figure(figure, target)
+
+
+def plot_query_sampling(rows: Sequence[QueryRow], measure: str, path: str | Path) -> None:
+    """Mean τ and τ_AP against the ranking on every topic, by topics sampled, with bars of one
+    standard deviation over the trials and the 0.9 line (seed 004 Fig 3)."""
+    target = figure_path(path)
+    with drawing(7, 5) as (figure, axes):
+        sizes = [row.size for row in rows]
+        axes.errorbar(sizes, [r.tau.mean for r in rows], yerr=[r.tau.sd for r in rows],
+                      marker="o", capsize=3, label="Kendall τ_b")  # fmt: skip
+        axes.errorbar(sizes, [r.tau_ap.mean for r in rows], yerr=[r.tau_ap.sd for r in rows],
+                      marker="s", capsize=3, label="τ_AP")  # fmt: skip
+        axes.axhline(0.9, color="grey", linewidth=0.8, linestyle="--")
+        axes.set(xlabel="topics sampled", ylabel="correlation with all topics", ylim=(None, 1.02))
+        axes.set_title(f"{measure}: rankings on random topic sets ({rows[0].trials} trials)")
+        axes.legend()
         write_figure(figure, target)

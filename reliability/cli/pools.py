@@ -41,7 +41,8 @@ def sample(
     task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
     qrels_path: Path, run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
-    """Random pool sampling at article granularity (seed 004 Tables 1-2)."""
+    """Random pool sampling at article granularity (seed 004 Tables 1-2), and the relevant
+    articles a sample needs for a mean τ of 0.9 (Table 3)."""
     from reliability.studies import pool_sampling
 
     percents = parse_numbers(fractions, "fraction", 0, 100)
@@ -72,7 +73,15 @@ def sample(
         }
         for percent, row in zip(percents, rows, strict=True)
     ]
-    emit({f"sample {setup.measure}": table}, output_format)
+    from reliability.queries import threshold
+
+    relevant = sum(1 for topic in setup.qrels.values() for j in topic.values() if j.relevant)
+    found = threshold([row.relevant for row in rows], [row.tau.mean for row in rows])
+    summary: Table = [
+        {"threshold": found.threshold, "relevant_all": relevant, "reaching": found.reaching,
+         "below": found.below, "needed": found.text(relevant)}
+    ]  # fmt: skip
+    emit({f"sample {setup.measure}": table, "summary": summary}, output_format)
 
 
 @click.command("depth")
@@ -152,7 +161,8 @@ def leave_out(
     run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
     """Leave one group out of the pool and score its runs again (seed 004 Tables 8-10, seed 003
-    Table V). Scores average over every qrels topic, as `focal eval -c`."""
+    Table V: "Same", runs whose score changes significantly, and "Other", pairs of runs whose
+    significant order changes). Scores average over every qrels topic, as `focal eval -c`."""
     from pooling.io import read_groups
     from pooling.ranked import as_ranked
     from reliability.leave_out import leave_one_group_out
@@ -204,4 +214,8 @@ def leave_out(
         f"judgements in the baseline; {setup.measure} averaged over every qrels topic",
         err=True,
     )
-    emit({"runs": runs, "changes": changes, "paired_t": tests}, output_format)
+    table_v: Table = [
+        {"row": row, "count": count, "of": total, "percent": 100 * count / total if total else None}
+        for row, count, total in study.table_v()
+    ]
+    emit({"runs": runs, "changes": changes, "paired_t": tests, "table_v": table_v}, output_format)

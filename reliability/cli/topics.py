@@ -1,5 +1,6 @@
-"""`focal reliability topics` and `rankcorr`: how many topics, and how far two rankings agree
-(seed 004, "Error Rates"; Voorhees & Buckley 2002; spec section 9)."""
+"""`focal reliability topics`, `queries` and `rankcorr`: how many topics, and how far two
+rankings agree (seed 004, "Error Rates" and "Query Sampling"; Voorhees & Buckley 2002; spec
+section 9)."""
 
 from __future__ import annotations
 
@@ -78,6 +79,55 @@ def topics(
         from reliability.plots import plot_swap_rates
 
         plot_swap_rates(rates, len(full.topics), plot_path)
+        click.echo(f"plot written to {plot_path}", err=True)
+
+
+@click.command("queries")
+@click.option("--sizes", default=None, help="Topics per sample (default: 80, 60, 40 and 20 % of "
+              "the topics, as seed 004).")  # fmt: skip
+@click.option("--trials", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threshold", type=click.FloatRange(-1, 1), default=0.9, show_default=True,
+              help="τ the summary looks for (seed 004 Table 6).")  # fmt: skip
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Fig 3 (.png, .svg).")
+@study_options
+@one_line_errors
+def queries(
+    sizes: str | None, trials: int, seed: int, threshold: float, plot_path: str | None,
+    task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
+    qrels_path: Path, run_paths: tuple[Path, ...],
+) -> None:  # fmt: skip
+    """Rankings on random subsets of the topics against the ranking on all of them: mean and
+    spread of τ_b and τ_AP per subset size (seed 004 Fig 3), and the fewest topics whose mean τ
+    reaches --threshold (Table 6)."""
+    from reliability.queries import query_sampling
+    from reliability.queries import threshold as reaching
+
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    full = setup.score(setup.qrels)
+    count = len(full.topics)
+    chosen = (
+        parse_integers(sizes, "topic sample size", 1, count)
+        if sizes
+        else sorted({max(1, round(p * count)) for p in (0.8, 0.6, 0.4, 0.2)}, reverse=True)
+    )
+    rows = query_sampling(full, chosen, trials, seed)
+    table: Table = [
+        {"topics": row.size, "percent": 100 * row.size / count, "trials": row.trials,
+         "tau_mean": row.tau.mean, "tau_sd": row.tau.sd, "tau_min": row.tau_min,
+         "tau_ap_mean": row.tau_ap.mean, "tau_ap_sd": row.tau_ap.sd}
+        for row in rows
+    ]  # fmt: skip
+    found = reaching([r.size for r in rows], [r.tau.mean for r in rows], threshold)
+    summary: Table = [
+        {"threshold": threshold, "topics_all": count, "reaching": found.reaching,
+         "below": found.below, "needed": found.text(count)}
+    ]  # fmt: skip
+    emit({f"queries {setup.measure}": table, "summary": summary}, output_format)
+    if plot_path:
+        from reliability.plots import plot_query_sampling
+
+        plot_query_sampling(rows, setup.measure, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
 
 
