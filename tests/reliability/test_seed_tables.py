@@ -90,8 +90,8 @@ def test_table_v_other_row_equals_an_independent_count(campaign: Campaign, tmp_p
         qrels = {**{t: {} for t in "123"}, **read_qrels(path)}
         found = {}
         for run_id, run in runs.items():
-            values = {t.topic: float(t.values["AiP"])
-                      for t in evaluate(qrels, run, task="focused", complete=True).topics}  # fmt: skip
+            evaluation = evaluate(qrels, run, task="focused", complete=True)
+            values = {t.topic: float(t.values["AiP"]) for t in evaluation.topics}
             found[run_id] = [values.get(topic, 0.0) for topic in "123"]
         return found
 
