@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from evaluation.output.figures import drawing, figure_path, write_figure
 from evaluation.statistics.swap_rates import SwapRates
-
-if TYPE_CHECKING:
-    from reliability.queries import QueryRow
 
 
 def plot_swap_rates(rates: SwapRates, all_topics: int, path: str | Path) -> None:
@@ -34,18 +30,19 @@ def plot_swap_rates(rates: SwapRates, all_topics: int, path: str | Path) -> None
         write_figure(figure, target)
 
 
-def plot_query_sampling(rows: Sequence[QueryRow], measure: str, path: str | Path) -> None:
-    """Mean τ and τ_AP against the ranking on every topic, by topics sampled, with bars of one
-    standard deviation over the trials and the 0.9 line (seed 004 Fig 3)."""
+def plot_query_sampling(
+    sizes: Sequence[int], taus: Sequence[tuple[float, float]],
+    taus_ap: Sequence[tuple[float, float]], title: str, path: str | Path,
+) -> None:  # fmt: skip
+    """Mean τ and τ_AP (each `(mean, sd)` per size) against the ranking on every topic, by
+    topics sampled, with bars of one standard deviation and the 0.9 line (seed 004 Fig 3)."""
     target = figure_path(path)
     with drawing(7, 5) as (figure, axes):
-        sizes = [row.size for row in rows]
-        axes.errorbar(sizes, [r.tau.mean for r in rows], yerr=[r.tau.sd for r in rows],
-                      marker="o", capsize=3, label="Kendall τ_b")  # fmt: skip
-        axes.errorbar(sizes, [r.tau_ap.mean for r in rows], yerr=[r.tau_ap.sd for r in rows],
-                      marker="s", capsize=3, label="τ_AP")  # fmt: skip
+        for values, marker, label in ((taus, "o", "Kendall τ_b"), (taus_ap, "s", "τ_AP")):
+            axes.errorbar(sizes, [m for m, _ in values], yerr=[sd for _, sd in values],
+                          marker=marker, capsize=3, label=label)  # fmt: skip
         axes.axhline(0.9, color="grey", linewidth=0.8, linestyle="--")
         axes.set(xlabel="topics sampled", ylabel="correlation with all topics", ylim=(None, 1.02))
-        axes.set_title(f"{measure}: rankings on random topic sets ({rows[0].trials} trials)")
+        axes.set_title(title)
         axes.legend()
         write_figure(figure, target)

@@ -127,7 +127,11 @@ def queries(
     if plot_path:
         from reliability.plots import plot_query_sampling
 
-        plot_query_sampling(rows, setup.measure, plot_path)
+        plot_query_sampling(
+            [r.size for r in rows], [(r.tau.mean, r.tau.sd) for r in rows],
+            [(r.tau_ap.mean, r.tau_ap.sd) for r in rows],
+            f"{setup.measure}: rankings on random topic sets ({trials} trials)", plot_path,
+        )  # fmt: skip
         click.echo(f"plot written to {plot_path}", err=True)
 
 
