@@ -56,6 +56,9 @@ def test_options(function: Any) -> Any:
         click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
                      help="B, for randomisation, bootstrap and sakai."),
         click.option("--seed", type=int, help="Resampling seed (default: drawn, and printed)."),
+        click.option("--bootstrap-p", type=click.Choice(["seed", "plus-one"]), default="seed",
+                     show_default=True, help="bootstrap p: #/B as seed 000 (can be 0), or "
+                     "(b+1)/(B+1)."),
         click.option("-c", "--complete", is_flag=True,
                      help="Every topic counts, a missing topic scoring 0 (else common topics)."),
         click.option("-m", "--measure",
@@ -72,6 +75,7 @@ def run_comparison(paired: PairedScores, settings: dict[str, Any]) -> Comparison
         return compare(
             paired, settings["test"], settings["alternative"], settings["correction"],
             settings["alpha"], settings["samples"], settings["seed"],
+            settings["bootstrap_p"] == "plus-one",
         )  # fmt: skip
     except ValueError as error:
         raise click.UsageError(str(error)) from error

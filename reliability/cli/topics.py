@@ -20,13 +20,16 @@ from reliability.tables import FORMATS, Table, parse_integers, parse_numbers
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--bins", "bin_size", type=int, default=None, help="Also Voorhees & Buckley's "
               "0.01-wide difference bins at this subset size.")  # fmt: skip
+@click.option("--margin", type=click.Choice(["above", "at-least"]), default="above",
+              show_default=True, help="A run beats another when its mean is higher by more "
+              "than the tolerance (above) or by at least it (seed 004's wording).")  # fmt: skip
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Curves (.png, .svg).")
 @study_options
 @one_line_errors
 def topics(
     sizes: str | None, trials: int, tolerance: str, seed: int, bin_size: int | None,
-    plot_path: str | None, task: str, measure: str | None, alpha: float, output_format: str,
-    jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    margin: str, plot_path: str | None, task: str, measure: str | None, alpha: float,
+    output_format: str, jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
     """Swap rates on disjoint topic subsets, their exponential fit, and the fewest topics for
     an error rate under 5 %."""
@@ -48,7 +51,7 @@ def topics(
     if any(t < 0 for t in tolerances):
         raise ValueError("a tolerance is a percentage of at least 0")
     rng = np.random.default_rng(seed)
-    rates = swap_rates(full.values, chosen, trials, tolerances, rng)
+    rates = swap_rates(full.values, chosen, trials, tolerances, rng, margin == "at-least")
     table: Table = [
         {"size": size, **{f"error_{t * 100:g}": rates.rate(r, c) for c, t in enumerate(tolerances)}}
         for r, size in enumerate(chosen)
@@ -63,6 +66,9 @@ def topics(
                 "sizes_fitted": fit.sizes_used if fit else 0,
                 "error_at_all_topics": fit.predicted(len(full.topics)) if fit else None,
                 "minimum_topics": fit.minimum_topics if fit else None,
+                "minimum_table_7": (
+                    fit.minimum_text(min(chosen), len(full.topics)) if fit else None
+                ),
             }
         )
     tables = {f"error rates {setup.measure}": table, "fit": fits}

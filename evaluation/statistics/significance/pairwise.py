@@ -107,13 +107,17 @@ def run_test(
     alternative: str = "two-sided",
     samples: int = resampling.SAMPLES,
     seed: resampling.Seed = None,
+    plus_one: bool = False,
 ) -> PairTests:
-    """The raw statistics and p-values of `test` over every pair of `paired`'s runs."""
+    """The raw statistics and p-values of `test` over every pair of `paired`'s runs
+    (`plus_one`: the bootstrap's p as (b + 1)/(B + 1), `resampling.bootstrap_test`)."""
     check_alternative(alternative)
     if test == "tukey":
         if alternative != "two-sided":
             raise ValueError("Tukey's HSD is two-sided only")
         return tukey_hsd(paired.matrix)
+    if test == "bootstrap":
+        return resampling.bootstrap_tests(paired.matrix, alternative, samples, seed, plus_one)
     if test in RESAMPLING_TESTS:
         return _RESAMPLING[test](paired.matrix, alternative, samples, seed)
     if test in _CLASSICAL:
@@ -129,8 +133,10 @@ def compare(
     alpha: float = 0.05,
     samples: int = resampling.SAMPLES,
     seed: resampling.Seed = None,
+    plus_one: bool = False,
 ) -> Comparison:
-    """Run `test` on every pair, correct the p-values over the pairs, and decide at `alpha`.
+    """Run `test` on every pair, correct the p-values over the pairs, and decide at `alpha`
+    (`plus_one` as `run_test`).
 
     Tukey's HSD already controls the family-wise error rate (spec section 8: no further
     correction, the default); a correction asked for is applied on top, conservatively.
@@ -142,10 +148,10 @@ def compare(
     if test in RESAMPLING_TESTS and seed is None:
         # both directions of a one-sided test draw the same resamples
         seed = int(np.random.default_rng().integers(2**31))
-    tests = run_test(paired, test, alternative, samples, seed)
+    tests = run_test(paired, test, alternative, samples, seed, plus_one)
     statistic, p = tests.statistic, tests.p
     if alternative != "two-sided":
-        opposite = run_test(paired, test, _OPPOSITE[alternative], samples, seed)
+        opposite = run_test(paired, test, _OPPOSITE[alternative], samples, seed, plus_one)
         statistic, p = _ordered(len(paired.runs), tests, opposite)
     adjusted = correct(p, correction)
     means = paired.matrix.mean(axis=0)

@@ -145,3 +145,18 @@ def test_one_sided_rows_test_their_stated_direction() -> None:
                 expected = stats.ttest_rel(VECTORS[x], VECTORS[y], alternative="greater").pvalue
                 assert found[(x, y)] == pytest.approx(expected, abs=1e-12)
     assert result.tested == ">" and compare(paired(), "t", "less").tested == "<"
+
+
+def test_bootstrap_p_plus_one_is_never_zero() -> None:
+    """a is above b on every topic: no resample's mean difference reaches 0, so seed 000's
+    p = 0/B = 0 and (b + 1)/(B + 1) = 1/101 one-sided, 2/101 two-sided, by hand."""
+    from evaluation.statistics.significance.resampling import bootstrap_tests
+
+    scores = np.column_stack([np.linspace(0.5, 0.9, 12), np.linspace(0.1, 0.3, 12)])
+    assert bootstrap_tests(scores, samples=100, seed=1).p.tolist() == [0.0]
+    assert bootstrap_tests(scores, samples=100, seed=1, plus_one=True).p.tolist() == [2 / 101]
+    greater = bootstrap_tests(scores, "greater", samples=100, seed=1, plus_one=True)
+    assert greater.p.tolist() == [1 / 101]
+    found = compare(paired({"a": scores[:, 0].tolist(), "b": scores[:, 1].tolist()}),
+                    "bootstrap", samples=100, seed=1, plus_one=True)  # fmt: skip
+    assert found.pairs[0].p == 2 / 101
