@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import click
 
@@ -86,6 +86,10 @@ def sample(
 
 @click.command("depth")
 @click.option("--depths", default="5,10,20,50,100", show_default=True, help="Articles per run.")
+@click.option("--pool-percent", "pool_percents", default=None,
+              help="Instead of --depths: seed 004's X %% pools (e.g. 5,10,20,...,90), each "
+              "topic's depth chosen so that its pool holds X %% of its original pool size, "
+              "against the 100 %% pool rebuilt the same way (Tables 4-5).")  # fmt: skip
 @click.option(
     "--holding",
     default="50,80,90,100",
@@ -96,10 +100,12 @@ def sample(
 @study_options
 @one_line_errors
 def depth(
-    depths: str, holding: str, test: str, correction: str, task: str, measure: str | None,
-    alpha: float, output_format: str, jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    depths: str, pool_percents: str | None, holding: str, test: str, correction: str, task: str,
+    measure: str | None, alpha: float, output_format: str, jobs: int, qrels_path: Path,
+    run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
-    """Qrels restricted to the depth-d pool of the runs (seed 004 Tables 4-5)."""
+    """Qrels restricted to the depth-d pool of the runs, or to seed 004's X % pools against
+    the 100 % pool (seed 004 Tables 4-5)."""
     from pooling.ranked import as_ranked
     from reliability.judgements import depth_holding, depth_pools
     from reliability.studies import pool_depths
@@ -109,6 +115,9 @@ def depth(
     setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
     setup = replace(setup, test=test, correction=correction)
     ranked = as_ranked(ranked_runs(run_paths))
+    if pool_percents is not None:
+        _percent_pools(setup, ranked, pool_percents, output_format)
+        return
     rows = pool_depths(setup, depth_pools(ranked, chosen), progress)
     table: Table = [
         {
@@ -134,6 +143,40 @@ def depth(
         for topic, judgements in setup.qrels.items()
     ]
     emit({f"depth {setup.measure}": table, "topics": topics}, output_format)
+
+
+def _percent_pools(setup: Any, ranked: Any, percents: str, output_format: str) -> None:
+    """Seed 004 Tables 4-5: the X % qrels against the 100 % qrels, and each topic's d_Q(X)."""
+    from reliability.judgements import percent_pools, restrict_to
+    from reliability.studies import pool_depths
+
+    chosen = parse_integers(percents, "pool percent", 1, 100)
+    pools, depths = percent_pools(ranked, setup.qrels, [*chosen, 100])
+    hundred = restrict_to(setup.qrels, pools[100])
+    relevant_all = sum(1 for t in setup.qrels.values() for j in t.values() if j.relevant)
+    baseline = replace(setup, qrels=hundred)
+    rows = pool_depths(baseline, {x: pools[x] for x in chosen}, progress)
+    table: Table = [
+        {"percent": row.depth, "judged": row.judged, "relevant": row.relevant,
+         "tau": row.comparison.tau, "tau_ap": row.comparison.tau_ap,
+         "change": row.comparison.change, "significant_full": row.comparison.significant_full,
+         "kept": row.comparison.kept}
+        for row in rows
+    ]  # fmt: skip
+    judged_100 = sum(len(t) for t in hundred.values())
+    relevant_100 = sum(1 for t in hundred.values() for j in t.values() if j.relevant)
+    summary: Table = [
+        {"pool": "100 %", "judged": judged_100, "relevant": relevant_100,
+         "judged_in_qrels": sum(len(t) for t in setup.qrels.values()),
+         "relevant_in_qrels": relevant_all}
+    ]  # fmt: skip
+    per_topic: Table = [
+        {"topic": topic, "original_pool": len(setup.qrels[topic]),
+         **{f"d_Q({x})": depths[x][topic] for x in [*chosen, 100]}}
+        for topic in setup.qrels
+    ]  # fmt: skip
+    emit({f"pool percent {setup.measure}": table, "baseline": summary, "topics": per_topic},
+         output_format)  # fmt: skip
 
 
 @click.command("leave-out")

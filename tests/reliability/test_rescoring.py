@@ -1,7 +1,8 @@
 """Re-scoring on reduced judgements (`reliability.rescoring`) gives, to the last bit, the scores
 of the topic-by-topic path (`reliability.scores.score_matrix`) on generated campaigns: article ids
 of every form (`d3-17`, plain numbers), several passages per article, results past passages and
-overlapping thorough results, on sampled, depth-restricted and emptied judgements."""
+overlapping thorough results, a topic without relevant articles, on sampled, depth-restricted
+and emptied judgements."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def campaign(seed: int, thorough: bool) -> tuple[dict[str, dict[str, Judgement]]
         judged: dict[str, Judgement] = {}
         for a, name in enumerate(names[:18]):
             passages: tuple[tuple[int, int], ...] = ()
-            if a < 9 and not (t == 6 and a > 0):  # topic 6: a single relevant article
+            if a < 9 and not (t == 6 and a > 0) and t != 4:  # topic 6: one relevant, 4: none
                 first = int(rng.integers(0, 300))
                 passages = ((first, first + 150),)
                 if a % 2:

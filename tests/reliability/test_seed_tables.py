@@ -116,3 +116,25 @@ def test_table_v_other_row_equals_an_independent_count(campaign: Campaign, tmp_p
     assert compared == 7 + 4 + 4 + 4  # group A (2 runs): 10 pairs − 3 without it; B, C, delta: 4
     assert same["row"] == "Same" and same["of"] == len(RUNS)
     assert changed > 0  # the depth-2 pools without a group do change some orders
+
+
+def test_percent_pools_worked_by_hand(campaign: Campaign) -> None:
+    """Topic 1 of the campaign has 8 judged articles (its original pool). The runs' articles by
+    depth (distinct rank): depth 1 a1 x2 a6 q4; depth 2 adds x1 a2 a4 a3 (8 in all); depth 3
+    adds none; depth 4 adds a5 q2; depth 5 q1. So d_Q(100) = 2 (8 ≥ 8), d_Q(50) = 1 (4 ≥ 4),
+    d_Q(60) = 2 (5 needed)."""
+    from pooling.ranked import as_ranked, read_ranked_run
+    from reliability.judgements import percent_pools
+
+    ranked = as_ranked(read_ranked_run(path) for path in campaign[1])
+    pools, depths = percent_pools(ranked, read_qrels(campaign[0]), [50, 60, 100])
+    assert (depths[50]["1"], depths[60]["1"], depths[100]["1"]) == (1, 2, 2)
+    assert pools[50]["1"] == {"a1", "x2", "a6", "q4"}
+    assert pools[100]["1"] == {"a1", "x2", "a6", "q4", "x1", "a2", "a4", "a3"}
+    code, out, err = invoke("depth", "--pool-percent", "50,60", "--format", "json",
+                            campaign[0], *campaign[1])  # fmt: skip
+    assert code == 0, err
+    document = json.loads(out)
+    assert [row["percent"] for row in document["pool percent AiP"]] == [50, 60]
+    assert document["topics"][0] == {"topic": "1", "original_pool": 8, "d_Q(50)": 1,
+                                     "d_Q(60)": 2, "d_Q(100)": 2}  # fmt: skip
