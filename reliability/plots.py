@@ -3,7 +3,7 @@ rank correlations of query sampling by topic-set size (seed 004 Fig 3)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -45,4 +45,20 @@ def plot_query_sampling(
         axes.set(xlabel="topics sampled", ylabel="correlation with all topics", ylim=(None, 1.02))
         axes.set_title(title)
         axes.legend()
+        write_figure(figure, target)
+
+
+def plot_coverage(
+    curves: Mapping[int, tuple[Sequence[int], Sequence[float]]], kind: str, path: str | Path
+) -> None:
+    """Seed 003 Fig 3: per pool size (a line each), the share of the new runs' results at each
+    rank or better that the pool holds; `curves` maps a pool size to (ranks, shares)."""
+    target = figure_path(path)
+    with drawing(7, 5) as (figure, axes):
+        for size, (ranks, shares) in curves.items():
+            axes.plot(ranks, [100 * share for share in shares], marker="o", label=str(size))
+        axes.set(xlabel="rank in the new run (results at this rank or better)",
+                 ylabel="results in the pool (%)", ylim=(0, 101))  # fmt: skip
+        axes.set_title("How much of runs not pooled a pool would have judged")
+        axes.legend(title="top-n pool" if kind == "topn" else "pool depth")
         write_figure(figure, target)

@@ -138,3 +138,18 @@ def test_percent_pools_worked_by_hand(campaign: Campaign) -> None:
     assert [row["percent"] for row in document["pool percent AiP"]] == [50, 60]
     assert document["topics"][0] == {"topic": "1", "original_pool": 8, "d_Q(50)": 1,
                                      "d_Q(60)": 2, "d_Q(100)": 2}  # fmt: skip
+
+
+def test_coverage_of_a_run_not_pooled_worked_by_hand(campaign: Campaign, tmp_path: Path) -> None:
+    """Top-4 pools of alpha and beta (rounds of their k-th articles until 4 are in): topic 1
+    {a1, x2, x1, a4}, topic 2 {b1, y1, b3, b2}, topic 3 {c1, z2, c2, c4}. gamma's first results
+    a6, b2, c3: 1 of 3 pooled; down to rank 3 (a6 a1 x1, b2 q3, c3 z1 c1): 4 of 8."""
+    paths = dict(zip(RUNS, campaign[1], strict=True))
+    plot = tmp_path / "coverage.png"
+    code, out, err = invoke("coverage", "--new", paths["gamma"], "--sizes", "4", "--ranks",
+                            "3,1", "--format", "json", "--plot", plot, paths["alpha"],
+                            paths["beta"])  # fmt: skip
+    assert code == 0, err
+    rows = json.loads(out)["coverage (topn pools)"]
+    assert [(r["rank"], r["in_pool"], r["results"]) for r in rows] == [(1, 1, 3), (3, 4, 8)]
+    assert plot.stat().st_size > 0
