@@ -153,6 +153,21 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     help="Write the interpolated precision-recall curves of all runs (.png or .svg).",
 )
 @click.option(
+    "--ci",
+    "confidence",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=None,
+    help="Also each mean's interval over the topics at this level (e.g. 0.95): rows "
+    "NAME.ci_low and NAME.ci_high (inex, tsv), `intervals` (json).",
+)
+@click.option(
+    "--ci-method",
+    type=click.Choice(["t", "bootstrap"]),
+    default="t",
+    show_default=True,
+    help="Student's t interval, or scipy's BCa bootstrap over the topics (seed 0).",
+)
+@click.option(
     "-j",
     "--jobs",
     type=int,
@@ -172,9 +187,10 @@ def eval_command(
     task: str, per_topic: bool, complete: bool, beta: float, bep_window: int, irr: int,
     strict: bool, output_format: str | None, measures: tuple[str, ...],
     trec_version: str | None, level: int | None, max_docs: int | None,
-    plot_path: str | None, jobs: int, qrels_path: str, run_paths: tuple[str, ...],
-    quant: str = "generalised", collection_dir: str | None = None, ties: str = "score",
-    alpha: float = 1.0, nonrel: str = "indicator",
+    plot_path: str | None, confidence: float | None, ci_method: str, jobs: int,
+    qrels_path: str, run_paths: tuple[str, ...], quant: str = "generalised",
+    collection_dir: str | None = None, ties: str = "score", alpha: float = 1.0,
+    nonrel: str = "indicator",
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
@@ -195,8 +211,8 @@ def eval_command(
         if engine is providers.ELEMENT_TOPICS:
             from evaluation.cli.eval_elements import run_elements
 
-            if plot_path or strict:
-                raise click.UsageError("--plot and --strict are for the passage tasks")
+            if plot_path or strict or confidence is not None:
+                raise click.UsageError("--plot, --strict and --ci are for the passage tasks")
             run_elements(
                 qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
                 nonrel=nonrel, collection_dir=collection_dir,
@@ -211,6 +227,8 @@ def eval_command(
                 raise click.UsageError("article measures print as trec, tsv or json")
             if plot_path:
                 raise click.UsageError("--plot draws precision-recall curves of passage tasks")
+            if confidence is not None:
+                raise click.UsageError("--ci is for the passage tasks and Focal's article measures")
             options = TrecOptions(
                 level=1 if level is None else level, max_docs=max_docs, complete=complete,
                 version=int(trec_version or 10),
@@ -258,19 +276,23 @@ def eval_command(
             except FormatError as error:
                 click.echo(f"focal eval: {error}", err=True)
                 sys.exit(2)
-        _write(evaluations, output_format, per_topic, plot_path)
+        _write(evaluations, output_format, per_topic, plot_path, confidence, ci_method)
 
 
 def _write(
-    evaluations: list[RunEvaluation], output_format: str, per_topic: bool, plot_path: str | None
-) -> None:
+    evaluations: list[RunEvaluation], output_format: str, per_topic: bool, plot_path: str | None,
+    confidence: float | None = None, ci_method: str = "t",
+) -> None:  # fmt: skip
     """The notes on stderr, the evaluations on stdout, and the plot if asked for."""
-    from evaluation.cli.eval_output import WRITERS
+    from evaluation.cli.eval_output import WRITERS, mean_intervals
 
     for evaluation in evaluations:
         for note in _notes(evaluation):
             click.echo(note, err=True)
-    WRITERS[output_format](evaluations, sys.stdout, per_topic)
+    intervals = None
+    if confidence is not None:
+        intervals = mean_intervals(evaluations, confidence, ci_method, seed=0)
+    WRITERS[output_format](evaluations, sys.stdout, per_topic, intervals)
     if plot_path:
         from evaluation.cli.plot import plot_curves
 

@@ -91,8 +91,8 @@ def effect_sizes(
     differences = matrix[:, first] - matrix[:, second]
     tukey = comparison.test == "tukey"
     if method == "bootstrap":
-        runs = _bootstrap_intervals(matrix, confidence, samples, seed)
-        diffs = _bootstrap_intervals(differences, confidence, samples, seed)
+        runs = bootstrap_intervals(matrix, confidence, samples, seed)
+        diffs = bootstrap_intervals(differences, confidence, samples, seed)
     else:
         runs = t_intervals(matrix, confidence)
         diffs = t_intervals(differences, confidence)
@@ -121,7 +121,7 @@ def t_intervals(columns: FloatArray, confidence: float = 0.95) -> list[Interval]
     ]
 
 
-def _bootstrap_intervals(
+def bootstrap_intervals(
     columns: FloatArray, confidence: float, samples: int, seed: Seed
 ) -> list[Interval]:
     """scipy.stats.bootstrap's BCa interval of each column's mean, all columns on the same

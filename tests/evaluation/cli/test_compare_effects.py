@@ -105,3 +105,30 @@ def test_heatmap_cells_are_readable_on_every_colour(tmp_path: Path, files: list[
     assert code == 0 and "plot written" in err
     svg = target.read_text(encoding="utf-8")
     assert "best (" in svg and "Hedges" in svg
+
+
+def test_eval_ci_gives_every_mean_its_interval(tmp_path: Path, files: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from assessor.cli.main import main
+
+    scores = per_topic(tmp_path, files)
+    result = CliRunner().invoke(main, ["eval", "--ci", "0.9", "--format", "tsv", *files])
+    assert result.exit_code == 0, result.stderr
+    rows = {tuple(line.split("\t")[:2]): float(line.split("\t")[3])
+            for line in result.stdout.splitlines()[1:]}  # fmt: skip
+    for run, values in scores.items():
+        low, high = stats.ttest_1samp(values, 0).confidence_interval(0.9)
+        assert rows[(run, "MAiP.ci_low")] == pytest.approx(low, abs=1e-12)
+        assert rows[(run, "MAiP.ci_high")] == pytest.approx(high, abs=1e-12)
+        assert (run, "num_rel.ci_low") not in rows  # sums have no interval
+    inex = CliRunner().invoke(main, ["eval", "--ci", "0.9", *files])
+    assert "MAiP.ci_low\tall\t" in inex.stdout
+    document = json.loads(
+        CliRunner().invoke(main, ["eval", "--ci", "0.9", "--ci-method", "bootstrap",
+                                  "--format", "json", *files]).stdout
+    )  # fmt: skip
+    intervals = document[0]["intervals"]
+    assert intervals["method"] == "bootstrap" and len(intervals["MAiP"]) == 2
+    plain = CliRunner().invoke(main, ["eval", *files])
+    assert "ci_low" not in plain.stdout  # the official layout unless asked
