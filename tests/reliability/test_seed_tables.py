@@ -153,3 +153,13 @@ def test_coverage_of_a_run_not_pooled_worked_by_hand(campaign: Campaign, tmp_pat
     rows = json.loads(out)["coverage (topn pools)"]
     assert [(r["rank"], r["in_pool"], r["results"]) for r in rows] == [(1, 1, 3), (3, 4, 8)]
     assert plot.stat().st_size > 0
+
+
+def test_topics_margin_and_the_table_7_reading(campaign: Campaign) -> None:
+    code, out, err = invoke("topics", "--sizes", "1", "--trials", "20", "--margin", "at-least",
+                            "--format", "json", campaign[0], *campaign[1])  # fmt: skip
+    assert code == 0, err
+    fits = json.loads(out)["fit"]
+    assert all("minimum_table_7" in row for row in fits)
+    code, _, err = invoke("topics", "--margin", "maybe", campaign[0], *campaign[1])
+    assert code == 2 and "maybe" in err
