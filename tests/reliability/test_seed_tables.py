@@ -163,3 +163,13 @@ def test_topics_margin_and_the_table_7_reading(campaign: Campaign) -> None:
     assert all("minimum_table_7" in row for row in fits)
     code, _, err = invoke("topics", "--margin", "maybe", campaign[0], *campaign[1])
     assert code == 2 and "maybe" in err
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from reliability import coverage, queries
+
+    for module in (coverage, queries):
+        failures, tried = doctest.testmod(module)
+        assert failures == 0 and tried > 0, module.__name__

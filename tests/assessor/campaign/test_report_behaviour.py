@@ -46,3 +46,12 @@ def test_relevant_elements_and_assessor_behaviour(logged: Seeded) -> None:
     assert rows["of those, a contained element"] == (1, 1, 1.0)
     # Fig 2 in passages: no runs were imported, so the rounds table says why, with its columns
     assert report.table("pooling_rounds").columns[-2:] == ("passages", "passages_share_so_far")
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from assessor.campaign.results import report_behaviour
+
+    failures, tried = doctest.testmod(report_behaviour)
+    assert failures == 0 and tried > 0
