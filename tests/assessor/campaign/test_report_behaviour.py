@@ -55,3 +55,28 @@ def test_doctests() -> None:
 
     failures, tried = doctest.testmod(report_behaviour)
     assert failures == 0 and tried > 0
+
+
+def test_pooling_rounds_count_passages_as_seed_003_fig_2(logged: Seeded) -> None:
+    """Two imported runs pooled top-3 again: round 1 brings 1001 (one passage) and 1003 (two),
+    both relevant; round 2 brings 1002 (not relevant), and the pool holds 3."""
+    from sqlalchemy import select
+
+    from assessor.store.models import Pool, Run, RunResult
+
+    with db.session_scope(logged.app) as session:
+        for name, articles in (("r1", ["1001", "1002"]), ("r2", ["1003", "1002"])):
+            run = Run(name=name, file=f"{name}.run", kind="article")
+            session.add(run)
+            session.flush()
+            for rank, article in enumerate(articles, start=1):
+                session.add(RunResult(run_id=run.id, topic_id="1", article=article, rank=rank,
+                                      score=1 / rank))  # fmt: skip
+        pool = session.scalars(select(Pool).where(Pool.topic_id == "1")).first()
+        if pool is None:
+            session.add(Pool(topic_id="1", method="topn", parameters={"size": 3}))
+        else:
+            pool.method, pool.parameters = "topn", {"size": 3}
+    with db.session_scope(logged.app) as session:
+        rows = build_report(session).table("pooling_rounds").rows
+    assert rows == [(1, 2, 2, 1.0, 3, 1.0), (2, 1, 0, 1.0, 0, 1.0)]
