@@ -1,5 +1,6 @@
-"""Swap-rate curves: observed error rates by topic-set size and their exponential fits; the
-rank correlations of query sampling by topic-set size (seed 004 Fig 3)."""
+"""Swap-rate curves: observed error rates by topic-set size and their exponential fits; rank
+correlations by sample, pool or topic-set size (seed 004 Figs 1-3); coverage of runs not pooled
+(seed 003 Fig 3)."""
 
 from __future__ import annotations
 
@@ -30,19 +31,20 @@ def plot_swap_rates(rates: SwapRates, all_topics: int, path: str | Path) -> None
         write_figure(figure, target)
 
 
-def plot_query_sampling(
-    sizes: Sequence[int], taus: Sequence[tuple[float, float]],
-    taus_ap: Sequence[tuple[float, float]], title: str, path: str | Path,
+def plot_correlations(
+    levels: Sequence[float], taus: Sequence[tuple[float, float]],
+    taus_ap: Sequence[tuple[float, float]], xlabel: str, title: str, path: str | Path,
 ) -> None:  # fmt: skip
-    """Mean τ and τ_AP (each `(mean, sd)` per size) against the ranking on every topic, by
-    topics sampled, with bars of one standard deviation and the 0.9 line (seed 004 Fig 3)."""
+    """Mean τ and τ_AP (each `(mean, sd)` per level) against the reference ranking, by level
+    (topics sampled, percent of the pool kept, pool depth), with bars of one standard deviation
+    and the 0.9 line: seed 004 Figs 1-3."""
     target = figure_path(path)
     with drawing(7, 5) as (figure, axes):
         for values, marker, label in ((taus, "o", "Kendall τ_b"), (taus_ap, "s", "τ_AP")):
-            axes.errorbar(sizes, [m for m, _ in values], yerr=[sd for _, sd in values],
+            axes.errorbar(levels, [m for m, _ in values], yerr=[sd for _, sd in values],
                           marker=marker, capsize=3, label=label)  # fmt: skip
         axes.axhline(0.9, color="grey", linewidth=0.8, linestyle="--")
-        axes.set(xlabel="topics sampled", ylabel="correlation with all topics", ylim=(None, 1.02))
+        axes.set(xlabel=xlabel, ylabel="correlation with the reference ranking", ylim=(None, 1.02))
         axes.set_title(title)
         axes.legend()
         write_figure(figure, target)

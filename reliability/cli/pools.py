@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import click
 
@@ -18,6 +18,7 @@ from reliability.cli.options import (
     study_options,
     study_setup,
 )
+from reliability.cli.pool_percent import percent_pools, plot_levels
 from reliability.judgements import LeaveOutMethod, Population
 from reliability.tables import Table, parse_integers, parse_numbers
 
@@ -33,13 +34,15 @@ from reliability.tables import Table, parse_integers, parse_numbers
     show_default=True,
     help="Sample among relevant articles (seed 004) or all judged ones.",
 )
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Seed 004 Fig 1: tau by percent kept (.png, .svg).")  # fmt: skip
 @significance_options
 @study_options
 @one_line_errors
 def sample(
-    fractions: str, repeats: int, seed: int, population: str, test: str, correction: str,
-    task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
-    qrels_path: Path, run_paths: tuple[Path, ...],
+    fractions: str, repeats: int, seed: int, population: str, plot_path: str | None, test: str,
+    correction: str, task: str, measure: str | None, alpha: float, output_format: str,
+    jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
     """Random pool sampling at article granularity (seed 004 Tables 1-2), and the relevant
     articles a sample needs for a mean τ of 0.9 (Table 3)."""
@@ -82,6 +85,12 @@ def sample(
          "below": found.below, "needed": found.text(relevant)}
     ]  # fmt: skip
     emit({f"sample {setup.measure}": table, "summary": summary}, output_format)
+    if plot_path:
+        plot_levels(
+            percents, [(r.tau.mean, r.tau.sd) for r in rows],
+            [(r.tau_ap.mean, r.tau_ap.sd) for r in rows], "relevant articles kept (%)",
+            f"{setup.measure}: rankings with sampled judgements ({repeats} repeats)", plot_path,
+        )  # fmt: skip
 
 
 @click.command("depth")
@@ -90,6 +99,8 @@ def sample(
               help="Instead of --depths: seed 004's X %% pools (e.g. 5,10,20,...,90), each "
               "topic's depth chosen so that its pool holds X %% of its original pool size, "
               "against the 100 %% pool rebuilt the same way (Tables 4-5).")  # fmt: skip
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Seed 004 Fig 2: tau by pool depth or percent (.png, .svg).")  # fmt: skip
 @click.option(
     "--holding",
     default="50,80,90,100",
@@ -100,9 +111,9 @@ def sample(
 @study_options
 @one_line_errors
 def depth(
-    depths: str, pool_percents: str | None, holding: str, test: str, correction: str, task: str,
-    measure: str | None, alpha: float, output_format: str, jobs: int, qrels_path: Path,
-    run_paths: tuple[Path, ...],
+    depths: str, pool_percents: str | None, plot_path: str | None, holding: str, test: str,
+    correction: str, task: str, measure: str | None, alpha: float, output_format: str,
+    jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
     """Qrels restricted to the depth-d pool of the runs, or to seed 004's X % pools against
     the 100 % pool (seed 004 Tables 4-5)."""
@@ -116,9 +127,15 @@ def depth(
     setup = replace(setup, test=test, correction=correction)
     ranked = as_ranked(ranked_runs(run_paths))
     if pool_percents is not None:
-        _percent_pools(setup, ranked, pool_percents, output_format)
+        percent_pools(setup, ranked, pool_percents, output_format, plot_path)
         return
     rows = pool_depths(setup, depth_pools(ranked, chosen), progress)
+    if plot_path:
+        plot_levels(
+            [r.depth for r in rows], [(r.comparison.tau, 0.0) for r in rows],
+            [(r.comparison.tau_ap, 0.0) for r in rows], "pool depth (articles per run)",
+            f"{setup.measure}: rankings with depth-d pools", plot_path,
+        )  # fmt: skip
     table: Table = [
         {
             "depth": row.depth,
@@ -143,40 +160,6 @@ def depth(
         for topic, judgements in setup.qrels.items()
     ]
     emit({f"depth {setup.measure}": table, "topics": topics}, output_format)
-
-
-def _percent_pools(setup: Any, ranked: Any, percents: str, output_format: str) -> None:
-    """Seed 004 Tables 4-5: the X % qrels against the 100 % qrels, and each topic's d_Q(X)."""
-    from reliability.judgements import percent_pools, restrict_to
-    from reliability.studies import pool_depths
-
-    chosen = parse_integers(percents, "pool percent", 1, 100)
-    pools, depths = percent_pools(ranked, setup.qrels, [*chosen, 100])
-    hundred = restrict_to(setup.qrels, pools[100])
-    relevant_all = sum(1 for t in setup.qrels.values() for j in t.values() if j.relevant)
-    baseline = replace(setup, qrels=hundred)
-    rows = pool_depths(baseline, {x: pools[x] for x in chosen}, progress)
-    table: Table = [
-        {"percent": row.depth, "judged": row.judged, "relevant": row.relevant,
-         "tau": row.comparison.tau, "tau_ap": row.comparison.tau_ap,
-         "change": row.comparison.change, "significant_full": row.comparison.significant_full,
-         "kept": row.comparison.kept}
-        for row in rows
-    ]  # fmt: skip
-    judged_100 = sum(len(t) for t in hundred.values())
-    relevant_100 = sum(1 for t in hundred.values() for j in t.values() if j.relevant)
-    summary: Table = [
-        {"pool": "100 %", "judged": judged_100, "relevant": relevant_100,
-         "judged_in_qrels": sum(len(t) for t in setup.qrels.values()),
-         "relevant_in_qrels": relevant_all}
-    ]  # fmt: skip
-    per_topic: Table = [
-        {"topic": topic, "original_pool": len(setup.qrels[topic]),
-         **{f"d_Q({x})": depths[x][topic] for x in [*chosen, 100]}}
-        for topic in setup.qrels
-    ]  # fmt: skip
-    emit({f"pool percent {setup.measure}": table, "baseline": summary, "topics": per_topic},
-         output_format)  # fmt: skip
 
 
 @click.command("leave-out")

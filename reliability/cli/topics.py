@@ -131,11 +131,11 @@ def queries(
     ]  # fmt: skip
     emit({f"queries {setup.measure}": table, "summary": summary}, output_format)
     if plot_path:
-        from reliability.plots import plot_query_sampling
+        from reliability.plots import plot_correlations
 
-        plot_query_sampling(
+        plot_correlations(
             [r.size for r in rows], [(r.tau.mean, r.tau.sd) for r in rows],
-            [(r.tau_ap.mean, r.tau_ap.sd) for r in rows],
+            [(r.tau_ap.mean, r.tau_ap.sd) for r in rows], "topics sampled",
             f"{setup.measure}: rankings on random topic sets ({trials} trials)", plot_path,
         )  # fmt: skip
         click.echo(f"plot written to {plot_path}", err=True)

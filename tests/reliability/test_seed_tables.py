@@ -173,3 +173,17 @@ def test_doctests() -> None:
     for module in (coverage, queries):
         failures, tried = doctest.testmod(module)
         assert failures == 0 and tried > 0, module.__name__
+
+
+def test_sample_and_depth_draw_seed_004_figures(campaign: Campaign, tmp_path: Path) -> None:
+    commands = [
+        ["sample", "--fractions", "100,50", "--repeats", "2"],
+        ["depth", "--depths", "1,2"],
+        ["depth", "--pool-percent", "50,60"],
+    ]
+    for arguments in commands:
+        target = tmp_path / f"{arguments[0]}-{len(list(tmp_path.iterdir()))}.svg"
+        code, _, err = invoke(*arguments, "--plot", target, campaign[0], *campaign[1])
+        assert code == 0, err
+        assert f"plot written to {target}" in err
+        assert target.read_text(encoding="utf-8").lstrip().startswith("<?xml")
