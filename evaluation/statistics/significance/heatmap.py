@@ -8,7 +8,9 @@ text, with Hedges' g of row − column below it; significant cells are framed (i
 colour) and their p-value set in bold. The text is black or white, whichever contrasts more with
 the cell's colour (the WCAG 2 contrast ratio of relative luminances), so that every cell stays
 readable. Tick labels
-give each run's mean; above 30 runs the cells carry no text (the colours and frames remain).
+give each run's mean; above 30 runs the cells carry no text (the colours and frames remain). In
+SVG every cell also has a tooltip (an SVG `<title>`): both runs, the mean difference with its
+interval, raw and adjusted p, d_z, g and ES_E.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.output.figures import drawing, figure_path, write_figure
+from evaluation.output.files import replacing
 from evaluation.statistics.significance.effects import Effects
 from evaluation.statistics.significance.pairwise import Comparison
 
@@ -69,9 +72,20 @@ def p_text(p: float) -> str:
     return f"{p:.3f}".removeprefix("0")
 
 
+def tooltip(row: Any, effect: Any, tested: str, confidence: float) -> str:
+    """The tooltip of a cell: what was tested, the difference with its interval, the p-values
+    and the sizes, each of run_a − run_b."""
+    level = f"{100 * confidence:g}%"
+    return (
+        f"{row.run_a} {tested} {row.run_b}: diff {effect.diff.estimate:+.4f} ({level} "
+        f"{effect.diff.low:+.4f} to {effect.diff.high:+.4f}); p {row.p:.4g}, adjusted "
+        f"{row.p_adjusted:.4g}; d_z {effect.d_z:+.3f}, g {effect.g:+.3f}, ES_E {effect.es_e:+.3f}"
+    )
+
+
 def cells(comparison: Comparison, effects: Effects) -> list[tuple[int, int, Any, Any]]:
-    """(row, column, row of `comparison.pairs`, its effects, g as row − column) for every cell
-    drawn, in the run order by decreasing mean."""
+    """(row, column, row of `comparison.pairs`, g as row − column) for every cell drawn, in the
+    run order by decreasing mean."""
     means = comparison.means()
     order = sorted(means, key=lambda name: -means[name])
     index = {name: i for i, name in enumerate(order)}
@@ -102,9 +116,16 @@ def plot_heatmap(comparison: Comparison, effects: Effects, measure: str, path: s
     colours = colormaps["viridis"]
     size = max(4.5, 0.55 * k + 2.5)
     labelled = k <= MOST_LABELLED
+    effect_of = {
+        (r.run_a, r.run_b): e for r, e in zip(comparison.pairs, effects.pairs, strict=True)
+    }
+    tips: dict[str, str] = {}
     with drawing(size + 1.2, size) as (figure, axes):
         image = axes.imshow(np.ma.masked_invalid(grid), vmin=0, vmax=1, cmap=colours)
-        for i, j, row, g in drawn:
+        for number, (i, j, row, g) in enumerate(drawn):
+            effect = effect_of[(row.run_a, row.run_b)]
+            tips[f"cell-{number}"] = tooltip(row, effect, comparison.tested, effects.confidence)
+            axes.add_patch(_hotspot(i, j, f"cell-{number}"))
             rgba = colours(row.p_adjusted if math.isfinite(row.p_adjusted) else 0.0)
             ink = text_colour((rgba[0], rgba[1], rgba[2]))
             if row.significant:
@@ -136,7 +157,34 @@ def plot_heatmap(comparison: Comparison, effects: Effects, measure: str, path: s
             fontsize="small",
         )
         figure.tight_layout()
-        write_figure(figure, target)
+        if target.suffix.lower() == ".svg":
+            _write_svg_with_tooltips(figure, target, tips)
+        else:
+            write_figure(figure, target)
+
+
+def _hotspot(i: int, j: int, gid: str) -> Any:
+    """An invisible patch over cell (i, j), with an SVG id to hang the tooltip on."""
+    from matplotlib.patches import Rectangle
+
+    patch = Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, linewidth=0, alpha=0)
+    patch.set_gid(gid)
+    return patch
+
+
+def _write_svg_with_tooltips(figure: Any, target: Path, tips: dict[str, str]) -> None:
+    """Save as SVG with each `<g id="cell-n">` given a `<title>` (shown on hover), atomically."""
+    import io
+    from xml.sax.saxutils import escape
+
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg")
+    text = buffer.getvalue()
+    for gid, tip in tips.items():
+        opening = f'<g id="{gid}">'
+        text = text.replace(opening, f"{opening}<title>{escape(tip)}</title>", 1)
+    with replacing(target) as temporary:
+        Path(temporary).write_text(text, encoding="utf-8")
 
 
 def _frame(i: int, j: int, ink: str) -> Any:

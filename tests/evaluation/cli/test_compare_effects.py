@@ -105,6 +105,11 @@ def test_heatmap_cells_are_readable_on_every_colour(tmp_path: Path, files: list[
     assert code == 0 and "plot written" in err
     svg = target.read_text(encoding="utf-8")
     assert "best (" in svg and "Hedges" in svg
+    # every one of the 6 cells of the triangle has its tooltip, naming both runs and the sizes
+    titles = [part.split("</title>")[0] for part in svg.split("<title>")[1:]]
+    tips = [t for t in titles if " != " in t]
+    assert len(tips) == 6 and all("d_z" in t and "ES_E" in t for t in tips)
+    assert any(t.startswith("best != poor: diff +") for t in tips)
 
 
 def test_eval_ci_gives_every_mean_its_interval(tmp_path: Path, files: list[str]) -> None:
