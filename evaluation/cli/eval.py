@@ -212,7 +212,9 @@ def eval_command(
             from evaluation.cli.eval_elements import run_elements
 
             if plot_path or strict or confidence is not None:
-                raise click.UsageError("--plot, --strict and --ci are for the passage tasks")
+                raise click.UsageError(
+                    "--plot, --strict and --ci are for the passage and article tasks"
+                )
             run_elements(
                 qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
                 nonrel=nonrel, collection_dir=collection_dir,
@@ -227,15 +229,13 @@ def eval_command(
                 raise click.UsageError("article measures print as trec, tsv or json")
             if plot_path:
                 raise click.UsageError("--plot draws precision-recall curves of passage tasks")
-            if confidence is not None:
-                raise click.UsageError("--ci is for the passage tasks and Focal's article measures")
             options = TrecOptions(
                 level=1 if level is None else level, max_docs=max_docs, complete=complete,
                 version=int(trec_version or 10),
             )  # fmt: skip
             trec_eval.run_trec_eval(
                 qrels_path, run_paths, measures, options, per_topic, output_format or "trec",
-                jobs or os.cpu_count() or 1,
+                jobs or os.cpu_count() or 1, confidence, ci_method,
             )  # fmt: skip
             return
     output_format = output_format or "inex"

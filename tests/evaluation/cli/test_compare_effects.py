@@ -137,3 +137,31 @@ def test_eval_ci_gives_every_mean_its_interval(tmp_path: Path, files: list[str])
     assert intervals["method"] == "bootstrap" and len(intervals["MAiP"]) == 2
     plain = CliRunner().invoke(main, ["eval", *files])
     assert "ci_low" not in plain.stdout  # the official layout unless asked
+
+
+def test_eval_ci_in_trec_eval_terms(tmp_path: Path) -> None:
+    """TREC qrels and a TREC run on three topics: map's interval is the t interval of the
+    per-topic values `-q` prints; the counts get none."""
+    from click.testing import CliRunner
+
+    from assessor.cli.main import main
+
+    qrels = tmp_path / "q.trec"
+    qrels.write_text("".join(f"{t} 0 d{t}{a} {int(a < 2 + t % 2)}\n"
+                             for t in range(1, 4) for a in range(5)))  # fmt: skip
+    run = tmp_path / "r.trec"
+    run.write_text("".join(f"{t} Q0 d{t}{a} {r} {1 / r} r\n" for t in range(1, 4)
+                           for r, a in enumerate((4, 0, 3, 1, 2), start=1)))  # fmt: skip
+    base = ["eval", "--task", "articles", "-m", "map", "--format", "tsv"]
+    per_topic = CliRunner().invoke(main, [*base, "-q", str(qrels), str(run)]).stdout
+    values = [float(line.split("\t")[3]) for line in per_topic.splitlines()[1:]
+              if line.split("\t")[1] == "map" and line.split("\t")[2] != "all"]  # fmt: skip
+    assert len(values) == 3
+    result = CliRunner().invoke(main, [*base, "--ci", "0.9", str(qrels), str(run)])
+    assert result.exit_code == 0, result.stderr
+    rows = {
+        line.split("\t")[1]: float(line.split("\t")[3]) for line in result.stdout.splitlines()[1:]
+    }
+    low, high = stats.ttest_1samp(values, 0).confidence_interval(0.9)
+    assert (rows["map.ci_low"], rows["map.ci_high"]) == pytest.approx((low, high), abs=1e-12)
+    assert "num_rel.ci_low" not in rows
