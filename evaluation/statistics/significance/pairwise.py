@@ -145,9 +145,9 @@ def compare(
         raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}: {correction!r}")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1: {alpha}")
-    if test in RESAMPLING_TESTS and seed is None:
-        # both directions of a one-sided test draw the same resamples
-        seed = int(np.random.default_rng().integers(2**31))
+    if test in RESAMPLING_TESTS and not isinstance(seed, int):
+        # one integer seed, so that both directions of a one-sided test draw the same resamples
+        seed = int(np.random.default_rng(seed).integers(2**31))
     tests = run_test(paired, test, alternative, samples, seed, plus_one)
     statistic, p = tests.statistic, tests.p
     if alternative != "two-sided":
