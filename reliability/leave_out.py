@@ -32,7 +32,7 @@ from evaluation.statistics.rank_correlation import ranking
 from evaluation.statistics.significance.classical import t_test
 from pooling.records import RankedRun
 from reliability import judgements
-from reliability.rescoring import Rescorer, rescorer
+from reliability.rescoring import Rescoring, rescorer
 from reliability.scores import ScoreMatrix
 from reliability.studies import Progress, Setup, _no_progress, significance_signs
 
@@ -186,7 +186,7 @@ def leave_one_group_out(
     return LeaveOut(tuple(rows), judged_full, judged, changed, compared)
 
 
-def _score(setup: Setup, qrels: Qrels, fast: Rescorer | None) -> ScoreMatrix:
+def _score(setup: Setup, qrels: Qrels, fast: Rescoring | None) -> ScoreMatrix:
     """Every run on `qrels`: from the full scoring's arrays when they cover it, else topic by
     topic (the same numbers; tests/reliability/test_rescoring.py)."""
     scores = fast.score(qrels) if fast is not None else None

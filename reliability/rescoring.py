@@ -11,9 +11,10 @@ of `evaluation.measures.passages.focused` in the same order (integer sums, the s
 the same double rounding of recall bins, AiP summed left to right), so that every score is the
 one `reliability.scores.score_matrix` gives — whatever the article ids look like.
 
-The rest (the in-context tasks, article measures, `strict`, a trial that adds or alters a
-judgement) is not covered: `rescorer` gives None, or `score` None for such a trial, and the
-caller scores topic by topic as before.
+Focal's article measures MAP and P@k (task `articles`) are re-scored the same way from each
+run's article ranking (`ArticleRescorer`). The rest (the in-context tasks, other article
+measures, a trial that adds or alters a judgement) is not covered: `rescorer` gives None, or
+`score` None for such a trial, and the caller scores topic by topic as before.
 """
 
 from __future__ import annotations
@@ -62,20 +63,64 @@ class _Lines:
     segment_topic: Ints
 
 
-class Rescorer:
+class _Reductions:
+    """The relevant judgements of the full qrels, numbered, and which of them a reduction keeps."""
+
+    def __init__(self, runs: Sequence[Run | RunColumns], topics: Sequence[str]) -> None:
+        self.runs = tuple(run.run_id for run in runs)
+        self.topics = tuple(topics)
+        self.judgements: list[Judgement] = []
+        self.ids: dict[tuple[str, str], int] = {}
+
+    def _article(self, topic: str, article: str, judgement: Judgement) -> int:
+        key = (topic, article)
+        if key not in self.ids:
+            self.ids[key] = len(self.judgements)
+            self.judgements.append(judgement)
+        return self.ids[key]
+
+    def _kept(
+        self, qrels: Mapping[str, Mapping[str, Judgement]]
+    ) -> tuple[NDArray[np.bool_], Ints, Ints] | None:
+        """(kept: whether each numbered judgement is in `qrels`, with one more entry, always
+        False, for -1; relevant characters and relevant articles per topic), or None when
+        `qrels` is not a reduction of the full qrels."""
+        kept = np.zeros(len(self.judgements) + 1, bool)
+        rel_size = np.zeros(len(self.topics), np.int64)
+        relevant = np.zeros(len(self.topics), np.int64)
+        position = {topic: index for index, topic in enumerate(self.topics)}
+        for topic, judgements in qrels.items():
+            if topic not in position:
+                continue
+            total = count = 0
+            for article, judgement in judgements.items():
+                if judgement.rel_chars <= 0:
+                    continue
+                index = self.ids.get((topic, article))
+                if index is None:
+                    return None
+                full = self.judgements[index]
+                if judgement is not full and judgement != full:
+                    return None
+                kept[index] = True
+                total += judgement.rel_chars
+                count += 1
+            rel_size[position[topic]] = total
+            relevant[position[topic]] = count
+        return kept, rel_size, relevant
+
+
+class Rescorer(_Reductions):
     """The full scoring of `runs` on `qrels`, kept as arrays for scoring reduced qrels."""
 
     def __init__(
         self, qrels: Qrels, runs: Sequence[Run | RunColumns], task: str, measure: str,
         topics: Sequence[str],
     ) -> None:  # fmt: skip
-        self.runs = tuple(run.run_id for run in runs)
-        self.topics = tuple(topics)
+        super().__init__(runs, topics)
         self.column = _row_reader(measure)
         position = {topic: index for index, topic in enumerate(self.topics)}
         prepared = PreparedQrels(qrels)
-        self.judgements: list[Judgement] = []
-        self.ids: dict[tuple[str, str], int] = {}
         parts: dict[str, list[Ints]] = {key: [] for key in ("rel", "size", "dropped", "article")}
         segment_run, segment_topic, lengths = [], [], []
         for run_index, run in enumerate(runs):
@@ -109,35 +154,13 @@ class Rescorer:
         self.sizes_fixed = task != "thorough"  # thorough counts overlaps by relevance
         self.ret = _segment_cumsum(self.lines.size, self.lines.segment)
 
-    def _article(self, topic: str, article: str, judgement: Judgement) -> int:
-        key = (topic, article)
-        if key not in self.ids:
-            self.ids[key] = len(self.judgements)
-            self.judgements.append(judgement)
-        return self.ids[key]
-
     def score(self, qrels: Mapping[str, Mapping[str, Judgement]]) -> ScoreMatrix | None:
         """The runs scored on `qrels`, a reduction of the full qrels; None when `qrels` is not
         one (a relevant judgement the full qrels do not have, or have otherwise)."""
-        kept = np.zeros(len(self.judgements) + 1, bool)  # the last: lines of no relevant article
-        rel_size = np.zeros(len(self.topics), np.int64)
-        position = {topic: index for index, topic in enumerate(self.topics)}
-        for topic, judgements in qrels.items():
-            if topic not in position:
-                continue
-            total = 0
-            for article, judgement in judgements.items():
-                if judgement.rel_chars <= 0:
-                    continue
-                index = self.ids.get((topic, article))
-                if index is None:
-                    return None
-                full = self.judgements[index]
-                if judgement is not full and judgement != full:
-                    return None
-                kept[index] = True
-                total += judgement.rel_chars
-            rel_size[position[topic]] = total
+        found = self._kept(qrels)
+        if found is None:
+            return None
+        kept, rel_size, _ = found
         return ScoreMatrix(self.runs, self.topics, self._values(kept, rel_size))
 
     def _values(self, kept: NDArray[np.bool_], rel_size: Ints) -> NDArray[np.float64]:
@@ -184,11 +207,79 @@ class Rescorer:
         return values
 
 
+class ArticleRescorer(_Reductions):
+    """Article measures MAP and P@k (`evaluation.measures.articles.topic`) the same way: each
+    run's articles ranked once, the ranks of its relevant ones kept; a trial keeps some of them.
+    AP sums found/rank over the kept ones in rank order, left to right as the topic-by-topic
+    loop does (a dropped one adds 0.0, which changes no sum), and divides by the kept count."""
+
+    def __init__(
+        self, qrels: Qrels, runs: Sequence[Run | RunColumns], measure: str,
+        topics: Sequence[str],
+    ) -> None:  # fmt: skip
+        from evaluation.measures.articles.topic import article_ranking
+
+        super().__init__(runs, topics)
+        self.cutoff = int(measure[2:]) if measure.startswith("P@") else 0
+        position = {topic: index for index, topic in enumerate(self.topics)}
+        prepared = PreparedQrels(qrels)
+        ranks: list[list[int]] = []
+        articles: list[list[int]] = []
+        segment_run, segment_topic = [], []
+        for run_index, run in enumerate(runs):
+            for topic, results in run.topics.items():
+                if topic not in position or topic not in qrels:
+                    continue
+                gains = prepared.article_judgements(topic).gains
+                ranking = article_ranking(results)
+                hits = [(rank, a) for rank, a in enumerate(ranking, 1) if a in gains]
+                ranks.append([rank for rank, _ in hits])
+                articles.append([self._article(topic, a, qrels[topic][a]) for _, a in hits])
+                segment_run.append(run_index)
+                segment_topic.append(position[topic])
+        width = max((len(r) for r in ranks), default=0)
+        self.ranks = np.ones((len(ranks), width), np.int64)
+        self.articles = np.full((len(ranks), width), -1, np.int64)
+        for row, (found, ids) in enumerate(zip(ranks, articles, strict=True)):
+            self.ranks[row, : len(found)] = found
+            self.articles[row, : len(ids)] = ids
+        self.segment_run = np.array(segment_run, np.int64)
+        self.segment_topic = np.array(segment_topic, np.int64)
+
+    def score(self, qrels: Mapping[str, Mapping[str, Judgement]]) -> ScoreMatrix | None:
+        """As `Rescorer.score`."""
+        found = self._kept(qrels)
+        if found is None:
+            return None
+        kept, _, relevant = found
+        values = np.zeros((len(self.runs), len(self.topics)))
+        if not len(self.segment_run):
+            return ScoreMatrix(self.runs, self.topics, values)
+        stays = kept[self.articles]  # −1 (padding) reads the last entry, always False
+        if self.cutoff:
+            scores = (stays & (self.ranks <= self.cutoff)).sum(axis=1) / self.cutoff
+        else:
+            counts = np.cumsum(stays, axis=1)
+            terms = np.where(stays, counts / self.ranks, 0.0)
+            totals = np.cumsum(terms, axis=1)[:, -1] if terms.shape[1] else np.zeros(len(terms))
+            wanted = relevant[self.segment_topic]
+            scores = np.divide(totals, wanted, out=np.zeros(len(totals)), where=wanted > 0)
+        values[self.segment_run, self.segment_topic] = scores
+        return ScoreMatrix(self.runs, self.topics, values)
+
+
+Rescoring = Rescorer | ArticleRescorer
+"""Either re-scorer: `score(qrels)` gives the runs' scores on a reduction, or None."""
+
+
 def rescorer(
     qrels: Qrels, runs: Sequence[Run | RunColumns], task: str, measure: str,
     topics: Sequence[str],
-) -> Rescorer | None:  # fmt: skip
-    """A `Rescorer` when the task and measure are covered (see the module doc), else None."""
+) -> Rescoring | None:  # fmt: skip
+    """A re-scorer when the task and measure are covered (see the module doc), else None."""
+    if task == "articles":
+        covered = measure == "MAP" or (measure.startswith("P@") and measure[2:].isdigit())
+        return ArticleRescorer(qrels, runs, measure, topics) if covered else None
     if task not in TASKS or _row_reader(measure) is None:
         return None
     return Rescorer(qrels, runs, task, measure, topics)

@@ -1,5 +1,6 @@
 """Re-scoring on reduced judgements (`reliability.rescoring`) gives, to the last bit, the scores
-of the topic-by-topic path (`reliability.scores.score_matrix`) on generated campaigns: article ids
+of the topic-by-topic path (`reliability.scores.score_matrix`) on generated campaigns, for the
+focused and thorough iP measures and the article measures MAP and P@k: article ids
 of every form (`d3-17`, plain numbers), several passages per article, results past passages and
 overlapping thorough results, a topic without relevant articles, on sampled, depth-restricted
 and emptied judgements."""
@@ -57,8 +58,12 @@ def campaign(seed: int, thorough: bool) -> tuple[dict[str, dict[str, Judgement]]
     return qrels, runs
 
 
-@pytest.mark.parametrize("task", ["focused", "thorough"])
-@pytest.mark.parametrize("measure", ["AiP", "iP[0.01]", "iP[0.10]"])
+@pytest.mark.parametrize(
+    ("task", "measure"),
+    [(task, measure) for task in ("focused", "thorough")
+     for measure in ("AiP", "iP[0.01]", "iP[0.10]")]
+    + [("articles", "MAP"), ("articles", "P@5"), ("articles", "P@20")],
+)  # fmt: skip
 def test_reduced_judgements_score_as_topic_by_topic(task: str, measure: str) -> None:
     qrels, runs = campaign(3, thorough=task == "thorough")
     topics = tuple(qrels)
@@ -92,6 +97,7 @@ def test_what_is_not_covered_falls_back() -> None:
     qrels, runs = campaign(4, thorough=False)
     assert rescorer(qrels, runs, "ric", "AgP", tuple(qrels)) is None
     assert rescorer(qrels, runs, "focused", "char_prec", tuple(qrels)) is None
+    assert rescorer(qrels, runs, "articles", "nDCG@10", tuple(qrels)) is None
     fast = rescorer(qrels, runs, "focused", "AiP", tuple(qrels))
     assert fast is not None
     topic = qrels["1"]
