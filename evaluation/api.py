@@ -23,10 +23,12 @@ from evaluation.measures import providers
 from evaluation.measures.engines.trec_run import TrecEvaluation
 from evaluation.measures.prepared import PreparedQrels
 from evaluation.measures.records import RunEvaluation, Value
+from evaluation.statistics.significance.effects import Effects
 from evaluation.statistics.significance.pairwise import Comparison
 
 __all__ = [
-    "Evaluation", "Judgement", "Result", "Run", "compare", "evaluate", "read_qrels", "read_run",
+    "Evaluation", "Judgement", "Result", "Run", "compare", "effect_sizes", "evaluate",
+    "read_qrels", "read_run",
 ]  # fmt: skip
 
 Source: TypeAlias = str | os.PathLike[str]
@@ -263,3 +265,24 @@ def compare(
     }
     paired = pair_by_topic(values)
     return compare_pairs(paired, test, alternative, correction, significance, seed=seed)
+
+
+def effect_sizes(
+    comparison: Comparison, confidence: float = 0.95, method: str = "t", seed: int | None = None
+) -> Effects:
+    """How big each difference of `comparison` is, as `focal compare` prints it: each run's mean
+    with its interval (`runs`, in the runs' order), each pair's mean difference with its
+    interval, d_z, Hedges' g and Sakai's ES_E (`pairs`, aligned with `comparison.pairs`);
+    `method` t or bootstrap (`evaluation.statistics.significance.effects`).
+
+    >>> qrels = {"1": {"a": 1, "b": 0}, "2": {"c": 1, "d": 0}, "3": {"e": 1, "f": 0}}
+    >>> good = {"1": {"a": 2.0, "b": 1.0}, "2": {"c": 2.0, "d": 1.0}, "3": {"e": 2.0, "f": 1.0}}
+    >>> bad = {"1": {"a": 1.0, "b": 2.0}, "2": {"c": 1.0, "d": 2.0}, "3": {"e": 2.0, "f": 1.0}}
+    >>> found = effect_sizes(compare(evaluate(qrels, [good, bad], "articles", ["P.1"]), "P_1"))
+    >>> pair = found.pairs[0]  # differences 1, 1, 0: mean 2/3, s_d 1/√3, d_z 2/√3
+    >>> round(pair.diff.estimate, 3), round(pair.d_z, 4)
+    (0.667, 1.1547)
+    """
+    from evaluation.statistics.significance.effects import effect_sizes as sizes
+
+    return sizes(comparison, confidence, method, seed=seed)

@@ -20,10 +20,13 @@ from evaluation.formats.fol.columns import RunColumns
 from evaluation.formats.records import Judgement, Run
 from evaluation.statistics.swap_rates import SwapRates
 from reliability.leave_out import LeaveOut
+from reliability.queries import QueryRow
 from reliability.scores import ElementScoring
 from reliability.studies import DepthRow, SampleRow, Setup
 
-__all__ = ["leave_one_group_out", "pool_depths", "pool_sampling", "topic_swap_rates"]
+__all__ = [
+    "leave_one_group_out", "pool_depths", "pool_sampling", "topic_sampling", "topic_swap_rates",
+]  # fmt: skip
 
 Source: TypeAlias = str | os.PathLike[str]
 QrelsInput: TypeAlias = Source | Mapping[str, Mapping[str, Judgement]]
@@ -201,6 +204,25 @@ def topic_swap_rates(
     if not all(1 <= size <= half for size in chosen):
         raise ValueError(f"a topic subset size is between 1 and {half}")
     return swap_rates(full.values, chosen, trials, tolerances, np.random.default_rng(seed))
+
+
+def topic_sampling(
+    qrels: QrelsInput, runs: Sequence[RunInput], sizes: Sequence[int], trials: int = 10,
+    seed: int = 0, **study: Any,
+) -> list[QueryRow]:  # fmt: skip
+    """The runs ranked on `trials` random sets of each size of topics, against their ranking on
+    every topic: τ_b and τ_AP per size (seed 004 "Query Sampling", Fig 3 and Table 6;
+    `focal reliability queries`).
+
+    >>> qrels, runs = example()
+    >>> row = topic_sampling(qrels, runs, [6, 2], trials=4, task="articles")[0]
+    >>> row.size, row.tau.mean, row.tau_ap.mean
+    (6, 1.0, 1.0)
+    """
+    from reliability.queries import query_sampling
+
+    setup = study_setup(qrels, runs, **study)
+    return query_sampling(setup.score(setup.qrels), sizes, trials, seed)
 
 
 def leave_one_group_out(
