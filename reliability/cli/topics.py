@@ -103,6 +103,7 @@ def queries(
     sizes: str | None, trials: int, seed: int, threshold: float, plot_path: str | None,
     task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
     qrels_path: Path, run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
     """Rankings on random subsets of the topics against the ranking on all of them: mean and
     spread of τ_b and τ_AP per subset size (seed 004 Fig 3), and the fewest topics whose mean τ
@@ -110,7 +111,7 @@ def queries(
     from reliability.queries import query_sampling
     from reliability.queries import threshold as reaching
 
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     full = setup.score(setup.qrels)
     count = len(full.topics)
     chosen = (
