@@ -23,6 +23,19 @@ SHARED_DATA = (REPOSITORY.parent / "shared" / "data").resolve()
 DEMO = REPOSITORY / "demo"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def instance_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """`FOCAL_INSTANCE` for the whole session (servers started by tests inherit it): apps and
+    commands keep their files there, never in the per-user data folder of whoever runs the
+    tests."""
+    folder = tmp_path_factory.mktemp("instance")
+    given = os.environ.get("FOCAL_INSTANCE")
+    os.environ["FOCAL_INSTANCE"] = given or str(folder)
+    yield Path(os.environ["FOCAL_INSTANCE"])
+    if given is None:
+        os.environ.pop("FOCAL_INSTANCE", None)
+
+
 def shared_path(*parts: str) -> Path:
     """A path under ../shared/data, skipping the calling test when it is absent."""
     path = SHARED_DATA.joinpath(*parts)

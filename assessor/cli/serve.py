@@ -33,6 +33,7 @@ def serve(host: str, port: int, workers: int) -> None:
     """Serve the assessor web app; with --workers, the production server (put a proxy with
     https in front of it for the web, and set FOCAL_SESSION_COOKIE_SECURE=true)."""
     app = make_app()  # checks the database once, before any worker starts
+    click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
     if workers == 0:
         app.run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
         return
@@ -53,6 +54,7 @@ def demo(host: str, port: int, no_serve: bool) -> None:
     from assessor.store import db, migrate
 
     app = make_app(migrated=False)
+    click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
     migrate.upgrade(db.engine_of(app))
     with db.session_scope(app) as session:
         counts = load_demo(session)

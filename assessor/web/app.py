@@ -8,6 +8,7 @@ Flask is imported inside `create_app` so that importing the `focal` entry point
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,21 +26,37 @@ def asset_dir(name: str) -> Path:
     return shipped if shipped.is_dir() else WEB_DIR.parents[1] / name
 
 
+def instance_folder() -> Path:
+    """Where a server keeps its database, secret key and uploads: `FOCAL_INSTANCE`, else the
+    per-user data folder of the platform (platformdirs: `~/.local/share/focal` on Linux).
+
+    Never inside the virtual environment or the checkout, so that recreating either keeps
+    a campaign's judgements.
+    """
+    chosen = os.environ.get("FOCAL_INSTANCE", "").strip()
+    if chosen:
+        return Path(chosen).expanduser().resolve()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("focal", appauthor=False))
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask app: defaults in code, then `FOCAL_*` environment, then `test_config`.
 
-    Config keys: `DATABASE_URL` (SQLAlchemy URL; default a SQLite file `focal.sqlite` in the
-    instance folder, in WAL mode), `SECRET_KEY` (default: generated once and kept in
-    `instance/secret_key`), `SESSION_COOKIE_SECURE` (set it when serving over https: cookies
-    marked `Secure`, and `Strict-Transport-Security` sent), `DOCUMENT_CACHE_SIZE`,
+    The instance folder is `instance_folder()`. Config keys: `DATABASE_URL` (SQLAlchemy URL;
+    default a SQLite file `focal.sqlite` in the instance folder, in WAL mode), `SECRET_KEY`
+    (default: generated once and kept in `instance/secret_key`), `SESSION_COOKIE_SECURE` (set
+    it when serving over https: cookies marked `Secure`, and `Strict-Transport-Security`
+    sent), `DOCUMENT_CACHE_SIZE`,
     `TOKEN_LIFETIME` (default lifetime of new API tokens, e.g. `90d`, or `never`), and the
     log-in limits of `assessor.web.rate_limits`.
     """
     from flask import Flask
 
-    # Named after the top package, so the instance folder is where it always was.
     app = Flask(
         "assessor",
+        instance_path=str(instance_folder()),
         instance_relative_config=True,
         template_folder=str(asset_dir("templates")),
         static_folder=str(asset_dir("static")),
