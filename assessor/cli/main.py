@@ -49,6 +49,7 @@ COMMANDS: dict[str, str] = {
     "assign": "assessor.cli.users:assign",
     "serve": "assessor.cli.serve:serve",
     "demo": "assessor.cli.serve:demo",
+    "worker": "assessor.cli.serve:worker",
     "export-qrels": "assessor.cli.exports:export_qrels",
     "agreement": "assessor.cli.agreement:agreement",
     "report": "assessor.cli.report:report",

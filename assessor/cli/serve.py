@@ -1,4 +1,4 @@
-"""`focal serve` and `focal demo`: the assessor web app, on the configured or the demo database.
+"""`focal serve`, `focal demo` and `focal worker`: the web app, and the worker of its queue.
 
 `focal serve --workers N` serves a campaign with gunicorn: N worker processes, each with its
 own app and database connections (PostgreSQL for more than a handful of assessors: SQLite
@@ -72,3 +72,27 @@ def demo(host: str, port: int, no_serve: bool) -> None:
         return
     click.echo(f"open http://{host}:{port}/ (Ctrl+C stops)")
     make_app().run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
+
+
+@click.command("worker")
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 16),
+    default=1,
+    show_default=True,
+    help="Jobs run at once (imports write the database: one is right for SQLite).",
+)
+@friendly_errors
+def worker(threads: int) -> None:
+    """Run the queued jobs (imports) of the configured database until stopped: the queue's
+    service beside `focal serve` when FOCAL_JOB_WORKER=external (docs/deploy.md)."""
+    import logging
+
+    from assessor.web.jobs import queue_of
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    app = make_app()
+    queue = queue_of(app, inline=False)
+    click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
+    click.echo(f"running the jobs of queue {queue.name} with {threads} thread(s)")
+    queue.run_worker(threads)

@@ -83,7 +83,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _persistent_secret(instance / "secret_key")
 
     from assessor.store import db
-    from assessor.web import auth, headers, inputs
+    from assessor.web import auth, headers, inputs, jobs
     from assessor.web import rate_limits as limits
     from assessor.web.views import register_blueprints
 
@@ -92,6 +92,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     headers.init_app(app)
     limits.init_app(app)
+    jobs.init_app(app)
     register_blueprints(app)
     return app
 

@@ -6,13 +6,12 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from assessor.campaign.setup.import_jobs import READING, STORING, run_job, start_job
+from assessor.campaign.setup.import_jobs import READING, STORING, run_job
 from assessor.campaign.setup.importing import Progress
 from assessor.store import db
 from assessor.store.models import ImportJob, Topic
 from evaluation.errors import FormatError
 
-from ...conftest import wait_until
 
 
 def job_row(app: Flask, job_id: int) -> ImportJob:
@@ -22,7 +21,7 @@ def job_row(app: Flask, job_id: int) -> ImportJob:
 
 def new_job(app: Flask) -> int:
     with db.session_factory(app)() as session:
-        job = ImportJob(kind="topics", status="running", stage="")
+        job = ImportJob(kind="topics", status="queued", stage="")
         session.add(job)
         session.commit()
         return job.id
@@ -72,7 +71,7 @@ def test_an_unexpected_error_is_reported_too(app: Flask) -> None:
     def work(session: Session, progress: Progress) -> str:
         raise RuntimeError("disk on fire")
 
-    job_id = start_job(db.session_factory(app), "runs", None, work)
-    # The job's thread ends it; polled as the page does.
-    row = wait_until(lambda: (r := job_row(app, job_id)).status != "running" and r, 30, "the job")
+    job_id = new_job(app)
+    run_job(db.session_factory(app), job_id, work)
+    row = job_row(app, job_id)
     assert row.status == "failed" and "RuntimeError: disk on fire" in row.message
