@@ -19,6 +19,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from assessor.campaign.setup.import_jobs import cleanup_uploads, mark_interrupte
 log = logging.getLogger("assessor.campaign.setup.job_queue")
 
 IDLE_WAIT = 0.2  # seconds an inline worker waits before asking an empty queue again
+IDLE_EXIT = 30.0  # seconds without a job after which an inline worker ends (restarted on use)
 
 
 @dataclass
@@ -77,6 +79,8 @@ class JobQueue:
     _import: Any = field(repr=False)
     _inline: list[threading.Thread] = field(default_factory=list, repr=False)
     _inline_pid: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def submit(self, job_id: int) -> str:
         """Put job `job_id` on the queue; huey's task id (to revoke it while it waits)."""
@@ -95,11 +99,17 @@ class JobQueue:
         _BOUND[self.name] = Binding(factory, data_dir, time_limit)
 
     def start_inline(self, threads: int = 1) -> None:
-        """Run this queue's jobs in threads of this process (once per process: a forked
-        gunicorn worker starts its own), after marking the jobs of dead processes."""
-        if self._inline_pid == os.getpid():
-            return
-        self._inline_pid, self._inline = os.getpid(), []
+        """Run this queue's jobs in threads of this process, after marking the jobs of dead
+        processes. The threads end after `IDLE_EXIT` seconds without a job; this starts them
+        again (and a forked gunicorn worker starts its own)."""
+        with self._lock:
+            alive = [t for t in self._inline if t.is_alive()]
+            if self._inline_pid == os.getpid() and alive:
+                return
+            self._inline_pid, self._inline = os.getpid(), []
+            self._start_threads(threads)
+
+    def _start_threads(self, threads: int) -> None:
         _cleanup(self.name)
         for number in range(threads):
             thread = threading.Thread(
@@ -108,18 +118,26 @@ class JobQueue:
             thread.start()
             self._inline.append(thread)
 
+    def stop_inline(self) -> None:
+        """Stop this process's worker threads once their current job has ended."""
+        self._stop.set()
+        for thread in self._inline:
+            thread.join()
+        self._stop.clear()
+
     def _consume(self) -> None:
-        stop = threading.Event()
-        while not stop.is_set():
+        idle_since = time.monotonic()
+        while time.monotonic() - idle_since < IDLE_EXIT and not self._stop.is_set():
             try:
                 task = self.huey.dequeue()
             except Exception:  # the storage is busy or gone for a moment: ask again
-                log.exception("reading the job queue failed")
+                log.warning("reading the job queue %s failed", self.name, exc_info=True)
                 task = None
             if task is None:
-                stop.wait(IDLE_WAIT)
+                self._stop.wait(IDLE_WAIT)
                 continue
             self.huey.execute(task)
+            idle_since = time.monotonic()
 
     def run_worker(self, threads: int) -> None:
         """Consume until stopped (Ctrl+C or SIGTERM): `focal worker`, huey's own consumer,

@@ -245,7 +245,11 @@ def _after_action(found: ImportJob) -> ResponseReturnValue:
 @blueprint.get("/jobs/<int:job_id>")
 @organiser_required
 def job(job_id: int) -> ResponseReturnValue:
-    """How far an import job got (htmx polls the block every second while it runs)."""
+    """How far an import job got (htmx polls the block every second while it runs).
+
+    With inline workers, a poll starts this process's worker threads when none runs (after a
+    restart, jobs queued before it are taken up again)."""
+    queue_of(current_app)
     found = find_job(get_session(), job_id)
     if found is None:
         abort(404)
