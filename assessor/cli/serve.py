@@ -28,10 +28,20 @@ from assessor.store import db
     show_default=True,
     help="Serve with gunicorn and this many worker processes (0: Werkzeug's threaded server).",
 )
+@click.option(
+    "--keep-alive",
+    type=click.IntRange(5, 3600),
+    default=75,
+    show_default=True,
+    help="With --workers: seconds an idle keep-alive connection stays open.",
+)
 @friendly_errors
-def serve(host: str, port: int, workers: int) -> None:
-    """Serve the assessor web app; with --workers, the production server (put a proxy with
-    https in front of it for the web, and set FOCAL_SESSION_COOKIE_SECURE=true)."""
+def serve(host: str, port: int, workers: int, keep_alive: int) -> None:
+    """Serve the assessor web app; with --workers, the production server (behind an https
+    proxy, as deploy/ sets it up: docs/deploy.md).
+
+    Werkzeug's server (without --workers) answers every response with `Connection: close`, so
+    no client waits on an idle connection it would close."""
     app = make_app()  # checks the database once, before any worker starts
     click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
     if workers == 0:
@@ -40,7 +50,7 @@ def serve(host: str, port: int, workers: int) -> None:
     from assessor.cli.gunicorn_app import serve_with_gunicorn
 
     db.engine_of(app).dispose()  # the workers open their own connections
-    serve_with_gunicorn(host, port, workers)
+    serve_with_gunicorn(host, port, workers, keep_alive)
 
 
 @click.command("demo")
