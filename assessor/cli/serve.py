@@ -12,10 +12,29 @@ running it again keeps the judgements made so far.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from assessor.cli.support import friendly_errors, make_app
 from assessor.store import db
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+
+def _say_instance(app: Flask) -> None:
+    """Print the instance folder, and where an earlier version kept its database."""
+    from assessor.web.app import earlier_instance_folder
+
+    click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
+    earlier = earlier_instance_folder()
+    if earlier is not None:
+        click.echo(
+            f"note: a database of an earlier Focal is in {earlier}; set FOCAL_INSTANCE={earlier} "
+            "to keep using it",
+            err=True,
+        )
 
 
 @click.command("serve")
@@ -43,7 +62,7 @@ def serve(host: str, port: int, workers: int, keep_alive: int) -> None:
     Werkzeug's server (without --workers) answers every response with `Connection: close`, so
     no client waits on an idle connection it would close."""
     app = make_app()  # checks the database once, before any worker starts
-    click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
+    _say_instance(app)
     if workers == 0:
         app.run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
         return
@@ -64,7 +83,7 @@ def demo(host: str, port: int, no_serve: bool) -> None:
     from assessor.store import db, migrate
 
     app = make_app(migrated=False)
-    click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
+    _say_instance(app)
     migrate.upgrade(db.engine_of(app))
     with db.session_scope(app) as session:
         counts = load_demo(session)
@@ -103,6 +122,6 @@ def worker(threads: int) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     app = make_app()
     queue = queue_of(app, inline=False)
-    click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
+    _say_instance(app)
     click.echo(f"running the jobs of queue {queue.name} with {threads} thread(s)")
     queue.run_worker(threads)

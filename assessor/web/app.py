@@ -41,6 +41,22 @@ def instance_folder() -> Path:
     return Path(platformdirs.user_data_dir("focal", appauthor=False))
 
 
+def earlier_instance_folder() -> Path | None:
+    """The instance folder of Focal before `instance_folder()`, when it holds a database that
+    the current one lacks (Flask's default: `instance/` of a checkout, `<venv>/var/
+    assessor-instance` of an installed package); None otherwise, or with `FOCAL_INSTANCE` set.
+    """
+    if os.environ.get("FOCAL_INSTANCE", "").strip():
+        return None
+    from flask import Flask
+
+    earlier = Path(Flask("assessor").instance_path)
+    current = instance_folder()
+    if (earlier / "focal.sqlite").exists() and not (current / "focal.sqlite").exists():
+        return earlier
+    return None
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask app: defaults in code, then `FOCAL_*` environment, then `test_config`.
 
