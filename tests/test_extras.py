@@ -78,3 +78,20 @@ def test_a_command_whose_extra_is_missing_names_it_in_one_line() -> None:
         "focal: this command needs sqlalchemy, which is not installed: "
         "pip install 'focal[assessor]'"
     ]
+
+
+def test_the_lazy_listing_is_what_click_lists_with_every_command_loaded() -> None:
+    import click
+    from click.testing import CliRunner
+
+    from assessor.cli.main import COMMANDS, main
+
+    context = click.Context(main)
+    loaded = {name: main.get_command(context, name) for name in COMMANDS}
+    eager = click.Group("focal", commands={k: v for k, v in loaded.items() if v is not None})
+
+    def commands(group: click.Group) -> str:
+        listing = CliRunner().invoke(group, ["--help"], terminal_width=100).output
+        return listing[listing.index("Commands:") :]
+
+    assert commands(main) == commands(eager)

@@ -96,16 +96,17 @@ def missing_extra(error: ModuleNotFoundError) -> MissingExtra | None:
     )
 
 
-def summary(target: str) -> str:
-    """The first line of a command's docstring, read from its source without importing it.
+def summary(target: str) -> tuple[str, bool]:
+    """A command's help (its first paragraph) and whether it is hidden, read from its source
+    without importing it.
 
-    `focal --help` lists every command with this line: importing the modules to ask click
-    would load Flask, SQLAlchemy and scipy just to print help.
+    `focal --help` lists every command that is not hidden with this help: importing the
+    modules to ask click would load Flask, SQLAlchemy and scipy just to print help.
     """
     module_name, attribute = target.split(":")
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.origin is None:
-        return ""
+        return "", False
     with open(spec.origin, encoding="utf-8") as source:
         tree = ast.parse(source.read())
     for node in tree.body:
@@ -115,11 +116,36 @@ def summary(target: str) -> str:
                 for decorator in node.decorator_list
                 if isinstance(decorator, ast.Call) and _declares_command(decorator)
                 for keyword in decorator.keywords
-                if isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str)
+                if isinstance(keyword.value, ast.Constant)
             }
-            text = given.get("short_help") or given.get("help") or ast.get_docstring(node) or ""
-            return _first_paragraph(text)
-    return _first_paragraph(ast.get_docstring(tree) or "")  # a command built by a call
+            text = given.get("short_help") or given.get("help") or ast.get_docstring(node)
+            return _first_paragraph(str(text or "")), given.get("hidden") is True
+        if _assigns(node, attribute):  # `NAME = Group(..., help=OTHER.help)`: OTHER's help
+            return _borrowed_help(tree, node)
+    return "", False
+
+
+def _assigns(node: ast.stmt, name: str) -> bool:
+    return isinstance(node, ast.Assign) and any(
+        isinstance(target, ast.Name) and target.id == name for target in node.targets
+    )
+
+
+def _borrowed_help(tree: ast.Module, node: ast.stmt) -> tuple[str, bool]:
+    """The help of a command built by a call, `help=` a string or another command's `.help`."""
+    assert isinstance(node, ast.Assign)
+    call = node.value
+    keywords = {k.arg: k.value for k in call.keywords} if isinstance(call, ast.Call) else {}
+    given = keywords.get("help")
+    if isinstance(given, ast.Constant) and isinstance(given.value, str):
+        return _first_paragraph(given.value), False
+    if isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name):
+        for statement in tree.body:
+            if isinstance(statement, ast.ImportFrom) and statement.module:
+                for alias in statement.names:
+                    if (alias.asname or alias.name) == given.value.id:
+                        return summary(f"{statement.module}:{alias.name}")
+    return "", False
 
 
 def _first_paragraph(text: str) -> str:
@@ -143,8 +169,10 @@ class LazyGroup(click.Group):
         for name in self.list_commands(ctx):
             command = super().get_command(ctx, name)
             if command is None:  # a stand-in that only carries the summary
-                command = click.Command(name, help=summary(COMMANDS[name]))
-            rows.append((name, command.get_short_help_str(limit)))
+                text, hidden = summary(COMMANDS[name])
+                command = click.Command(name, help=text, hidden=hidden)
+            if not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
