@@ -17,8 +17,6 @@ import http.client
 import json
 import os
 import re
-import select
-import shutil
 import signal
 import socket
 import ssl
@@ -265,37 +263,3 @@ def test_nginx_in_front_of_focal_serve_as_deploy_sets_it_up(tmp_path: Path, redi
         # Another address is not held up, even claiming to be the first one.
         assert neighbour.log_in("nobody3", "wrong", X_Forwarded_For="127.0.0.3")[0] == 401
     assert b"Traceback" not in served.errors, served.errors.decode(errors="replace")
-
-
-@pytest.mark.slow
-def test_an_idle_keep_alive_connection_outlasts_five_seconds(tmp_path: Path) -> None:
-    """gunicorn (`--workers`) keeps an idle connection open past 5 s: the select waits for
-    the server to close it, and must time out instead; werkzeug's server says `close`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FOCAL_")}
-    env |= {"FOCAL_DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite'}", "FOCAL_SECRET_KEY": "k"}
-    subprocess.run(
-        [str(Path(sys.executable).with_name("focal")), "init-db"], env=env, check=True,
-        capture_output=True,
-    )  # fmt: skip
-    with serving(env, "--workers", "1") as served:
-        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
-        connection.request("GET", "/login")
-        first = connection.getresponse()
-        first.read()
-        assert first.getheader("Connection", "keep-alive").lower() != "close"
-        assert connection.sock is not None
-        closed, _, _ = select.select([connection.sock], [], [], 5.5)
-        assert closed == [], "the server closed the idle connection within 5.5 s"
-        connection.request("GET", "/login")
-        second = connection.getresponse()
-        second.read()
-        connection.close()
-        assert second.status == 200
-    with serving(env) as served:
-        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
-        connection.request("GET", "/login")
-        answer = connection.getresponse()
-        answer.read()
-        connection.close()
-        assert answer.getheader("Connection") == "close"  # no idle connection to wait on
-    shutil.rmtree(tmp_path / "instance", ignore_errors=True)
