@@ -33,6 +33,10 @@ DEFAULTS = {
     "LOGIN_LIMIT_PER_ADDRESS": "50 per 15 minutes",
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
+    # A shared store that stops answering (Redis restarting) must not stop log-ins: each
+    # process counts in its own memory meanwhile, and goes back to the store when it answers.
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+    "RATELIMIT_SWALLOW_ERRORS": True,
 }
 
 

@@ -136,17 +136,17 @@ def run_job(
         with factory() as session:
             message = work(session, progress)
     except JobStopped as stopped:
-        _end(factory, job_id, stopped.status, str(stopped))
+        end_job(factory, job_id, stopped.status, str(stopped))
         return
     except Exception as error:  # every failure becomes the job's message
         if not isinstance(error, FormatError | CampaignError | LookupError | OSError):
             log.exception("import job %s failed", job_id)
-        _end(factory, job_id, "failed", describe(error))
+        end_job(factory, job_id, "failed", describe(error))
         return
     _update(factory, job_id, status="done", stage="", message=message, finished_at=utcnow())
 
 
-def _end(factory: sessionmaker[Session], job_id: int, status: str, message: str) -> None:
+def end_job(factory: sessionmaker[Session], job_id: int, status: str, message: str) -> None:
     """End the job as `status` and remove the upload folder it owned (nothing was kept)."""
     job = _update(factory, job_id, status=status, stage="", message=message, finished_at=utcnow())
     if job.upload:

@@ -33,6 +33,7 @@ from assessor.campaign.setup.import_jobs import cleanup_uploads, mark_interrupte
 log = logging.getLogger("assessor.campaign.setup.job_queue")
 
 IDLE_WAIT = 0.2  # seconds an inline worker waits before asking an empty queue again
+ERROR_WAIT = 5.0  # seconds it waits after the queue's storage failed to answer
 IDLE_EXIT = 30.0  # seconds without a job after which an inline worker ends (restarted on use)
 
 
@@ -130,9 +131,10 @@ class JobQueue:
         while time.monotonic() - idle_since < IDLE_EXIT and not self._stop.is_set():
             try:
                 task = self.huey.dequeue()
-            except Exception:  # the storage is busy or gone for a moment: ask again
-                log.warning("reading the job queue %s failed", self.name, exc_info=True)
-                task = None
+            except Exception as error:  # the storage is busy or gone for a moment: ask again
+                log.warning("reading the job queue %s failed: %s", self.name, error)
+                self._stop.wait(ERROR_WAIT)
+                continue
             if task is None:
                 self._stop.wait(IDLE_WAIT)
                 continue

@@ -14,6 +14,7 @@ a larger collection as one archive).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,13 @@ from flask.typing import ResponseReturnValue
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.setup import upload_imports as imports
-from assessor.campaign.setup.import_jobs import cancel_job, create_job, find_job, retry_job
+from assessor.campaign.setup.import_jobs import (
+    cancel_job,
+    create_job,
+    end_job,
+    find_job,
+    retry_job,
+)
 from assessor.campaign.setup.import_requests import ImportRequest
 from assessor.campaign.setup.importing import imported_counts
 from assessor.campaign.setup.profiles import get_profile, profile_names
@@ -37,6 +44,7 @@ from assessor.web.jobs import queue_of
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.errors import FormatError
 
+log = logging.getLogger("assessor.web.views.organiser.imports")
 blueprint = Blueprint("imports", __name__, url_prefix="/organiser/import")
 
 UPLOAD_LIMIT = 1024**3
@@ -134,8 +142,22 @@ def _start(prepare: Callable[[], ImportRequest]) -> ResponseReturnValue:
 
 
 def _enqueue(job_id: int) -> None:
-    """Hand the job to the queue and keep its task id (to revoke it while it waits)."""
-    task_id = queue_of(current_app).submit(job_id)
+    """Hand the job to the queue and keep its task id (to revoke it while it waits).
+
+    A queue that cannot be reached (Redis down, say) fails the job with that message, so the
+    organiser sees why and may try again; nothing was imported."""
+    try:
+        task_id = queue_of(current_app).submit(job_id)
+    except Exception as error:  # the queue's storage, not the request, failed
+        log.exception("import job %s could not be queued", job_id)
+        end_job(
+            session_factory(current_app),
+            job_id,
+            "failed",
+            f"The task queue could not take the import ({type(error).__name__}: {error}); "
+            "nothing was imported. Try again later.",
+        )
+        return
     session = get_session()
     job = session.get_one(ImportJob, job_id)
     if job.task_id is None or job.status == "queued":

@@ -110,3 +110,30 @@ def test_an_interrupted_job_is_retried_to_the_end(app: Flask) -> None:
         "the retried job to end",
     )
     assert (job.status, job.message) == ("done", "Imported 5 topics.")
+
+
+def test_with_redis_unreachable_log_in_works_and_an_import_fails_saying_why(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    app = make_test_app(
+        tmp_path, template=migrated_sqlite, config={"REDIS_URL": "redis://127.0.0.1:1/0"}
+    )
+    with db.session_scope(app) as session:
+        add_user(session, "olga", "organiser", PASSWORD)
+    client = app.test_client()
+    token = login(client, "olga")  # the limiter falls back to this process's memory
+    answer = client.post(
+        "/organiser/import/topics",
+        data={
+            "csrf_token": token,
+            "files": [(io.BytesIO((DEMO / "topics.xml").read_bytes()), "topics.xml")],
+        },
+        headers={"HX-Request": "true"},
+        content_type="multipart/form-data",
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and 'data-status="failed"' in html, html
+    assert "The task queue could not take the import (ConnectionError" in html
+    assert not any((Path(app.instance_path) / "data").rglob("*.xml"))  # its upload removed
+    queue_of(app, inline=False).stop_inline()
+    db.engine_of(app).dispose()
