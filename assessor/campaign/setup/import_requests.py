@@ -61,9 +61,28 @@ class ImportRequest:
             profile,
         )
 
+    def collection_name(self) -> str | None:
+        """The name asked for, else an uploaded archive's (whether or not it is unpacked yet)."""
+        if self.name or self.archive is None:
+            return self.name
+        return Received(Path(), (), self.archive).archive_stem
+
     def received(self) -> Received:
+        """The kept upload, as it is now: a retried job may find its archive unpacked.
+
+        The importer removes an archive only once it is wholly unpacked, so an archive that is
+        gone left complete `*.xml` files (imported as loose files), while one still there may
+        have left some (removed, to unpack it again).
+        """
         assert self.upload is not None  # only asked of uploaded material
-        return Received(Path(self.upload), tuple(Path(f) for f in self.files), self.archive)
+        directory, files = Path(self.upload), tuple(Path(f) for f in self.files)
+        if self.archive is None:
+            return Received(directory, files)
+        if not files[0].exists():
+            return Received(directory, tuple(sorted(directory.glob("*.xml"))))
+        for partial in directory.glob("*.xml"):
+            partial.unlink()
+        return Received(directory, files, self.archive)
 
 
 def perform(session: Session, request: ImportRequest, progress: Progress) -> str:
@@ -71,7 +90,11 @@ def perform(session: Session, request: ImportRequest, progress: Progress) -> str
     if request.kind == "collection":
         if request.upload is not None:
             named, count = imports.import_received_collection(
-                session, request.received(), request.name, progress, profile=request.profile
+                session,
+                request.received(),
+                request.collection_name(),
+                progress,
+                profile=request.profile,
             )
         else:
             folder = Path(request.files[0])

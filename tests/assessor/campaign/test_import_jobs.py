@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import os
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,10 +23,12 @@ from assessor.campaign.setup.import_jobs import (
     create_job,
     retry_job,
     run_job,
+    run_requested,
 )
 from assessor.campaign.setup.import_requests import ImportRequest
 from assessor.campaign.setup.importing import Progress
-from assessor.campaign.setup.upload_imports import Received
+from assessor.campaign.setup.upload_imports import LIMITS, Received, receive
+from assessor.campaign.setup.uploads import unpack_archive
 from assessor.store import db
 from assessor.store.models import ImportJob, Topic
 from evaluation.errors import FormatError
@@ -177,3 +181,36 @@ def test_cleanup_removes_only_folders_nothing_needs(app: Flask, tmp_path: Path) 
     with db.session_factory(app)() as session:
         assert cleanup_uploads(session, data) == [orphan]
     assert kept.is_dir() and young.is_dir() and not orphan.exists()
+
+
+def _zipped_collection(folder: Path, names: list[str]) -> Received:
+    """Three demo articles uploaded as `three.zip`, kept as `receive` keeps an archive."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in names:
+            archive.writestr(name, (DEMO / "collection" / name).read_bytes())
+    buffer.seek(0)
+    return receive(folder, "collection", [("three.zip", buffer)])
+
+
+@pytest.mark.parametrize("unpacked", [True, False])
+def test_a_retried_archive_import_goes_on_from_what_the_interruption_left(
+    app: Flask, tmp_path: Path, unpacked: bool
+) -> None:
+    names = ["1001.xml", "1002.xml", "1003.xml"]
+    received = _zipped_collection(tmp_path / "data", names)
+    (archive,) = received.files
+    if unpacked:  # interrupted after unpacking: the archive was removed, its files are there
+        unpack_archive(archive, "three.zip", received.directory, LIMITS)
+        archive.unlink()
+    else:  # interrupted while unpacking: one file of the three
+        (received.directory / "1001.xml").write_bytes(b"<article><p>half")
+    request = ImportRequest.uploaded("collection", received)
+    job_id = create_job(db.session_factory(app), request, None)
+    run_requested(db.session_factory(app), job_id)
+    row = job_row(app, job_id)
+    assert (row.status, row.message) == (
+        "done",
+        "Imported 3 documents into the collection three.",
+    )
+    assert sorted(p.name for p in received.directory.iterdir()) == names
