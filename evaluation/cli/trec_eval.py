@@ -28,7 +28,7 @@ from evaluation.measures.engines.trec_run import (
     run_from_records,
 )
 from evaluation.measures.registry.names import parse_trec
-from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
+from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, TEXT, Selection
 from evaluation.output.tables import dump_json
 
 TREC_FORMATS = ("trec", "tsv", "json")
@@ -110,29 +110,46 @@ def notes(evaluation: TrecEvaluation) -> list[str]:
     return said
 
 
-def format_value(name: str, value: Value) -> str:
-    """A value as trec_eval prints it: counts `%ld`, the rest `%6.4f`."""
-    return str(int(value)) if name in COUNTS else f"{float(value):6.4f}"
+def trec_lines(
+    evaluation: TrecEvaluation, selection: Selection, per_topic: bool, summary: bool = True,
+    zscores: bool = False,
+) -> list[str]:  # fmt: skip
+    """trec_eval's lines for one run: with -q every topic's rows (topics in id order, rows in
+    measure order), then unless -n the `all` rows (runid first). Counts print as integers,
+    the rest `%6.4f`, relstring quoted and in per-topic rows only; z-scores (-Z) print every
+    value `%6.4f` after a `Z` (`meas_print_single.c`, `meas_print_final.c`)."""
+    rows = selection.rows()
+    lines: list[str] = []
+    if per_topic:
+        for i, topic in enumerate(evaluation.topics):
+            for row in rows:
+                if row.family not in SUMMARY_ONLY:
+                    value = evaluation.values[row.name][i]
+                    lines.append(_line(row.name, row.family, topic, value, zscores))
+    if summary:
+        if selection.runid:
+            lines.append(f"{'runid':<22}\tall\t{evaluation.run_id}\n")
+        for row in rows:
+            if row.family not in TEXT:
+                value = evaluation.summary[row.name]
+                lines.append(_line(row.name, row.family, "all", value, zscores))
+    return lines
+
+
+def _line(name: str, family: str, topic: str, value: Value, zscores: bool) -> str:
+    if family in TEXT:
+        return f"{name:<22}\t{topic}\t'{value}'\n"
+    if zscores:
+        return f"Z{name:<22}\t{topic}\t{float(value):6.4f}\n"
+    shown = str(int(value)) if name in COUNTS else f"{float(value):6.4f}"
+    return f"{name:<22}\t{topic}\t{shown}\n"
 
 
 def write_trec(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
                per_topic: bool) -> None:  # fmt: skip
-    """trec_eval's output: per-topic rows with `-q` (topics in id order), then the `all` rows."""
-    rows = selection.rows()
-    topic_rows = [row.name for row in rows if row.family not in SUMMARY_ONLY]
+    """trec_eval's output, run after run."""
     for evaluation in evaluations:
-        lines: list[str] = []
-        if per_topic:
-            for i, topic in enumerate(evaluation.topics):
-                for name in topic_rows:
-                    value = format_value(name, evaluation.values[name][i])
-                    lines.append(f"{name:<22}\t{topic}\t{value}\n")
-        if selection.runid:
-            lines.append(f"{'runid':<22}\tall\t{evaluation.run_id}\n")
-        for row in rows:
-            value = format_value(row.name, evaluation.summary[row.name])
-            lines.append(f"{row.name:<22}\tall\t{value}\n")
-        stream.write("".join(lines))
+        stream.write("".join(trec_lines(evaluation, selection, per_topic)))
 
 
 def write_tsv(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
@@ -146,10 +163,12 @@ def write_tsv(evaluations: Sequence[TrecEvaluation], selection: Selection, strea
             for i, topic in enumerate(evaluation.topics):
                 for row in rows:
                     if row.family not in SUMMARY_ONLY:
-                        value = evaluation.values[row.name][i]
+                        value = evaluation.values[row.name][i]  # relstring: a str
                         stream.write(f"{run_id}\t{row.name}\t{topic}\t{value!r}\n")
         for row in rows:
-            stream.write(f"{run_id}\t{row.name}\tall\t{evaluation.summary[row.name]!r}\n")
+            if row.family not in TEXT:
+                summary = evaluation.summary[row.name]
+                stream.write(f"{run_id}\t{row.name}\tall\t{summary!r}\n")
 
 
 def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,

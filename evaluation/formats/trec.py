@@ -38,6 +38,10 @@ RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score", "run")
 QRELS_COLUMNS = ("topic", "iter", "doc", "grade")
 
 
+class DuplicateDocument(FormatError):
+    """A document twice in one topic of a run or of qrels (trec_eval stops with exit code 4)."""
+
+
 @dataclass(frozen=True)
 class TrecRun:
     """A run as trec_eval sees it: one row per line (file order); rank and Q0 are dropped."""
@@ -109,7 +113,7 @@ def read_trec_qrels(path: str | Path) -> TrecQrels:
                 raise FormatError(name, number, message) from None
             pair = (words[0], words[2])
             if pair in seen_at:
-                raise FormatError(
+                raise DuplicateDocument(
                     name, number, f"document {_show(words[2])} of topic {_show(words[0])} is "
                     f"judged twice (also line {seen_at[pair]}); trec_eval refuses duplicates",
                 )  # fmt: skip
@@ -124,14 +128,21 @@ def read_trec_qrels(path: str | Path) -> TrecQrels:
 
 
 def read_trec_run(path: str | Path) -> TrecRun:
-    """Parse a TREC run. Raises FormatError (file:line) for a line that is not six fields, a
+    """Parse a TREC run. Raises FormatError (file:line) for a line of fewer than six fields, a
     score that is not a number, or a document twice in one topic (trec_eval refuses it)."""
-    name, data = str(path), read_bytes(path)
-    table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
+    return parse_trec_run(read_bytes(path), str(path))
+
+
+def parse_trec_run(data: bytes, name: str) -> TrecRun:
+    """A TREC run from its bytes, as trec_eval 10.0 reads it: fields after the sixth ignored,
+    blank lines and lines starting with `#` skipped, the run id of the last line kept."""
+    plain = b"#" not in data
+    table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()}) if plain else None
     if table is not None and table.num_rows:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
         if len(pc.unique(pair_keys(topic, doc))) == len(topic):
-            run_id = _text(table["run"][0].as_py(), name, 1, "run id")
+            last = table.num_rows
+            run_id = _text(table["run"][last - 1].as_py(), name, last, "run id")
             return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
     return _read_lines(data, name)
 
@@ -179,9 +190,9 @@ def _read_lines(data: bytes, name: str) -> TrecRun:
     with collector_paused():
         for number, line in enumerate(data.split(b"\n"), 1):
             words = line.split()
-            if not words:
+            if not words or words[0].startswith(b"#"):
                 continue
-            if len(words) != 6:
+            if len(words) < 6:
                 message = f"expected 6 fields {RUN_SHAPE}, found {len(words)}"
                 raise FormatError(name, number, message)
             try:
@@ -191,13 +202,13 @@ def _read_lines(data: bytes, name: str) -> TrecRun:
                 raise FormatError(name, number, message) from None
             pair = (words[0], words[2])
             if pair in first:
-                raise FormatError(
+                raise DuplicateDocument(
                     name, number, f"document {_show(words[2])} appears twice in topic "
                     f"{_show(words[0])} (also line {first[pair]}); trec_eval refuses duplicate "
                     "documents in a topic",
                 )  # fmt: skip
             first[pair] = number
-            run_id = run_id or _text(words[5], name, number, "run id")
+            run_id = _text(words[5], name, number, "run id")  # the last line's, as trec_eval
             topics.append(words[0])
             docs.append(words[2])
     return TrecRun(

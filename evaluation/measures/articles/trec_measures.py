@@ -37,11 +37,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+from evaluation.measures.articles import trec_gains
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -69,6 +71,8 @@ class Selection(Protocol):
 
     def rows(self) -> Sequence[Row]: ...
     def parameters(self, family: str) -> tuple[float, ...]: ...
+    @property
+    def pairs(self) -> dict[str, tuple[tuple[str, float], ...]]: ...
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class Ranked:
     num_rel: Ints  # per topic: judged documents with grade >= level
     num_nonrel: Ints  # per topic: judged documents with 0 <= grade < level
     ideal: list[Floats]  # per topic: cumulative ideal DCG at ranks 1, 2, ...
+    levels: list[Ints] = field(default_factory=list)  # per topic: judged documents per grade
 
 
 def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:
@@ -100,9 +105,10 @@ def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:
 
 
 def topic_values(
-    ranked: Ranked, selection: Selection, level: int, version: int
-) -> dict[str, npt.NDArray[np.float64] | Ints]:
-    """Every selected measure except num_q, one array over the topics of `ranked`."""
+    ranked: Ranked, selection: Selection, level: int, version: int, num_docs: int = 0
+) -> dict[str, npt.NDArray[np.float64] | Ints | list[str]]:
+    """Every selected measure except num_q, one array over the topics of `ranked` (relstring:
+    a list of strings); `num_docs` is the collection size (-N) utility's fourth term uses."""
     topics = len(ranked.starts)
     if topics == 0:
         return {row.name: np.zeros(0) for row in selection.rows() if row.family != "num_q"}
@@ -123,7 +129,7 @@ def topic_values(
         ratio: Floats = np.divide(sums, num_rel, out=np.zeros(topics), where=num_rel > 0)
         return ratio
 
-    out: dict[str, Floats | Ints] = {}
+    out: dict[str, Floats | Ints | list[str]] = {}
     curves: dict[str, list[Floats]] = {}
     precision_here = np.where(relevant, cum / rank, 0.0)
     first = np.full(topics, np.inf)
@@ -163,7 +169,8 @@ def topic_values(
             p = selection.parameters("utility")
             out[name] = (p[0] * num_rel_ret + p[1] * (num_ret - num_rel_ret)
                          + p[2] * (num_rel - num_rel_ret)
-                         + p[3] * (num_rel_ret - num_ret - num_rel)).astype(np.float64)  # fmt: skip
+                         + p[3] * (num_docs + num_rel_ret - num_ret - num_rel)
+                         ).astype(np.float64)  # fmt: skip
         elif family == "num_nonrel_judged_ret":
             out[name] = np.bincount(seg, (grades >= 0) & ~relevant, minlength=topics).astype(
                 np.int64
@@ -172,6 +179,12 @@ def topic_values(
             out[name] = per_rel(total(np.where(rank <= k, precision_here, 0.0)))
         elif family == "infAP":
             out[name] = per_rel(total(_infap_terms(grades, relevant, cum, rank, ranked, seg)))
+        elif family in trec_gains.BY_TOPIC or (family == "ndcg" and family in selection.pairs):
+            param = selection.parameters(family)[0] if family == "relstring" else k
+            out[name] = trec_gains.by_topic(family, param, ranked, selection.pairs.get(family, ()))
+        elif family == "binG":
+            terms = np.where(relevant, 1.0 / np.log2(2.0 + rank - cum), 0.0)
+            out[name] = per_rel(total(terms))
         elif family in ("ndcg", "ndcg_cut"):
             gains = np.where(grades > 0, grades, 0) / np.log2(rank + 1.0)
             cut = None if k is None else int(k)

@@ -16,7 +16,7 @@ The two versions differ in two places (trec_eval 10.0 changelog; see docs/trec_e
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,20 +35,23 @@ from evaluation.measures.articles.trec_measures import (
     Ranked,
     topic_values,
 )
-from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, Selection
+from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, TEXT, Selection
 
-Value = int | float
+Number = int | float
+Value = int | float | str  # relstring's rows are strings
 VERSIONS = (9, 10)
 
 
 @dataclass(frozen=True)
 class TrecOptions:
-    """trec_eval's switches: -l, -M, -c, and which version's numbers to reproduce."""
+    """trec_eval's switches: -l, -M, -c, -J, -N, and which version's numbers to reproduce."""
 
     level: int = 1  # -l: lowest grade that counts as relevant
     max_docs: int | None = None  # -M: documents per topic considered (None: all)
     complete: bool = False  # -c: average over every qrels topic
     version: int = 10  # 10 (default) or 9
+    judged_only: bool = False  # -J: drop the retrieved documents without a judgement
+    num_docs: int = 0  # -N: documents in the collection (utility's fourth term)
 
     def __post_init__(self) -> None:
         if self.version not in VERSIONS:
@@ -62,6 +65,7 @@ class _TopicStats:
     num_rel: int
     num_nonrel: int
     ideal: Floats
+    levels: npt.NDArray[np.int64]  # judged documents per grade 0..largest
 
 
 class GradeTable:
@@ -81,6 +85,7 @@ class GradeTable:
         self.judged = {
             name: grade[order[bounds[i] : bounds[i + 1]]] for i, name in enumerate(names)
         }
+        self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
         self.topics = sorted(self.judged)  # str order = UTF-8 byte order = trec_eval's strcmp
         self._stats: dict[tuple[str, int], _TopicStats] = {}
 
@@ -113,7 +118,8 @@ class GradeTable:
             ideal = np.cumsum(positive / np.log2(np.arange(2, len(positive) + 2)))
             num_rel = int(np.count_nonzero(grades >= level))
             num_nonrel = int(np.count_nonzero((grades >= 0) & (grades < level)))
-            self._stats[key] = _TopicStats(num_rel, num_nonrel, ideal)
+            levels = np.bincount(grades[grades >= 0]).astype(np.int64)
+            self._stats[key] = _TopicStats(num_rel, num_nonrel, ideal, levels)
         return self._stats[key]
 
 
@@ -126,7 +132,7 @@ class TrecEvaluation:
     options: TrecOptions
     topics: list[str]
     values: dict[str, list[Value]]  # row name -> per-topic values, aligned with `topics`
-    summary: dict[str, Value]  # row name -> the `all` value (num_q first)
+    summary: dict[str, Number]  # row name -> the `all` value (num_q first)
     answered: list[bool] = field(default_factory=list)
     unknown_topics: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -171,6 +177,9 @@ def rank_run(
     found = pc.index_in(pair_keys(topic, doc).take(numeric_array(kept)), value_set=index.keys)
     at = to_numpy(pc.cast(found, pa.int64()).fill_null(scalar(-1)))
     grades = np.where(at >= 0, index.key_grades[at], NONPOOL)
+    if options.judged_only:  # after -M, as trec_eval's form_res_rels.c does
+        judged = grades >= 0
+        kept, grades = kept[judged], grades[judged]
     answered = [name for name, k in zip(names, known.tolist(), strict=True) if k]
     kept_sizes = np.bincount(seg[kept], minlength=len(starts))[known]
     stats = [index.stats(name, options.level) for name in answered]
@@ -180,24 +189,34 @@ def rank_run(
         np.array([s.num_rel for s in stats], dtype=np.int64),
         np.array([s.num_nonrel for s in stats], dtype=np.int64),
         [s.ideal for s in stats],
+        [s.levels for s in stats],
     )
     return ranked, answered, [name for name, k in zip(names, known.tolist(), strict=True) if not k]
 
 
 def evaluate_trec(
-    index: GradeTable, run: TrecRun, selection: Selection, options: TrecOptions
+    index: GradeTable,
+    run: TrecRun,
+    selection: Selection,
+    options: TrecOptions,
+    adjust: Callable[[TrecEvaluation], None] | None = None,
 ) -> TrecEvaluation:
     """Evaluate one run: the topics it shares with the qrels (sorted), plus with `-c` in 10.0
-    the qrels topics it misses; `all` as the chosen version averages."""
+    the qrels topics it misses; `all` as the chosen version averages. `adjust` may change the
+    per-topic values before they are averaged (trec_eval's -Z z-scores)."""  # fmt: skip
     ranked, answered, unknown = rank_run(index, run, options)
-    arrays = topic_values(ranked, selection, options.level, options.version)
-    values: dict[str, list[Value]] = {name: column.tolist() for name, column in arrays.items()}
+    arrays = topic_values(ranked, selection, options.level, options.version, options.num_docs)
+    values: dict[str, list[Value]] = {}
+    for name, column in arrays.items():
+        values[name] = list(column) if isinstance(column, list) else column.tolist()
     topics, flags = list(answered), [True] * len(answered)
     if options.complete and options.version == 10:
         topics, flags, values = _with_missing(index, topics, values, options)
     evaluation = TrecEvaluation(
         run.run_id, run.file, options, topics, values, {}, flags, unknown, list(run.warnings)
     )
+    if adjust is not None:
+        adjust(evaluation)
     evaluation.summary = _summary(evaluation, index, selection)
     return evaluation
 
@@ -207,6 +226,8 @@ def _with_missing(
 ) -> tuple[list[str], list[bool], dict[str, list[Value]]]:
     """10.0 with -c: every qrels topic, the missing ones scored as an empty ranking."""
     at = {topic: i for i, topic in enumerate(answered)}
+    text_rows = {name for name, column in values.items() if column and isinstance(column[0], str)}
+    text_rows |= {name for name in values if name.startswith("relstring")}
     topics = sorted(set(answered) | set(index.topics))
     merged: dict[str, list[Value]] = {name: [] for name in values}
     for topic in topics:
@@ -216,6 +237,8 @@ def _with_missing(
                 merged[name].append(column[i])
             elif name == "num_rel":
                 merged[name].append(index.stats(topic, options.level).num_rel)
+            elif name in text_rows:
+                merged[name].append("")
             elif name in GEOMETRIC:
                 merged[name].append(math.log(MIN_GEO_MEAN))
             else:
@@ -225,20 +248,25 @@ def _with_missing(
 
 def _summary(
     evaluation: TrecEvaluation, index: GradeTable, selection: Selection
-) -> dict[str, Value]:
+) -> dict[str, Number]:
     options = evaluation.options
     count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)
     divisor = len(index.topics) if options.complete else count
     missing = divisor - len(evaluation.topics)  # 9.x with -c: topics never evaluated
-    summary: dict[str, Value] = {}
+    summary: dict[str, Number] = {}
     for row in selection.rows():
         name = row.name
         if name == "num_q":
             summary[name] = count
             continue
         column = evaluation.values[name]
-        if name in COUNTS:
-            summary[name] = int(sum(int(v) for v in column))
+        if row.family in TEXT:
+            continue
+        if name == "num_rel" and options.complete:  # every qrels grade above 0, whatever -l
+            summary[name] = index.positive
+            continue
+        if name in COUNTS:  # floats only as z-scores
+            summary[name] = sum(column)  # type: ignore[arg-type]
             continue
         total = 0.0
         for value in column:
