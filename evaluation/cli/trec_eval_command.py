@@ -140,6 +140,8 @@ def parse_arguments(argv: Sequence[str]) -> Request:
             request.zscores = value
         elif name == "trec-version":
             settings["version"] = c_atol(value)
+    if request.rel_format in ("prefs", "qrels_prefs", "qrels_jg"):
+        raise Stop(f"focal trec_eval: -R {request.rel_format} is not provided", 2)
     for spec in request.measures:  # trec_eval refuses an unknown name as it reads -m
         try:
             parse_trec([spec])
@@ -198,8 +200,6 @@ def to_zscores(
 def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluation, Selection]:
     """Read, check and evaluate as trec_eval does; Stop on what stops it."""
     if request.rel_format != "qrels":
-        if request.rel_format in ("prefs", "qrels_prefs", "qrels_jg"):
-            raise Stop(f"focal trec_eval: -R {request.rel_format} is not provided", 2)
         raise Stop(f"trec_eval: Illegal rel_format '{request.rel_format}'", 2)
     if request.results_format != "trec_results":
         raise Stop(f"trec_eval: Illegal retrieval results format '{request.results_format}'", 2)
