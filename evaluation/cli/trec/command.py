@@ -28,6 +28,7 @@ from typing import TextIO
 
 import click
 
+from evaluation.cli.trec.zscores import read_zscores, to_zscores
 from evaluation.cli.trec_eval import trec_lines
 from evaluation.errors import FormatError
 from evaluation.formats._source import UTF8_BOM, read_bytes
@@ -42,7 +43,6 @@ from evaluation.measures.registry.names import UnknownMeasure, c_atol, parse_tre
 from evaluation.measures.registry.trec import Selection
 
 VERSION = "10.0-rc3"
-MISSING_ZSCORE = -1000000.0
 SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 LONG = [
     "help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted",
@@ -158,43 +158,6 @@ def parse_arguments(argv: Sequence[str]) -> Request:
     request.qrels, request.results = files
     request.options = settings
     return request
-
-
-def read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
-    """`topic measure mean stddev` lines (`get_zscores.c`); a malformed line stops (exit 2)."""
-    table: dict[tuple[str, str], tuple[float, float]] = {}
-    for number, line in enumerate(read_bytes(path).split(b"\n"), 1):
-        words = line.split()
-        if not words:
-            continue
-        if len(words) != 4:
-            raise FormatError(path, number, f"expected `topic measure mean stddev`, found "
-                              f"{len(words)} fields")  # fmt: skip
-        try:
-            mean, deviation = float(words[2]), float(words[3])
-        except ValueError:
-            raise FormatError(path, number, "expected a numeric mean and stddev") from None
-        table.setdefault((words[0].decode(errors="replace"), words[1].decode()), (mean, deviation))
-    return table
-
-
-def to_zscores(
-    evaluation: TrecEvaluation, table: dict[tuple[str, str], tuple[float, float]]
-) -> None:
-    """Per-topic values as z-scores (`convert_zscores.c`), in place."""
-    known_topics = {topic for topic, _ in table}
-    for name, column in evaluation.values.items():
-        if column and isinstance(column[0], str):
-            continue
-        for i, topic in enumerate(evaluation.topics):
-            found = table.get((topic, name)) if topic in known_topics else None
-            value = float(column[i])
-            if found is None:
-                column[i] = MISSING_ZSCORE
-            elif found[1]:
-                column[i] = (value - found[0]) / found[1]
-            else:
-                column[i] = 0.0 if value == found[0] else MISSING_ZSCORE
 
 
 def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluation, Selection]:
