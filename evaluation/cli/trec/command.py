@@ -32,7 +32,8 @@ from evaluation.cli.trec.zscores import read_zscores, to_zscores
 from evaluation.cli.trec_eval import trec_lines
 from evaluation.errors import FormatError
 from evaluation.formats._source import UTF8_BOM, read_bytes
-from evaluation.formats.trec import DuplicateDocument, parse_trec_run, read_trec_qrels
+from evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run, read_trec_qrels
+from evaluation.measures.engines.trec_groups import evaluate_groups, read_qrels_jg, topics_of
 from evaluation.measures.engines.trec_run import (
     GradeTable,
     TrecEvaluation,
@@ -40,7 +41,7 @@ from evaluation.measures.engines.trec_run import (
     evaluate_trec,
 )
 from evaluation.measures.registry.names import UnknownMeasure, c_atol, parse_trec
-from evaluation.measures.registry.trec import Selection
+from evaluation.measures.registry.trec import GROUP_MEASURES, Selection
 
 VERSION = "10.0-rc3"
 SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
@@ -140,7 +141,7 @@ def parse_arguments(argv: Sequence[str]) -> Request:
             request.zscores = value
         elif name == "trec-version":
             settings["version"] = c_atol(value)
-    if request.rel_format in ("prefs", "qrels_prefs", "qrels_jg"):
+    if request.rel_format in ("prefs", "qrels_prefs"):
         raise Stop(f"focal trec_eval: -R {request.rel_format} is not provided", 2)
     for spec in request.measures:  # trec_eval refuses an unknown name as it reads -m
         try:
@@ -162,13 +163,48 @@ def parse_arguments(argv: Sequence[str]) -> Request:
 
 def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluation, Selection]:
     """Read, check and evaluate as trec_eval does; Stop on what stops it."""
-    if request.rel_format != "qrels":
+    if request.rel_format not in ("qrels", "qrels_jg"):
         raise Stop(f"trec_eval: Illegal rel_format '{request.rel_format}'", 2)
     if request.results_format != "trec_results":
         raise Stop(f"trec_eval: Illegal retrieval results format '{request.results_format}'", 2)
     selection = parse_trec(request.measures)
+    _check_format(selection, request.rel_format)
     options = TrecOptions(**request.options)  # type: ignore[arg-type]
-    index = GradeTable.from_trec(read_trec_qrels(request.qrels))
+    groups = read_qrels_jg(request.qrels) if request.rel_format == "qrels_jg" else None
+    index = None if groups else GradeTable.from_trec(read_trec_qrels(request.qrels))
+    run = _read_results(request, stdin)
+    zscores = read_zscores(request.zscores) if request.zscores else None
+    if groups is not None:
+        evaluation = evaluate_groups(groups, run, selection, options)
+        qrels_topics = topics_of(groups)
+    else:
+        assert index is not None
+        evaluation = evaluate_trec(index, run, selection, options, adjust=_adjuster(zscores))
+        qrels_topics = index.topics
+    if not options.complete and options.version == 10:
+        answered = set(evaluation.topics)
+        missing = [topic for topic in qrels_topics if topic not in answered]
+        if missing:
+            raise Stop(f"trec_eval: result qid '{missing[0]}' not found in qrels "
+                       "(no results for this qrels topic; -c scores it 0)", 4)  # fmt: skip
+    if not evaluation.topics:
+        raise Stop("trec_eval: No queries with both results and relevance info", 7)
+    return evaluation, selection
+
+
+def _check_format(selection: Selection, rel_format: str) -> None:
+    """trec_eval stops (exit 4) on a measure the relevance format cannot give: the
+    judgement-group measures need -R qrels_jg, every other one (runid and num_q aside) -R
+    qrels."""
+    for family in selection.families:
+        grouped = family in GROUP_MEASURES
+        if family != "num_q" and grouped != (rel_format == "qrels_jg"):
+            need = "qrels_jg" if grouped else "qrels"
+            raise Stop(f"trec_eval: Can't calculate measure '{family}' from -R {rel_format} "
+                       f"(it needs -R {need})", 4)  # fmt: skip
+
+
+def _read_results(request: Request, stdin: TextIO | None) -> TrecRun:
     if request.results == "-":
         source = stdin if stdin is not None else sys.stdin
         data = source.buffer.read() if hasattr(source, "buffer") else source.read().encode()
@@ -177,17 +213,7 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
         run = parse_trec_run(read_bytes(request.results), request.results)
     if len(run.topic) == 0:
         raise Stop(f"trec_eval: Quit in file '{request.results}' (no results)", 2)
-    zscores = read_zscores(request.zscores) if request.zscores else None
-    evaluation = evaluate_trec(index, run, selection, options, adjust=_adjuster(zscores))
-    if not options.complete and options.version == 10:
-        answered = set(evaluation.topics)
-        missing = [topic for topic in index.topics if topic not in answered]
-        if missing:
-            raise Stop(f"trec_eval: result qid '{missing[0]}' not found in qrels "
-                       "(no results for this qrels topic; -c scores it 0)", 4)  # fmt: skip
-    if not evaluation.topics:
-        raise Stop("trec_eval: No queries with both results and relevance info", 7)
-    return evaluation, selection
+    return run
 
 
 def _adjuster(zscores: dict[tuple[str, str], tuple[float, float]] | None):  # type: ignore[no-untyped-def]

@@ -217,7 +217,7 @@ def evaluate_trec(
     )
     if adjust is not None:
         adjust(evaluation)
-    evaluation.summary = _summary(evaluation, index, selection)
+    evaluation.summary = summarise(evaluation, index, selection)
     return evaluation
 
 
@@ -246,9 +246,11 @@ def _with_missing(
     return topics, [topic in at for topic in topics], merged
 
 
-def _summary(
+def summarise(
     evaluation: TrecEvaluation, index: GradeTable, selection: Selection
 ) -> dict[str, Number]:
+    """The `all` rows: counts summed, the rest averaged over the topics evaluated (over every
+    qrels topic with -c), geometric means as exp of the mean log (`meas_avg.c`)."""
     options = evaluation.options
     count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)
     divisor = len(index.topics) if options.complete else count

@@ -80,6 +80,9 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("set_map"),
     TrecMeasure("set_F", (1.0,), "typed", aliases=("SetF",)),
     TrecMeasure("num_nonrel_judged_ret", count=True),
+    TrecMeasure("map_avgjg"),
+    TrecMeasure("P_avgjg", LONG_CUTS, "cutoffs"),
+    TrecMeasure("Rprec_mult_avgjg", R_MULTIPLES, "levels"),
     TrecMeasure("rbp", (), "pairs"),
     TrecMeasure("rbp_resid", (), "pairs"),
     TrecMeasure("unj", UNJUDGED_CUTS, "cutoffs"),
@@ -92,6 +95,8 @@ PARAMETER_LISTS = frozenset(m.name for m in TREC_MEASURES if m.printed == "typed
 PAIR_FAMILIES = frozenset(m.name for m in TREC_MEASURES if m.printed == "pairs")
 TEXT = frozenset(m.name for m in TREC_MEASURES if m.text)
 GEOMETRIC = frozenset(m.name for m in TREC_MEASURES if m.geometric)
+# judgement-group measures (-R qrels_jg): the mean over a topic's groups of map, P, Rprec_mult
+GROUP_MEASURES = {"map_avgjg": "map", "P_avgjg": "P", "Rprec_mult_avgjg": "Rprec_mult"}
 SUMMARY_ONLY = frozenset({"num_q", *GEOMETRIC})  # trec_eval prints them in the `all` block only
 # The values 10.0 resets on a topic it evaluates with -c as an empty ranking (trec_eval.c).
 RESET_WHEN_MISSING = frozenset({"num_ret", "utility", "relstring", "unj", "rbp_resid"})
@@ -115,6 +120,7 @@ SETS: dict[str, tuple[str, ...]] = {
         "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P",
         "set_recall", "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
     ),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
     "set": (
         "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
         "set_relative_P", "set_map", "set_F",

@@ -138,6 +138,8 @@ def test_reading_as_ten_does(tmp_path: Path) -> None:
         (["q"], 1, "Usage"),
         (["-T", "other", "q", "r"], 2, "Illegal retrieval results format 'other'"),
         (["-R", "prefs", "q", "r"], 2, "-R prefs is not provided"),
+        (["-m", "map_avgjg", "q", "r"], 4, "needs -R qrels_jg"),
+        (["-R", "qrels_jg", "-m", "map", "q", "r"], 4, "needs -R qrels"),
         (["-v"], 0, "trec_eval version 10.0"),
     ],
 )
@@ -160,3 +162,16 @@ def test_duplicate_document_and_malformed_line(tmp_path: Path) -> None:
 def test_help_goes_to_stdout() -> None:
     code, out, _ = run_command("-h")
     assert code == 0 and "--Judged_docs_only" in out and "all_trec" in out
+
+
+def test_judgement_groups_average_over_a_topics_groups(tmp_path: Path) -> None:
+    """Topic 1 judged by two users: u1 finds a relevant, u2 finds a and b relevant. The run
+    ranks a, then x, then b. map: u1 1/1 = 1; u2 (1/1 + 2/3)/2 = 5/6; map_avgjg = (1 + 5/6)/2
+    = 0.9167. P_avgjg_5: (1/5 + 2/5)/2 = 0.3."""
+    qrels = "1 u1 a 1\n1 u1 b 0\n1 u2 a 1\n1 u2 b 1\n"
+    q, r = files(tmp_path, qrels, "1 Q0 a 1 3 s\n1 Q0 x 2 2 s\n1 Q0 b 3 1 s\n")
+    code, out, err = run_command("-R", "qrels_jg", "-m", "qrels_jg", "-m", "P_avgjg.5", q, r)
+    assert code == 0, err
+    table = rows(out)
+    assert table[("map_avgjg", "all")] == "0.9167" and table[("P_avgjg_5", "all")] == "0.3000"
+    assert table[("num_q", "all")] == "1" and table[("runid", "all")] == "s"
