@@ -9,6 +9,7 @@ printed, so a bad file leaves stdout empty.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -140,9 +141,14 @@ def _line(name: str, family: str, topic: str, value: Value, zscores: bool) -> st
     if family in TEXT:
         return f"{name:<22}\t{topic}\t'{value}'\n"
     if zscores:
-        return f"Z{name:<22}\t{topic}\t{float(value):6.4f}\n"
-    shown = str(int(value)) if name in COUNTS else f"{float(value):6.4f}"
+        return f"Z{name:<22}\t{topic}\t{_fixed(float(value))}\n"
+    shown = str(int(value)) if name in COUNTS else _fixed(float(value))
     return f"{name:<22}\t{topic}\t{shown}\n"
+
+
+def _fixed(value: float) -> str:
+    """`%6.4f` as glibc prints it; a NaN (trec_eval's 0/0 on x86-64) prints `-nan`."""
+    return f"{'-nan':>6}" if math.isnan(value) else f"{value:6.4f}"
 
 
 def write_trec(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,

@@ -266,6 +266,7 @@ def _interpolated(
     first_relevant = np.concatenate(([0], np.cumsum(num_rel_ret)))[:-1]
     num_rel = ranked.num_rel.tolist()
     found = num_rel_ret.tolist()
+    empty = (np.diff(np.append(ranked.starts, len(precision))) == 0).tolist()
     curves = []
     for fraction in levels:
         values = np.zeros(len(num_rel))
@@ -273,6 +274,8 @@ def _interpolated(
             needed = recall_cutoff(fraction, r, version)
             if needed <= got and got > 0:
                 values[t] = at_relevant[first_relevant[t] + max(needed, 1) - 1]
+            elif needed <= got and empty[t]:  # nothing retrieved (-J): trec_eval's 0/0
+                values[t] = math.nan
         curves.append(values)
     return curves
 
