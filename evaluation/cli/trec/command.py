@@ -1,7 +1,8 @@
 """`focal trec_eval`: trec_eval 10.0's own command line, options, output and exit codes.
 
     focal trec_eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m measure[.params]]...
-                    [-Z zscores] [-R qrels] [-T trec_results] [--trec-version 9|10]
+                    [-Z zscores] [-R qrels|qrels_jg|prefs|qrels_prefs] [-T trec_results]
+                    [--trec-version 9|10]
                     REL_INFO_FILE RESULTS_FILE
 
 Options are read as trec_eval reads them (GNU getopt: `-l2`, `-m P.5,10`, long forms such as
@@ -34,6 +35,7 @@ from evaluation.errors import FormatError
 from evaluation.formats._source import UTF8_BOM, read_bytes
 from evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run, read_trec_qrels
 from evaluation.measures.engines.trec_groups import evaluate_groups, read_qrels_jg, topics_of
+from evaluation.measures.engines.trec_prefs import evaluate_preferences, read_preferences
 from evaluation.measures.engines.trec_run import (
     GradeTable,
     TrecEvaluation,
@@ -68,7 +70,7 @@ HELP = """focal trec_eval: trec_eval 10.0's command line (docs/trec_eval.md).
   -N, --Number_docs_in_coll N    collection size (utility)
   -M, --Max_retrieved_per_topic N  documents per topic considered
   -Z, --Zscore FILE              z-scores against FILE's `topic measure mean stddev` lines
-  -R, --Rel_info_format qrels    relevance format (prefs, qrels_prefs, qrels_jg: not provided)
+  -R, --Rel_info_format FORMAT   qrels (default), qrels_jg, prefs, qrels_prefs
   -T, --Results_format trec_results
   -D, --Debug_level N            accepted, no debug output
   -v, --version                  print the trec_eval version reproduced
@@ -141,8 +143,6 @@ def parse_arguments(argv: Sequence[str]) -> Request:
             request.zscores = value
         elif name == "trec-version":
             settings["version"] = c_atol(value)
-    if request.rel_format in ("prefs", "qrels_prefs"):
-        raise Stop(f"focal trec_eval: -R {request.rel_format} is not provided", 2)
     for spec in request.measures:  # trec_eval refuses an unknown name as it reads -m
         try:
             parse_trec([spec])
@@ -163,22 +163,27 @@ def parse_arguments(argv: Sequence[str]) -> Request:
 
 def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluation, Selection]:
     """Read, check and evaluate as trec_eval does; Stop on what stops it."""
-    if request.rel_format not in ("qrels", "qrels_jg"):
+    if request.rel_format not in FORMATS:
         raise Stop(f"trec_eval: Illegal rel_format '{request.rel_format}'", 2)
     if request.results_format != "trec_results":
         raise Stop(f"trec_eval: Illegal retrieval results format '{request.results_format}'", 2)
     selection = parse_trec(request.measures)
     _check_format(selection, request.rel_format)
     options = TrecOptions(**request.options)  # type: ignore[arg-type]
-    groups = read_qrels_jg(request.qrels) if request.rel_format == "qrels_jg" else None
-    index = None if groups else GradeTable.from_trec(read_trec_qrels(request.qrels))
-    run = _read_results(request, stdin)
-    zscores = read_zscores(request.zscores) if request.zscores else None
-    if groups is not None:
+    if request.rel_format == "qrels_jg":
+        groups = read_qrels_jg(request.qrels)
+        run = _read_results(request, stdin)
         evaluation = evaluate_groups(groups, run, selection, options)
         qrels_topics = topics_of(groups)
+    elif request.rel_format in ("prefs", "qrels_prefs"):
+        judgements = read_preferences(request.qrels, request.rel_format == "qrels_prefs")
+        run = _read_results(request, stdin)
+        evaluation = evaluate_preferences(judgements, run, selection, options)
+        qrels_topics = sorted(judgements)
     else:
-        assert index is not None
+        index = GradeTable.from_trec(read_trec_qrels(request.qrels))
+        run = _read_results(request, stdin)
+        zscores = read_zscores(request.zscores) if request.zscores else None
         evaluation = evaluate_trec(index, run, selection, options, adjust=_adjuster(zscores))
         qrels_topics = index.topics
     if not options.complete and options.version == 10:
@@ -192,14 +197,18 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
     return evaluation, selection
 
 
+FORMATS = {"qrels": "", "qrels_jg": "_avgjg", "prefs": "prefs_", "qrels_prefs": "prefs_"}
+
+
 def _check_format(selection: Selection, rel_format: str) -> None:
     """trec_eval stops (exit 4) on a measure the relevance format cannot give: the
-    judgement-group measures need -R qrels_jg, every other one (runid and num_q aside) -R
-    qrels."""
+    judgement-group measures need -R qrels_jg, the preference ones -R prefs or qrels_prefs,
+    every other one (runid and num_q aside) -R qrels."""
     for family in selection.families:
-        grouped = family in GROUP_MEASURES
-        if family != "num_q" and grouped != (rel_format == "qrels_jg"):
-            need = "qrels_jg" if grouped else "qrels"
+        kind = "_avgjg" if family in GROUP_MEASURES else "prefs_" if family.startswith(
+            "prefs_") else ""  # fmt: skip
+        if family != "num_q" and kind != FORMATS[rel_format]:
+            need = {"_avgjg": "qrels_jg", "prefs_": "prefs or qrels_prefs", "": "qrels"}[kind]
             raise Stop(f"trec_eval: Can't calculate measure '{family}' from -R {rel_format} "
                        f"(it needs -R {need})", 4)  # fmt: skip
 

@@ -151,14 +151,14 @@ def run_from_records(run: Run) -> TrecRun:
 
 
 def rank_run(
-    index: GradeTable, run: TrecRun, options: TrecOptions
+    index: GradeTable, run: TrecRun, options: TrecOptions, ties: str = "descending"
 ) -> tuple[Ranked, list[str], list[str]]:
     """The run's grades in trec_eval's order: topics by id, then score descending, then document
-    id descending (byte order), cut to `-M` per topic; with the topics the qrels know, and the
-    run's topics they do not know."""
+    id descending (byte order; `ties="ascending"` for trec_eval's preference measures), cut to
+    `-M` per topic; with the topics the qrels know, and the run's topics they do not know."""
     columns = [run.topic, numeric_array(run.score), run.doc]
     table = pa.Table.from_arrays(columns, names=["topic", "score", "doc"])
-    keys = [("topic", "ascending"), ("score", "descending"), ("doc", "descending")]
+    keys = [("topic", "ascending"), ("score", "descending"), ("doc", ties)]
     order = pc.sort_indices(table, sort_keys=keys)
     topic, doc = run.topic.take(order), run.doc.take(order)
     count = len(topic)

@@ -137,7 +137,8 @@ def test_reading_as_ten_does(tmp_path: Path) -> None:
         (["-x", "q", "r"], 1, "Usage"),
         (["q"], 1, "Usage"),
         (["-T", "other", "q", "r"], 2, "Illegal retrieval results format 'other'"),
-        (["-R", "prefs", "q", "r"], 2, "-R prefs is not provided"),
+        (["-R", "other", "q", "r"], 2, "Illegal rel_format 'other'"),
+        (["-R", "prefs", "-m", "map", "q", "r"], 4, "needs -R qrels"),
         (["-m", "map_avgjg", "q", "r"], 4, "needs -R qrels_jg"),
         (["-R", "qrels_jg", "-m", "map", "q", "r"], 4, "needs -R qrels"),
         (["-v"], 0, "trec_eval version 10.0"),
@@ -175,3 +176,31 @@ def test_judgement_groups_average_over_a_topics_groups(tmp_path: Path) -> None:
     table = rows(out)
     assert table[("map_avgjg", "all")] == "0.9167" and table[("P_avgjg_5", "all")] == "0.3000"
     assert table[("num_q", "all")] == "1" and table[("runid", "all")] == "s"
+
+
+def test_preferences_one_user_ranks_three_documents(tmp_path: Path) -> None:
+    """One judgement group ranks a (2) > b (1) > c (0): preferences a>b, a>c, b>c. The run
+    retrieves c, then a (b not retrieved); numbered c 0, a 1, b 2 (unretrieved). a>b: implied,
+    fulfilled (1 < 2); a>c: retrieved, not fulfilled (1 > 0); b>c: implied (c retrieved, b not),
+    not fulfilled. Possible 3, fulfilled 1: prefs_simp 1/3; retrieved only: 0 of 1; retrieved
+    and implied: 1 of 3."""
+    prefs = "1 u s a 2\n1 u s b 1\n1 u s c 0\n"
+    q, r = files(tmp_path, prefs, "1 Q0 c 1 2 s\n1 Q0 a 2 1 s\n")
+    code, out, err = run_command("-R", "prefs", "-m", "all_prefs", q, r)
+    assert code == 0, err
+    table = rows(out)
+    assert table[("prefs_num_prefs_poss", "all")] == "3"
+    assert table[("prefs_num_prefs_ful", "all")] == "1"
+    assert table[("prefs_simp", "all")] == "0.3333" and table[("prefs_simp_ret", "all")] == "0.0000"
+    assert table[("prefs_simp_imp", "all")] == "0.3333"
+
+
+def test_preference_ties_rank_by_id_ascending(tmp_path: Path) -> None:
+    """trec_eval's preference code breaks score ties by document id ascending (its qrels code,
+    descending): a and b tie, a (preferred) is ranked first, so the one preference is fulfilled
+    among the retrieved: prefs_simp_ret 1. The same files as qrels give map 1/2 (b first)."""
+    q, r = files(tmp_path, "1 0 a 1\n1 0 b 0\n", "1 Q0 a 1 1 s\n1 Q0 b 2 1 s\n")
+    _, out, _ = run_command("-R", "qrels_prefs", "-m", "prefs_simp_ret", q, r)
+    assert rows(out)[("prefs_simp_ret", "all")] == "1.0000"
+    _, out, _ = run_command("-m", "map", q, r)
+    assert rows(out)[("map", "all")] == "0.5000"

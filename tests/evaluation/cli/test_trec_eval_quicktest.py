@@ -19,9 +19,6 @@ from evaluation.cli.trec.command import main
 
 DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "trec_eval10"
 COMMANDS = DATA / "quicktest.commands"
-# -R prefs and qrels_prefs (preference files) are not provided
-# yet: those three commands are expected to fail, and to say so rather than print wrong numbers.
-NOT_PROVIDED = ("-R prefs", "-R qrels_prefs")
 
 
 def quicktest() -> list[tuple[list[str], str]]:
@@ -47,9 +44,6 @@ def test_quicktest_command_prints_the_same_bytes(
     monkeypatch.chdir(DATA)
     stdout, stderr = io.StringIO(), io.StringIO()
     code = main(arguments, stdout, stderr)
-    if any(flag in " ".join(arguments) for flag in NOT_PROVIDED):
-        assert code == 2 and stdout.getvalue() == "" and "not provided" in stderr.getvalue()
-        pytest.xfail("preference formats are not provided yet")
     assert code == 0, stderr.getvalue()
     assert stdout.getvalue().encode() == (DATA / expected).read_bytes()
 
