@@ -186,6 +186,7 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
         zscores = read_zscores(request.zscores) if request.zscores else None
         evaluation = evaluate_trec(index, run, selection, options, adjust=_adjuster(zscores))
         qrels_topics = index.topics
+        _check_first_topic(index, evaluation, selection)
     if not options.complete and options.version == 10:
         answered = set(evaluation.topics)
         missing = [topic for topic in qrels_topics if topic not in answered]
@@ -195,6 +196,19 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
     if not evaluation.topics:
         raise Stop("trec_eval: No queries with both results and relevance info", 7)
     return evaluation, selection
+
+
+def _check_first_topic(index: GradeTable, evaluation: TrecEvaluation, selection: Selection) -> None:
+    """10.0 stops (exit 4) when the first topic it evaluates has only negative judgements: its
+    table of grades is then empty, and the allocator returns no memory for an empty first
+    request (`form_res_rels.c`, `utility_pool.c`). Later such topics are evaluated (scoring 0)."""
+    if not evaluation.topics or evaluation.topics[0] not in index.judged:
+        return
+    if index.judged[evaluation.topics[0]].max(initial=-1) < 0:
+        names = [row.family for row in selection.rows() if row.family != "num_q"]
+        if names:
+            raise Stop(f"trec_eval: Can't calculate measure '{names[0]}' (topic "
+                       f"{evaluation.topics[0]} has only negative judgements)", 4)  # fmt: skip
 
 
 FORMATS = {"qrels": "", "qrels_jg": "_avgjg", "prefs": "prefs_", "qrels_prefs": "prefs_"}

@@ -239,12 +239,14 @@ def rbp(pairs: Pairs, grades: Ints, levels: Ints, residual: bool) -> float:
     for name, value in pairs:
         if name == "p":
             p = value
-    weights = p ** np.arange(len(grades), dtype=np.float64)
+    # p^r as trec_eval forms it, one multiplication per rank (pow differs in the last bits)
+    powers: npt.NDArray[np.float64] = np.cumprod(np.concatenate(([1.0], np.full(len(grades), p))))
+    weights, after = powers[:-1], float(powers[-1])
     if residual:
         unjudged = grades < 0
         if not unjudged.any():
             return 0.0
-        return float(p ** len(grades) + (1 - p) * _ordered_sum(weights[unjudged]))
+        return float(after + (1 - p) * _ordered_sum(weights[unjudged]))
     table = gains(pairs, levels)
     low = min(g.gain for g in table) if table else 0.0
     high = max(g.gain for g in table) if table else 0.0

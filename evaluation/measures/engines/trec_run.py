@@ -211,7 +211,7 @@ def evaluate_trec(
         values[name] = list(column) if isinstance(column, list) else column.tolist()
     topics, flags = list(answered), [True] * len(answered)
     if options.complete and options.version == 10:
-        topics, flags, values = _with_missing(index, topics, values, options)
+        topics, flags, values = _with_missing(index, topics, values, selection, options)
     evaluation = TrecEvaluation(
         run.run_id, run.file, options, topics, values, {}, flags, unknown, list(run.warnings)
     )
@@ -222,12 +222,28 @@ def evaluate_trec(
 
 
 def _with_missing(
-    index: GradeTable, answered: list[str], values: dict[str, list[Value]], options: TrecOptions
-) -> tuple[list[str], list[bool], dict[str, list[Value]]]:
-    """10.0 with -c: every qrels topic, the missing ones scored as an empty ranking."""
+    index: GradeTable, answered: list[str], values: dict[str, list[Value]],
+    selection: Selection, options: TrecOptions,
+) -> tuple[list[str], list[bool], dict[str, list[Value]]]:  # fmt: skip
+    """10.0 with -c: every qrels topic; a missing one is evaluated as trec_eval's stand-in
+    ranking (one document outside the pool; none with -J), then the rows `trec_eval.c` resets
+    by exact name are reset: num_ret, utility, relstring, rbp_resid (0 or empty) and every
+    unj_k. A row named with its parameters (`utility_1,2,3,4`) keeps its stand-in value."""
+    missing = [topic for topic in index.topics if topic not in set(answered)]
+    stats = [index.stats(topic, options.level) for topic in missing]
+    size = 0 if options.judged_only else 1
+    stand_in = Ranked(
+        np.full(size * len(missing), NONPOOL, dtype=np.int64),
+        np.arange(len(missing), dtype=np.int64) * size,
+        np.array([s.num_rel for s in stats], dtype=np.int64),
+        np.array([s.num_nonrel for s in stats], dtype=np.int64),
+        [s.ideal for s in stats],
+        [s.levels for s in stats],
+    )
+    level, version = options.level, options.version
+    extra = topic_values(stand_in, selection, level, version, options.num_docs)
     at = {topic: i for i, topic in enumerate(answered)}
-    text_rows = {name for name, column in values.items() if column and isinstance(column[0], str)}
-    text_rows |= {name for name in values if name.startswith("relstring")}
+    spare = {topic: i for i, topic in enumerate(missing)}
     topics = sorted(set(answered) | set(index.topics))
     merged: dict[str, list[Value]] = {name: [] for name in values}
     for topic in topics:
@@ -235,14 +251,13 @@ def _with_missing(
         for name, column in values.items():
             if i is not None:
                 merged[name].append(column[i])
-            elif name == "num_rel":
-                merged[name].append(index.stats(topic, options.level).num_rel)
-            elif name in text_rows:
-                merged[name].append("")
-            elif name in GEOMETRIC:
-                merged[name].append(math.log(MIN_GEO_MEAN))
-            else:
+            elif name in ("num_ret", "utility", "rbp_resid") or name.startswith("unj"):
                 merged[name].append(0 if name in COUNTS else 0.0)
+            elif name == "relstring":
+                merged[name].append("")
+            else:
+                value = extra[name][spare[topic]]
+                merged[name].append(value if isinstance(value, str) else value.item())
     return topics, [topic in at for topic in topics], merged
 
 

@@ -204,3 +204,27 @@ def test_preference_ties_rank_by_id_ascending(tmp_path: Path) -> None:
     assert rows(out)[("prefs_simp_ret", "all")] == "1.0000"
     _, out, _ = run_command("-m", "map", q, r)
     assert rows(out)[("map", "all")] == "0.5000"
+
+
+def test_first_topic_with_only_negative_judgements_stops(tmp_path: Path) -> None:
+    """10.0 allocates each topic's table of grades as it goes; when the first topic it evaluates
+    has only negative grades, the table is empty, the allocator returns nothing and 10.0 stops
+    with exit 4 naming the first measure. The same topic evaluated second is fine (scores 0)."""
+    q, r = files(tmp_path, "1 0 a -1\n2 0 b 1\n", "1 Q0 a 1 1 s\n2 Q0 b 1 1 s\n")
+    code, out, err = run_command("-m", "P.1", "-m", "map", q, r)
+    assert code == 4 and out == "" and "Can't calculate measure 'map'" in err
+    q, r = files(tmp_path, "1 0 a 1\n2 0 b -1\n", "1 Q0 a 1 1 s\n2 Q0 b 1 1 s\n")
+    code, out, _ = run_command("-q", "-m", "map", q, r)
+    assert code == 0 and rows(out)[("map", "2")] == "0.0000"
+
+
+def test_complete_keeps_stand_in_values_of_rows_named_with_parameters(tmp_path: Path) -> None:
+    """With -c 10.0 scores a missing topic as a ranking of one document outside the pool, then
+    resets the rows named exactly `utility`, `num_ret`, `relstring`, `rbp_resid` and `unj*`.
+    Topic 2 (R = 1) is missing. `utility` (1, −1, 0, 0) is reset to 0; `utility_1,2,3,4` keeps
+    the stand-in's 1·0 + 2·(1 − 0) + 3·(1 − 0) + 4·(0 + 0 − 1 − 1) = −3."""
+    q, r = files(tmp_path, "1 0 a 1\n2 0 b 1\n", "1 Q0 a 1 1 s\n")
+    _, out, _ = run_command("-c", "-q", "-m", "utility", q, r)
+    assert rows(out)[("utility", "2")] == "0.0000"
+    _, out, _ = run_command("-c", "-q", "-m", "utility.1,2,3,4", q, r)
+    assert rows(out)[("utility_1,2,3,4", "2")] == "-3.0000"
