@@ -240,7 +240,9 @@ def rbp(pairs: Pairs, grades: Ints, levels: Ints, residual: bool) -> float:
         if name == "p":
             p = value
     # p^r as trec_eval forms it, one multiplication per rank (pow differs in the last bits)
-    powers: npt.NDArray[np.float64] = np.cumprod(np.concatenate(([1.0], np.full(len(grades), p))))
+    steps = np.full(len(grades) + 1, p, dtype=np.float64)
+    steps[0] = 1.0
+    powers = np.cumprod(steps).astype(np.float64)
     weights, after = powers[:-1], float(powers[-1])
     if residual:
         unjudged = grades < 0
