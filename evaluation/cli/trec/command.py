@@ -34,6 +34,7 @@ from evaluation.cli.trec_eval import trec_lines
 from evaluation.errors import FormatError
 from evaluation.formats._source import UTF8_BOM, read_bytes
 from evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run, read_trec_qrels
+from evaluation.measures.articles.preferences import PreferenceError
 from evaluation.measures.engines.trec_groups import evaluate_groups, read_qrels_jg, topics_of
 from evaluation.measures.engines.trec_prefs import evaluate_preferences, read_preferences
 from evaluation.measures.engines.trec_run import (
@@ -178,7 +179,7 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
     elif request.rel_format in ("prefs", "qrels_prefs"):
         judgements = read_preferences(request.qrels, request.rel_format == "qrels_prefs")
         run = _read_results(request, stdin)
-        evaluation = evaluate_preferences(judgements, run, selection, options)
+        evaluation = evaluate_preferences(judgements, run, selection, options, request.qrels)
         qrels_topics = sorted(judgements)
     else:
         index = GradeTable.from_trec(read_trec_qrels(request.qrels))
@@ -264,7 +265,7 @@ def main(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         if text:
             stream.write(text if text.endswith("\n") else text + "\n")
         return stop.code
-    except DuplicateDocument as error:
+    except (DuplicateDocument, PreferenceError) as error:
         stderr.write(f"trec_eval: {error}\n")
         return 4
     except (FormatError, ValueError) as error:

@@ -54,8 +54,9 @@ def read_preferences(path: str | Path, qrels: bool) -> Judgements:
 
 
 def evaluate_preferences(
-    judgements: Judgements, run: TrecRun, selection: Selection, options: TrecOptions
-) -> TrecEvaluation:
+    judgements: Judgements, run: TrecRun, selection: Selection, options: TrecOptions,
+    judgements_file: str = "",
+) -> TrecEvaluation:  # fmt: skip
     """The run's preference measures per judged topic (topics the run lacks: an empty
     ranking), and the `all` rows: counts summed, the rest averaged."""
     numbers = {
@@ -77,7 +78,7 @@ def evaluate_preferences(
         try:
             counts = count(judgements[topic], retrieved.get(topic, []))
         except PreferenceError as error:
-            raise FormatError(run.file, None, f"topic {topic}: {error}") from None
+            raise PreferenceError(f"{judgements_file}: topic {topic}: {error}") from None
         for row in rows:
             measured = preference_value(row.family, counts)
             values[row.name].append(int(measured) if row.name in COUNTS else measured)
