@@ -15,8 +15,14 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import click
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from evaluation.errors import FormatError
+from evaluation.formats._source import read_bytes
+from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
+from evaluation.formats.fol.arrow_table import FolTable, read_fol_table
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
@@ -53,10 +59,38 @@ def load_index(path: str) -> GradeTable:
 
 
 def load_run(path: str) -> TrecRun:
-    """A TREC run (6 fields) read as columns, else any run Focal reads, reduced to articles."""
+    """A TREC run (6 fields) read as columns; a canonical FOL run read by pyarrow and reduced to
+    articles there (an article scores its best passage); any other run Focal reads through the
+    careful reader, whose errors name the file and line, then reduced the same way."""
     if first_fields(path) == 6:
         return read_trec_run(path)
+    data = read_bytes(path)
+    if data.lstrip()[:1] != b"<":
+        table = read_fol_table(data, passages=True)
+        if table is not None:
+            return articles_of_table(table, path)
     return run_from_records(read_run(path))
+
+
+def articles_of_table(table: FolTable, name: str) -> TrecRun:
+    """A FOL run's columns at article level: the best score of each (topic, article), grouped
+    by pyarrow (no Python loop over the results)."""
+    assert table.passages is not None  # read with passages=True
+    size = len(table)
+    blocks = np.diff(np.append(table.firsts, size))
+    topics = binary_array([t.encode() for t in table.topics])
+    topic = topics.take(numeric_array(np.repeat(np.arange(len(table.topics)), blocks)))
+    if table.names is None:  # every id a plain number
+        doc = pc.cast(pc.cast(numeric_array(table.articles), pa.string()), pa.large_binary())
+    else:
+        names = binary_array([n.encode() for n in table.names])
+        doc = names.take(numeric_array(table.articles.astype(np.int64)))
+    columns = pa.table({"topic": topic, "doc": doc, "score": table.passages.scores})
+    best = columns.group_by(["topic", "doc"], use_threads=False).aggregate([("score", "max")])
+    return TrecRun(
+        table.run_id, name, best["topic"].combine_chunks(), best["doc"].combine_chunks(),
+        to_numpy(best["score_max"].combine_chunks()),
+    )  # fmt: skip
 
 
 def run_trec_eval(
