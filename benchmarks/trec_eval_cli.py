@@ -110,7 +110,7 @@ def child(tool: str, qrels: str, runs: list[str]) -> None:
             evaluator.evaluate(_run_dict(path))
     elif tool == "ir_measures":
         import ir_measures
-        from ir_measures import AP, P, R, Rprec, RR, Bpref, NumQ, NumRel, NumRelRet, NumRet
+        from ir_measures import AP, RR, Bpref, NumQ, NumRel, NumRelRet, NumRet, P, Rprec
 
         measures = [NumQ, NumRet, NumRel, NumRelRet, AP, Rprec, Bpref, RR,
                     *[P @ k for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]]  # fmt: skip
