@@ -35,7 +35,7 @@ def triples(run: TrecRun) -> set[tuple[bytes, bytes, float]]:
         ),
         min_size=1,
         max_size=30,
-    ),  # fmt: skip
+    ),
     st.booleans(),
 )
 def test_columnar_and_careful_readers_agree(
