@@ -29,8 +29,8 @@ from typing import TextIO
 
 import click
 
+from evaluation.cli.trec.layout import trec_lines
 from evaluation.cli.trec.zscores import read_zscores, to_zscores
-from evaluation.cli.trec_eval import trec_lines
 from evaluation.errors import FormatError
 from evaluation.formats._source import UTF8_BOM, read_bytes
 from evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run, read_trec_qrels
