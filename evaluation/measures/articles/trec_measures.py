@@ -97,11 +97,17 @@ def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:
     >>> recall_cutoff(0.5, 3, 9), recall_cutoff(0.5, 3, 10)
     (2, 2)
     """
-    product = fraction * num_rel
+    return int(recall_cutoffs(fraction, np.array([num_rel]), version)[0])
+
+
+def recall_cutoffs(fraction: float, num_rel: Ints, version: int) -> Ints:
+    """`recall_cutoff` for every topic at once."""
+    product = fraction * num_rel.astype(np.float64)
     if version == 9:
-        return int(product + 0.9)
-    whole = math.floor(product)
-    return int(whole + (1 if product - whole >= 0.5 else 0))
+        return (product + 0.9).astype(np.int64)
+    whole = np.floor(product)  # lround: halves away from zero (p and R are not negative)
+    rounded: Ints = (whole + (product - whole >= 0.5)).astype(np.int64)
+    return rounded
 
 
 def topic_values(
@@ -264,18 +270,16 @@ def _interpolated(
         best_below[start:end] = np.maximum.accumulate(precision[start:end][::-1])[::-1]
     at_relevant = best_below[relevant]  # per relevant position, topic after topic
     first_relevant = np.concatenate(([0], np.cumsum(num_rel_ret)))[:-1]
-    num_rel = ranked.num_rel.tolist()
-    found = num_rel_ret.tolist()
-    empty = (np.diff(np.append(ranked.starts, len(precision))) == 0).tolist()
+    num_rel, found = ranked.num_rel, num_rel_ret
+    empty = np.diff(np.append(ranked.starts, len(precision))) == 0
     curves = []
     for fraction in levels:
-        values = np.zeros(len(num_rel))
-        for t, (r, got) in enumerate(zip(num_rel, found, strict=True)):
-            needed = recall_cutoff(fraction, r, version)
-            if needed <= got and got > 0:
-                values[t] = at_relevant[first_relevant[t] + max(needed, 1) - 1]
-            elif needed <= got and empty[t]:  # nothing retrieved (-J): trec_eval's 0/0
-                values[t] = math.nan
+        needed = recall_cutoffs(fraction, num_rel, version)
+        reached = (needed <= found) & (found > 0)
+        at = first_relevant + np.maximum(needed, 1) - 1
+        picked = at_relevant[np.where(reached, at, 0)] if len(at_relevant) else np.zeros(len(at))
+        values = np.where(reached, picked, 0.0)
+        values[(needed <= found) & empty] = math.nan  # nothing retrieved (-J): trec_eval's 0/0
         curves.append(values)
     return curves
 
