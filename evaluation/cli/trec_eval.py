@@ -58,10 +58,12 @@ def load_index(path: str) -> GradeTable:
 
 
 def load_run(path: str) -> TrecRun:
-    """A TREC run (6 fields) read as columns; a canonical FOL run read by pyarrow and reduced to
+    """A TREC run (6 fields, or more than 8: trec_eval ignores fields after the sixth) read as
+    columns; a canonical FOL run read by pyarrow and reduced to
     articles there (an article scores its best passage); any other run Focal reads through the
     careful reader, whose errors name the file and line, then reduced the same way."""
-    if first_fields(path) == 6:
+    fields = first_fields(path)
+    if fields == 6 or fields > 8:  # more than a FOL run's 8: a TREC run with trailing fields
         return read_trec_run(path)
     data = read_bytes(path)
     if data.lstrip()[:1] != b"<":

@@ -183,3 +183,14 @@ def test_runs_on_threads_print_what_one_worker_prints(tmp_path: Path) -> None:
     bad.write_text("1 Q0 d1 1 high x\n")  # a score that is not a number
     code, _, err = invoke("--task", "articles", "-j", "2", *MEASURES, qrels, runs[0], str(bad))
     assert code == 2 and "bad.run" in err
+
+
+def test_trec_run_with_trailing_fields(tmp_path: Path) -> None:
+    """A run line of 9 fields (trec_eval's results.trunc) is a TREC run whose fields after the
+    sixth are ignored: d1 ranked first of two, map 1; the run id is the sixth field."""
+    (tmp_path / "q").write_text("1 0 d1 1\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 2.0 mine more junk here\n1 Q0 d2 2 1.0 mine x y z\n")
+    code, out, err = invoke("--task", "articles", "-m", "runid", "-m", "map",
+                            str(tmp_path / "q"), str(tmp_path / "r"))  # fmt: skip
+    assert code == 0, err
+    assert out.splitlines() == [f"{'runid':<22}\tall\tmine", f"{'map':<22}\tall\t1.0000"]
