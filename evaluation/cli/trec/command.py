@@ -170,6 +170,8 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
         raise Stop(f"trec_eval: Illegal retrieval results format '{request.results_format}'", 2)
     selection = parse_trec(request.measures)
     _check_format(selection, request.rel_format)
+    if request.zscores and request.rel_format != "qrels":
+        raise Stop(f"focal trec_eval: -Z with -R {request.rel_format} is not provided", 2)
     options = TrecOptions(**request.options)  # type: ignore[arg-type]
     if request.rel_format == "qrels_jg":
         groups = read_qrels_jg(request.qrels)

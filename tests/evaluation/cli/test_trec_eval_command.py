@@ -138,6 +138,7 @@ def test_reading_as_ten_does(tmp_path: Path) -> None:
         (["q"], 1, "Usage"),
         (["-T", "other", "q", "r"], 2, "Illegal retrieval results format 'other'"),
         (["-R", "other", "q", "r"], 2, "Illegal rel_format 'other'"),
+        (["-R", "qrels_jg", "-m", "qrels_jg", "-Z", "q", "q", "r"], 2, "-Z with -R qrels_jg"),
         (["-R", "prefs", "-m", "map", "q", "r"], 4, "needs -R qrels"),
         (["-m", "map_avgjg", "q", "r"], 4, "needs -R qrels_jg"),
         (["-R", "qrels_jg", "-m", "map", "q", "r"], 4, "needs -R qrels"),
