@@ -26,6 +26,7 @@ relevant documents in ranks 1..r):
 - Rprec_mult_m: precision at rank (long)(m·R + 0.9); utility: p1·c(n) + p2·(n − c(n)) +
   p3·(R − c(n)) + p4·(−n − R + c(n)) with (1, −1, 0, 0) by default (no collection size: trec_eval's
   -N is 0 unless given, and Focal does not take it).
+- yaap: ln((1 + S) / (1 + R − S)), S = Σ rel(r)·c(r)/r (Robertson, ECIR 2012).
 - gm_bpref: ln max(bpref, 1e-5) per topic, like gm_map; relative_P_k: c(k)/min(k, R);
   set_relative_P: c(n)/min(n, R); set_map: set_P · set_recall; num_nonrel_judged_ret: judged
   non-relevant documents retrieved.
@@ -149,6 +150,9 @@ def topic_values(
             out[name] = num_rel
         elif family == "num_rel_ret":
             out[name] = num_rel_ret
+        elif family == "yaap":  # Robertson, ECIR 2012: ln((1 + S) / (1 + R − S)), S the map sum
+            found = total(precision_here)
+            out[name] = np.log((1.0 + found) / (1.0 + num_rel - found))
         elif family in ("map", "gm_map"):
             ap = per_rel(total(precision_here))
             out[name] = ap if family == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN))

@@ -97,6 +97,7 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("map_avgjg"),
     TrecMeasure("P_avgjg", LONG_CUTS, "cutoffs"),
     TrecMeasure("Rprec_mult_avgjg", R_MULTIPLES, "levels"),
+    TrecMeasure("yaap"),
     TrecMeasure("rbp", (), "pairs"),
     TrecMeasure("rbp_resid", (), "pairs"),
     TrecMeasure("unj", UNJUDGED_CUTS, "cutoffs"),

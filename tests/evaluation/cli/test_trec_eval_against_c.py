@@ -27,7 +27,7 @@ PROGRAM = os.environ.get("TREC_EVAL", "")
 DOCS = [f"d{i}" for i in range(14)] + ["D5", "d10a", "x"]
 MEASURES = ["all_trec", "official", "set", "ndcg.1=3,2=1", "ndcg.0=1,2=0.5", "G.2=5",
             "Rndcg.1=0.5,3=2", "ndcg_rel", "relstring.4", "unj.1,3", "utility.1,2,3,4", "P.1,2",
-            "rbp_resid.p=0.5", "Rprec_mult.0.5,1.5", "11pt_avg.0.2,0.4"]  # fmt: skip
+            "rbp_resid.p=0.5", "Rprec_mult.0.5,1.5", "11pt_avg.0.2,0.4", "yaap"]  # fmt: skip
 
 
 def comparable(text: str) -> str:

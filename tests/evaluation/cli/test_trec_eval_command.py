@@ -229,3 +229,11 @@ def test_complete_keeps_stand_in_values_of_rows_named_with_parameters(tmp_path: 
     assert rows(out)[("utility", "2")] == "0.0000"
     _, out, _ = run_command("-c", "-q", "-m", "utility.1,2,3,4", q, r)
     assert rows(out)[("utility_1,2,3,4", "2")] == "-3.0000"
+
+
+def test_yaap(tmp_path: Path) -> None:
+    """Two relevant documents, the run finds one at rank 2: S = 1/2, R = 2, yaap =
+    ln((1 + 1/2) / (1 + 2 − 1/2)) = ln(0.6) = −0.5108."""
+    q, r = files(tmp_path, "1 0 a 1\n1 0 b 1\n", "1 Q0 x 1 2 s\n1 Q0 a 2 1 s\n")
+    _, out, _ = run_command("-m", "yaap", q, r)
+    assert rows(out)[("yaap", "all")] == f"{math.log(0.6):6.4f}" == "-0.5108"
