@@ -73,7 +73,7 @@ HELP = """focal trec_eval: trec_eval 10.0's command line (docs/trec_eval.md).
   -Z, --Zscore FILE              z-scores against FILE's `topic measure mean stddev` lines
   -R, --Rel_info_format FORMAT   qrels (default), qrels_jg, prefs, qrels_prefs
   -T, --Results_format trec_results
-  -D, --Debug_level N            accepted, no debug output
+  -D, --Debug_level N[.qid]      no debug output; with .qid only that topic is evaluated
   -v, --version                  print the trec_eval version reproduced
   --trec-version 9|10            reproduce trec_eval 9.0.x (pytrec_eval) or 10.0 (default)
   RESULTS_FILE `-` reads standard input.
@@ -103,6 +103,7 @@ class Request:
     rel_format: str = "qrels"
     results_format: str = "trec_results"
     options: dict[str, int | bool | None] = field(default_factory=dict)
+    only_topic: str | None = None  # -D level.qid: evaluate that topic alone
 
 
 def parse_arguments(argv: Sequence[str]) -> Request:
@@ -142,6 +143,8 @@ def parse_arguments(argv: Sequence[str]) -> Request:
             request.results_format = value
         elif name in ("Z", "Zscore"):
             request.zscores = value
+        elif name in ("D", "Debug_level"):
+            request.only_topic = value.partition(".")[2] or None
         elif name == "trec-version":
             settings["version"] = c_atol(value)
     for spec in request.measures:  # trec_eval refuses an unknown name as it reads -m
@@ -187,6 +190,8 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
         index = GradeTable.from_trec(read_trec_qrels(request.qrels))
         run = _read_results(request, stdin)
         zscores = read_zscores(request.zscores) if request.zscores else None
+        if request.only_topic is not None:  # trec_eval.c skips every other qrels topic
+            index = index.only(request.only_topic)
         evaluation = evaluate_trec(index, run, selection, options, adjust=_adjuster(zscores))
         qrels_topics = index.topics
         _check_first_topic(index, evaluation, selection)

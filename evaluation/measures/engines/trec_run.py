@@ -76,6 +76,7 @@ class GradeTable:
                  file: str = "") -> None:  # fmt: skip
         self.file = file
         self.keys = pair_keys(topic, doc)
+        self.raw_grades = grade
         self.key_grades = np.where(grade >= 0, grade, UNJUDGED).astype(np.int64)
         encoded = pc.dictionary_encode(topic)
         codes = to_numpy(encoded.indices)
@@ -88,6 +89,13 @@ class GradeTable:
         self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
         self.topics = sorted(self.judged)  # str order = UTF-8 byte order = trec_eval's strcmp
         self._stats: dict[tuple[str, int], _TopicStats] = {}
+
+    def only(self, topic: str) -> GradeTable:
+        """The same judgements restricted to one topic (trec_eval's `-D level.qid`)."""
+        prefix = topic.encode() + b"\x00"
+        pairs = zip(self.keys.to_pylist(), self.raw_grades.tolist(), strict=True)
+        documents = {key[len(prefix) :]: g for key, g in pairs if key.startswith(prefix)}
+        return GradeTable.from_mapping({topic: documents} if documents else {}, self.file)
 
     @classmethod
     def from_trec(cls, qrels: TrecQrels) -> GradeTable:

@@ -237,3 +237,13 @@ def test_yaap(tmp_path: Path) -> None:
     q, r = files(tmp_path, "1 0 a 1\n1 0 b 1\n", "1 Q0 x 1 2 s\n1 Q0 a 2 1 s\n")
     _, out, _ = run_command("-m", "yaap", q, r)
     assert rows(out)[("yaap", "all")] == f"{math.log(0.6):6.4f}" == "-0.5108"
+
+
+def test_debug_topic_evaluates_that_topic_alone(tmp_path: Path) -> None:
+    """-D 0.2 (debug level 0, topic 2): 10.0 skips every other qrels topic, so num_q is 1 and map
+    is topic 2's (b at rank 2: 1/2); a topic the qrels lack leaves nothing to evaluate (exit 7)."""
+    q, r = files(tmp_path, "1 0 a 1\n2 0 b 1\n", "1 Q0 a 1 1 s\n2 Q0 x 1 2 s\n2 Q0 b 2 1 s\n")
+    _, out, _ = run_command("-D", "0.2", "-m", "num_q", "-m", "map", q, r)
+    assert rows(out) == {("num_q", "all"): "1", ("map", "all"): "0.5000"}
+    code, out, _ = run_command("-D", "0.9", "-m", "map", q, r)
+    assert code == 7 and out == ""
