@@ -85,6 +85,20 @@ def pair_keys(topic: pa.Array, doc: pa.Array) -> pa.Array:
     return pc.binary_join_element_wise(topic, doc, scalar(b"\x00"))
 
 
+def distinct_pairs(topic: pa.Array, doc: pa.Array) -> bool:
+    """Whether no (topic, document) pair occurs twice: the rows sorted by topic and document,
+    then neighbours compared (a sort of two columns costs less than hashing joined keys)."""
+    count = len(topic)
+    if count < 2:
+        return True
+    table = pa.Table.from_arrays([topic, doc], names=["topic", "doc"])
+    order = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("doc", "ascending")])
+    topic, doc = topic.take(order), doc.take(order)
+    same_topic = pc.equal(topic.slice(1), topic.slice(0, count - 1))
+    same = pc.and_(same_topic, pc.equal(doc.slice(1), doc.slice(0, count - 1)))
+    return not pc.any(same).as_py()
+
+
 def read_trec_qrels(path: str | Path) -> TrecQrels:
     """Parse TREC qrels. Raises FormatError (file:line) for a line that is not four fields, a
     grade that is not an integer, or a document judged twice in a topic."""
@@ -92,7 +106,7 @@ def read_trec_qrels(path: str | Path) -> TrecQrels:
     table = None if b"#" in data else _arrow_table(data, QRELS_COLUMNS, {"grade": pa.int64()})
     if table is not None:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if len(pc.unique(pair_keys(topic, doc))) == len(topic):
+        if distinct_pairs(topic, doc):
             return TrecQrels(name, topic, doc, to_numpy(table["grade"].combine_chunks()))
     topics: list[bytes] = []
     docs: list[bytes] = []
@@ -140,7 +154,7 @@ def parse_trec_run(data: bytes, name: str) -> TrecRun:
     table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()}) if plain else None
     if table is not None and table.num_rows:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if len(pc.unique(pair_keys(topic, doc))) == len(topic):
+        if distinct_pairs(topic, doc):
             last = table.num_rows
             run_id = _text(table["run"][last - 1].as_py(), name, last, "run id")
             return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
