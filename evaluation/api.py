@@ -109,14 +109,15 @@ def evaluate(
     strict: bool = False, level: int | None = None, max_docs: int | None = None,
     trec_version: int | None = None, quant: str = "generalised", ties: str = "score",
     alpha: float = 1.0, nonrel: str = "indicator", collection: Source | None = None,
-    jobs: int = 1,
+    jobs: int = 1, part_weights: str = "size",
 ) -> Evaluation:  # fmt: skip
     """Evaluate one run or a sequence of runs for `task`, as `focal eval --task TASK` does.
 
     The keywords are `focal eval`'s switches: `complete` (-c), `beta`, `n`, `irr`, `strict`;
     for `articles` `level` (-l), `max_docs` (-M), `trec_version`; for `elements` `quant`, `ties`,
-    `alpha`, `nonrel`, `collection`. `measures` are -m's names. Plain-dict runs are named
-    run1, run2... by position; two runs with one run id are refused (ValueError).
+    `alpha`, `nonrel`, `part_weights` (--parts), `collection`. `measures` are -m's names.
+    Plain-dict runs are named run1, run2... by position; two runs with one run id are refused
+    (ValueError).
 
     >>> qrels = {"1": {"a": Judgement("1", "a", 10, 100, 0, ((0, 10),), 0)}}
     >>> run = Run("r", "", "fol", {"1": [Result("1", "a", 1, 1.0, 0, start=0, length=20)]})
@@ -150,8 +151,9 @@ def evaluate(
     if engine is providers.ELEMENT_TOPICS:
         from evaluation.api_engines import evaluate_element_runs
 
-        options_ = {"quant": quant, "ties": ties, "alpha": alpha, "nonrel": nonrel}
-        records = list(evaluate_element_runs(qrels, given, chosen, options_, collection))
+        options_ = {"quant": quant, "ties": ties, "alpha": alpha, "nonrel": nonrel,
+                    "part_weights": part_weights}  # fmt: skip
+        records = list(evaluate_element_runs(qrels, given, chosen, options_, collection, jobs))
         return _collected(task, records)
     from evaluation.measures.records import Settings
 

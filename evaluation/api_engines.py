@@ -82,15 +82,14 @@ def evaluate_trec_runs(
     ...     {"q": {"d": 1}}, [{"q": {"d": 1.0}}], ["P.1"], TrecOptions(), 1)]
     [1.0]
     """
-    from evaluation.measures.engines.trec_run import evaluate_trec
-    from evaluation.measures.registry.names import parse_trec
+    from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
 
-    selection = parse_trec(measures)
+    selection = select(measures)
     index = trec_index(qrels)
     converted = [trec_run(run, position) for position, run in enumerate(runs, 1)]
 
     def one(run: TrecRun) -> TrecEvaluation:
-        return evaluate_trec(index, run, selection, options)
+        return evaluate_named(index, run, selection, options)
 
     if jobs <= 1 or len(converted) <= 1:
         return [one(run) for run in converted]
@@ -106,6 +105,7 @@ def evaluate_element_runs(
     measures: Sequence[str],
     options: Mapping[str, Any],
     collection: str | os.PathLike[str] | None,
+    jobs: int = 1,
 ) -> list[RunEvaluation]:
     """Element runs scored with element measures: element or FOL qrels (FOL needs the
     `collection`) and run files, as `focal eval --task elements`; ValueError for objects.
@@ -131,4 +131,4 @@ def evaluate_element_runs(
     )  # fmt: skip
     folder = None if collection is None else os.fspath(collection)
     paths = [os.fspath(run) for run in runs]
-    return evaluate_element_files(os.fspath(qrels), paths, settings, folder)[0]
+    return evaluate_element_files(os.fspath(qrels), paths, settings, folder, jobs)[0]

@@ -26,3 +26,26 @@ def plot_swap_rates(rates: SwapRates, all_topics: int, path: str | Path) -> None
         axes.set_title("swap rates by tolerance, with exponential fits")
         axes.legend(title="tolerance")
         write_figure(figure, target)
+
+
+def plot_judging_curves(shares: dict[str, np.ndarray], path: str | Path) -> None:
+    """One line per judging order: the mean share of relevant articles found after k
+    judgements per topic (`focal pool simulate --plot`); markers and line styles tell the lines
+    apart without colour, and the legend lists the orders by their area under the curve."""
+    target = figure_path(path)
+    styles = ("-", "--", "-.", ":")
+    markers = ("o", "s", "^", "D", "v", "P", "X", "*")
+    ranked = sorted(shares, key=lambda name: -float(np.mean(shares[name])))
+    with drawing(7, 5) as (figure, axes):
+        for index, name in enumerate(ranked):
+            values = shares[name]
+            axes.plot(
+                np.arange(len(values)), values, label=name,
+                linestyle=styles[index % len(styles)], marker=markers[index % len(markers)],
+                markevery=max(1, len(values) // 10),
+            )  # fmt: skip
+        axes.set(xlabel="judgements per topic", ylabel="share of relevant articles found")
+        axes.set(ylim=(0, 1.02))
+        axes.set_title("relevant articles found, by judging order")
+        axes.legend(title="order (best first)", loc="lower right")
+        write_figure(figure, target)

@@ -25,7 +25,7 @@ from evaluation.statistics.rank_correlation import tau_ap, tau_b
 from evaluation.statistics.significance.pairing import PairedScores
 from evaluation.statistics.significance.pairwise import compare as compare_pairs
 from reliability import judgements
-from reliability.scores import ScoreMatrix, score_matrix
+from reliability.scores import ElementScoring, ScoreMatrix, score_matrix
 
 Progress = Callable[[Iterator[Any], int], Iterator[Any]]
 
@@ -47,9 +47,12 @@ class Setup:
     test: str = "t"  # any test of `focal compare`
     correction: str = "none"
     test_seed: int = 0  # for the resampling tests
+    elements: ElementScoring | None = None  # task elements: element qrels and options
 
     def score(self, qrels: Qrels) -> ScoreMatrix:
-        return score_matrix(qrels, self.runs, self.task, self.measure, tuple(self.qrels))
+        return score_matrix(
+            qrels, self.runs, self.task, self.measure, tuple(self.qrels), self.elements
+        )
 
 
 def significance_signs(matrix: NDArray[np.float64], setup: Setup) -> NDArray[np.int8]:

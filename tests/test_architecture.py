@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-PACKAGES = ("evaluation", "pooling", "reliability", "assessor")
+PACKAGES = ("focal", "evaluation", "pooling", "reliability", "assessor")
 MOST_MODULES = 12
 
 

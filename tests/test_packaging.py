@@ -1,4 +1,5 @@
-"""The wheel: it lists every package, and installed outside the checkout it serves the assessor.
+"""The wheel: it lists every package, and installed outside the checkout it serves the assessor
+and runs the Python API.
 
 The second test is the check CI runs on every change: build the wheel from this checkout, install
 it into a fresh virtualenv in a temporary folder (dependencies come from the package index, or
@@ -35,7 +36,7 @@ def _setuptools() -> dict[str, object]:
 
 def test_every_package_of_the_tree_is_listed_and_nothing_else() -> None:
     on_disk = set()
-    for top in ("evaluation", "pooling", "reliability", "assessor"):
+    for top in ("focal", "evaluation", "pooling", "reliability", "assessor"):
         for folder in [REPOSITORY / top, *(REPOSITORY / top).rglob("*")]:
             if folder.is_dir() and folder.name != "__pycache__" and any(folder.glob("*.py")):
                 on_disk.add(".".join(folder.relative_to(REPOSITORY).parts))
@@ -60,7 +61,8 @@ def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Pa
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPOSITORY / name, source / name)
-    for folder in ("evaluation", "pooling", "reliability", "assessor", "templates", "static"):
+    packages = ("focal", "evaluation", "pooling", "reliability", "assessor")
+    for folder in (*packages, "templates", "static"):
         shutil.copytree(
             REPOSITORY / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -94,6 +96,15 @@ def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Pa
         text=True,
     ).stdout.strip()
     assert Path(where).is_relative_to(environment), where  # not the checkout's templates/
+    session = (  # the Python API with pandas, installed as a dependency of the wheel
+        "import focal, pandas as pd; q = pd.DataFrame({'query_id': ['1', '1'], 'doc_id': ['a', "
+        "'b'], 'relevance': [1, 0]}); r = pd.DataFrame({'query_id': ['1', '1'], 'doc_id': ['b', "
+        "'a'], 'score': [2.0, 1.0]}); print(focal.evaluate(q, r, ['AP'])['value'].item())"
+    )
+    api = subprocess.run(
+        [str(python), "-c", session], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    assert api.returncode == 0 and api.stdout.strip() == "0.5", api.stderr
     focal = environment / "bin" / "focal"
     init = subprocess.run(
         [str(focal), "init-db"], cwd=elsewhere, env=env, capture_output=True, text=True

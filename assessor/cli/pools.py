@@ -22,6 +22,8 @@ from assessor.cli.support import friendly_errors, transaction
 from pooling.cli.commands import build as file_build
 from pooling.cli.commands import pool as file_pool
 from pooling.cli.commands import stats as file_stats
+from pooling.ordering.policies import POLICIES
+from reliability.cli.simulate import simulate
 
 
 @click.command("pool-build", hidden=True)
@@ -181,8 +183,40 @@ stats = click.Command(
     ),
 )
 
+
+@click.command("policy")
+@click.argument("policy", type=click.Choice(["fixed", *POLICIES]))
+@click.option(
+    "--topic", "topics", multiple=True, help="Only these topics (repeatable; default all)."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random policies.")
+@click.option(
+    "--budget", type=click.IntRange(min=1), default=None, help="Judgements per assessor and topic."
+)
+@friendly_errors
+def policy(policy: str, topics: tuple[str, ...], seed: int, budget: int | None) -> None:
+    """Set the judging order of the database's pools: which article an assessor's "next" opens
+    (`fixed`: the pool's display order; the others adapt to the judgements, docs/pooling.md)."""
+    from assessor.campaign.pools.ordering import set_order
+    from assessor.cli.support import CommandError
+
+    with transaction() as session:
+        try:
+            changed = set_order(session, policy, list(topics) or None, seed, budget)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+    limit = "" if budget is None else f", budget {budget} judgements"
+    click.echo(f"{len(changed)} topic(s) now judged in {policy} order (seed {seed}{limit})")
+
+
 pool = type(file_pool)(
     name="pool",
-    commands={**file_pool.commands, "build": build, "stats": stats},
+    commands={
+        **file_pool.commands,
+        "build": build,
+        "stats": stats,
+        "policy": policy,
+        "simulate": simulate,
+    },
     help=file_pool.help,
 )

@@ -37,6 +37,8 @@ class EventKind(enum.StrEnum):
     ADD_KEYWORD = "add_keyword"
     REMOVE_KEYWORD = "remove_keyword"
     IMPORT = "import"  # a judgement read from a qrels file
+    SUGGEST = "suggest"  # the judging order offered an article (pooling.ordering)
+    JUDGING_ORDER = "judging_order"  # an organiser set a topic's judging order
     SHOWN = "shown"  # view events: the page showed the article
     LEFT = "left"  # ... or the assessor left it
 
@@ -69,7 +71,7 @@ class EventFields(TypedDict, total=False):
 
 
 def event_row(
-    kind: EventKind, *, assignment_id: int, **fields: Unpack[EventFields]
+    kind: EventKind, *, assignment_id: int | None, **fields: Unpack[EventFields]
 ) -> dict[str, Any]:
     """The `events` row of one event; ValueError for a kind outside `EventKind` or a view kind
     (those have their own table, `log_view`)."""
@@ -89,7 +91,7 @@ def event_row(
 
 
 def log_event(
-    session: Session, kind: EventKind, *, assignment_id: int, **fields: Unpack[EventFields]
+    session: Session, kind: EventKind, *, assignment_id: int | None, **fields: Unpack[EventFields]
 ) -> None:
     """Append one event to `events` in the session's transaction (not committed).
 

@@ -12,6 +12,7 @@ usage and errors are then the sub-command's own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import sys
@@ -28,14 +29,14 @@ from evaluation.cli.compare_report import (
     write_curve,
 )
 from evaluation.errors import FormatError
-from evaluation.measures.registry.declarations import TASKS, topic_rows
+from evaluation.measures.registry.declarations import TASKS
 from evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
 from evaluation.statistics.significance.corrections import CORRECTIONS
 from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
 from evaluation.statistics.significance.pairwise import TESTS, Comparison, compare
 from evaluation.statistics.significance.results import ALTERNATIVES
 
-DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP"}
+DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP", "elements": "MAep"}
 DEFAULT_MEASURES.update(dict.fromkeys(("ric", "bic", "t2i"), "AgP"))
 
 
@@ -60,11 +61,12 @@ def test_options(function: Any) -> Any:
         click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
                      help="B, for randomisation, bootstrap and sakai."),
         click.option("--seed", type=int, help="Resampling seed (default: drawn, and printed)."),
-        click.option("-c", "--complete", is_flag=True,
-                     help="Every topic counts, a missing topic scoring 0 (else common topics)."),
+        click.option("-c/--common-topics", "--complete", "complete", default=True,
+                     help="Every qrels topic counts, a topic a run missed scoring 0 (default, "
+                     "trec_eval -c), or only the topics every run answered."),
         click.option("-m", "--measure",
                      help="Per-topic measure. Default: AiP (focused, thorough), AgP (ric, bic, "
-                     "t2i), MAP (articles)."),
+                     "t2i), MAP (articles), MAep (elements)."),
     ]  # fmt: skip
     for option in reversed(options):
         function = option(function)
@@ -92,6 +94,11 @@ def scores_values(paths: Sequence[str], measure: str | None) -> tuple[str, dict[
         if not defaults and len(available) != 1:
             raise FormatError(paths[0], None, "several measures: choose one with -m")
         measure = defaults[0] if defaults else available[0]
+    elif measure not in available:  # another spelling of a printed row: AP for map
+        from evaluation.measures.registry.vocabulary import asked_rows
+
+        with contextlib.suppress(ValueError):
+            measure = asked_rows([measure], available)[0][1]
     values = scores.of_measure(measure)
     if not values:
         raise FormatError(", ".join(paths), None, f"no per-topic values of measure {measure}")
@@ -106,11 +113,22 @@ def evaluated_values(
     evaluation: dict[str, Any],
     jobs: int = 1,
 ) -> tuple[dict[str, dict[str, float]], list[str]]:
-    """Evaluate the runs as `focal eval` does: (run → topic → value, the qrels topics)."""
+    """Evaluate the runs as `focal eval` does: (run → topic → value, the qrels topics); the
+    values are those of the topics each run answers (`pair_by_topic` scores the others 0)."""
+    if task == "articles":
+        from evaluation.cli import trec_eval
+        from evaluation.measures import providers
+
+        call = providers.Call(task, (measure,), trec_eval.is_trec_qrels(qrels))
+        if providers.choose(call)[0] is providers.TREC_RUN:  # the names `focal eval` reads
+            from evaluation.measures.engines.trec_run import TrecOptions
+
+            return trec_eval.per_topic_values(qrels, runs, measure, TrecOptions())
     from evaluation.cli.eval_workers import evaluate_files
     from evaluation.formats.fol.qrels import read_qrels
     from evaluation.measures.evaluate import PreparedQrels, Settings
 
+    evaluation = {**evaluation, "complete": False}
     settings = Settings(task=task, **evaluation)
     if task == "articles":
         settings = Settings(task=task, measures=(measure,), **evaluation)
@@ -164,12 +182,17 @@ class CompareCommand(click.Command):
               help="T2I irrelevant characters tolerated.")  # fmt: skip
 @click.option("--strict", is_flag=True, help="Corrected definitions instead of official quirks.")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes for the runs (0: all cores).")
+@click.option("--quant", default="generalised", show_default=True,
+              help="Task elements: the quantisation, as `focal eval --task elements`.")  # fmt: skip
+@click.option("--collection", "collection_dir", type=click.Path(exists=True, file_okay=False),
+              help="Task elements: the articles, to derive element qrels from FOL QRELS.",
+              )  # fmt: skip
 @click.argument("files", metavar="[QRELS RUN...]", nargs=-1,
                 type=click.Path(exists=True, dir_okay=False))  # fmt: skip
 def compare_command(
     task: str, scores_paths: tuple[str, ...], output_format: str, plot_path: str | None,
     curve_path: str | None, beta: float, bep_window: int, irr: int, strict: bool, jobs: int,
-    files: tuple[str, ...], **settings: Any,
+    quant: str, collection_dir: str | None, files: tuple[str, ...], **settings: Any,
 ) -> None:  # fmt: skip
     """Test every pair of RUNs for a significant difference in one per-topic measure.
 
@@ -186,6 +209,8 @@ def compare_command(
         raise click.UsageError("--curve is the ASL curve of --test sakai")
     if plot_path and not plot_path.lower().endswith(PLOT_SUFFIXES):
         raise click.UsageError(f"--plot FILE must end in {' or '.join(PLOT_SUFFIXES)}")
+    if task != "elements" and (collection_dir or quant != "generalised"):
+        raise click.UsageError("--quant and --collection are for --task elements")
     if settings["seed"] is None:
         settings["seed"] = secrets.randbelow(2**31)
     evaluation = {"complete": settings["complete"], "beta": beta, "n": bep_window, "irr": irr}
@@ -196,13 +221,18 @@ def compare_command(
             topics = None
         else:
             measure = measure or DEFAULT_MEASURES[task]
-            if task != "articles" and measure not in topic_rows(task):
-                fail(f"task {task} has no per-topic measure {measure} (-m)")
             jobs = jobs or os.cpu_count() or 1
-            values, qrels_topics = evaluated_values(
-                files[0], files[1:], task, measure, evaluation, jobs
-            )
-            topics = qrels_topics if settings["complete"] else None
+            if task == "elements":
+                from evaluation.cli.eval_elements import compared_values
+
+                values, qrels_topics = compared_values(
+                    files[0], files[1:], measure, quant, collection_dir, jobs
+                )
+            else:
+                values, qrels_topics = evaluated_values(
+                    files[0], files[1:], task, measure, evaluation, jobs
+                )
+            topics = qrels_topics
         paired = pair_by_topic(values, settings["complete"], topics)
     except FormatError as error:
         fail(str(error))
@@ -210,6 +240,10 @@ def compare_command(
         fail(f"{', '.join(scores_paths or files[1:])}: {error}")
     comparison = run_comparison(paired, settings)
     click.echo(f"{measure}: {paired.description}", err=True)
+    every = (*paired.topics, *paired.dropped)
+    for run in paired.runs:
+        missed = sum(1 for topic in every if topic not in values[run])
+        click.echo(f"{run}: answered {len(every) - missed} of {len(every)} topics", err=True)
     if settings["test"] == "tukey" and settings["correction"] != "none":
         click.echo("Tukey's HSD already controls the family-wise error; corrected again", err=True)
     if settings["test"] in ("randomisation", "bootstrap", "sakai"):

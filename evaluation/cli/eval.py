@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import click
 
@@ -49,14 +49,15 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     type=click.Choice(TASKS),
     default="focused",
     show_default=True,
-    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), or articles.",
+    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), articles, or elements "
+    "(element runs, element measures).",
 )
 @click.option("-q", "--per-topic", is_flag=True, help="Print per-topic rows before `all`.")
 @click.option(
     "-c",
     "--complete",
     is_flag=True,
-    help="Average over every qrels topic (missing topics score 0).",
+    help="Average over every qrels topic (missing topics score 0); always so for elements.",
 )
 @click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
 @click.option(
@@ -82,7 +83,8 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     "output_format",
     type=click.Choice((*FORMATS, "trec")),
     default=None,
-    help="inex (default), tsv, json; trec: trec_eval's layout (task articles).",
+    help="table: runs × measures (default for several runs without -q); inex: the official "
+    "program's layout (default otherwise); tsv, json; trec: trec_eval's layout (task articles).",
 )
 @click.option(
     "-m",
@@ -124,7 +126,16 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     type=click.FloatRange(0, 1),
     default=1.0,
     show_default=True,
-    help="Task elements, XCG: a seen element gains (1 - alpha) of its value.",
+    help="Task elements, XCG: a seen element keeps 1 - alpha of its value; one seen in part "
+    "gains alpha of its children's unseen value (docs/measures.md).",
+)
+@click.option(
+    "--parts",
+    type=click.Choice(["size", "equal"]),
+    default="size",
+    show_default=True,
+    help="Task elements, XCG: a seen-in-part element's children weigh by their size (from "
+    "2005/2006 qrels or FOL qrels; else equally), or equally.",
 )
 @click.option(
     "--trec-version",
@@ -174,10 +185,22 @@ def eval_command(
     trec_version: str | None, level: int | None, max_docs: int | None,
     plot_path: str | None, jobs: int, qrels_path: str, run_paths: tuple[str, ...],
     quant: str = "generalised", collection_dir: str | None = None, ties: str = "score",
-    alpha: float = 1.0, nonrel: str = "indicator",
+    alpha: float = 1.0, nonrel: str = "indicator", parts: str = "size",
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
-    --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
+    --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md);
+    with --task elements, element runs against element qrels, or FOL QRELS with --collection
+    (every qrels topic counts, as -c; docs/measures.md)."""
+    if output_format == "table" and per_topic:
+        raise click.UsageError("--format table shows the `all` rows: -q with inex, tsv or json")
+    if output_format is None and not per_topic and len(run_paths) > 1:
+        output_format = "table"  # the first thing a reader looks for: runs × measures
+    element_options = quant != "generalised" or collection_dir is not None or ties != "score"
+    element_options = element_options or nonrel != "indicator" or alpha != 1.0 or parts != "size"
+    if task != "elements" and element_options:
+        raise click.UsageError(
+            "--quant, --collection, --ties, --nonrel, --alpha and --parts are for --task elements"
+        )
     trec_options = trec_version is not None or level is not None or max_docs is not None
     trec_switches = trec_options or output_format == "trec"
     if task != "articles" and trec_switches:
@@ -199,18 +222,17 @@ def eval_command(
                 raise click.UsageError("--plot and --strict are for the passage tasks")
             run_elements(
                 qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
-                nonrel=nonrel, collection_dir=collection_dir,
+                nonrel=nonrel, parts=parts, collection_dir=collection_dir,
                 output_format=output_format or "inex", per_topic=per_topic,
+                jobs=jobs or os.cpu_count() or 1,
             )  # fmt: skip
             return
         if engine is providers.TREC_RUN:
             from evaluation.cli import trec_eval
             from evaluation.measures.engines.trec_run import TrecOptions
 
-            if output_format not in (None, *trec_eval.TREC_FORMATS):
-                raise click.UsageError("article measures print as trec, tsv or json")
-            if plot_path:
-                raise click.UsageError("--plot draws precision-recall curves of passage tasks")
+            if output_format == "inex":  # the official program has no article layout
+                output_format = "trec"
             options = TrecOptions(
                 level=1 if level is None else level, max_docs=max_docs, complete=complete,
                 version=int(trec_version or 10),
@@ -219,13 +241,13 @@ def eval_command(
                 qrels_path, run_paths, measures, options, per_topic, output_format or "trec",
                 jobs or os.cpu_count() or 1,
             )  # fmt: skip
+            if plot_path:
+                trec_eval.plot_recall_curves(qrels_path, run_paths, options, plot_path)
             return
     output_format = output_format or "inex"
 
     if measures and task != "articles":
-        raise click.UsageError("-m/--measure is for --task articles")
-    if plot_path and task == "articles":
-        raise click.UsageError("--plot draws precision-recall curves of passage tasks")
+        raise click.UsageError("-m/--measure is for --task articles and elements")
     from evaluation.formats._source import collector_paused
 
     # Modules, records and arrays hold no cycles worth collecting: the cyclic collector would go
@@ -258,7 +280,12 @@ def eval_command(
             except FormatError as error:
                 click.echo(f"focal eval: {error}", err=True)
                 sys.exit(2)
-        _write(evaluations, output_format, per_topic, plot_path)
+        _write(evaluations, output_format, per_topic, None if task == "articles" else plot_path)
+    if plot_path and task == "articles":  # the same relevance (rel_chars > 0) as trec_eval's
+        from evaluation.cli.trec_eval import plot_recall_curves
+        from evaluation.measures.engines.trec_run import TrecOptions
+
+        plot_recall_curves(qrels_path, run_paths, TrecOptions(complete=complete), plot_path)
 
 
 def _write(
@@ -276,3 +303,17 @@ def _write(
 
         plot_curves(evaluations, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
+
+
+@click.command("measures")
+@click.option("--format", "output_format", type=click.Choice(["text", "tsv"]), default="text",
+              show_default=True)  # fmt: skip
+def measures_command(output_format: Literal["text", "tsv"]) -> None:
+    """Print the measure registry: every name, its other spellings (Focal's, trec_eval's,
+    ir_measures'), its definition and reference (docs/measures.md has the same table)."""
+    from evaluation.measures.registry.vocabulary import listing
+    from evaluation.output.tables import table_lines
+
+    rows = [(e.name, e.aliases or "-", e.definition, e.reference) for e in listing()]
+    columns = ["name", "aliases", "definition", "reference"]
+    sys.stdout.writelines(table_lines(columns, rows, output_format))

@@ -1,4 +1,5 @@
-"""Write evaluations: the official program's layout (`inex`), tab-separated rows, or JSON."""
+"""Write evaluations: the official program's layout (`inex`), tab-separated rows, JSON, or one
+table of runs × measures (`table`, the default for several runs)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ if TYPE_CHECKING:  # the writers import the measures when they write: `focal eva
     from evaluation.measures.evaluate import RunEvaluation, Value  # module before its runs
 
 
-FORMATS = ("inex", "tsv", "json")
+FORMATS = ("inex", "tsv", "json", "table")
+# The columns of `table` per task: the official ranking measure first, then its early points.
+TABLE_COLUMNS = {
+    "focused": ("MAiP", "iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]"),
+    "ric": ("MAgP", "gP[5]", "gP[10]", "gP[25]", "gP[50]"),
+}
+TABLE_COLUMNS["thorough"] = TABLE_COLUMNS["focused"]
+TABLE_COLUMNS["bic"] = TABLE_COLUMNS["t2i"] = TABLE_COLUMNS["ric"]
 
 
 def quoteattr(value: str) -> str:
@@ -116,4 +124,30 @@ def write_json(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: 
     dump_json(document, stream)
 
 
-WRITERS = {"inex": write_inex, "tsv": write_tsv, "json": write_json}
+def write_table(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool) -> None:
+    """Runs × measures: the `all` values of the task's main measures (the chosen ones for
+    articles), the best of each column marked (`evaluation.output.leaderboard`)."""
+    from evaluation.measures.evaluate import aggregate
+    from evaluation.output.leaderboard import leaderboard_lines
+
+    if per_topic:
+        raise ValueError("--format table shows the `all` rows: -q with inex, tsv or json")
+    if not evaluations:
+        return
+    settings = evaluations[0].settings
+    columns: Sequence[str] = TABLE_COLUMNS.get(settings.task, settings.measures)
+    if settings.task == "elements":
+        from evaluation.measures.registry.names import element_rows
+
+        columns = element_rows(settings.measures)
+    values = {
+        e.run_id: {name: float(v) for name, v in aggregate(e).items() if name in columns}
+        for e in evaluations
+    }
+    lower = [name for name in columns if name.startswith("overlap@")]  # less overlap is better
+    stream.writelines(
+        line + "\n" for line in leaderboard_lines(values, columns, lower_better=lower)
+    )
+
+
+WRITERS = {"inex": write_inex, "tsv": write_tsv, "json": write_json, "table": write_table}

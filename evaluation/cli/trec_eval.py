@@ -30,14 +30,16 @@ from evaluation.measures.engines.trec_run import (
     GradeTable,
     TrecEvaluation,
     TrecOptions,
-    evaluate_trec,
     run_from_records,
 )
-from evaluation.measures.registry.names import parse_trec
-from evaluation.measures.registry.trec import SUMMARY_ONLY, TEXT, Selection
+from evaluation.measures.engines.trec_vocabulary import NamedSelection, evaluate_named, select
+from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, TEXT, Selection
+from evaluation.measures.registry.vocabulary import asked_rows
 from evaluation.output.tables import dump_json
 
-TREC_FORMATS = ("trec", "tsv", "json")
+TREC_FORMATS = ("trec", "tsv", "json", "table")
+# The measures of `table` when no -m is given (trec_eval's `official` set has 30 rows).
+TABLE_DEFAULT = ("map", "Rprec", "bpref", "recip_rank", "P.5,10,20")
 
 
 def is_trec_qrels(path: str) -> bool:
@@ -101,12 +103,14 @@ def run_trec_eval(
     """Evaluate and print; a bad file or measure name is one line on stderr and exit code 2.
     Runs are read and evaluated on `jobs` threads (pyarrow reads and sorts them, and numpy
     computes the measures, mostly without the GIL); the first bad file in order is reported."""
+    if output_format == "table" and not measures:
+        measures = TABLE_DEFAULT
     try:
-        selection = parse_trec(measures)
+        selection = select(measures)
         index = load_index(qrels_path)
 
         def evaluate(path: str) -> TrecEvaluation:
-            return evaluate_trec(index, load_run(path), selection, options)
+            return evaluate_named(index, load_run(path), selection, options)
 
         if jobs <= 1 or len(run_paths) <= 1:
             evaluations = list(map(evaluate, run_paths))
@@ -127,6 +131,49 @@ def run_trec_eval(
         for note in notes(evaluation):
             click.echo(note, err=True)
     WRITERS[output_format](evaluations, selection, sys.stdout, per_topic)
+
+
+def per_topic_values(
+    qrels_path: str, run_paths: Sequence[str], measure: str, options: TrecOptions
+) -> tuple[dict[str, dict[str, float]], list[str]]:
+    """One measure's per-topic values of each run (run -> topic -> value) and the qrels
+    topics, for `focal compare`; FormatError or ValueError for a bad file or name."""
+    selection = select([measure])
+    rows = [row.name for row in selection.rows() if row.family not in SUMMARY_ONLY]
+    if len(rows) != 1:
+        raise ValueError(f"-m {measure} is {len(rows)} per-topic measures; compare one")
+    index = load_index(qrels_path)
+    values: dict[str, dict[str, float]] = {}
+    for path in run_paths:
+        evaluation = evaluate_named(index, load_run(path), selection, options)
+        if evaluation.run_id in values:
+            raise FormatError(path, None, f"a second run named {evaluation.run_id}")
+        column = evaluation.values[rows[0]]
+        values[evaluation.run_id] = {
+            topic: float(value) for topic, value in zip(evaluation.topics, column, strict=True)
+        }
+    return values, list(index.topics)
+
+
+def plot_recall_curves(
+    qrels_path: str, run_paths: Sequence[str], options: TrecOptions, path: str
+) -> None:
+    """`--plot` of task articles: each run's interpolated precision at the 11 recall levels
+    (trec_eval's iprec_at_recall, the `all` rows), drawn in one figure."""
+    from evaluation.cli.plot import draw_curves
+
+    selection = select(["iprec_at_recall"])
+    index = load_index(qrels_path)
+    curves = []
+    for run_path in run_paths:
+        evaluation = evaluate_named(index, load_run(run_path), selection, options)
+        rows = selection.rows()
+        levels = [float(row.parameter or 0.0) for row in rows]
+        curves.append(
+            (evaluation.run_id, levels, [float(evaluation.summary[r.name]) for r in rows])
+        )
+    draw_curves(curves, "articles", "interpolated precision", path)
+    click.echo(f"plot written to {path}", err=True)
 
 
 def notes(evaluation: TrecEvaluation) -> list[str]:
@@ -192,4 +239,22 @@ def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stre
     dump_json(document, stream)
 
 
-WRITERS = {"trec": write_trec, "tsv": write_tsv, "json": write_json}
+def write_table(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
+                per_topic: bool) -> None:  # fmt: skip
+    """Runs × measures: the `all` value of every chosen row but the counts, the best of each
+    column marked."""
+    from evaluation.output.leaderboard import leaderboard_lines
+
+    if per_topic:
+        raise ValueError("--format table shows the `all` rows: -q with trec, tsv or json")
+    rows = [row.name for row in selection.rows() if row.name not in COUNTS]
+    asked = selection.asked if isinstance(selection, NamedSelection) else ()
+    columns = asked_rows(asked, rows) if asked else [(row, row) for row in rows]
+    values = {e.run_id: {name: float(e.summary[row]) for name, row in columns} for e in evaluations}
+    names = [name for name, _ in columns]
+    stream.writelines(line + "\n" for line in leaderboard_lines(values, names))
+
+
+WRITERS = {
+    "trec": write_trec, "tsv": write_tsv, "json": write_json, "table": write_table,
+}  # fmt: skip

@@ -40,12 +40,13 @@ def sample(
     fractions: str, repeats: int, seed: int, population: str, test: str, correction: str,
     task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
     qrels_path: Path, run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
     """Random pool sampling at article granularity (seed 004 Tables 1-2)."""
     from reliability.studies import pool_sampling
 
     percents = parse_numbers(fractions, "fraction", 0, 100)
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     setup = replace(setup, test=test, correction=correction, test_seed=seed)
     rows = pool_sampling(
         setup,
@@ -89,6 +90,7 @@ def sample(
 def depth(
     depths: str, holding: str, test: str, correction: str, task: str, measure: str | None,
     alpha: float, output_format: str, jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
     """Qrels restricted to the depth-d pool of the runs (seed 004 Tables 4-5)."""
     from pooling.ranked import as_ranked
@@ -97,7 +99,7 @@ def depth(
 
     chosen = parse_integers(depths, "depth", 1, 10**6)
     shares = parse_numbers(holding, "share", 0, 100)
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     setup = replace(setup, test=test, correction=correction)
     ranked = as_ranked(ranked_runs(run_paths))
     rows = pool_depths(setup, depth_pools(ranked, chosen), progress)
@@ -150,6 +152,7 @@ def leave_out(
     groups: Path, pool_depth: int | None, pool_size: int | None, method: str, task: str,
     measure: str | None, alpha: float, output_format: str, jobs: int, qrels_path: Path,
     run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
     """Leave one group out of the pool and score its runs again (seed 004 Tables 8-10, seed 003
     Table V). Scores average over every qrels topic, as `focal eval -c`."""
@@ -159,7 +162,7 @@ def leave_out(
 
     if (pool_depth is None) == (pool_size is None):
         raise click.UsageError("give one of --depth D and --size N")
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     group_of = read_groups(groups)
     given = {run.run_id for run in setup.runs}
     for run_id in group_of:

@@ -26,6 +26,7 @@ def topics(
     sizes: str | None, trials: int, tolerance: str, seed: int, bin_size: int | None,
     plot_path: str | None, task: str, measure: str | None, alpha: float, output_format: str,
     jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
     """Swap rates on disjoint topic subsets, their exponential fit, and the fewest topics for
     an error rate under 5 %."""
@@ -33,7 +34,7 @@ def topics(
 
     from evaluation.statistics.swap_rates import binned_swap_rates, swap_rates
 
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     full = setup.score(setup.qrels)
     half = len(full.topics) // 2
     if half < 1:

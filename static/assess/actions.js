@@ -88,12 +88,20 @@ export function goTo(url) {
   Promise.race([written(), pause]).then(() => window.location.assign(url));
 }
 
+// An adaptive judging order chooses the next article on the server, from the judgements it
+// holds: it is told this article's judgement too, which may still be on its way there.
+function nextUrlAfter(status) {
+  if (!config.nextUrl || config.prefetchNext) return config.nextUrl;
+  if (status !== "relevant" && status !== "nonrelevant") return config.nextUrl;
+  return `${config.nextUrl}&relevant=${status === "relevant" ? 1 : 0}`;
+}
+
 // Leaving a highlighted article finishes it (which also fixes the suggested BEP); the queue
 // survives the navigation, so the assessor never waits for the save.
 export function goNext() {
   const state = localState();
   if (config.opsUrl && state.status === "relevant" && !state.finished) act({ op: "finish" });
-  goTo(config.nextUrl || config.poolUrl);
+  goTo(nextUrlAfter(state.status) || config.poolUrl);
 }
 
 // The two-phase screen is rendered from the stored passages: leave once they are saved.
@@ -113,6 +121,6 @@ export async function goWhenSaved(url) {
 
 export function markNonRelevantAndGoNext() {
   act({ op: "mark_nonrelevant" });
-  goTo(config.nextUrl || config.poolUrl);
+  goTo(nextUrlAfter("nonrelevant") || config.poolUrl);
 }
 

@@ -57,7 +57,7 @@ if (!canHighlight) {
 
 // The page prefetches the next article with speculation rules (article.html); elsewhere a
 // <link rel=prefetch> is the best a browser offers.
-if (config.nextUrl && !HTMLScriptElement.supports?.("speculationrules")) {
+if (config.nextUrl && config.prefetchNext && !HTMLScriptElement.supports?.("speculationrules")) {
   const link = document.createElement("link");
   link.rel = "prefetch";
   link.href = config.nextUrl;

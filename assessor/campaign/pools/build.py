@@ -21,6 +21,8 @@ from pooling.records import RankedRun, natural_key
 from pooling.strategies import depth_k_pool, top_n_pool
 
 Method = Literal["topn", "depth"]
+JUDGING_ORDER = ("policy", "policy_seed", "budget")
+"""The pool parameters that hold the topic's judging order (`assessor.campaign.pools.ordering`)."""
 Order = Literal["article", "rank", "random"]
 
 
@@ -95,11 +97,17 @@ def _store(
     articles: list[str],
 ) -> None:
     old = session.scalars(select(Pool).where(Pool.topic_id == topic)).first()
+    # The judging order an organiser chose (`pools.ordering`) outlives a rebuild.
+    kept = (
+        {key: value for key, value in (old.parameters or {}).items() if key in JUDGING_ORDER}
+        if old
+        else {}
+    )
     if old is not None:
         session.delete(old)
         session.flush()
     rank_of = {article: rank for rank, article in enumerate(articles, start=1)}
-    parameters = {"size": size, "order": order, "seed": seed}
+    parameters = {"size": size, "order": order, "seed": seed, **kept}
     pool = Pool(topic_id=topic, method=method, parameters=parameters)
     for position, article in enumerate(_display_order(articles, order, seed, topic)):
         pool.entries.append(

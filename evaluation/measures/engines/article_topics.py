@@ -22,7 +22,7 @@ Ranking = Sequence[str]
 COMPUTE: dict[str, Callable[[Ranking, ArticleJudgements, int], float]] = {
     "MAP": lambda ranking, judged, _: articles.average_precision(ranking, judged.gains),
     "P@k": lambda ranking, judged, k: articles.precision_at(ranking, judged.gains, k),
-    "nDCG@k": lambda ranking, judged, k: articles.ndcg_at(ranking, judged.gains, k),
+    "nDCG(gain=fraction)@k": lambda ranking, judged, k: articles.ndcg_at(ranking, judged.gains, k),
     "Rprec": lambda ranking, judged, _: articles.r_precision(ranking, judged.gains),
     "bpref": lambda ranking, judged, _: articles.bpref(ranking, judged.gains, judged.nonrelevant),
 }

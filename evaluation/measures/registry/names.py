@@ -6,12 +6,12 @@ the first dot (`P.5,10`, `iprec_at_recall.0.1,0.5`, `set_F.0.5`). `split` reads 
 `parse` finds the declaration the name stands for in one vocabulary, with its parameters.
 
 The vocabulary is explicit because one spelling may name two measures:
-- `articles`: Focal's article measures on FOL qrels (MAP, P@k, nDCG@k, Rprec, bpref), the row
-  named as typed; nDCG's gain is the relevant fraction of the article (`articles.topic`).
+- `articles`: Focal's article measures on FOL qrels (MAP, P@k, nDCG(gain=fraction)@k, Rprec,
+  bpref), the row named as typed; that nDCG's gain is the relevant fraction of the article
+  (`articles.topic`), hence its own name.
 - `trec`: trec_eval's families and sets (`registry.trec`), with Focal's and ir_measures'
-  spellings as aliases; nDCG's gain is the qrels grade, so `nDCG@10` is `ndcg_cut.10` here and
-  Focal's fraction-gain nDCG@10 in `articles`. Which vocabulary a call reads its names in is
-  decided with the engine, in `evaluation.measures.providers`.
+  spellings as aliases; nDCG's gain is the qrels grade, so `nDCG@10` is `ndcg_cut.10`, in
+  every vocabulary and output format (`registry.vocabulary` reads all spellings at once).
 - `elements`: element measures (spec section 5): P@k, overlap@k, nxCG@k (`k` itself for the
   default cut-offs), inex_eval, inex_eval[x], inex_eval_ng, inex_eval_ng[x], MAep.
 
@@ -33,7 +33,7 @@ from evaluation.measures.registry.declarations import ARTICLE_MEASURES, ELEMENT_
 Vocabulary = Literal["articles", "trec", "elements"]
 VOCABULARIES: tuple[Vocabulary, ...] = ("articles", "trec", "elements")
 DEFAULTS: dict[Vocabulary, tuple[str, ...]] = {
-    "articles": ("MAP", "P@5", "P@10", "nDCG@10", "Rprec", "bpref"),
+    "articles": ("MAP", "P@5", "P@10", "nDCG(gain=fraction)@10", "Rprec", "bpref"),
     "trec": ("official",),
     "elements": ("P@k", "overlap@k"),
 }
@@ -48,7 +48,7 @@ _DECLARED = {
     "elements": {m.name: m for m in ELEMENT_MEASURES},
 }
 _UNKNOWN = {
-    "articles": "unknown article measure {!r}: use MAP, P@k, nDCG@k, Rprec, bpref",
+    "articles": "unknown article measure {!r}: use MAP, P@k, nDCG(gain=fraction)@k, Rprec, bpref",
     "elements": "unknown element measure {!r}: P@k, overlap@k, nxCG@k (or one k: P@10), "
     "inex_eval, inex_eval[x], inex_eval_ng, inex_eval_ng[x], MAep",
     "trec": "unknown measure {!r}: known are {}",
@@ -119,8 +119,8 @@ def parse(text: str, vocabulary: Vocabulary) -> Request:
 
     >>> [parse(name, "trec").measure for name in ("map", "MAP", "AP")]
     ['map', 'map', 'map']
-    >>> parse("nDCG@10", "trec").measure, parse("nDCG@10", "articles").measure
-    ('ndcg_cut', 'nDCG@k')
+    >>> parse("nDCG@10", "trec").measure, parse("nDCG(gain=fraction)@10", "articles").measure
+    ('ndcg_cut', 'nDCG(gain=fraction)@k')
     """
     term = split(text)
     if vocabulary == "trec":
@@ -128,17 +128,27 @@ def parse(text: str, vocabulary: Vocabulary) -> Request:
     if vocabulary not in _DECLARED:
         raise ValueError(f"unknown vocabulary {vocabulary!r}: one of {', '.join(VOCABULARIES)}")
     declared = _DECLARED[vocabulary]
-    if term is not None and not term.arguments and term.dotted is None:
+    if term is not None and term.dotted is None:
+        stem = term.base + _arguments(term)
+        if term.arguments and f"{stem}@k" not in declared:
+            raise UnknownMeasure(_unknown(text, vocabulary))
         if term.curve and term.at is None and term.base in declared and vocabulary == "elements":
             if term.base.startswith("inex_eval"):
                 return Request(text, vocabulary, term.base, curve=True)
-        elif term.at is not None and not term.curve and f"{term.base}@k" in declared:
+        elif term.at is not None and not term.curve and f"{stem}@k" in declared:
             if _CUT[vocabulary].match(term.at) and term.at.strip("0"):
                 cut = None if term.at == "k" else (float(int(term.at)),)
-                return Request(text, vocabulary, f"{term.base}@k", cut)
+                return Request(text, vocabulary, f"{stem}@k", cut)
         elif term.bare and term.base in declared:
             return Request(text, vocabulary, term.base)
     raise UnknownMeasure(_unknown(text, vocabulary))
+
+
+def _arguments(term: Term) -> str:
+    """ir_measures' arguments as a declared name spells them: `(gain=fraction)`."""
+    if not term.arguments:
+        return ""
+    return "(" + ",".join(f"{key}={value}" for key, value in term.arguments) + ")"
 
 
 def _trec(text: str, term: Term | None) -> Request:

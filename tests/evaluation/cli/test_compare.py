@@ -66,7 +66,7 @@ def test_text_is_the_significance_matrix_by_mean(files: list[str]) -> None:
     assert [row[0] for row in rows] == ["1", "2", "3"]
     assert [rows[n][3 + n] for n in range(3)] == [".", ".", "."]  # the diagonal
     assert all(mark in "*-." for row in rows for mark in row[3:])
-    assert "AiP: paired on the 5 topics every run answers" in err
+    assert "AiP: paired on all 5 topics" in err and "best: answered 5 of 5 topics" in err
 
 
 def test_tsv_rows_are_the_pairs_in_the_given_order(files: list[str]) -> None:
@@ -106,14 +106,16 @@ def test_json_and_resampling_with_a_seed_are_reproducible(files: list[str]) -> N
     assert len(document["pairs"]) == 3 and "resampling seed 3, 500 samples" in first[2]
 
 
-def test_without_complete_only_common_topics_count(tmp_path: Path, files: list[str]) -> None:
+def test_every_qrels_topic_counts_unless_common_topics(tmp_path: Path, files: list[str]) -> None:
     partial = run_file(tmp_path, "partial", {1: 100, 2: 100, 3: 100})
-    code, out, err = invoke("--format", "json", *files[:3], partial)
+    code, out, err = invoke("--common-topics", "--format", "json", *files[:3], partial)
     assert code == 0 and "paired on the 3 topics every run answers; 2 dropped" in err
     assert json.loads(out)["dropped_topics"] == ["4", "5"]
-    code, out, err = invoke("-c", "--format", "json", *files[:3], partial)
-    document = json.loads(out)
-    assert code == 0 and len(document["topics"]) == 5 and document["dropped_topics"] == []
+    for switches in ([], ["-c"]):  # -c is the default
+        code, out, err = invoke(*switches, "--format", "json", *files[:3], partial)
+        document = json.loads(out)
+        assert code == 0 and len(document["topics"]) == 5 and document["dropped_topics"] == []
+        assert "partial: answered 3 of 5 topics" in err
     # partial scores AiP 1 on its 3 topics and 0 on the two it misses
     assert document["runs"][2]["mean"] == pytest.approx(3 / 5)
 
@@ -188,7 +190,7 @@ def test_bad_scores_file_is_one_line(tmp_path: Path) -> None:
 def test_runs_with_no_topic_in_common(tmp_path: Path, files: list[str]) -> None:
     one = run_file(tmp_path, "one", {1: 100})
     two = run_file(tmp_path, "two", {2: 100})
-    code, out, err = invoke(files[0], one, two)
+    code, out, err = invoke("--common-topics", files[0], one, two)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "the runs have no topic in common" in err and one in err
 
@@ -300,3 +302,31 @@ def test_a_plot_file_must_be_png_or_svg(tmp_path: Path, files: list[str]) -> Non
     code, out, err = invoke("--plot", str(tmp_path / "p.pdf"), *files)
     assert code == 2 and out == "" and "--plot FILE must end in .png or .svg" in err
     assert not (tmp_path / "p.pdf").exists()
+
+
+def test_trec_qrels_and_every_measure_name_as_focal_eval(tmp_path: Path) -> None:
+    """`-m AP` (ir_measures' name) on TREC qrels, every qrels topic counted: worked by hand,
+    run a ranks the relevant document first on topics 1 and 2 (AP 1, 1) and misses topic 3
+    (0); run b ranks it second on topic 1 (AP 1/2) and first on 2 and 3."""
+    (tmp_path / "q").write_text("1 0 r 1\n1 0 n 0\n2 0 r 1\n3 0 r 1\n", encoding="utf-8")
+    (tmp_path / "a").write_text("1 Q0 r 1 2 a\n1 Q0 n 2 1 a\n2 Q0 r 1 1 a\n", encoding="utf-8")
+    lines = "1 Q0 n 1 2 b\n1 Q0 r 2 1 b\n2 Q0 r 1 1 b\n3 Q0 r 1 1 b\n"
+    (tmp_path / "b").write_text(lines, encoding="utf-8")
+    paths = [str(tmp_path / name) for name in ("q", "a", "b")]
+    code, out, err = invoke("--task", "articles", "-m", "AP", "--format", "json", *paths)
+    assert code == 0, err
+    means = [run["mean"] for run in json.loads(out)["runs"]]
+    assert means == [pytest.approx(2 / 3), pytest.approx(2.5 / 3)]
+    assert "a: answered 2 of 3 topics" in err and "b: answered 3 of 3 topics" in err
+
+
+def test_scores_answer_to_every_spelling_of_their_rows(tmp_path: Path) -> None:
+    """Scores printed as `map` rows are compared under `-m AP` (ir_measures' name) too."""
+    scores = tmp_path / "scores.tsv"
+    rows = ["run_id\tmeasure\ttopic\tvalue"]
+    rows += [f"{run}\tmap\t{topic}\t{value}" for run, topic, value in
+             [("a", 1, 1.0), ("a", 2, 0.5), ("b", 1, 0.5), ("b", 2, 0.25)]]  # fmt: skip
+    scores.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = invoke("--format", "json", "--scores", str(scores), "-m", "AP")
+    assert code == 0, err
+    assert [run["mean"] for run in json.loads(out)["runs"]] == [0.75, 0.375]

@@ -105,7 +105,7 @@ def test_several_runs_in_one_call_use_a_process_pool(
 ) -> None:
     other = tmp_path / "other.run"
     other.write_text(RUN.replace("mine", "other").replace("0 20", "0 10"))
-    code, out, _ = invoke("-j", "2", files[0], files[1], str(other))
+    code, out, _ = invoke("-j", "2", "--format", "inex", files[0], files[1], str(other))
     assert code == 0
     headers = [line for line in out.splitlines() if line.startswith("<eval")]
     assert [h.split('"')[1] for h in headers] == ["mine", "other"]

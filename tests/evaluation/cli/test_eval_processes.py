@@ -32,8 +32,8 @@ def test_several_runs_in_workers_print_what_one_process_prints(tmp_path: Path) -
     (tmp_path / "good.run").write_text(GOOD, encoding="utf-8")
     (tmp_path / "other.run").write_text(GOOD.replace("good", "other"), encoding="utf-8")
     paths = [str(tmp_path / name) for name in ("q", "good.run", "other.run")]
-    serial = CliRunner().invoke(eval_command, ["-j", "1", *paths])
-    parallel = CliRunner().invoke(eval_command, ["-j", "2", *paths])
+    serial = CliRunner().invoke(eval_command, ["-j", "1", "--format", "inex", *paths])
+    parallel = CliRunner().invoke(eval_command, ["-j", "2", "--format", "inex", *paths])
     assert serial.exit_code == parallel.exit_code == 0
     assert parallel.stdout == serial.stdout
     assert 'run-id="other"' in serial.stdout

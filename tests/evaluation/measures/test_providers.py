@@ -27,7 +27,8 @@ def test_focused_prefers_the_whole_run_engine_then_falls_back_to_topics() -> Non
     ("call", "first"),
     [
         (Call("articles"), "article_topics"),
-        (Call("articles", ("MAP", "P@10", "nDCG@10")), "article_topics"),
+        (Call("articles", ("MAP", "P@10", "nDCG(gain=fraction)@10")), "article_topics"),
+        (Call("articles", ("MAP", "nDCG@10")), "trec_run"),  # nDCG@10 is ndcg_cut.10 everywhere
         (Call("articles", ("P@0",)), "article_topics"),  # claimed, then refused by Settings
         (Call("articles", ("MAP", "map")), "trec_run"),
         (Call("articles", ("AP",)), "trec_run"),
@@ -69,7 +70,7 @@ def test_a_refused_name_exits_2_with_a_clear_message(tmp_path: object) -> None:
     (folder / "q").write_text("1 0 d1 1\n")
     (folder / "r").write_text("1 Q0 d1 1 1.0 r\n")
     result = CliRunner().invoke(
-        eval_command, ["--task", "articles", "-m", "RR@10", str(folder / "q"), str(folder / "r")]
+        eval_command, ["--task", "articles", "-m", "ERR@10", str(folder / "q"), str(folder / "r")]
     )
     assert result.exit_code == 2 and result.stdout == ""
-    assert "measure RR@10 is not provided by any engine for task articles" in result.stderr
+    assert "measure ERR@10 is not provided by any engine for task articles" in result.stderr

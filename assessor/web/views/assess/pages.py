@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.people import assignments, notes
 from assessor.campaign.pools import listing as pool_list
+from assessor.campaign.pools import ordering
 from assessor.campaign.pools.retrieved import retrieved_spans
 from assessor.judging import judgements
 from assessor.judging.elements import topic_mode
@@ -88,6 +89,7 @@ def pool(assignment_id: int) -> ResponseReturnValue:
     sort = _choice("sort", pool_list.SORTS)
     search = request.args.get("q", "")[: pool_list.SEARCH_LENGTH]
     listed = pool_list.pool_list(session, assignment)
+    suggested = ordering.suggestion(session, assignment)
     page = page_or_fragment(
         "assess/pool.html",
         "pool",
@@ -98,6 +100,8 @@ def pool(assignment_id: int) -> ResponseReturnValue:
         progress=assignments.progress(session, assignment),
         two_phase=topic_mode(session, assignment.topic_id).mode == "2005",
         first_unjudged=next((r.article for r in listed.rows if r.status == "unjudged"), None),
+        suggested=suggested,
+        judging_order=ordering.topic_order(ordering.topic_pool(session, assignment.topic_id)),
         status_filter=wanted,
         filters=pool_list.FILTERS,
         sort=sort,
@@ -133,6 +137,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
     state = judgements.get_state(session, assignment, article)
     articles = assignments.pool_articles(session, assignment.topic_id)
     previous, following = _neighbours(articles, article)
+    adaptive = ordering.topic_order(ordering.topic_pool(session, assignment.topic_id)) is not None
     if row.file is None or row.text_sha256 is None:
         return _without_text(assignment, article, state, articles, previous, following)
     html, document = render_file(Path(row.file), row.collection.display_profile)
@@ -148,6 +153,14 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
             if name is None
             else url_for(".article_screen", assignment_id=assignment.id, article=name)
         )
+
+    # An adaptive judging order chooses the next article when the assessor goes on, from the
+    # judgements made until then (this article's included): "next" asks the server then.
+    next_url = (
+        url_for(".next_article", assignment_id=assignment.id, after=article)
+        if adaptive
+        else article_url(following)
+    )
 
     keywords = assignments.keywords(session, assignment)
     # In the 2005 mode the assessor goes on to the two-phase screen after highlighting.
@@ -165,7 +178,8 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         if read_only
         else url_for("viewing.report_view", assignment_id=assignment.id, article=article),
         "csrfHeader": CSRF_HEADER,
-        "nextUrl": article_url(following),
+        "nextUrl": next_url,
+        "prefetchNext": not adaptive,
         "prevUrl": article_url(previous),
         "poolUrl": url_for(".pool", assignment_id=assignment.id),
         "state": state.to_json(),
@@ -189,6 +203,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         pool_size=len(articles),
         previous_url=config["prevUrl"],
         next_url=config["nextUrl"],
+        prefetch_next=not adaptive,
         keywords=keywords,
         note=notes.note_of(session, assignment, article),
         runs=sorted({span.run for span in spans}),
@@ -254,3 +269,35 @@ def keywords(assignment_id: int) -> ResponseReturnValue:
     return page_or_fragment(
         "assess/article.html", "keywords", assignment=assignment, keywords=words, back=back
     )
+
+
+@blueprint.get("/assignments/<int:assignment_id>/next")
+@login_required
+def next_article(assignment_id: int) -> ResponseReturnValue:
+    """Go on to the article the topic's judging order offers now (`campaign.pools.ordering`);
+    for a topic in a fixed order, the article after `?after=` in display order (else the first
+    unjudged one). `?relevant=1|0` is the page's judgement of `after`, which may not be saved
+    yet; an article left unjudged is not offered again at once (the display order's next is).
+    The suggestion an assessor follows is logged; an organiser looking on is only shown it.
+    The pool page, when nothing is left to offer (pool judged or budget spent)."""
+    session = get_session()
+    assignment = _assignment(session, assignment_id)
+    articles = assignments.pool_articles(session, assignment.topic_id)
+    after = request.args.get("after", "")
+    verdict = request.args.get("relevant")
+    pending = (after, verdict == "1") if after in articles and verdict in ("0", "1") else None
+    choice = ordering.suggestion(session, assignment, pending)
+    following = _neighbours(articles, after)[1] if after in articles else None
+    if choice is None or choice.article == after:
+        target = following
+        if target is None and after not in articles:
+            listed = pool_list.pool_list(session, assignment)
+            target = next((r.article for r in listed.rows if r.status == "unjudged"), None)
+    else:
+        target = choice.article
+        if target is not None and assignment.user_id == signed_in_user().id:
+            ordering.log_suggestion(session, assignment, choice)
+            session.commit()
+    if target is None:
+        return redirect(url_for(".pool", assignment_id=assignment.id), 303)
+    return redirect(url_for(".article_screen", assignment_id=assignment.id, article=target), 303)

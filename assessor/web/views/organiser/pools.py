@@ -4,7 +4,9 @@ Building calls `assessor.campaign.pools.build.build_pools`, as `focal pool build
 does (method topn with n = size, or depth with k = depth; display order and seed; every topic
 or the ticked ones). The statistics are `assessor.campaign.pools.statistics` (what `focal pool
 stats` reports for a pool file: pool size and run depths per topic, contributed and unique
-articles per run; docs/pooling.md).
+articles per run; docs/pooling.md). The judging order of every topic or one topic is set here
+too (`assessor.campaign.pools.ordering`, as `focal pool policy`), with each assessor's
+judgements, relevant articles found and the estimate of those still unjudged.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from flask.typing import ResponseReturnValue
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.people import roster
+from assessor.campaign.pools import ordering
 from assessor.campaign.pools.build import Method, Order, PoolSummary, build_pools
 from assessor.campaign.pools.statistics import database_pool_report
 from assessor.store.db import get_session
-from assessor.web.auth import organiser_required
+from assessor.web.auth import organiser_required, signed_in_user
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 
 blueprint = Blueprint("pools_admin", __name__, url_prefix="/organiser/pools")
@@ -29,7 +32,10 @@ ORDERS = ("article", "rank", "random")
 
 
 def _page(
-    summaries: list[PoolSummary] | None = None, error: str | None = None, status: int = 200
+    summaries: list[PoolSummary] | None = None,
+    error: str | None = None,
+    status: int = 200,
+    notice: str | None = None,
 ) -> ResponseReturnValue:
     session = get_session()
     topics = roster.topics_in_natural_order(session)
@@ -39,8 +45,11 @@ def _page(
         status,
         topics=topics,
         report=database_pool_report(session),
+        orders=ordering.order_progress(session),
+        policies=ordering.ORDERS,
         summaries=summaries,
         error=error,
+        notice=notice,
     )
 
 
@@ -104,4 +113,35 @@ def build() -> ResponseReturnValue:
         return _page(summaries)
     pooled = sum(summary.size for summary in summaries)
     flash(f"Pooled {len(summaries)} topic(s): {pooled} articles to judge.", "info")
+    return redirect(url_for(".page"), 303)
+
+
+@blueprint.post("/order")
+@organiser_required
+def judging_order() -> ResponseReturnValue:
+    """Set the judging order of every pooled topic, or of the one chosen."""
+    session = get_session()
+    topic = request.form.get("topic", "").strip()
+    try:
+        seed = _number("policy_seed", 0, 0)
+        budget = _number("budget", None, 1)
+        changed = ordering.set_order(
+            session,
+            request.form.get("policy", ""),
+            [topic] if topic else None,
+            seed or 0,
+            budget,
+            signed_in_user().id,
+        )
+    except (CampaignError, ValueError) as error:
+        session.rollback()
+        if wants_fragment():
+            return _page(error=str(error), status=422)
+        flash(str(error), "error")
+        return redirect(url_for(".page"), 303)
+    session.commit()
+    message = f"Judging order of {len(changed)} topic(s): {request.form.get('policy')}."
+    if wants_fragment():
+        return _page(notice=message)
+    flash(message, "info")
     return redirect(url_for(".page"), 303)

@@ -94,9 +94,10 @@ def test_graded_gain_is_the_relevant_fraction() -> None:
     )
     assert judged.gains == {"a": 0.5, "b": 1.0}
     assert judged.nonrelevant == frozenset({"n"})
-    values = article_topics.topic_values(["a", "n", "b"], judged, ("nDCG@10", "bpref", "P@2"))
+    names = ("nDCG(gain=fraction)@10", "bpref", "P@2")
+    values = article_topics.topic_values(["a", "n", "b"], judged, names)
     ideal = 1.0 + 0.5 / 1.584962500721156
-    assert values["nDCG@10"] == pytest.approx((0.5 + 1.0 / 2) / ideal, abs=1e-12)
+    assert values["nDCG(gain=fraction)@10"] == pytest.approx((0.5 + 1.0 / 2) / ideal, abs=1e-12)
     assert values["bpref"] == pytest.approx((1 + (1 - 1 / 1)) / 2, abs=1e-12)
     assert values["P@2"] == 0.5
 

@@ -36,11 +36,13 @@ def test_every_spelling_reads_as_one_declaration(
 
 
 def test_the_vocabulary_decides_what_ndcg_means() -> None:
-    """`nDCG@10` is trec_eval's ndcg_cut (gain: the grade) in `trec`, Focal's nDCG (gain: the
-    relevant fraction) in `articles`; `P@10` of elements is element precision."""
+    """`nDCG@10` is trec_eval's ndcg_cut (gain: the grade); Focal's nDCG (gain: the relevant
+    fraction) has its own name in `articles`; `P@10` of elements is element precision."""
     assert parse("nDCG@10", "trec").measure == "ndcg_cut"
-    assert parse("nDCG@10", "articles").measure == "nDCG@k"
-    assert parse("nDCG@10", "articles").parameters == (10.0,)
+    with pytest.raises(UnknownMeasure):
+        parse("nDCG@10", "articles")
+    assert parse("nDCG(gain=fraction)@10", "articles").measure == "nDCG(gain=fraction)@k"
+    assert parse("nDCG(gain=fraction)@10", "articles").parameters == (10.0,)
     assert parse("P@10", "elements").measure == "P@k"
     assert parse("P@k", "elements").parameters is None  # the declared cut-offs
 

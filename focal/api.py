@@ -1,0 +1,143 @@
+"""`focal`'s functions: evaluate, compare, read, pool, over `evaluation.api`, `pooling.api`
+and `reliability.api`, taking DataFrames, dicts and paths and giving DataFrames back."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from focal import frames, inputs
+
+CHOSEN_TASKS = ("articles", "elements")  # the tasks whose engines compute the measures asked for
+DEFAULT_MEASURES = {"articles": "AP", "focused": "AiP", "thorough": "AiP", "ric": "AgP",
+                    "bic": "AgP", "t2i": "AgP"}  # fmt: skip
+
+
+def evaluate(
+    qrels: Any, runs: Any, measures: Any = None, *, task: str = "articles",
+    per_topic: bool = False, complete: bool = True, **options: Any,
+) -> Any:  # fmt: skip
+    """Evaluate runs against qrels: a tidy DataFrame `run, measure, topic, value`.
+
+    `qrels` and `runs` as `focal.inputs` describes (paths, DataFrames in ir_measures' columns,
+    dicts of dicts, Focal's records); `measures` in any vocabulary (`AP`, `map`, `nDCG@10`,
+    `P(rel=2)@5`, `Judged@10`; docs/measures.md's table) or ir_measures' objects. `task`:
+    `articles` (default: document measures, as trec_eval and ir_measures) or one of Focal's
+    passage and element tasks with files (`focused`, `thorough`, `ric`, `bic`, `t2i`,
+    `elements`; their measures are rows of the official layout: `MAiP`, `iP[0.01]`, `AiP`
+    per topic). Rows are the `all` values, or with `per_topic` one per topic. Every qrels
+    topic counts, one a run did not answer scoring 0, as in ir_measures and `focal eval -c`
+    (`complete=False`: the topics of each run, as `focal eval`). Other keywords are `focal eval`'s
+    switches (`evaluation.api.evaluate`). `focal.wide` turns the frame into runs × measures.
+
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "c"],
+    ...                       "relevance": [1, 0, 2]})
+    >>> run = pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["b", "a", "c"],
+    ...                     "score": [2.0, 1.0, 1.0]})
+    >>> evaluate(qrels, {"bm25": run}, ["AP", "P(rel=2)@1"])
+        run     measure topic  value
+    0  bm25          AP   all   0.75
+    1  bm25  P(rel=2)@1   all   0.50
+    """
+    from evaluation.api import evaluate as evaluate_runs
+
+    names = inputs.measure_names(measures)
+    given = inputs.runs_input(runs)
+    chosen = list(names) or None if task in CHOSEN_TASKS else None  # the others: every row
+    result = evaluate_runs(
+        inputs.qrels_input(qrels), given, task, chosen, complete=complete, **options
+    )
+    return frames.tidy(result, names, per_topic)
+
+
+def compare(
+    qrels: Any, runs: Any, measure: Any = None, *, task: str = "articles", test: str = "t",
+    correction: str = "none", alpha: float = 0.05, common_topics: bool = False,
+    seed: int | None = None, **options: Any,
+) -> Any:  # fmt: skip
+    """Every pair of runs tested on one measure's per-topic values: a DataFrame with one row per
+    pair (`run_a, run_b, mean_a, mean_b, statistic, p, p_adjusted, significant`), runs in the
+    order given; `measure` by default the task's ranking measure (AP, AiP, AgP). Every qrels
+    topic counts, a topic a run did not answer scoring 0 (trec_eval
+    -c: a paired test needs one topic set); `common_topics` pairs only the topics every run
+    answered. Tests and corrections as `focal compare` (spec section 8).
+
+    >>> qrels = {t: {"rel": 1, "non": 0} for t in ("1", "2", "3", "4")}
+    >>> good = {t: {"rel": 2.0, "non": 1.0} for t in ("1", "2", "3")}
+    >>> bad = {"1": {"rel": 1.0, "non": 2.0}, "2": {"rel": 2.0, "non": 1.0}}
+    >>> pairs = compare(qrels, {"good": good, "bad": bad}, "P@1")
+    >>> pairs[["run_a", "run_b", "mean_a", "mean_b"]].to_dict("records")
+    [{'run_a': 'good', 'run_b': 'bad', 'mean_a': 0.75, 'mean_b': 0.25}]
+    >>> compare(qrels, {"good": good, "bad": bad}, "P@1", common_topics=True)["mean_b"].item()
+    0.5
+    """
+    import pandas as pd
+
+    from evaluation.api import evaluate as evaluate_runs
+    from evaluation.statistics.significance.pairing import pair_by_topic
+    from evaluation.statistics.significance.pairwise import compare as compare_pairs
+
+    name = inputs.measure_names(measure)[0] if measure is not None else DEFAULT_MEASURES[task]
+    result = evaluate_runs(
+        inputs.qrels_input(qrels), inputs.runs_input(runs), task,
+        [name] if task in CHOSEN_TASKS else None, complete=not common_topics, **options,
+    )  # fmt: skip
+    per_topic = frames.tidy(result, [name], per_topic=True)
+    values = {
+        run: dict(zip(part["topic"], part["value"].astype(float), strict=True))
+        for run, part in per_topic.groupby("run", sort=False)
+    }
+    paired = pair_by_topic(values)
+    comparison = compare_pairs(paired, test, "two-sided", correction, alpha, seed=seed)
+    columns = ["run_a", "run_b", "mean_a", "mean_b", "statistic", "p", "p_adjusted", "significant"]
+    rows = [[getattr(pair, column) for column in columns] for pair in comparison.pairs]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def read_qrels(path: str | os.PathLike[str]) -> Any:
+    """A qrels file as a DataFrame (`frames.qrels_frame`: `query_id, doc_id, relevance`).
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.qrels"
+    >>> _ = path.write_text("1 0 a 2\\n1 0 b 0\\n", encoding="utf-8")
+    >>> read_qrels(path)["relevance"].tolist()
+    [2, 0]
+    """
+    return frames.qrels_frame(path)
+
+
+def read_run(path: str | os.PathLike[str]) -> Any:
+    """A run file as a DataFrame (`frames.run_frame`: `run_id, query_id, doc_id, rank, score`).
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "r.trec"
+    >>> _ = path.write_text("1 Q0 a 1 2.5 bm25\\n", encoding="utf-8")
+    >>> read_run(path)[["query_id", "doc_id", "score"]].to_dict("records")
+    [{'query_id': '1', 'doc_id': 'a', 'score': 2.5}]
+    """
+    return frames.run_frame(path)
+
+
+def pool(runs: Any, method: str = "topn", *, size: int = 500, **options: Any) -> Any:
+    """The pool of run files or Focal's runs (`pooling.api.build_pool`: `topn`, `depth`,
+    `borda`, `rrf`) as a DataFrame in pool order: `query_id, doc_id`, the pooling round that
+    took the article, its best rank in any run, and the runs that retrieved it.
+
+    >>> from evaluation.formats.records import Result, Run
+    >>> run = Run("A", "", "article", {"1": [Result("1", "x", 1, 2.0, 0),
+    ...                                      Result("1", "y", 2, 1.0, 0)]})
+    >>> pool([run], "depth", depth=1).to_dict("records")
+    [{'query_id': '1', 'doc_id': 'x', 'first_round': 1, 'best_rank': 1, 'runs': 'A'}]
+    """
+    import pandas as pd
+
+    from pooling.api import build_pool
+
+    built = build_pool(runs if isinstance(runs, list) else [runs], method, size=size, **options)
+    rows = [
+        (e.topic, e.article, e.first_round, e.best_rank, " ".join(e.contributing_runs))
+        for e in built.articles()
+    ]
+    columns = ["query_id", "doc_id", "first_round", "best_rank", "runs"]
+    return pd.DataFrame(rows, columns=columns)
