@@ -29,7 +29,7 @@ from evaluation.cli.compare_report import (
     write_curve,
 )
 from evaluation.errors import FormatError
-from evaluation.measures.registry.declarations import TASKS
+from evaluation.measures.registry.declarations import TASKS, topic_rows
 from evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
 from evaluation.statistics.significance.corrections import CORRECTIONS
 from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
@@ -228,6 +228,8 @@ def compare_command(
                 values, qrels_topics = compared_values(
                     files[0], files[1:], measure, quant, collection_dir, jobs
                 )
+            elif task != "articles" and measure not in topic_rows(task):
+                fail(f"task {task} has no per-topic measure {measure} (-m)")
             else:
                 values, qrels_topics = evaluated_values(
                     files[0], files[1:], task, measure, evaluation, jobs
