@@ -223,7 +223,11 @@ def _collected(task: str, records: Sequence[RunEvaluation | TrecEvaluation]) -> 
 
             rows = [name for name in record.values if name not in SUMMARY_ONLY]
             per_topic[record.run_id] = {
-                topic: {name: record.values[name][i] for name in rows}
+                topic: {
+                    name: value
+                    for name in rows
+                    if not isinstance(value := record.values[name][i], str)  # relstring
+                }
                 for i, topic in enumerate(record.topics)
             }
             aggregate[record.run_id] = dict(record.summary)

@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "doc": "evaluation.cli.doc:doc",
     "convert": "evaluation.cli.convert:convert",
     "eval": "evaluation.cli.eval:eval_command",
+    "trec_eval": "evaluation.cli.trec.command:trec_eval_command",
     "measures": "evaluation.cli.eval:measures_command",
     "baseline": "evaluation.cli.baseline:baseline",
     "compare": "evaluation.cli.compare:compare_command",

@@ -16,9 +16,16 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import click
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from evaluation.cli.eval_output import Intervals
+from evaluation.cli.trec.layout import trec_lines
 from evaluation.errors import FormatError
+from evaluation.formats._source import read_bytes
+from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
+from evaluation.formats.fol.arrow_table import FolTable, read_fol_table
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
@@ -26,11 +33,10 @@ from evaluation.measures.engines.trec_run import (
     GradeTable,
     TrecEvaluation,
     TrecOptions,
-    Value,
     run_from_records,
 )
 from evaluation.measures.engines.trec_vocabulary import NamedSelection, evaluate_named, select
-from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
+from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, TEXT, Selection
 from evaluation.measures.registry.vocabulary import asked_rows
 from evaluation.output.tables import dump_json
 
@@ -57,10 +63,40 @@ def load_index(path: str) -> GradeTable:
 
 
 def load_run(path: str) -> TrecRun:
-    """A TREC run (6 fields) read as columns, else any run Focal reads, reduced to articles."""
-    if first_fields(path) == 6:
+    """A TREC run (6 fields, or more than 8: trec_eval ignores fields after the sixth) read as
+    columns; a canonical FOL run read by pyarrow and reduced to
+    articles there (an article scores its best passage); any other run Focal reads through the
+    careful reader, whose errors name the file and line, then reduced the same way."""
+    fields = first_fields(path)
+    if fields == 6 or fields > 8:  # more than a FOL run's 8: a TREC run with trailing fields
         return read_trec_run(path)
+    data = read_bytes(path)
+    if data.lstrip()[:1] != b"<":
+        table = read_fol_table(data, passages=True)
+        if table is not None:
+            return articles_of_table(table, path)
     return run_from_records(read_run(path))
+
+
+def articles_of_table(table: FolTable, name: str) -> TrecRun:
+    """A FOL run's columns at article level: the best score of each (topic, article), grouped
+    by pyarrow (no Python loop over the results)."""
+    assert table.passages is not None  # read with passages=True
+    size = len(table)
+    blocks = np.diff(np.append(table.firsts, size))
+    topics = binary_array([t.encode() for t in table.topics])
+    topic = topics.take(numeric_array(np.repeat(np.arange(len(table.topics)), blocks)))
+    if table.names is None:  # every id a plain number
+        doc = pc.cast(pc.cast(numeric_array(table.articles), pa.string()), pa.large_binary())
+    else:
+        names = binary_array([n.encode() for n in table.names])
+        doc = names.take(numeric_array(table.articles.astype(np.int64)))
+    columns = pa.table({"topic": topic, "doc": doc, "score": table.passages.scores})
+    best = columns.group_by(["topic", "doc"], use_threads=False).aggregate([("score", "max")])
+    return TrecRun(
+        table.run_id, name, best["topic"].combine_chunks(), best["doc"].combine_chunks(),
+        to_numpy(best["score_max"].combine_chunks()),
+    )  # fmt: skip
 
 
 def run_trec_eval(
@@ -115,14 +151,21 @@ def trec_intervals(
 
     found: dict[str, dict[str, tuple[float, float]]] = {}
     for evaluation in evaluations:
+        numeric = {  # relstring's values are text: no interval
+            name: [float(v) for v in column]
+            for name, column in evaluation.values.items()
+            if name not in COUNTS
+            and len(column) >= 2
+            and not any(isinstance(v, str) for v in column)
+        }
         names = [
-            name for name, column in evaluation.values.items()
-            if name not in COUNTS and len(column) >= 2
-            and abs(float(np.mean(column)) - float(evaluation.summary.get(name, np.nan))) < 1e-12
+            name for name, column in numeric.items()
+            if isinstance(summary := evaluation.summary.get(name, np.nan), int | float)
+            and abs(float(np.mean(column)) - float(summary)) < 1e-12
         ]  # fmt: skip
         if not names:
             continue
-        matrix = np.array([[float(v) for v in evaluation.values[n]] for n in names]).T
+        matrix = np.array([numeric[n] for n in names]).T
         if method == "bootstrap":
             intervals = bootstrap_intervals(matrix, confidence, 10_000, 0)
         else:
@@ -193,31 +236,13 @@ def notes(evaluation: TrecEvaluation) -> list[str]:
     return said
 
 
-def format_value(name: str, value: Value) -> str:
-    """A value as trec_eval prints it: counts `%ld`, the rest `%6.4f`."""
-    return str(int(value)) if name in COUNTS else f"{float(value):6.4f}"
-
-
 def write_trec(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
                per_topic: bool, intervals: Intervals | None = None) -> None:  # fmt: skip
-    """trec_eval's output: per-topic rows with `-q` (topics in id order), then the `all` rows."""
-    rows = selection.rows()
-    topic_rows = [row.name for row in rows if row.family not in SUMMARY_ONLY]
+    """trec_eval's output, run after run (with `--ci`, each interval as two more `all` rows)."""
     for evaluation in evaluations:
-        lines: list[str] = []
-        if per_topic:
-            for i, topic in enumerate(evaluation.topics):
-                for name in topic_rows:
-                    value = format_value(name, evaluation.values[name][i])
-                    lines.append(f"{name:<22}\t{topic}\t{value}\n")
-        if selection.runid:
-            lines.append(f"{'runid':<22}\tall\t{evaluation.run_id}\n")
-        for row in rows:
-            value = format_value(row.name, evaluation.summary[row.name])
-            lines.append(f"{row.name:<22}\tall\t{value}\n")
+        stream.write("".join(trec_lines(evaluation, selection, per_topic)))
         for name, bound in intervals.rows(evaluation.run_id) if intervals else ():
-            lines.append(f"{name:<22}\tall\t{bound:6.4f}\n")
-        stream.write("".join(lines))
+            stream.write(f"{name:<22}\tall\t{bound:6.4f}\n")
 
 
 def write_tsv(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
@@ -231,10 +256,12 @@ def write_tsv(evaluations: Sequence[TrecEvaluation], selection: Selection, strea
             for i, topic in enumerate(evaluation.topics):
                 for row in rows:
                     if row.family not in SUMMARY_ONLY:
-                        value = evaluation.values[row.name][i]
+                        value = evaluation.values[row.name][i]  # relstring: a str
                         stream.write(f"{run_id}\t{row.name}\t{topic}\t{value!r}\n")
         for row in rows:
-            stream.write(f"{run_id}\t{row.name}\tall\t{evaluation.summary[row.name]!r}\n")
+            if row.family not in TEXT:
+                summary = evaluation.summary[row.name]
+                stream.write(f"{run_id}\t{row.name}\tall\t{summary!r}\n")
         for name, bound in intervals.rows(run_id) if intervals else ():
             stream.write(f"{run_id}\t{name}\tall\t{bound!r}\n")
 

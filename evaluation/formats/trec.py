@@ -38,6 +38,10 @@ RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score", "run")
 QRELS_COLUMNS = ("topic", "iter", "doc", "grade")
 
 
+class DuplicateDocument(FormatError):
+    """A document twice in one topic of a run or of qrels (trec_eval stops with exit code 4)."""
+
+
 @dataclass(frozen=True)
 class TrecRun:
     """A run as trec_eval sees it: one row per line (file order); rank and Q0 are dropped."""
@@ -81,6 +85,20 @@ def pair_keys(topic: pa.Array, doc: pa.Array) -> pa.Array:
     return pc.binary_join_element_wise(topic, doc, scalar(b"\x00"))
 
 
+def distinct_pairs(topic: pa.Array, doc: pa.Array) -> bool:
+    """Whether no (topic, document) pair occurs twice: the rows sorted by topic and document,
+    then neighbours compared (a sort of two columns costs less than hashing joined keys)."""
+    count = len(topic)
+    if count < 2:
+        return True
+    table = pa.Table.from_arrays([topic, doc], names=["topic", "doc"])
+    order = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("doc", "ascending")])
+    topic, doc = topic.take(order), doc.take(order)
+    same_topic = pc.equal(topic.slice(1), topic.slice(0, count - 1))
+    same = pc.and_(same_topic, pc.equal(doc.slice(1), doc.slice(0, count - 1)))
+    return not pc.any(same).as_py()
+
+
 def read_trec_qrels(path: str | Path) -> TrecQrels:
     """Parse TREC qrels. Raises FormatError (file:line) for a line that is not four fields, a
     grade that is not an integer, or a document judged twice in a topic."""
@@ -88,7 +106,7 @@ def read_trec_qrels(path: str | Path) -> TrecQrels:
     table = None if b"#" in data else _arrow_table(data, QRELS_COLUMNS, {"grade": pa.int64()})
     if table is not None:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if len(pc.unique(pair_keys(topic, doc))) == len(topic):
+        if distinct_pairs(topic, doc):
             return TrecQrels(name, topic, doc, to_numpy(table["grade"].combine_chunks()))
     topics: list[bytes] = []
     docs: list[bytes] = []
@@ -109,7 +127,7 @@ def read_trec_qrels(path: str | Path) -> TrecQrels:
                 raise FormatError(name, number, message) from None
             pair = (words[0], words[2])
             if pair in seen_at:
-                raise FormatError(
+                raise DuplicateDocument(
                     name, number, f"document {_show(words[2])} of topic {_show(words[0])} is "
                     f"judged twice (also line {seen_at[pair]}); trec_eval refuses duplicates",
                 )  # fmt: skip
@@ -124,14 +142,21 @@ def read_trec_qrels(path: str | Path) -> TrecQrels:
 
 
 def read_trec_run(path: str | Path) -> TrecRun:
-    """Parse a TREC run. Raises FormatError (file:line) for a line that is not six fields, a
+    """Parse a TREC run. Raises FormatError (file:line) for a line of fewer than six fields, a
     score that is not a number, or a document twice in one topic (trec_eval refuses it)."""
-    name, data = str(path), read_bytes(path)
-    table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
+    return parse_trec_run(read_bytes(path), str(path))
+
+
+def parse_trec_run(data: bytes, name: str) -> TrecRun:
+    """A TREC run from its bytes, as trec_eval 10.0 reads it: fields after the sixth ignored,
+    blank lines and lines starting with `#` skipped, the run id of the last line kept."""
+    plain = b"#" not in data
+    table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()}) if plain else None
     if table is not None and table.num_rows:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if len(pc.unique(pair_keys(topic, doc))) == len(topic):
-            run_id = _text(table["run"][0].as_py(), name, 1, "run id")
+        if distinct_pairs(topic, doc):
+            last = table.num_rows
+            run_id = _text(table["run"][last - 1].as_py(), name, last, "run id")
             return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
     return _read_lines(data, name)
 
@@ -179,9 +204,9 @@ def _read_lines(data: bytes, name: str) -> TrecRun:
     with collector_paused():
         for number, line in enumerate(data.split(b"\n"), 1):
             words = line.split()
-            if not words:
+            if not words or words[0].startswith(b"#"):
                 continue
-            if len(words) != 6:
+            if len(words) < 6:
                 message = f"expected 6 fields {RUN_SHAPE}, found {len(words)}"
                 raise FormatError(name, number, message)
             try:
@@ -191,13 +216,13 @@ def _read_lines(data: bytes, name: str) -> TrecRun:
                 raise FormatError(name, number, message) from None
             pair = (words[0], words[2])
             if pair in first:
-                raise FormatError(
+                raise DuplicateDocument(
                     name, number, f"document {_show(words[2])} appears twice in topic "
                     f"{_show(words[0])} (also line {first[pair]}); trec_eval refuses duplicate "
                     "documents in a topic",
                 )  # fmt: skip
             first[pair] = number
-            run_id = run_id or _text(words[5], name, number, "run id")
+            run_id = _text(words[5], name, number, "run id")  # the last line's, as trec_eval
             topics.append(words[0])
             docs.append(words[2])
     return TrecRun(

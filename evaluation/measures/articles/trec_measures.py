@@ -26,6 +26,7 @@ relevant documents in ranks 1..r):
 - Rprec_mult_m: precision at rank (long)(m·R + 0.9); utility: p1·c(n) + p2·(n − c(n)) +
   p3·(R − c(n)) + p4·(−n − R + c(n)) with (1, −1, 0, 0) by default (no collection size: trec_eval's
   -N is 0 unless given, and Focal does not take it).
+- yaap: ln((1 + S) / (1 + R − S)), S = Σ rel(r)·c(r)/r (Robertson, ECIR 2012).
 - gm_bpref: ln max(bpref, 1e-5) per topic, like gm_map; relative_P_k: c(k)/min(k, R);
   set_relative_P: c(n)/min(n, R); set_map: set_P · set_recall; num_nonrel_judged_ret: judged
   non-relevant documents retrieved.
@@ -37,11 +38,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+from evaluation.measures.articles import trec_gains
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -69,6 +72,8 @@ class Selection(Protocol):
 
     def rows(self) -> Sequence[Row]: ...
     def parameters(self, family: str) -> tuple[float, ...]: ...
+    @property
+    def pairs(self) -> dict[str, tuple[tuple[str, float], ...]]: ...
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,7 @@ class Ranked:
     num_rel: Ints  # per topic: judged documents with grade >= level
     num_nonrel: Ints  # per topic: judged documents with 0 <= grade < level
     ideal: list[Floats]  # per topic: cumulative ideal DCG at ranks 1, 2, ...
+    levels: list[Ints] = field(default_factory=list)  # per topic: judged documents per grade
 
 
 def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:
@@ -92,17 +98,24 @@ def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:
     >>> recall_cutoff(0.5, 3, 9), recall_cutoff(0.5, 3, 10)
     (2, 2)
     """
-    product = fraction * num_rel
+    return int(recall_cutoffs(fraction, np.array([num_rel]), version)[0])
+
+
+def recall_cutoffs(fraction: float, num_rel: Ints, version: int) -> Ints:
+    """`recall_cutoff` for every topic at once."""
+    product = fraction * num_rel.astype(np.float64)
     if version == 9:
-        return int(product + 0.9)
-    whole = math.floor(product)
-    return int(whole + (1 if product - whole >= 0.5 else 0))
+        return (product + 0.9).astype(np.int64)
+    whole = np.floor(product)  # lround: halves away from zero (p and R are not negative)
+    rounded: Ints = (whole + (product - whole >= 0.5)).astype(np.int64)
+    return rounded
 
 
 def topic_values(
-    ranked: Ranked, selection: Selection, level: int, version: int
-) -> dict[str, npt.NDArray[np.float64] | Ints]:
-    """Every selected measure except num_q, one array over the topics of `ranked`."""
+    ranked: Ranked, selection: Selection, level: int, version: int, num_docs: int = 0
+) -> dict[str, npt.NDArray[np.float64] | Ints | list[str]]:
+    """Every selected measure except num_q, one array over the topics of `ranked` (relstring:
+    a list of strings); `num_docs` is the collection size (-N) utility's fourth term uses."""
     topics = len(ranked.starts)
     if topics == 0:
         return {row.name: np.zeros(0) for row in selection.rows() if row.family != "num_q"}
@@ -123,7 +136,7 @@ def topic_values(
         ratio: Floats = np.divide(sums, num_rel, out=np.zeros(topics), where=num_rel > 0)
         return ratio
 
-    out: dict[str, Floats | Ints] = {}
+    out: dict[str, Floats | Ints | list[str]] = {}
     curves: dict[str, list[Floats]] = {}
     precision_here = np.where(relevant, cum / rank, 0.0)
     first = np.full(topics, np.inf)
@@ -137,6 +150,9 @@ def topic_values(
             out[name] = num_rel
         elif family == "num_rel_ret":
             out[name] = num_rel_ret
+        elif family == "yaap":  # Robertson, ECIR 2012: ln((1 + S) / (1 + R − S)), S the map sum
+            found = total(precision_here)
+            out[name] = np.log((1.0 + found) / (1.0 + num_rel - found))
         elif family in ("map", "gm_map"):
             ap = per_rel(total(precision_here))
             out[name] = ap if family == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN))
@@ -163,7 +179,8 @@ def topic_values(
             p = selection.parameters("utility")
             out[name] = (p[0] * num_rel_ret + p[1] * (num_ret - num_rel_ret)
                          + p[2] * (num_rel - num_rel_ret)
-                         + p[3] * (num_rel_ret - num_ret - num_rel)).astype(np.float64)  # fmt: skip
+                         + p[3] * (num_docs + num_rel_ret - num_ret - num_rel)
+                         ).astype(np.float64)  # fmt: skip
         elif family == "num_nonrel_judged_ret":
             out[name] = np.bincount(seg, (grades >= 0) & ~relevant, minlength=topics).astype(
                 np.int64
@@ -172,6 +189,12 @@ def topic_values(
             out[name] = per_rel(total(np.where(rank <= k, precision_here, 0.0)))
         elif family == "infAP":
             out[name] = per_rel(total(_infap_terms(grades, relevant, cum, rank, ranked, seg)))
+        elif family in trec_gains.BY_TOPIC or (family == "ndcg" and family in selection.pairs):
+            param = selection.parameters(family)[0] if family == "relstring" else k
+            out[name] = trec_gains.by_topic(family, param, ranked, selection.pairs.get(family, ()))
+        elif family == "binG":
+            terms = np.where(relevant, 1.0 / np.log2(2.0 + rank - cum), 0.0)
+            out[name] = per_rel(total(terms))
         elif family in ("ndcg", "ndcg_cut"):
             gains = np.where(grades > 0, grades, 0) / np.log2(rank + 1.0)
             cut = None if k is None else int(k)
@@ -251,15 +274,16 @@ def _interpolated(
         best_below[start:end] = np.maximum.accumulate(precision[start:end][::-1])[::-1]
     at_relevant = best_below[relevant]  # per relevant position, topic after topic
     first_relevant = np.concatenate(([0], np.cumsum(num_rel_ret)))[:-1]
-    num_rel = ranked.num_rel.tolist()
-    found = num_rel_ret.tolist()
+    num_rel, found = ranked.num_rel, num_rel_ret
+    empty = np.diff(np.append(ranked.starts, len(precision))) == 0
     curves = []
     for fraction in levels:
-        values = np.zeros(len(num_rel))
-        for t, (r, got) in enumerate(zip(num_rel, found, strict=True)):
-            needed = recall_cutoff(fraction, r, version)
-            if needed <= got and got > 0:
-                values[t] = at_relevant[first_relevant[t] + max(needed, 1) - 1]
+        needed = recall_cutoffs(fraction, num_rel, version)
+        reached = (needed <= found) & (found > 0)
+        at = first_relevant + np.maximum(needed, 1) - 1
+        picked = at_relevant[np.where(reached, at, 0)] if len(at_relevant) else np.zeros(len(at))
+        values = np.where(reached, picked, 0.0)
+        values[(needed <= found) & empty] = math.nan  # nothing retrieved (-J): trec_eval's 0/0
         curves.append(values)
     return curves
 

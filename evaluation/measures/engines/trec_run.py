@@ -16,7 +16,7 @@ The two versions differ in two places (trec_eval 10.0 changelog; see docs/trec_e
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,20 +35,23 @@ from evaluation.measures.articles.trec_measures import (
     Ranked,
     topic_values,
 )
-from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, Selection
+from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, TEXT, Selection
 
-Value = int | float
+Number = int | float
+Value = int | float | str  # relstring's rows are strings
 VERSIONS = (9, 10)
 
 
 @dataclass(frozen=True)
 class TrecOptions:
-    """trec_eval's switches: -l, -M, -c, and which version's numbers to reproduce."""
+    """trec_eval's switches: -l, -M, -c, -J, -N, and which version's numbers to reproduce."""
 
     level: int = 1  # -l: lowest grade that counts as relevant
     max_docs: int | None = None  # -M: documents per topic considered (None: all)
     complete: bool = False  # -c: average over every qrels topic
     version: int = 10  # 10 (default) or 9
+    judged_only: bool = False  # -J: drop the retrieved documents without a judgement
+    num_docs: int = 0  # -N: documents in the collection (utility's fourth term)
 
     def __post_init__(self) -> None:
         if self.version not in VERSIONS:
@@ -62,6 +65,7 @@ class _TopicStats:
     num_rel: int
     num_nonrel: int
     ideal: Floats
+    levels: npt.NDArray[np.int64]  # judged documents per grade 0..largest
 
 
 class GradeTable:
@@ -72,6 +76,7 @@ class GradeTable:
                  file: str = "") -> None:  # fmt: skip
         self.file = file
         self.keys = pair_keys(topic, doc)
+        self.raw_grades = grade
         self.key_grades = np.where(grade >= 0, grade, UNJUDGED).astype(np.int64)
         encoded = pc.dictionary_encode(topic)
         codes = to_numpy(encoded.indices)
@@ -81,8 +86,16 @@ class GradeTable:
         self.judged = {
             name: grade[order[bounds[i] : bounds[i + 1]]] for i, name in enumerate(names)
         }
+        self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
         self.topics = sorted(self.judged)  # str order = UTF-8 byte order = trec_eval's strcmp
         self._stats: dict[tuple[str, int], _TopicStats] = {}
+
+    def only(self, topic: str) -> GradeTable:
+        """The same judgements restricted to one topic (trec_eval's `-D level.qid`)."""
+        prefix = topic.encode() + b"\x00"
+        pairs = zip(self.keys.to_pylist(), self.raw_grades.tolist(), strict=True)
+        documents = {key[len(prefix) :]: g for key, g in pairs if key.startswith(prefix)}
+        return GradeTable.from_mapping({topic: documents} if documents else {}, self.file)
 
     @classmethod
     def from_trec(cls, qrels: TrecQrels) -> GradeTable:
@@ -113,7 +126,8 @@ class GradeTable:
             ideal = np.cumsum(positive / np.log2(np.arange(2, len(positive) + 2)))
             num_rel = int(np.count_nonzero(grades >= level))
             num_nonrel = int(np.count_nonzero((grades >= 0) & (grades < level)))
-            self._stats[key] = _TopicStats(num_rel, num_nonrel, ideal)
+            levels = np.bincount(grades[grades >= 0]).astype(np.int64)
+            self._stats[key] = _TopicStats(num_rel, num_nonrel, ideal, levels)
         return self._stats[key]
 
 
@@ -126,7 +140,7 @@ class TrecEvaluation:
     options: TrecOptions
     topics: list[str]
     values: dict[str, list[Value]]  # row name -> per-topic values, aligned with `topics`
-    summary: dict[str, Value]  # row name -> the `all` value (num_q first)
+    summary: dict[str, Number]  # row name -> the `all` value (num_q first)
     answered: list[bool] = field(default_factory=list)
     unknown_topics: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -145,14 +159,14 @@ def run_from_records(run: Run) -> TrecRun:
 
 
 def rank_run(
-    index: GradeTable, run: TrecRun, options: TrecOptions
+    index: GradeTable, run: TrecRun, options: TrecOptions, ties: str = "descending"
 ) -> tuple[Ranked, list[str], list[str]]:
     """The run's grades in trec_eval's order: topics by id, then score descending, then document
-    id descending (byte order), cut to `-M` per topic; with the topics the qrels know, and the
-    run's topics they do not know."""
+    id descending (byte order; `ties="ascending"` for trec_eval's preference measures), cut to
+    `-M` per topic; with the topics the qrels know, and the run's topics they do not know."""
     columns = [run.topic, numeric_array(run.score), run.doc]
     table = pa.Table.from_arrays(columns, names=["topic", "score", "doc"])
-    keys = [("topic", "ascending"), ("score", "descending"), ("doc", "descending")]
+    keys = [("topic", "ascending"), ("score", "descending"), ("doc", ties)]
     order = pc.sort_indices(table, sort_keys=keys)
     topic, doc = run.topic.take(order), run.doc.take(order)
     count = len(topic)
@@ -171,6 +185,9 @@ def rank_run(
     found = pc.index_in(pair_keys(topic, doc).take(numeric_array(kept)), value_set=index.keys)
     at = to_numpy(pc.cast(found, pa.int64()).fill_null(scalar(-1)))
     grades = np.where(at >= 0, index.key_grades[at], NONPOOL)
+    if options.judged_only:  # after -M, as trec_eval's form_res_rels.c does
+        judged = grades >= 0
+        kept, grades = kept[judged], grades[judged]
     answered = [name for name, k in zip(names, known.tolist(), strict=True) if k]
     kept_sizes = np.bincount(seg[kept], minlength=len(starts))[known]
     stats = [index.stats(name, options.level) for name in answered]
@@ -180,33 +197,61 @@ def rank_run(
         np.array([s.num_rel for s in stats], dtype=np.int64),
         np.array([s.num_nonrel for s in stats], dtype=np.int64),
         [s.ideal for s in stats],
+        [s.levels for s in stats],
     )
     return ranked, answered, [name for name, k in zip(names, known.tolist(), strict=True) if not k]
 
 
 def evaluate_trec(
-    index: GradeTable, run: TrecRun, selection: Selection, options: TrecOptions
+    index: GradeTable,
+    run: TrecRun,
+    selection: Selection,
+    options: TrecOptions,
+    adjust: Callable[[TrecEvaluation], None] | None = None,
 ) -> TrecEvaluation:
     """Evaluate one run: the topics it shares with the qrels (sorted), plus with `-c` in 10.0
-    the qrels topics it misses; `all` as the chosen version averages."""
+    the qrels topics it misses; `all` as the chosen version averages. `adjust` may change the
+    per-topic values before they are averaged (trec_eval's -Z z-scores)."""  # fmt: skip
     ranked, answered, unknown = rank_run(index, run, options)
-    arrays = topic_values(ranked, selection, options.level, options.version)
-    values: dict[str, list[Value]] = {name: column.tolist() for name, column in arrays.items()}
+    arrays = topic_values(ranked, selection, options.level, options.version, options.num_docs)
+    values: dict[str, list[Value]] = {}
+    for name, column in arrays.items():
+        values[name] = list(column) if isinstance(column, list) else column.tolist()
     topics, flags = list(answered), [True] * len(answered)
     if options.complete and options.version == 10:
-        topics, flags, values = _with_missing(index, topics, values, options)
+        topics, flags, values = _with_missing(index, topics, values, selection, options)
     evaluation = TrecEvaluation(
         run.run_id, run.file, options, topics, values, {}, flags, unknown, list(run.warnings)
     )
-    evaluation.summary = _summary(evaluation, index, selection)
+    if adjust is not None:
+        adjust(evaluation)
+    evaluation.summary = summarise(evaluation, index, selection)
     return evaluation
 
 
 def _with_missing(
-    index: GradeTable, answered: list[str], values: dict[str, list[Value]], options: TrecOptions
-) -> tuple[list[str], list[bool], dict[str, list[Value]]]:
-    """10.0 with -c: every qrels topic, the missing ones scored as an empty ranking."""
+    index: GradeTable, answered: list[str], values: dict[str, list[Value]],
+    selection: Selection, options: TrecOptions,
+) -> tuple[list[str], list[bool], dict[str, list[Value]]]:  # fmt: skip
+    """10.0 with -c: every qrels topic; a missing one is evaluated as trec_eval's stand-in
+    ranking (one document outside the pool; none with -J), then the rows `trec_eval.c` resets
+    by exact name are reset: num_ret, utility, relstring, rbp_resid (0 or empty) and every
+    unj_k. A row named with its parameters (`utility_1,2,3,4`) keeps its stand-in value."""
+    missing = [topic for topic in index.topics if topic not in set(answered)]
+    stats = [index.stats(topic, options.level) for topic in missing]
+    size = 0 if options.judged_only else 1
+    stand_in = Ranked(
+        np.full(size * len(missing), NONPOOL, dtype=np.int64),
+        np.arange(len(missing), dtype=np.int64) * size,
+        np.array([s.num_rel for s in stats], dtype=np.int64),
+        np.array([s.num_nonrel for s in stats], dtype=np.int64),
+        [s.ideal for s in stats],
+        [s.levels for s in stats],
+    )
+    level, version = options.level, options.version
+    extra = topic_values(stand_in, selection, level, version, options.num_docs)
     at = {topic: i for i, topic in enumerate(answered)}
+    spare = {topic: i for i, topic in enumerate(missing)}
     topics = sorted(set(answered) | set(index.topics))
     merged: dict[str, list[Value]] = {name: [] for name in values}
     for topic in topics:
@@ -214,31 +259,39 @@ def _with_missing(
         for name, column in values.items():
             if i is not None:
                 merged[name].append(column[i])
-            elif name == "num_rel":
-                merged[name].append(index.stats(topic, options.level).num_rel)
-            elif name in GEOMETRIC:
-                merged[name].append(math.log(MIN_GEO_MEAN))
-            else:
+            elif name in ("num_ret", "utility", "rbp_resid") or name.startswith("unj"):
                 merged[name].append(0 if name in COUNTS else 0.0)
+            elif name == "relstring":
+                merged[name].append("")
+            else:
+                value = extra[name][spare[topic]]
+                merged[name].append(value if isinstance(value, str) else value.item())
     return topics, [topic in at for topic in topics], merged
 
 
-def _summary(
+def summarise(
     evaluation: TrecEvaluation, index: GradeTable, selection: Selection
-) -> dict[str, Value]:
+) -> dict[str, Number]:
+    """The `all` rows: counts summed, the rest averaged over the topics evaluated (over every
+    qrels topic with -c), geometric means as exp of the mean log (`meas_avg.c`)."""
     options = evaluation.options
     count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)
     divisor = len(index.topics) if options.complete else count
     missing = divisor - len(evaluation.topics)  # 9.x with -c: topics never evaluated
-    summary: dict[str, Value] = {}
+    summary: dict[str, Number] = {}
     for row in selection.rows():
         name = row.name
         if name == "num_q":
             summary[name] = count
             continue
         column = evaluation.values[name]
-        if name in COUNTS:
-            summary[name] = int(sum(int(v) for v in column))
+        if row.family in TEXT:
+            continue
+        if name == "num_rel" and options.complete:  # every qrels grade above 0, whatever -l
+            summary[name] = index.positive
+            continue
+        if name in COUNTS:  # floats only as z-scores
+            summary[name] = sum(column)  # type: ignore[arg-type]
             continue
         total = 0.0
         for value in column:

@@ -17,6 +17,7 @@ from evaluation.formats.trec import TrecRun
 from evaluation.measures.articles.trec_measures import NONPOOL
 from evaluation.measures.engines.trec_run import (
     GradeTable,
+    Number,
     TrecEvaluation,
     TrecOptions,
     Value,
@@ -41,7 +42,9 @@ class NamedSelection(Selection):
 
     def plain(self) -> Selection:
         """The selection without the rows apart, as `evaluate_trec` takes it."""
-        return Selection(dict(self.families), self.left_out, self.printable, self.runid)
+        return Selection(
+            dict(self.families), self.left_out, self.printable, pairs=self.pairs, runid=self.runid
+        )
 
 
 def select(names: Sequence[str]) -> NamedSelection:
@@ -58,7 +61,7 @@ def select(names: Sequence[str]) -> NamedSelection:
             "trec_eval's names"
         )
     base = parse_trec(sorted_names.plain) if sorted_names.plain or not names else Selection()
-    return NamedSelection(base.families, base.left_out, base.printable, base.runid,
+    return NamedSelection(base.families, base.left_out, base.printable, base.pairs, base.runid,
                           sorted_names.apart, tuple(names))  # fmt: skip
 
 
@@ -91,7 +94,7 @@ def evaluate_named(
 def _apart(
     index: GradeTable, run: TrecRun, options: TrecOptions, evaluation: TrecEvaluation,
     definition: Definition,
-) -> tuple[list[Value], Value]:  # fmt: skip
+) -> tuple[list[Value], Number]:  # fmt: skip
     """One name's family evaluated alone with the options it carries."""
     own = replace(
         options,
@@ -109,7 +112,7 @@ def _apart(
 def _judged(
     index: GradeTable, run: TrecRun, options: TrecOptions, evaluation: TrecEvaluation,
     definition: Definition,
-) -> tuple[list[Value], Value]:  # fmt: skip
+) -> tuple[list[Value], Number]:  # fmt: skip
     """Judged@k: documents of ranks 1..k present in the qrels, divided by the documents there
     are in ranks 1..k (k, or fewer when the run retrieved fewer; ir_measures' definition); a
     topic the run does not answer (with -c) scores 0. Ties are ordered as trec_eval orders

@@ -179,18 +179,25 @@ def _trec(text: str, term: Term | None) -> Request:
 
 
 def _trec_family(text: str, name: str, params: str | None) -> Request:
+    """Parameters read as trec_eval 10.0 reads them (`meas_init.c`): cut-offs with C's `atol`
+    (`23.4` is 23), sorted, positive and distinct; levels with `atof`, sorted and distinct;
+    coefficient lists (`utility`, `11pt_avg`, `relstring`, `set_F`) as typed; `name=value` pairs
+    (gains per grade `1=3,2=9`, `p=0.8`) as typed. Rows name typed lists and pairs as typed."""
     if params is None:
         return Request(text, "trec", name)
     if trec.FAMILIES[name] is None:
         raise ValueError(f"measure {name!r} takes no parameters")
-    try:
-        values = [float(p) for p in params.split(",")]
-    except ValueError:
-        raise ValueError(f"expected numbers after {name}., found {params!r}") from None
+    if not params:
+        raise ValueError(f"improper measure in parameter {name!r} (nothing after the dot)")
+    if name in trec.PAIR_FAMILIES:
+        pairs = c_pairs(params)
+        return Request(text, "trec", name, tuple(v for _, v in pairs), printable=params)
     if name in trec.CUTOFF_FAMILIES:
-        if any(v != int(v) or v <= 0 for v in values):
+        values = sorted(float(c_atol(p)) for p in params.split(","))
+        if values[0] <= 0:
             raise ValueError(f"cut-offs of {name} must be positive integers, found {params!r}")
-        values = [float(int(v)) for v in values]
+    else:
+        values = [c_atof(p) for p in params.split(",")]
     if name == "utility" and len(values) != 4:
         raise ValueError(f"utility takes 4 coefficients, found {params!r}")
     if name in trec.PARAMETER_LISTS:
@@ -199,6 +206,53 @@ def _trec_family(text: str, name: str, params: str | None) -> Request:
     if len(set(values)) != len(values):
         raise ValueError(f"duplicate cut-offs in {name}.{params} (trec_eval refuses them)")
     return Request(text, "trec", name, tuple(values))
+
+
+_ATOL = re.compile(r"\s*([+-]?\d+)")
+_ATOF = re.compile(r"\s*([+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))")
+
+
+def c_atol(text: str) -> int:
+    """C's `atol`: the leading integer, 0 when there is none.
+
+    >>> c_atol("23.4"), c_atol("x"), c_atol(" -7b")
+    (23, 0, -7)
+    """
+    match = _ATOL.match(text)
+    return int(match[1]) if match else 0
+
+
+def c_atof(text: str) -> float:
+    """C's `atof`: the leading number, 0.0 when there is none.
+
+    >>> c_atof(".25"), c_atof("2x"), c_atof("")
+    (0.25, 2.0, 0.0)
+    """
+    match = _ATOF.match(text)
+    return float(match[1]) if match else 0.0
+
+
+def c_pairs(params: str) -> list[tuple[str, float]]:
+    """`name=value,...` as trec_eval's `get_param_pairs` reads it: refused unless `=` and `,`
+    alternate, starting with a name; values with `atof`.
+
+    >>> c_pairs("1=3,2=9,4=4.5")
+    [('1', 3.0), ('2', 9.0), ('4', 4.5)]
+    """
+    last = ","
+    for char in params:
+        if char in ",=":
+            if char == last:
+                last = ","
+                break
+            last = char
+    if last != "=":
+        raise ValueError(f"malformed pair parameters in {params!r} (expected name=value,...)")
+    pairs = []
+    for item in params.split(","):
+        key, _, value = item.partition("=")
+        pairs.append((key, c_atof(value)))
+    return pairs
 
 
 def parse_trec(specs: Sequence[str]) -> trec.Selection:
@@ -213,6 +267,7 @@ def parse_trec(specs: Sequence[str]) -> trec.Selection:
     ['P_3', 'ndcg_cut_10']
     """
     selection = trec.Selection()
+    given: set[str] = set()
     for spec in specs or DEFAULTS["trec"]:
         request = parse(spec, "trec")
         name = request.measure
@@ -225,11 +280,14 @@ def parse_trec(specs: Sequence[str]) -> trec.Selection:
                     selection.left_out.append(member)
         elif name == "runid":
             selection.runid = True
-        elif request.parameters is None:
+        elif request.parameters is None or name in given:
             selection.families.setdefault(name, None)
-        else:
+        else:  # trec_eval takes a family's parameters from its first `-m name.params`
+            given.add(name)
             if request.printable is not None:
                 selection.printable[name] = request.printable
+            if name in trec.PAIR_FAMILIES:
+                selection.pairs[name] = tuple(c_pairs(request.printable or ""))
             selection.families[name] = request.parameters
     return selection
 

@@ -1,0 +1,214 @@
+"""Speed and peak memory of `focal trec_eval` against the C trec_eval 10.0, pytrec_eval,
+ir_measures and ranx, one run per call as trec_eval is called, on the same generated files.
+
+Generated: TREC qrels of TOPICS topics (RESULTS/2 judged documents each: grades 0, 1, 2 and a
+few -1) and RUNS runs of TOPICS × RESULTS documents (scores with 3 decimals: ties occur). Each
+tool computes trec_eval's `official` set, end to end from the files, in a fresh process (cold:
+interpreter start, imports, reading, evaluation, output):
+- `trec_eval`: the C program (`--trec-eval PATH` or $TREC_EVAL; skipped when absent), one call
+  per run;
+- `focal trec_eval`: the `focal` script, one call per run; before timing, its bytes are checked
+  against the C program's on the first run;
+- `focal (one process)`: the same engine for every run in one interpreter (a warm Focal);
+- pytrec_eval, ir_measures (its default provider for these measures is pytrec_eval), ranx
+  (skipped when absent): one process reads the qrels and every run and evaluates them;
+- `pyarrow read floor`: one process reading the qrels and every run with pyarrow's CSV reader
+  and nothing else, the least any columnar Python reader pays.
+Time is wall-clock; memory the largest resident size of any one process (`wait4`).
+
+    .venv/bin/python -P benchmarks/trec_eval_cli.py [--runs 10 --topics 10000 --results 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+FOCAL = Path(sys.executable).with_name("focal")
+
+
+def write_files(folder: Path, runs: int, topics: int, results: int, seed: int) -> list[Path]:
+    """The qrels and runs (in a child process: this one stays small, for its children's peak
+    memory starts at their parent's when they are forked)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    pool, judged = results * 2, max(results // 2, 1)
+    lines = []
+    for t in range(topics):
+        docs = rng.choice(pool, judged, replace=False)
+        grades = rng.choice([-1, 0, 0, 0, 1, 1, 2], judged)
+        lines += [f"{t + 1} 0 doc{t}-{d:05d} {g}\n" for d, g in zip(docs, grades, strict=True)]
+    (folder / "qrels.txt").write_text("".join(lines))
+    paths = []
+    for r in range(runs):
+        rows = []
+        for t in range(topics):
+            docs = rng.choice(pool, results, replace=False)
+            scores = np.round(rng.random(results) * 10, 3)
+            rows += [
+                f"{t + 1} Q0 doc{t}-{d:05d} {rank} {s:.3f} run{r}\n"
+                for rank, (d, s) in enumerate(zip(docs.tolist(), scores.tolist(), strict=True))
+            ]
+        path = folder / f"run{r:03d}.txt"
+        path.write_text("".join(rows))
+        paths.append(path)
+    return paths
+
+
+def timed(commands: list[list[str]]) -> tuple[float, float]:
+    """Wall seconds of the commands one after another, and the largest peak RSS (MiB)."""
+    start, peak = time.perf_counter(), 0.0
+    for command in commands:
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            process = subprocess.Popen(command, stdout=out, stderr=err)
+            _, status, usage = os.wait4(process.pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                err.seek(0)
+                raise RuntimeError(f"{command[:3]} failed: {err.read().decode()[-300:]}")
+        peak = max(peak, usage.ru_maxrss / 1024)
+    return time.perf_counter() - start, peak
+
+
+def child(tool: str, qrels: str, runs: list[str]) -> None:
+    """One peer in this process: read everything, evaluate `official`."""
+    if tool == "floor":
+        import pyarrow as pa
+        import pyarrow.csv as pa_csv
+
+        def read(path: str, names: list[str], keep: list[str]) -> None:
+            pa_csv.read_csv(path, read_options=pa_csv.ReadOptions(column_names=names),
+                            parse_options=pa_csv.ParseOptions(delimiter=" "),
+                            convert_options=pa_csv.ConvertOptions(
+                                include_columns=keep,
+                                column_types={n: pa.large_binary() for n in keep[:2]}))  # fmt: skip
+
+        read(qrels, ["topic", "iter", "doc", "grade"], ["topic", "doc", "grade"])
+        for path in runs:
+            read(path, ["topic", "q0", "doc", "rank", "score", "run"], ["topic", "doc", "score"])
+    elif tool == "focal-warm":
+        from evaluation.cli.trec.command import evaluate, parse_arguments, render
+
+        for path in runs:
+            request = parse_arguments(["-m", "official", qrels, path])
+            evaluation, selection = evaluate(request)
+            render(evaluation, selection, request)
+    elif tool == "pytrec_eval":
+        import pytrec_eval
+
+        evaluator = pytrec_eval.RelevanceEvaluator(_qrels_dict(qrels), {"official"})
+        for path in runs:
+            evaluator.evaluate(_run_dict(path))
+    elif tool == "ir_measures":
+        import ir_measures
+        from ir_measures import AP, RR, Bpref, NumQ, NumRel, NumRelRet, NumRet, P, Rprec
+
+        measures = [NumQ, NumRet, NumRel, NumRelRet, AP, Rprec, Bpref, RR,
+                    *[P @ k for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]]  # fmt: skip
+        judgements = list(ir_measures.read_trec_qrels(qrels))
+        for path in runs:
+            ir_measures.calc_aggregate(measures, judgements, ir_measures.read_trec_run(path))
+    elif tool == "ranx":
+        from ranx import Qrels, Run, evaluate
+
+        truth = Qrels.from_file(qrels, kind="trec")
+        for path in runs:
+            evaluate(truth, Run.from_file(path, kind="trec"),
+                     ["map", "precision@5", "precision@10", "r-precision", "mrr"])  # fmt: skip
+    print(json.dumps({"ok": True}))
+
+
+def _qrels_dict(path: str) -> dict[str, dict[str, int]]:
+    judged: dict[str, dict[str, int]] = {}
+    with open(path) as stream:
+        for line in stream:
+            topic, _, doc, grade = line.split()
+            judged.setdefault(topic, {})[doc] = int(grade)
+    return judged
+
+
+def _run_dict(path: str) -> dict[str, dict[str, float]]:
+    run: dict[str, dict[str, float]] = {}
+    with open(path) as stream:
+        for line in stream:
+            topic, _, doc, _, score, _ = line.split()
+            run.setdefault(topic, {})[doc] = float(score)
+    return run
+
+
+def available(module: str) -> bool:
+    """Installed, found without importing it (an import would grow this process, and with it
+    the peak memory its children start from)."""
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--topics", type=int, default=10000)
+    parser.add_argument("--results", type=int, default=100)
+    parser.add_argument("--trec-eval", default=os.environ.get("TREC_EVAL", "trec_eval"))
+    parser.add_argument("--skip", nargs="*", default=[], help="peers to leave out (ranx...)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--files", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child == "generate":
+        write_files(Path(args.files[0]), args.runs, args.topics, args.results, seed=11)
+        return
+    if args.child:
+        child(args.child, args.files[0], args.files[1:])
+        return
+    c_program = shutil.which(args.trec_eval)
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        sizes = ["--runs", str(args.runs), "--topics", str(args.topics), "--results",
+                 str(args.results)]  # fmt: skip
+        subprocess.run([sys.executable, "-P", __file__, *sizes, "--child", "generate",
+                        "--files", name], check=True)  # fmt: skip
+        runs = sorted(folder.glob("run*.txt"))
+        qrels = str(folder / "qrels.txt")
+        size = sum(p.stat().st_size for p in runs) / 2**20
+        print(f"{args.runs} runs x {args.topics} topics x {args.results} results ({size:.1f} MiB)")
+        paths = list(map(str, runs))
+        if c_program:
+            ours = subprocess.run([str(FOCAL), "trec_eval", qrels, paths[0]], capture_output=True)
+            theirs = subprocess.run([c_program, qrels, paths[0]], capture_output=True)
+            assert ours.stdout == theirs.stdout, "focal trec_eval differs from trec_eval"
+            print("checked: focal trec_eval prints trec_eval's bytes on the first run")
+        plans: dict[str, list[list[str]]] = {}
+        if c_program:
+            plans["trec_eval (C)"] = [[c_program, qrels, p] for p in paths]
+        plans["focal trec_eval"] = [[str(FOCAL), "trec_eval", qrels, p] for p in paths]
+        here = [sys.executable, "-P", __file__, "--child"]
+        for tool, label in (("focal-warm", "focal (one process)"), ("pytrec_eval", "pytrec_eval"),
+                            ("ir_measures", "ir_measures"), ("ranx", "ranx"),
+                            ("floor", "pyarrow read floor")):  # fmt: skip
+            module = {"focal-warm": "evaluation", "floor": "pyarrow"}.get(tool, tool)
+            if tool in args.skip:
+                continue
+            if not available(module):
+                print(f"{tool}: not installed, skipped")
+                continue
+            plans[label] = [[*here, tool, "--files", qrels, *paths]]
+        figures = {label: timed(commands) for label, commands in plans.items()}
+        base = figures.get("trec_eval (C)", figures["pytrec_eval"])[0]
+        floor = figures.get("pyarrow read floor", (float("nan"), 0.0))[0]
+        print(f"{'tool':<22}{'seconds':>9}{'x C':>8}{'x floor':>9}{'peak MiB':>10}")
+        for label, (seconds, peak) in figures.items():
+            print(f"{label:<22}{seconds:>9.2f}{seconds / base:>8.2f}{seconds / floor:>9.2f}"
+                  f"{peak:>10.0f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
