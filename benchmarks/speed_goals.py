@@ -1,0 +1,327 @@
+"""The speed goals of the third pass, one command: every job beside its peer, ratio against goal.
+
+Each row generates its files (the generators of the other benchmarks), then runs Focal and its
+peer end to end from the files, each in a fresh process of its own, in this same run; wall time,
+CPU time and peak memory (the child's maximum resident set, from `wait4`) come from
+benchmarks/passages.py's launcher. Values are checked before a ratio is printed.
+
+1. `focal eval --task articles` on FOL runs (50 runs x 50 topics x 1500 results, FOL qrels; the
+   files of benchmarks/evaluation.py), measures spelt Focal's way (MAP, P@10, nDCG@10) and
+   trec_eval's (map, P.10, ndcg_cut.10), against pytrec_eval reading the same files in Python.
+2. The same on TREC runs (benchmarks/articles.py's files); ir_measures, ranx and the C trec_eval
+   (when on PATH) are timed beside it for information.
+3. 10,000 queries x 100 documents x 10 TREC runs: Focal's peak memory against pytrec_eval's, and
+   its time against the floor (pyarrow's CSV reader reading the runs and nothing else).
+4. `focal eval --task elements -j 0` (benchmarks/elements.py's files): the cost per run and the
+   fixed cost, from two numbers of runs; the `-j 0` output must equal the `-j 1` output.
+5. `focal reliability sample` (benchmarks/reliability.py's campaign): the cost per trial, from
+   two repeat counts (4 fractions each). With `--reference DIR` its output must equal the one a
+   `--save DIR` run of earlier code wrote (the same generated files: same seeds and --scale).
+6. `focal --help`, cold: the median of 7 calls, and the heavy modules `python -X importtime`
+   shows it imports.
+
+Rows 1-3 check MAP, P@10 and nDCG@10 of every run against pytrec_eval to 1e-9 (Focal with
+`--trec-version 9`, pytrec_eval's semantics). `--scale` shrinks topics and queries (not runs nor
+results) for a quick run; the goals hold at scale 1. A row whose feature is missing from the code
+prints "n/a (reason)".
+
+    .venv/bin/python -P benchmarks/speed_goals.py [--scale 1] [--save DIR | --reference DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+FOCAL = [sys.executable, "-P", "-c", "import sys; from assessor.cli.main import main; main()"]
+PEERS = [sys.executable, "-P", str(HERE / "speed_peers.py")]
+FOCAL_NAMES, TREC_NAMES = ("MAP", "P@10", "nDCG@10"), ("map", "P.10", "ndcg_cut.10")
+HEAVY = ("flask", "sqlalchemy", "scipy", "matplotlib", "pandas", "pyarrow")
+Means = dict[str, dict[str, float]]
+Figures = tuple[float, float, float]  # wall s, CPU s, peak MiB
+
+
+class NotAvailable(Exception):
+    """The row's feature or peer is missing: the row prints n/a with the reason."""
+
+
+@dataclass
+class Row:
+    job: str
+    focal: str = "n/a"
+    peer: str = "-"
+    ratio: float | None = None
+    goal: str = "-"
+    met: bool | None = None
+    memory: str = "-"
+    values: str = "-"
+
+
+def sibling(name: str) -> ModuleType:
+    """Another benchmark by path (`-P` keeps benchmarks/ off sys.path; and there, its
+    evaluation.py would shadow the package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", HERE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PASSAGES = sibling("passages")  # the launcher (`measured`) and `compile_focal`
+
+
+def run(command: list[str], output: Path) -> Figures:
+    try:
+        seconds, cpu, mib = PASSAGES.measured(command, output)
+    except SystemExit as failure:
+        tail = output.read_text()[-300:] if output.exists() else ""
+        raise NotAvailable(f"{failure} {tail}".strip()) from None
+    return seconds, cpu, mib
+
+
+def said(figures: Figures) -> str:
+    return f"{figures[0]:.2f} s (CPU {figures[1]:.2f} s)"
+
+
+def focal_means(output: Path) -> Means:
+    """The `all` rows of `focal eval --format tsv` by run id."""
+    means: Means = {}
+    with output.open() as stream:
+        for record in csv.DictReader(stream, delimiter="\t"):
+            if record["topic"] == "all":
+                means.setdefault(record["run_id"], {})[record["measure"]] = float(record["value"])
+    return means
+
+
+def agreement(ours: Means, theirs: Means) -> str:
+    """MAP, P@10 and nDCG@10 of every run equal to 1e-9, or the first difference."""
+    if set(ours) != set(theirs):
+        return f"DIFFER: runs {sorted(set(ours) ^ set(theirs))[:3]}"
+    for run_id, values in theirs.items():
+        for name, value in values.items():
+            if abs(ours[run_id].get(name, float("nan")) - value) > 1e-9 or name not in ours[run_id]:
+                return f"DIFFER: {run_id} {name} {ours[run_id].get(name)} against {value}"
+    return f"same ({len(theirs)} runs x {len(TREC_NAMES)} measures, 1e-9)"
+
+
+def focal_eval(folder: Path, qrels: Path, runs: list[Path], names: tuple[str, ...],
+               tag: str) -> tuple[Figures, Means]:  # fmt: skip
+    command = [*FOCAL, "eval", "--task", "articles", "--trec-version", "9", "--format", "tsv"]
+    for name in names:
+        command += ["-m", name]
+    output = folder / f"focal-{tag}.tsv"
+    figures = run([*command, str(qrels), *map(str, runs)], output)
+    return figures, focal_means(output)
+
+
+def peer(folder: Path, tool: str, qrels: Path, runs: list[Path]) -> tuple[Figures, Means]:
+    output = folder / f"{tool}.json"
+    figures = run([*PEERS, tool, str(qrels), *map(str, runs)], output)
+    return figures, json.loads(output.read_text().splitlines()[-1])
+
+
+def versus(job: str, ours: Figures, theirs: Figures, name: str, goal: float, values: str) -> Row:
+    ratio = ours[0] / theirs[0]
+    return Row(job, said(ours), f"{name} {said(theirs)}", ratio, f"≤ {goal}", ratio <= goal,
+               f"{ours[2]:.0f} / {theirs[2]:.0f} MiB", values)  # fmt: skip
+
+
+def articles_rows(folder: Path, scale: float, fol: bool) -> list[Row]:
+    topics = max(2, round(50 * scale))
+    size = f"50 runs × {topics} topics × 1500"
+    if fol:
+        runs = PASSAGES.write_synthetic(folder, topics, 1500, 50)
+        qrels, tool, kind = folder / "synthetic.qrels", "pytrec_eval_fol", "FOL"
+    else:
+        runs = sibling("articles").write_files(folder, 50, topics, 1500, seed=7)
+        qrels, tool, kind = folder / "qrels.txt", "pytrec_eval", "TREC"
+    theirs, expected = peer(folder, tool, qrels, runs)
+    rows = []
+    for names, spelt in ((FOCAL_NAMES, "Focal's names"), (TREC_NAMES, "trec_eval names")):
+        if not fol and names is FOCAL_NAMES:
+            continue
+        ours, means = focal_eval(folder, qrels, runs, names, spelt[:5])
+        job = f"`eval --task articles`, {kind} runs, {size}" + (f" ({spelt})" if fol else "")
+        rows.append(versus(job, ours, theirs, "pytrec_eval", 0.5 if fol else 0.35,
+                           agreement(means, expected)))  # fmt: skip
+    if not fol:
+        for other in ("ir_measures", "ranx"):
+            rows.append(optional(f"  (information) {other}, same files", lambda o=other: Row(
+                "", peer=f"{o} {said(peer(folder, o, qrels, runs)[0])}")))  # fmt: skip
+        rows.append(optional("  (information) C trec_eval, same files", lambda: c_trec(
+            folder, qrels, runs)))  # fmt: skip
+    return rows
+
+
+def c_trec(folder: Path, qrels: Path, runs: list[Path]) -> Row:
+    program = shutil.which("trec_eval")
+    if program is None:
+        raise NotAvailable("trec_eval not on PATH; benchmarks/ does not build it")
+    wall = cpu = mib = 0.0
+    for path in runs:  # one process per run, as trec_eval takes one run
+        figures = run([program, "-m", "map", "-m", "P.10", "-m", "ndcg_cut.10", str(qrels),
+                       str(path)], folder / "trec_eval.txt")  # fmt: skip
+        wall, cpu, mib = wall + figures[0], cpu + figures[1], max(mib, figures[2])
+    return Row("", peer=f"trec_eval {said((wall, cpu, mib))}, {mib:.0f} MiB")
+
+
+def large_rows(folder: Path, scale: float) -> list[Row]:
+    queries = max(10, round(10_000 * scale))
+    runs = sibling("articles").write_files(folder, 10, queries, 100, seed=11)
+    qrels = folder / "qrels.txt"
+    size = f"{queries:,} queries × 100 docs × 10 TREC runs"
+    ours, means = focal_eval(folder, qrels, runs, TREC_NAMES, "large")
+    theirs, expected = peer(folder, "pytrec_eval", qrels, runs)
+    floor, _ = peer(folder, "pyarrow", qrels, runs)
+    memory = ours[2] / theirs[2]
+    values = agreement(means, expected)
+    return [
+        Row(f"{size}, peak memory", f"{ours[2]:.0f} MiB", f"pytrec_eval {theirs[2]:.0f} MiB",
+            memory, "≤ 1.0", memory <= 1.0, f"{ours[2]:.0f} / {theirs[2]:.0f} MiB", values),
+        versus(f"{size}, time against the floor", ours, floor, "pyarrow reads the runs", 2.0,
+               values),
+    ]  # fmt: skip
+
+
+def per_unit(small: tuple[int, Figures], large: tuple[int, Figures]) -> tuple[float, float]:
+    """Cost per unit and fixed cost (wall seconds) from two sizes: a straight line."""
+    (n1, f1), (n2, f2) = small, large
+    slope = (f2[0] - f1[0]) / (n2 - n1)
+    return slope, f1[0] - slope * n1
+
+
+def elements_row(folder: Path, scale: float) -> Row:
+    topics = max(2, round(100 * scale))
+    qrels, runs = sibling("elements").write_synthetic(folder, topics, 1500, 16)
+    command = [*FOCAL, "eval", "--task", "elements", "--format", "tsv", "-q"]
+    for name in ("P@k", "overlap@k", "inex_eval", "nxCG@k", "MAep"):
+        command += ["-m", name]
+    sizes = []
+    for n in (4, 16):
+        sizes.append((n, run([*command, "-j", "0", str(qrels), *map(str, runs[:n])],
+                             folder / f"elements-{n}.tsv")))  # fmt: skip
+    serial = run([*command, "-j", "1", str(qrels), *map(str, runs[:4])], folder / "one.tsv")
+    same = (folder / "one.tsv").read_bytes() == (folder / "elements-4.tsv").read_bytes()
+    slope, fixed = per_unit(sizes[0], sizes[1])
+    return Row(f"`eval --task elements -j 0`, {topics} topics × 1500, per run (4 and 16 runs)",
+               f"{slope:.3f} s a run + {fixed:.2f} s fixed", f"-j 1, 4 runs: {said(serial)}",
+               slope, "≤ 0.25 s a run", slope <= 0.25, f"{sizes[1][1][2]:.0f} MiB",
+               "-j 0 = -j 1" if same else "DIFFER: -j 0 and -j 1 outputs")  # fmt: skip
+
+
+def reliability_row(folder: Path, scale: float, save: Path | None, reference: Path | None) -> Row:
+    topics = max(4, round(100 * scale))
+    paths = sibling("reliability").write_campaign(folder, 30, topics, 100, 3)
+    figures = []
+    for repeats in (2, 6):
+        output = folder / f"sample-{repeats}.tsv"
+        command = [*FOCAL, "reliability", "sample", "--repeats", str(repeats), "--format", "tsv"]
+        figures.append((4 * repeats, run([*command, str(folder / "qrels"), *map(str, paths)],
+                                         output)))  # fmt: skip
+    wall, fixed = per_unit(figures[0], figures[1])
+    cpu = (figures[1][1][1] - figures[0][1][1]) / (figures[1][0] - figures[0][0])
+    text = (folder / "sample-6.tsv").read_text()
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+        (save / f"sample-{scale}.tsv").write_text(text)
+    values = "n/a (the code offers one path; --reference DIR compares with a saved run)"
+    if reference is not None and (reference / f"sample-{scale}.tsv").exists():
+        same = (reference / f"sample-{scale}.tsv").read_text() == text
+        values = "same as the reference" if same else "DIFFER from the reference"
+    return Row(f"`reliability sample`, 30 runs × {topics} topics × 100, per trial (8, 24 trials)",
+               f"{wall:.3f} s a trial (CPU {cpu:.3f} s) + {fixed:.2f} s fixed",
+               "before: 0.37 s CPU a trial (issue's figure)", cpu / 0.37,
+               "≤ 0.1 (CPU, scale 1)", cpu / 0.37 <= 0.1,
+               f"{figures[1][1][2]:.0f} MiB", values)  # fmt: skip
+
+
+def help_row(folder: Path) -> Row:
+    script = Path(sys.executable).with_name("focal")
+    command = [str(script)] if script.exists() else [*FOCAL]
+    walls = [run([*command, "--help"], folder / "help.txt")[0] for _ in range(7)]
+    median = statistics.median(walls)
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "from assessor.cli.main "
+                           "import main; main(['--help'])"], cwd=ROOT, capture_output=True,
+                          text=True)  # fmt: skip
+    top: dict[str, int] = {}
+    for line in done.stderr.splitlines():
+        fields = line.removeprefix("import time:").split("|")
+        if len(fields) == 3 and fields[1].strip().isdigit():
+            name = fields[2].strip().split(".")[0]
+            top[name] = max(top.get(name, 0), int(fields[1]))
+    heavy = [name for name in HEAVY if name in top]
+    slowest = sorted(top.items(), key=lambda item: -item[1])[:5]
+    listed = ", ".join(f"{name} {micro / 1000:.0f} ms" for name, micro in slowest)
+    ok = median <= 0.15 and not heavy
+    return Row("`focal --help`, cold (median of 7)", f"{median:.3f} s",
+               "trec_eval starts in milliseconds", None, "≤ 0.15 s, nothing heavy", ok,
+               "-", f"heavy: {', '.join(heavy) or 'none'}; slowest imports: {listed}")  # fmt: skip
+
+
+def optional(job: str, build: Callable[[], Any]) -> Any:
+    """A row, or "n/a (reason)" when its feature or peer is missing on this code."""
+    try:
+        return build()
+    except (NotAvailable, ImportError, AttributeError, TypeError, ValueError, OSError) as why:
+        reason = " ".join(str(why).split())[:160] or type(why).__name__
+        return Row(job, f"n/a ({reason})")
+
+
+def show(row: Row) -> str:
+    ratio = "-" if row.ratio is None else f"**{row.ratio:.2f}**"
+    met = {None: "-", True: "met", False: "NOT met"}[row.met]
+    cells = (row.job, row.focal, row.peer, ratio, row.goal, met, row.memory, row.values)
+    return "| " + " | ".join(cells) + " |"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="Topics and queries x this.")
+    parser.add_argument("--save", type=Path, help="Write the study's output here.")
+    parser.add_argument("--reference", type=Path, help="Compare the study's output with this.")
+    options = parser.parse_args()
+    PASSAGES.compile_focal()
+    scale = options.scale
+    jobs: list[tuple[str, Callable[[Path], Any]]] = [
+        ("FOL article eval", lambda f: articles_rows(f, scale, fol=True)),
+        ("TREC article eval", lambda f: articles_rows(f, scale, fol=False)),
+        ("10,000 queries", lambda f: large_rows(f, scale)),
+        ("element measures", lambda f: elements_row(f, scale)),
+        ("reliability sample", lambda f: reliability_row(f, scale, options.save,
+                                                         options.reference)),
+        ("focal --help", help_row),
+    ]  # fmt: skip
+    table = []
+    for job, build in jobs:
+        print(f"== {job}", flush=True)
+        with tempfile.TemporaryDirectory(prefix="speed-") as name:
+            made = optional(job, lambda b=build, n=name: b(Path(n)))
+        for row in made if isinstance(made, list) else [made]:
+            table.append(show(row))
+            print(table[-1], flush=True)
+    load = os.getloadavg()[0]
+    print(f"\n--scale {scale}; load average {load:.1f} on {os.cpu_count()} cores "
+          f"({sibling('table').machine()})\n")  # fmt: skip
+    print("| job | Focal | peer | ratio | goal | met | peak memory (Focal / peer) | values |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(table))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
