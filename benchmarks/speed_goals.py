@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import json
 import os
 import shutil
@@ -41,61 +40,32 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-FOCAL = [sys.executable, "-P", "-c", "import sys; from assessor.cli.main import main; main()"]
+sys.path.insert(0, str(HERE.parent))  # the packages before benchmarks/, whose evaluation.py
+sys.path.append(str(HERE))  # and reliability.py share their names: siblings load by path
+
+from speed_launch import (  # noqa: E402
+    FOCAL,
+    PASSAGES,
+    ROOT,
+    Figures,
+    NotAvailable,
+    Row,
+    optional,
+    per_unit,
+    run,
+    said,
+    show,
+    sibling,
+)
+
 PEERS = [sys.executable, "-P", str(HERE / "speed_peers.py")]
 FOCAL_NAMES, TREC_NAMES = ("MAP", "P@10", "nDCG@10"), ("map", "P.10", "ndcg_cut.10")
 HEAVY = ("flask", "sqlalchemy", "scipy", "matplotlib", "pandas", "pyarrow")
 Means = dict[str, dict[str, float]]
-Figures = tuple[float, float, float]  # wall s, CPU s, peak MiB
-
-
-class NotAvailable(Exception):
-    """The row's feature or peer is missing: the row prints n/a with the reason."""
-
-
-@dataclass
-class Row:
-    job: str
-    focal: str = "n/a"
-    peer: str = "-"
-    ratio: float | None = None
-    goal: str = "-"
-    met: bool | None = None
-    memory: str = "-"
-    values: str = "-"
-
-
-def sibling(name: str) -> ModuleType:
-    """Another benchmark by path (`-P` keeps benchmarks/ off sys.path; and there, its
-    evaluation.py would shadow the package)."""
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", HERE / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PASSAGES = sibling("passages")  # the launcher (`measured`) and `compile_focal`
-
-
-def run(command: list[str], output: Path) -> Figures:
-    try:
-        seconds, cpu, mib = PASSAGES.measured(command, output)
-    except SystemExit as failure:
-        tail = output.read_text()[-300:] if output.exists() else ""
-        raise NotAvailable(f"{failure} {tail}".strip()) from None
-    return seconds, cpu, mib
-
-
-def said(figures: Figures) -> str:
-    return f"{figures[0]:.2f} s (CPU {figures[1]:.2f} s)"
 
 
 def focal_means(output: Path) -> Means:
@@ -136,12 +106,15 @@ def peer(folder: Path, tool: str, qrels: Path, runs: list[Path]) -> tuple[Figure
 
 
 def versus(job: str, ours: Figures, theirs: Figures, name: str, goal: float, values: str) -> Row:
+    """A row of time ratios: the goal is on wall time, CPU time is the steadier figure on a
+    shared machine (printed beside it)."""
     ratio = ours[0] / theirs[0]
-    return Row(job, said(ours), f"{name} {said(theirs)}", ratio, f"≤ {goal}", ratio <= goal,
-               f"{ours[2]:.0f} / {theirs[2]:.0f} MiB", values)  # fmt: skip
+    return Row(job, said(ours), f"{name} {said(theirs)}", ratio, ours[1] / theirs[1],
+               f"≤ {goal}", ratio <= goal, f"{ours[2]:.0f} / {theirs[2]:.0f} MiB",
+               values)  # fmt: skip
 
 
-def articles_rows(folder: Path, scale: float, fol: bool) -> list[Row]:
+def articles_rows(folder: Path, scale: float, fol: bool, skip: list[str]) -> list[Row]:
     topics = max(2, round(50 * scale))
     size = f"50 runs × {topics} topics × 1500"
     if fol:
@@ -160,15 +133,27 @@ def articles_rows(folder: Path, scale: float, fol: bool) -> list[Row]:
         rows.append(versus(job, ours, theirs, "pytrec_eval", 0.5 if fol else 0.35,
                            agreement(means, expected)))  # fmt: skip
     if not fol:
-        for other in ("ir_measures", "ranx"):
-            rows.append(optional(f"  (information) {other}, same files", lambda o=other: Row(
-                "", peer=f"{o} {said(peer(folder, o, qrels, runs)[0])}")))  # fmt: skip
-        rows.append(optional("  (information) C trec_eval, same files", lambda: c_trec(
-            folder, qrels, runs)))  # fmt: skip
+        for other in ("ir_measures", "ranx", "trec_eval"):
+            job = f"(information) {other}, the same TREC files"
+            if other in skip:
+                rows.append(Row(job, "n/a (--skip)"))
+            else:
+                rows.append(optional(job, lambda o=other, j=job: information(
+                    j, o, folder, qrels, runs, theirs)))  # fmt: skip
     return rows
 
 
-def c_trec(folder: Path, qrels: Path, runs: list[Path]) -> Row:
+def information(job: str, tool: str, folder: Path, qrels: Path, runs: list[Path],
+                reference: Figures) -> Row:  # fmt: skip
+    """Another peer's time on the same files, as a ratio to pytrec_eval's (not a goal)."""
+    figures = c_trec(folder, qrels, runs) if tool == "trec_eval" else peer(
+        folder, tool, qrels, runs)[0]  # fmt: skip
+    return Row(job, "-", f"{tool} {said(figures)}", figures[0] / reference[0],
+               figures[1] / reference[1], "(× pytrec_eval)", None,
+               f"{figures[2]:.0f} MiB")  # fmt: skip
+
+
+def c_trec(folder: Path, qrels: Path, runs: list[Path]) -> Figures:
     program = shutil.which("trec_eval")
     if program is None:
         raise NotAvailable("trec_eval not on PATH; benchmarks/ does not build it")
@@ -177,7 +162,7 @@ def c_trec(folder: Path, qrels: Path, runs: list[Path]) -> Row:
         figures = run([program, "-m", "map", "-m", "P.10", "-m", "ndcg_cut.10", str(qrels),
                        str(path)], folder / "trec_eval.txt")  # fmt: skip
         wall, cpu, mib = wall + figures[0], cpu + figures[1], max(mib, figures[2])
-    return Row("", peer=f"trec_eval {said((wall, cpu, mib))}, {mib:.0f} MiB")
+    return wall, cpu, mib
 
 
 def large_rows(folder: Path, scale: float) -> list[Row]:
@@ -192,17 +177,11 @@ def large_rows(folder: Path, scale: float) -> list[Row]:
     values = agreement(means, expected)
     return [
         Row(f"{size}, peak memory", f"{ours[2]:.0f} MiB", f"pytrec_eval {theirs[2]:.0f} MiB",
-            memory, "≤ 1.0", memory <= 1.0, f"{ours[2]:.0f} / {theirs[2]:.0f} MiB", values),
+            memory, None, "≤ 1.0", memory <= 1.0, f"{ours[2]:.0f} / {theirs[2]:.0f} MiB",
+            values),
         versus(f"{size}, time against the floor", ours, floor, "pyarrow reads the runs", 2.0,
                values),
     ]  # fmt: skip
-
-
-def per_unit(small: tuple[int, Figures], large: tuple[int, Figures]) -> tuple[float, float]:
-    """Cost per unit and fixed cost (wall seconds) from two sizes: a straight line."""
-    (n1, f1), (n2, f2) = small, large
-    slope = (f2[0] - f1[0]) / (n2 - n1)
-    return slope, f1[0] - slope * n1
 
 
 def elements_row(folder: Path, scale: float) -> Row:
@@ -220,11 +199,12 @@ def elements_row(folder: Path, scale: float) -> Row:
     slope, fixed = per_unit(sizes[0], sizes[1])
     return Row(f"`eval --task elements -j 0`, {topics} topics × 1500, per run (4 and 16 runs)",
                f"{slope:.3f} s a run + {fixed:.2f} s fixed", f"-j 1, 4 runs: {said(serial)}",
-               slope, "≤ 0.25 s a run", slope <= 0.25, f"{sizes[1][1][2]:.0f} MiB",
+               None, None, "≤ 0.25 s a run", slope <= 0.25, f"{sizes[1][1][2]:.0f} MiB",
                "-j 0 = -j 1" if same else "DIFFER: -j 0 and -j 1 outputs")  # fmt: skip
 
 
-def reliability_row(folder: Path, scale: float, save: Path | None, reference: Path | None) -> Row:
+def reliability_row(folder: Path, scale: float, before: float, save: Path | None,
+                    reference: Path | None) -> Row:  # fmt: skip
     topics = max(4, round(100 * scale))
     paths = sibling("reliability").write_campaign(folder, 30, topics, 100, 3)
     figures = []
@@ -245,8 +225,8 @@ def reliability_row(folder: Path, scale: float, save: Path | None, reference: Pa
         values = "same as the reference" if same else "DIFFER from the reference"
     return Row(f"`reliability sample`, 30 runs × {topics} topics × 100, per trial (8, 24 trials)",
                f"{wall:.3f} s a trial (CPU {cpu:.3f} s) + {fixed:.2f} s fixed",
-               "before: 0.37 s CPU a trial (issue's figure)", cpu / 0.37,
-               "≤ 0.1 (CPU, scale 1)", cpu / 0.37 <= 0.1,
+               f"before: {before} s CPU a trial (--trial-before)", None, cpu / before,
+               "≤ 0.1 of before (CPU)", cpu / before <= 0.1,
                f"{figures[1][1][2]:.0f} MiB", values)  # fmt: skip
 
 
@@ -269,24 +249,8 @@ def help_row(folder: Path) -> Row:
     listed = ", ".join(f"{name} {micro / 1000:.0f} ms" for name, micro in slowest)
     ok = median <= 0.15 and not heavy
     return Row("`focal --help`, cold (median of 7)", f"{median:.3f} s",
-               "trec_eval starts in milliseconds", None, "≤ 0.15 s, nothing heavy", ok,
+               "trec_eval starts in milliseconds", None, None, "≤ 0.15 s, nothing heavy", ok,
                "-", f"heavy: {', '.join(heavy) or 'none'}; slowest imports: {listed}")  # fmt: skip
-
-
-def optional(job: str, build: Callable[[], Any]) -> Any:
-    """A row, or "n/a (reason)" when its feature or peer is missing on this code."""
-    try:
-        return build()
-    except (NotAvailable, ImportError, AttributeError, TypeError, ValueError, OSError) as why:
-        reason = " ".join(str(why).split())[:160] or type(why).__name__
-        return Row(job, f"n/a ({reason})")
-
-
-def show(row: Row) -> str:
-    ratio = "-" if row.ratio is None else f"**{row.ratio:.2f}**"
-    met = {None: "-", True: "met", False: "NOT met"}[row.met]
-    cells = (row.job, row.focal, row.peer, ratio, row.goal, met, row.memory, row.values)
-    return "| " + " | ".join(cells) + " |"
 
 
 def main() -> int:
@@ -294,16 +258,26 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="Topics and queries x this.")
     parser.add_argument("--save", type=Path, help="Write the study's output here.")
     parser.add_argument("--reference", type=Path, help="Compare the study's output with this.")
+    parser.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        help="Peers for information to leave "
+        "out: ir_measures, ranx (its first call compiles for minutes), trec_eval.",
+    )
+    parser.add_argument("--trial-before", type=float, default=0.37,
+                        help="CPU seconds a trial of `reliability sample` before the third pass "
+                        "(the issue's figure at scale 1).")  # fmt: skip
     options = parser.parse_args()
     PASSAGES.compile_focal()
     scale = options.scale
     jobs: list[tuple[str, Callable[[Path], Any]]] = [
-        ("FOL article eval", lambda f: articles_rows(f, scale, fol=True)),
-        ("TREC article eval", lambda f: articles_rows(f, scale, fol=False)),
+        ("FOL article eval", lambda f: articles_rows(f, scale, True, options.skip)),
+        ("TREC article eval", lambda f: articles_rows(f, scale, False, options.skip)),
         ("10,000 queries", lambda f: large_rows(f, scale)),
         ("element measures", lambda f: elements_row(f, scale)),
-        ("reliability sample", lambda f: reliability_row(f, scale, options.save,
-                                                         options.reference)),
+        ("reliability sample", lambda f: reliability_row(f, scale, options.trial_before,
+                                                         options.save, options.reference)),
         ("focal --help", help_row),
     ]  # fmt: skip
     table = []
@@ -317,7 +291,9 @@ def main() -> int:
     load = os.getloadavg()[0]
     print(f"\n--scale {scale}; load average {load:.1f} on {os.cpu_count()} cores "
           f"({sibling('table').machine()})\n")  # fmt: skip
-    print("| job | Focal | peer | ratio | goal | met | peak memory (Focal / peer) | values |")
+    print(
+        "| job | Focal | peer | ratio (wall) | goal | met | peak memory (Focal / peer) | values |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     print("\n".join(table))
     return 0
