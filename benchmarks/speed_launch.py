@@ -85,7 +85,8 @@ def optional(job: str, build: Callable[[], Any]) -> Any:
 def show(row: Row) -> str:
     ratio = "-" if row.ratio is None else f"**{row.ratio:.2f}**"
     if row.cpu_ratio is not None:
-        ratio += f" (CPU {row.cpu_ratio:.2f})"
+        cpu = f"CPU {row.cpu_ratio:.2f}"
+        ratio = f"**{cpu}**" if row.ratio is None else f"{ratio} ({cpu})"
     met = {None: "-", True: "met", False: "NOT met"}[row.met]
     cells = (row.job, row.focal, row.peer, ratio, row.goal, met, row.memory, row.values)
     return "| " + " | ".join(cells) + " |"
