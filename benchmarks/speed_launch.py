@@ -88,5 +88,7 @@ def show(row: Row) -> str:
         cpu = f"CPU {row.cpu_ratio:.2f}"
         ratio = f"**{cpu}**" if row.ratio is None else f"{ratio} ({cpu})"
     met = {None: "-", True: "met", False: "NOT met"}[row.met]
+    if row.values.startswith("DIFFER"):  # a ratio on different values does not count
+        met = "NOT met (values)"
     cells = (row.job, row.focal, row.peer, ratio, row.goal, met, row.memory, row.values)
     return "| " + " | ".join(cells) + " |"
