@@ -15,8 +15,9 @@ benchmarks/passages.py's launcher. Values are checked before a ratio is printed.
 4. `focal eval --task elements -j 0` (benchmarks/elements.py's files): the cost per run and the
    fixed cost, from two numbers of runs; the `-j 0` output must equal the `-j 1` output.
 5. `focal reliability sample` (benchmarks/reliability.py's campaign): the cost per trial, from
-   two repeat counts (4 fractions each). With `--reference DIR` its output must equal the one a
-   `--save DIR` run of earlier code wrote (the same generated files: same seeds and --scale).
+   two repeat counts (2 and 10, 4 fractions each; runs named d3-N). With `--reference DIR` its
+   output must equal the one a `--save DIR` run of earlier code wrote (the same generated files:
+   same seeds and --scale), and the goal is against that run's time a trial.
 6. `focal --help`, cold: the median of 7 calls, and the heavy modules `python -X importtime`
    shows it imports.
 
@@ -205,21 +206,21 @@ def elements_row(folder: Path, scale: float) -> Row:
 
 def reliability_row(folder: Path, scale: float, before: float, save: Path | None,
                     reference: Path | None) -> Row:  # fmt: skip
-    """Per trial from 2 and 6 repeats of 4 fractions. The goal is against the CPU time a trial
+    """Per trial from 2 and 10 repeats of 4 fractions. The goal is against the CPU time a trial
     of the code before the change: the one `--save DIR` stored at this scale when given with
     `--reference DIR` (whose output must then be the same), else `--trial-before` (scale 1)."""
     topics = max(4, round(100 * scale))
     # run ids of the form d3-17: the form the issue found off the fast path
     paths = sibling("reliability").write_campaign(folder, 30, topics, 100, 3, "d3-{}")
     figures = []
-    for repeats in (2, 6):
+    for repeats in (2, 10):
         output = folder / f"sample-{repeats}.tsv"
         command = [*FOCAL, "reliability", "sample", "--repeats", str(repeats), "--format", "tsv"]
         figures.append((4 * repeats, run([*command, str(folder / "qrels"), *map(str, paths)],
                                          output)))  # fmt: skip
     wall, fixed = per_unit(figures[0], figures[1])
     cpu = (figures[1][1][1] - figures[0][1][1]) / (figures[1][0] - figures[0][0])
-    text, stem = (folder / "sample-6.tsv").read_text(), f"sample-{scale}"
+    text, stem = (folder / "sample-10.tsv").read_text(), f"sample-{scale}"
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
         (save / f"{stem}.tsv").write_text(text)
@@ -230,7 +231,7 @@ def reliability_row(folder: Path, scale: float, before: float, save: Path | None
         values = "same as the reference" if same else "DIFFER from the reference"
         before = json.loads((reference / f"{stem}.json").read_text())["cpu_per_trial"]
         source = "the reference's"
-    job = f"`reliability sample`, 30 runs (ids d3-N) × {topics} topics × 100, per trial (8, 24)"
+    job = f"`reliability sample`, 30 runs (ids d3-N) × {topics} topics × 100, per trial (8, 40)"
     return Row(job,
                f"{wall:.3f} s a trial (CPU {cpu:.3f} s) + {fixed:.2f} s fixed",
                f"before: CPU {before:.3f} s a trial ({source or '--trial-before'})", None,
