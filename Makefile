@@ -5,9 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # ESLint and its rules, from package-lock.json (npm ci), for the browser scripts in static/.
 NODE_STAMP := node_modules/.installed
-# Debian packages the tests drive for real: a browser and a database server (and Node.js, for
-# ESLint and the test that runs static/assess/passages.js, where the machine has none).
-SYSTEM_PACKAGES := chromium postgresql nodejs npm
+# Debian packages the tests drive for real: a browser, a database server, Redis (the shared
+# rate limits and task queue), nginx (the deployment of deploy/) and Node.js (for ESLint and the
+# test that runs static/assess/passages.js), where the machine has none.
+SYSTEM_PACKAGES := chromium postgresql redis-server nginx nodejs npm
 
 .PHONY: demo test install system-packages lint jslint typecheck pytest benchmarks clean
 
@@ -24,11 +25,14 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-# Installs Chromium, PostgreSQL and Node.js (with npm) from Debian when they are missing (needs root or sudo).
+# Installs Chromium, PostgreSQL, Redis, nginx and Node.js (with npm) from Debian when they are
+# missing (needs root or sudo).
 system-packages:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	[ -x /usr/bin/redis-server ] || missing="$$missing redis-server"; \
+	[ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \

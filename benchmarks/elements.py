@@ -6,10 +6,13 @@ per topic, four-grade scale) and 20 element runs of 1500 results a topic, nested
 (sections, their paragraphs and whole articles mixed), scores with ties.
 
 Figures printed: `focal eval --task elements` as one process over the 20 runs with every measure
-that needs no collection (P@k, overlap@k, inex_eval, nxCG@k, MAep), its peak memory; in-process,
-one run read and evaluated with every measure (inex_eval_ng on spans laid out from the paths),
-against a plain per-result Python loop (each result compared with every earlier one for overlap
-and seen elements, precall walked result by result for each recall level) on the same run.
+that needs no collection (P@k, overlap@k, inex_eval, nxCG@k, MAep), with `-j 1` and with `-j 2`,
+and its peak memory; in-process, the qrels prepared once (each topic's values, ideal vector and
+element tree under the quantisation), then one run evaluated three ways with the same measures:
+the whole run on columns (`run_columns`, what `focal eval` uses), topic by topic
+(`evaluate_topic`), and a plain per-result Python loop (each result compared with every earlier
+one for overlap, XCG's gains by `xcg.run_gains`, precall walked result by result for each recall
+level); and every measure with inex_eval_ng (spans laid out from the paths; topic by topic).
 
     .venv/bin/python -P benchmarks/elements.py [--topics 100 --results 1500 --runs 20]
 """
@@ -34,8 +37,11 @@ from evaluation.formats.elements.runs import read_element_run  # noqa: E402
 from evaluation.measures.elements.cutoffs import CUTOFFS, nested  # noqa: E402
 from evaluation.measures.elements.precall import LEVELS  # noqa: E402
 from evaluation.measures.elements.topic import ElementOptions  # noqa: E402
-from evaluation.measures.elements.xcg import XCG_CUTOFFS, ideal_vector  # noqa: E402
-from evaluation.measures.engines.element_topics import evaluate_elements  # noqa: E402
+from evaluation.measures.elements.xcg import XCG_CUTOFFS, RecallBase, run_gains  # noqa: E402
+from evaluation.measures.engines.element_topics import (  # noqa: E402
+    PreparedElementQrels,
+    evaluate_elements,
+)
 from evaluation.measures.evaluate import Settings  # noqa: E402
 
 FOCAL = [sys.executable, "-c", "import sys; from assessor.cli.main import main; sys.exit(main())"]
@@ -106,16 +112,13 @@ def plain_loop(qrels_path: Path, run_path: Path) -> dict[str, float]:
         keys = [(r.article, r.path or "") for r in results]
         gains = [values.get(key, 0.0) for key in keys]
         partner = [sys.maxsize] * len(keys)  # no partner
-        seen_gain = []
         for i, key in enumerate(keys):
-            seen = False
             for j in range(i):
                 if nested(key, keys[j]):
                     partner[i] = min(partner[i], j)
                     partner[j] = min(partner[j], i)
-                    if keys[j][1] == key[1] or key[1].startswith(keys[j][1] + "/"):
-                        seen = True
-            seen_gain.append(0.0 if seen else gains[i])
+        base = RecallBase(values)
+        seen_gain = run_gains(keys, base)
         row: dict[str, float] = {}
         for k in CUTOFFS:
             row[f"P@{k}"] = sum(gains[:k]) / k
@@ -138,7 +141,7 @@ def plain_loop(qrels_path: Path, run_path: Path) -> dict[str, float]:
                     break
                 got, lost, i = got + r, lost + zero, block[-1] + 1
         row["inex_eval"] = precall / len(LEVELS)
-        ideal = ideal_vector(values)
+        ideal = base.ideal_values
         for k in XCG_CUTOFFS:
             best = sum(ideal[:k])
             row[f"nxCG@{k}"] = sum(seen_gain[:k]) / best if best else 0.0
@@ -173,54 +176,65 @@ def main() -> None:
         command = [*FOCAL, "eval", "--task", "elements", "--format", "tsv", "-q"]
         for measure in MEASURES:
             command += ["-m", measure]
-        start = time.perf_counter()
-        done = subprocess.run([*command, str(qrels), *map(str, runs)], capture_output=True)
-        seconds = time.perf_counter() - start
-        assert done.returncode == 0, done.stderr.decode()
-        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-        peak, cpu = usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
-        print(
-            f"  focal eval --task elements, {len(runs)} runs, all measures but inex_eval_ng "
-            f"(process): {seconds:.2f} s wall, {cpu:.2f} s CPU ({cpu / len(runs):.3f} s a run), "
-            f"peak {peak:.0f} MB"
-        )
+        for jobs in (1, 2):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            done = subprocess.run(
+                [*command, "-j", str(jobs), str(qrels), *map(str, runs)], capture_output=True
+            )
+            seconds = time.perf_counter() - start
+            assert done.returncode == 0, done.stderr.decode()
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (usage.ru_utime + usage.ru_stime) - (before.ru_utime + before.ru_stime)
+            print(
+                f"  focal eval --task elements -j {jobs}, {len(runs)} runs, all measures but "
+                f"inex_eval_ng (process): {seconds:.2f} s wall, {cpu:.2f} s CPU "
+                f"({cpu / len(runs):.3f} s a run), peak {usage.ru_maxrss / 1024:.0f} MB"
+            )
 
         settings = Settings(task="elements", measures=(*MEASURES, "inex_eval_ng"),
                             elements=ElementOptions(quant="generalised"))  # fmt: skip
         loaded, read_qrels_time = timed(read_element_qrels, qrels)
         (run, _), read_run_time = timed(read_element_run, runs[0])
-        spans = {(r.article, r.path or ""): span_of(r.path or "")
-                 for rs in run.topics.values() for r in rs}  # fmt: skip
-        fast, fast_time = timed(evaluate_elements, loaded, run, settings, spans)
+        (second, _), _ = timed(read_element_run, runs[1])
+        prepared = PreparedElementQrels(loaded)
+        _, prepare_time = timed(prepared.prepare_all, ElementOptions(quant="generalised"))
+        print(
+            f"  in-process: read qrels {read_qrels_time:.3f} s wall "
+            f"({CPU['read_element_qrels']:.3f} s CPU), read one run {read_run_time:.3f} s "
+            f"({CPU['read_element_run']:.3f} s CPU), prepare the qrels (once for every run) "
+            f"{prepare_time:.3f} s ({CPU['prepare_all']:.3f} s CPU)"
+        )
         no_ng = Settings(task="elements", measures=tuple(MEASURES))
-        fast_no_ng, fast_no_ng_time = timed(evaluate_elements, loaded, run, no_ng, None)
+
+        def columns(run):  # type: ignore[no-untyped-def]
+            return evaluate_elements(prepared, run, no_ng, None)
+
+        def by_topic(run):  # type: ignore[no-untyped-def]
+            return evaluate_elements(prepared, run, no_ng, None, by_topic=True)
+
+        timed(columns, run)  # first use: the run's paths and articles numbered
+        fast, fast_time = timed(columns, second)
+        slow, slow_time = timed(by_topic, second)
+        spans = {(r.article, r.path or ""): span_of(r.path or "")
+                 for rs in second.topics.values() for r in rs}  # fmt: skip
+        _, ng_time = timed(evaluate_elements, prepared, second, settings, spans)
+        _, plain_time = timed(plain_loop, qrels, runs[1])
         print(
-            f"  in-process: read qrels {read_qrels_time:.3f} s, read one run {read_run_time:.3f} s"
+            f"  evaluate one run, all but inex_eval_ng: columns {fast_time:.3f} s wall "
+            f"({CPU['columns']:.3f} s CPU), topic by topic {slow_time:.3f} s "
+            f"({CPU['by_topic']:.3f} s CPU), plain per-result loop (reading included) "
+            f"{plain_time:.2f} s ({CPU['plain_loop']:.2f} s CPU)"
         )
-        print(
-            f"  evaluate one run, every measure with inex_eval_ng: {fast_time:.3f} s; "
-            f"without inex_eval_ng: {fast_no_ng_time:.3f} s"
-        )
-        print("  CPU (evaluate: without inex_eval_ng): "
-              + ", ".join(f"{name} {s:.3f} s" for name, s in CPU.items()))  # fmt: skip
-        ours = CPU["read_element_qrels"] + CPU["read_element_run"] + CPU["evaluate_elements"]
-        _, plain_time = timed(plain_loop, qrels, runs[0])
-        total_read = read_qrels_time + read_run_time
-        print(
-            f"  plain per-result loop (read + evaluate one run, no inex_eval_ng): "
-            f"{plain_time:.2f} s wall against {total_read + fast_no_ng_time:.3f} s "
-            f"({plain_time / (total_read + fast_no_ng_time):.1f}x); CPU {CPU['plain_loop']:.2f} s "
-            f"against {ours:.3f} s ({CPU['plain_loop'] / ours:.1f}x)"
-        )
-        # the two agree (a check, not a figure)
-        plain = plain_loop(qrels, runs[0]) if arguments.topics <= 5 else None
+        print(f"  every measure with inex_eval_ng (topic by topic): {ng_time:.3f} s wall")
+        for a, b in zip(fast.topics, slow.topics, strict=True):  # the two engines agree
+            assert all(abs(a.values[n] - b.values[n]) < 1e-9 for n in a.values), a.topic
+        plain = plain_loop(qrels, runs[1]) if arguments.topics <= 5 else None
         if plain is not None:
-            mean = {n: sum(t.values[n] for t in fast_no_ng.topics) / len(fast_no_ng.topics)
-                    for n in plain}  # fmt: skip
+            mean = {n: sum(t.values[n] for t in fast.topics) / len(fast.topics) for n in plain}
             assert all(abs(mean[n] - plain[n]) < 1e-9 for n in plain), (mean, plain)
         peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"  peak memory of this process (in-process steps): {peak_self:.0f} MB")
-        del fast
 
 
 if __name__ == "__main__":

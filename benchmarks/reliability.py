@@ -11,6 +11,11 @@
    the relevant articles with `random.sample`, evaluates every run with `evaluation.evaluate`
    and computes τ with scipy. Both rank by AiP with every qrels topic counted.
 
+3. Per trial of pool sampling, in this process on the same files: the runs scored topic by topic
+   on each trial's sampled qrels (`reliability.scores.score_matrix`, the path every trial took
+   before) against `reliability.rescoring` (the full scoring's arrays, masked per trial); both
+   must give identical scores. Article ids are `d<topic>-<n>`, not plain numbers.
+
 Prints wall times, the ratio Focal / loop, and peak memory (tracemalloc peak for in-process
 calls; the child's maximum resident set for the command).
 
@@ -146,6 +151,39 @@ def loop_sampling(
     return taus
 
 
+def per_trial(folder: Path, paths: list[Path], trials: int) -> str:
+    """Per-trial seconds of the topic-by-topic path and of the incremental one, and whether
+    their scores are identical."""
+    from reliability.judgements import sample_judgements
+    from reliability.rescoring import rescorer
+    from reliability.scores import score_matrix
+
+    qrels = read_qrels(folder / "qrels")
+    runs = [read_run_columns(path) for path in paths]
+    topics = tuple(qrels)
+    start = time.perf_counter()
+    fast = rescorer(qrels, runs, "focused", "AiP", topics)
+    arrays_s = time.perf_counter() - start
+    assert fast is not None
+    fractions = [0.8, 0.6, 0.4, 0.2]
+    sampled = [
+        sample_judgements(qrels, fractions[n % 4], np.random.default_rng([0, n]))
+        for n in range(trials)
+    ]
+    start = time.perf_counter()
+    before = [score_matrix(q, runs, "focused", "AiP", topics).values for q in sampled]
+    before_s = (time.perf_counter() - start) / trials
+    start = time.perf_counter()
+    after = [fast.score(q).values for q in sampled]  # type: ignore[union-attr]
+    after_s = (time.perf_counter() - start) / trials
+    same = all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+    return (
+        f"  per trial: topic by topic {1000 * before_s:8.1f} ms | incremental "
+        f"{1000 * after_s:8.1f} ms | ratio {after_s / before_s:.3f} | arrays once "
+        f"{1000 * arrays_s:.0f} ms | identical scores: {same}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
@@ -181,11 +219,14 @@ def main() -> None:
         focal_s = time.perf_counter() - start
         child_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         _, loop_s, loop_mb = timed(loop_sampling, folder, paths, fractions, arguments.repeats)
+        trial_line = per_trial(folder, paths, 8)
     print(f"pool sampling, {arguments.repeats} repeats x 4 fractions, {arguments.runs} runs x "
           f"{arguments.topics} topics x {arguments.results} results, from files")  # fmt: skip
     print(f"  focal {focal_s:8.3f} s {child_mb:8.1f} MiB (max RSS) | loop {loop_s:8.3f} s "
           f"{loop_mb:8.1f} MiB (traced) | ratio {focal_s / loop_s:.3f}")  # fmt: skip
     print("  " + done.stdout.splitlines()[1])
+    print(f"pool sampling re-scoring, 8 trials, {arguments.runs} runs x {arguments.topics} topics")
+    print(trial_line)
 
 
 if __name__ == "__main__":

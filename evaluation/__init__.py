@@ -26,13 +26,15 @@ if TYPE_CHECKING:  # the names as mypy and editors see them
         Result,
         Run,
         compare,
+        effect_sizes,
         evaluate,
         read_qrels,
         read_run,
     )
 
 __all__ = [
-    "Evaluation", "Judgement", "Result", "Run", "compare", "evaluate", "read_qrels", "read_run",
+    "Evaluation", "Judgement", "Result", "Run", "compare", "effect_sizes", "evaluate",
+    "read_qrels", "read_run",
 ]  # fmt: skip
 
 

@@ -23,10 +23,12 @@ from evaluation.measures import providers
 from evaluation.measures.engines.trec_run import TrecEvaluation
 from evaluation.measures.prepared import PreparedQrels
 from evaluation.measures.records import RunEvaluation, Value
+from evaluation.statistics.significance.effects import Effects
 from evaluation.statistics.significance.pairwise import Comparison
 
 __all__ = [
-    "Evaluation", "Judgement", "Result", "Run", "compare", "evaluate", "read_qrels", "read_run",
+    "Evaluation", "Judgement", "Result", "Run", "compare", "effect_sizes", "evaluate",
+    "read_qrels", "read_run",
 ]  # fmt: skip
 
 Source: TypeAlias = str | os.PathLike[str]
@@ -109,14 +111,15 @@ def evaluate(
     strict: bool = False, level: int | None = None, max_docs: int | None = None,
     trec_version: int | None = None, quant: str = "generalised", ties: str = "score",
     alpha: float = 1.0, nonrel: str = "indicator", collection: Source | None = None,
-    jobs: int = 1,
+    jobs: int = 1, part_weights: str = "size",
 ) -> Evaluation:  # fmt: skip
     """Evaluate one run or a sequence of runs for `task`, as `focal eval --task TASK` does.
 
     The keywords are `focal eval`'s switches: `complete` (-c), `beta`, `n`, `irr`, `strict`;
     for `articles` `level` (-l), `max_docs` (-M), `trec_version`; for `elements` `quant`, `ties`,
-    `alpha`, `nonrel`, `collection`. `measures` are -m's names. Plain-dict runs are named
-    run1, run2... by position; two runs with one run id are refused (ValueError).
+    `alpha`, `nonrel`, `part_weights` (--parts), `collection`. `measures` are -m's names.
+    Plain-dict runs are named run1, run2... by position; two runs with one run id are refused
+    (ValueError).
 
     >>> qrels = {"1": {"a": Judgement("1", "a", 10, 100, 0, ((0, 10),), 0)}}
     >>> run = Run("r", "", "fol", {"1": [Result("1", "a", 1, 1.0, 0, start=0, length=20)]})
@@ -150,8 +153,9 @@ def evaluate(
     if engine is providers.ELEMENT_TOPICS:
         from evaluation.api_engines import evaluate_element_runs
 
-        options_ = {"quant": quant, "ties": ties, "alpha": alpha, "nonrel": nonrel}
-        records = list(evaluate_element_runs(qrels, given, chosen, options_, collection))
+        options_ = {"quant": quant, "ties": ties, "alpha": alpha, "nonrel": nonrel,
+                    "part_weights": part_weights}  # fmt: skip
+        records = list(evaluate_element_runs(qrels, given, chosen, options_, collection, jobs))
         return _collected(task, records)
     from evaluation.measures.records import Settings
 
@@ -261,3 +265,24 @@ def compare(
     }
     paired = pair_by_topic(values)
     return compare_pairs(paired, test, alternative, correction, significance, seed=seed)
+
+
+def effect_sizes(
+    comparison: Comparison, confidence: float = 0.95, method: str = "t", seed: int | None = None
+) -> Effects:
+    """How big each difference of `comparison` is, as `focal compare` prints it: each run's mean
+    with its interval (`runs`, in the runs' order), each pair's mean difference with its
+    interval, d_z, Hedges' g and Sakai's ES_E (`pairs`, aligned with `comparison.pairs`);
+    `method` t or bootstrap (`evaluation.statistics.significance.effects`).
+
+    >>> qrels = {"1": {"a": 1, "b": 0}, "2": {"c": 1, "d": 0}, "3": {"e": 1, "f": 0}}
+    >>> good = {"1": {"a": 2.0, "b": 1.0}, "2": {"c": 2.0, "d": 1.0}, "3": {"e": 2.0, "f": 1.0}}
+    >>> bad = {"1": {"a": 1.0, "b": 2.0}, "2": {"c": 1.0, "d": 2.0}, "3": {"e": 2.0, "f": 1.0}}
+    >>> found = effect_sizes(compare(evaluate(qrels, [good, bad], "articles", ["P.1"]), "P_1"))
+    >>> pair = found.pairs[0]  # differences 1, 1, 0: mean 2/3, s_d 1/√3, d_z 2/√3
+    >>> round(pair.diff.estimate, 3), round(pair.d_z, 4)
+    (0.667, 1.1547)
+    """
+    from evaluation.statistics.significance.effects import effect_sizes as sizes
+
+    return sizes(comparison, confidence, method, seed=seed)

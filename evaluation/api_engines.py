@@ -105,6 +105,7 @@ def evaluate_element_runs(
     measures: Sequence[str],
     options: Mapping[str, Any],
     collection: str | os.PathLike[str] | None,
+    jobs: int = 1,
 ) -> list[RunEvaluation]:
     """Element runs scored with element measures: element or FOL qrels (FOL needs the
     `collection`) and run files, as `focal eval --task elements`; ValueError for objects.
@@ -130,4 +131,4 @@ def evaluate_element_runs(
     )  # fmt: skip
     folder = None if collection is None else os.fspath(collection)
     paths = [os.fspath(run) for run in runs]
-    return evaluate_element_files(os.fspath(qrels), paths, settings, folder)[0]
+    return evaluate_element_files(os.fspath(qrels), paths, settings, folder, jobs)[0]

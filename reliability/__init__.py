@@ -14,8 +14,9 @@ rates, paired tests) live in `evaluation.statistics`.
 - `studies`: the four studies, returning plain rows for the command to print.
 
 The Python API is `__all__` (`reliability.api`, docs/python.md): `pool_sampling`, `pool_depths`,
-`topic_swap_rates`, `leave_one_group_out`, on qrels and runs given as files or in memory. The
-names load on first use, so that importing a module of the package does not load them all.
+`topic_swap_rates`, `topic_sampling`, `leave_one_group_out`, on qrels and runs given as files
+or in memory. The names load on first use, so that importing a module of the package does not
+load them all.
 """
 
 from __future__ import annotations
@@ -24,9 +25,17 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as mypy and editors see them
-    from reliability.api import leave_one_group_out, pool_depths, pool_sampling, topic_swap_rates
+    from reliability.api import (
+        leave_one_group_out,
+        pool_depths,
+        pool_sampling,
+        topic_sampling,
+        topic_swap_rates,
+    )
 
-__all__ = ["leave_one_group_out", "pool_depths", "pool_sampling", "topic_swap_rates"]
+__all__ = [
+    "leave_one_group_out", "pool_depths", "pool_sampling", "topic_sampling", "topic_swap_rates",
+]  # fmt: skip
 
 
 def __getattr__(name: str) -> Any:

@@ -4,9 +4,10 @@ runs as files or in memory, and returns its rows (`reliability.studies`, `reliab
 instead of printing them.
 
 Common keywords: `task` and `measure` (the per-topic row the runs are ranked by; default AiP,
-AgP or MAP by task, as `-m`), `alpha`, the paired `test` and its `correction` (as `focal
-compare`), `jobs` (processes for the re-evaluations). Scores average over every qrels topic, as
-`focal eval -c` does.
+AgP, MAP or MAep by task, as `-m`), `alpha`, the paired `test` and its `correction` (as `focal
+compare`), `jobs` (processes for the re-evaluations); for `task="elements"`, `quant` and
+`collection` (as `focal eval --task elements`: element qrels, or FOL qrels with the collection
+to derive them from). Scores average over every qrels topic, as `focal eval -c` does.
 """
 
 from __future__ import annotations
@@ -19,9 +20,13 @@ from evaluation.formats.fol.columns import RunColumns
 from evaluation.formats.records import Judgement, Run
 from evaluation.statistics.swap_rates import SwapRates
 from reliability.leave_out import LeaveOut
+from reliability.queries import QueryRow
+from reliability.scores import ElementScoring
 from reliability.studies import DepthRow, SampleRow, Setup
 
-__all__ = ["leave_one_group_out", "pool_depths", "pool_sampling", "topic_swap_rates"]
+__all__ = [
+    "leave_one_group_out", "pool_depths", "pool_sampling", "topic_sampling", "topic_swap_rates",
+]  # fmt: skip
 
 Source: TypeAlias = str | os.PathLike[str]
 QrelsInput: TypeAlias = Source | Mapping[str, Mapping[str, Judgement]]
@@ -64,7 +69,8 @@ def example() -> tuple[dict[str, dict[str, Judgement]], list[Run]]:
 def study_setup(
     qrels: QrelsInput, runs: Sequence[RunInput], task: str = "focused",
     measure: str | None = None, alpha: float = 0.05, test: str = "t", correction: str = "none",
-    test_seed: int = 0, jobs: int = 1,
+    test_seed: int = 0, jobs: int = 1, quant: str = "generalised",
+    collection: Source | None = None,
 ) -> Setup:  # fmt: skip
     """What every study shares: the qrels and runs read as `focal reliability` reads them."""
     from evaluation.formats.fol.qrels import read_qrels
@@ -72,20 +78,64 @@ def study_setup(
     from reliability.scores import measure_row
 
     row = measure_row(task, measure)
+    if task == "elements":
+        scoring, articles, element_runs = _element_inputs(qrels, runs, quant, collection)
+        _check_runs(element_runs)
+        return Setup(articles, element_runs, task, row, alpha, jobs, test, correction, test_seed,
+                     scoring)  # fmt: skip
     judged = read_qrels(os.fspath(qrels)) if isinstance(qrels, str | os.PathLike) else qrels
     if not judged:
         where = f"{os.fspath(qrels)}: " if isinstance(qrels, str | os.PathLike) else ""
         raise ValueError(f"{where}no judgements")
-    read = [
+    read: list[Run | RunColumns] = [
         read_run_for(task, os.fspath(run)) if isinstance(run, str | os.PathLike) else run
         for run in runs
     ]
+    _check_runs(read)
+    return Setup(judged, read, task, row, alpha, jobs, test, correction, test_seed)
+
+
+def _check_runs(read: Sequence[Run | RunColumns]) -> None:
     ids = [run.run_id for run in read]
     if len(set(ids)) != len(ids):
         raise ValueError(f"two runs share a run id among {', '.join(ids)}")
     if len(read) < 3:
         raise ValueError(f"a study ranks runs: give at least three, got {len(read)}")
-    return Setup(judged, read, task, row, alpha, jobs, test, correction, test_seed)
+
+
+def _element_inputs(
+    qrels: QrelsInput, runs: Sequence[RunInput], quant: str, collection: Source | None
+) -> tuple[ElementScoring, Mapping[str, Mapping[str, Judgement]], list[Run]]:
+    """Element qrels and runs read as `focal eval --task elements` reads them, and the
+    article-level judgements a study reduces: the FOL qrels themselves when the element qrels
+    are derived from them, else one judgement per judged article (`article_judgements`)."""
+    from evaluation.formats.convert import Collection
+    from evaluation.formats.elements.runs import Spans, read_element_run
+    from evaluation.formats.fol.qrels import read_qrels
+    from evaluation.measures.elements.topic import ElementOptions
+    from evaluation.measures.engines.element_topics import check_quantisation
+    from evaluation.relevance.element_qrels import is_fol_qrels, load_element_qrels
+    from reliability.scores import article_judgements
+
+    if not isinstance(qrels, str | os.PathLike):
+        raise ValueError("task elements reads its qrels from a file (element or FOL qrels)")
+    path = os.fspath(qrels)
+    articles = Collection(os.fspath(collection)) if collection is not None else None
+    elements = load_element_qrels(path, articles)
+    check_quantisation(elements, quant)
+    judged = read_qrels(path) if is_fol_qrels(path) else article_judgements(elements)
+    read: list[Run] = []
+    spans: dict[str, Spans] = {}
+    for run in runs:
+        if isinstance(run, str | os.PathLike):
+            parsed, run_spans = read_element_run(os.fspath(run), articles)
+            spans[parsed.run_id] = run_spans
+        elif isinstance(run, Run):
+            parsed = run
+        else:
+            raise ValueError(f"task elements needs element runs, not columns of {run.file}")
+        read.append(parsed)
+    return ElementScoring(elements, judged, ElementOptions(quant=quant), spans), judged, read
 
 
 def pool_sampling(
@@ -154,6 +204,25 @@ def topic_swap_rates(
     if not all(1 <= size <= half for size in chosen):
         raise ValueError(f"a topic subset size is between 1 and {half}")
     return swap_rates(full.values, chosen, trials, tolerances, np.random.default_rng(seed))
+
+
+def topic_sampling(
+    qrels: QrelsInput, runs: Sequence[RunInput], sizes: Sequence[int], trials: int = 10,
+    seed: int = 0, **study: Any,
+) -> list[QueryRow]:  # fmt: skip
+    """The runs ranked on `trials` random sets of each size of topics, against their ranking on
+    every topic: τ_b and τ_AP per size (seed 004 "Query Sampling", Fig 3 and Table 6;
+    `focal reliability queries`).
+
+    >>> qrels, runs = example()
+    >>> row = topic_sampling(qrels, runs, [6, 2], trials=4, task="articles")[0]
+    >>> row.size, row.tau.mean, row.tau_ap.mean
+    (6, 1.0, 1.0)
+    """
+    from reliability.queries import query_sampling
+
+    setup = study_setup(qrels, runs, **study)
+    return query_sampling(setup.score(setup.qrels), sizes, trials, seed)
 
 
 def leave_one_group_out(

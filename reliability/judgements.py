@@ -81,13 +81,11 @@ def depth_pools(
     return {depth: pooled_articles(depth_k_pool(runs, depth)) for depth in depths}
 
 
-def depth_holding(
-    runs: Sequence[RankedRun], qrels: Qrels, share: float, deepest: int
-) -> dict[str, int | None]:
-    """Per topic, the smallest depth d whose pool holds at least `share` of the topic's
-    relevant articles (seed 004's d_Q(X), read on relevant articles as spec §9 does); None
-    when even `deepest` does not (or the topic has no relevant article)."""
-    first_depth: dict[str, dict[str, int]] = {}  # topic -> article -> shallowest distinct rank
+def first_depths(runs: Sequence[RankedRun], deepest: int) -> dict[str, dict[str, int]]:
+    """Topic -> article -> the shallowest depth (distinct articles of a run, as seed 004 counts
+    them) at which some run returns it, for depths up to `deepest`: the depth-d pool of a topic
+    is the articles whose depth is at most d."""
+    first_depth: dict[str, dict[str, int]] = {}
     for run in runs:
         for topic, articles in run.topics.items():
             seen = first_depth.setdefault(topic, {})
@@ -102,6 +100,16 @@ def depth_holding(
                     break
                 if distinct < seen.get(article, deepest + 1):
                     seen[article] = distinct
+    return first_depth
+
+
+def depth_holding(
+    runs: Sequence[RankedRun], qrels: Qrels, share: float, deepest: int
+) -> dict[str, int | None]:
+    """Per topic, the smallest depth d whose pool holds at least `share` of the topic's
+    relevant articles (seed 004's d_Q(X), read on relevant articles as spec §9 does); None
+    when even `deepest` does not (or the topic has no relevant article)."""
+    first_depth = first_depths(runs, deepest)
     holding: dict[str, int | None] = {}
     for topic, judgements in qrels.items():
         relevant = [a for a, j in judgements.items() if j.relevant]
@@ -113,6 +121,30 @@ def depth_holding(
         depth = found[needed - 1] if needed >= 1 else 0
         holding[topic] = depth if depth <= deepest else None
     return holding
+
+
+def percent_pools(
+    runs: Sequence[RankedRun], qrels: Qrels, percents: Iterable[float]
+) -> tuple[dict[float, dict[str, frozenset[str]]], dict[float, dict[str, int]]]:
+    """Seed 004's X % pools ("Reducing Pool Depth"): per topic Q, d_Q(X) is the smallest depth
+    whose pool of the runs holds at least X % of Q's original pool size (the articles judged
+    for Q in `qrels`), and the X % pool is the depth-d_Q(X) pool; X = 100 gives the "100 %
+    pool" the paper rebuilds as its baseline. When the runs never reach that size, d_Q(X) is
+    the depth of their deepest pool. Returns (X -> topic -> pooled articles, X -> topic ->
+    d_Q(X))."""
+    chosen = list(percents)
+    first_depth = first_depths(runs, 10**9)
+    pools: dict[float, dict[str, frozenset[str]]] = {x: {} for x in chosen}
+    depths: dict[float, dict[str, int]] = {x: {} for x in chosen}
+    for topic, judged in qrels.items():
+        found = first_depth.get(topic, {})
+        ranked = sorted(found.values())  # the k-th smallest depth: the pool reaches k articles
+        for x in chosen:
+            needed = math.ceil(x / 100 * len(judged) - 1e-9)
+            depth = ranked[min(needed, len(ranked)) - 1] if ranked and needed > 0 else 0
+            depths[x][topic] = depth
+            pools[x][topic] = frozenset(a for a, d in found.items() if d <= depth)
+    return pools, depths
 
 
 def leave_out_pools(

@@ -7,6 +7,13 @@ Zobel (1998), by group as Büttcher et al. (2007) suggest, as seed 004 ("Leave-O
 run: both scores, both ranks, a two-sided paired t test over the topics; and the distribution of
 relative changes over runs and over (topic, run) pairs (seed 004 Tables 8-10).
 
+Seed 003 Table V's two rows: *Same*, the runs whose own score differs significantly between the
+baseline qrels (set A) and the qrels without their group (set B); *Other*, the pairs of runs
+whose significant order changes: each pair is better, worse or not significantly different by
+`focal compare`'s test (default the two-sided paired t test) once with both runs scored on A and
+once with both scored on B. For each group, every pair with at least one run of the group
+counts (a pair of runs of two groups counts once for each group).
+
 `rank_left_out` is the run's rank when its left-out score joins the other runs' baseline scores:
 what a newcomer scored with these qrels would see. Ranks follow `ranking` (ties by run id).
 """
@@ -14,16 +21,20 @@ what a newcomer scored with these qrels would see. Ranks follow `ranking` (ties 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import NDArray
 
+from evaluation.measures.evaluate import Qrels
 from evaluation.statistics.rank_correlation import ranking
 from evaluation.statistics.significance.classical import t_test
 from pooling.records import RankedRun
 from reliability import judgements
-from reliability.studies import Progress, Setup, _no_progress
+from reliability.rescoring import Rescoring, rescorer
+from reliability.scores import ScoreMatrix
+from reliability.studies import Progress, Setup, _no_progress, significance_signs
 
 CHANGE_BINS: tuple[tuple[str, float, float, bool], ...] = (
     # label, low, high, high included; the change is (full − left out) / full in percent
@@ -83,6 +94,14 @@ class LeaveOut:
     runs: tuple[LeftOutRun, ...]
     judged_full: int  # judgements in the baseline qrels
     judged_in_qrels: int
+    order_changed: int = 0  # Table V "Other": pairs whose significant order changed
+    order_pairs: int = 0  # ... of the pairs compared
+
+    def table_v(self) -> list[tuple[str, int, int]]:
+        """Seed 003 Table V: ("Same", runs significantly changed, runs) and ("Other", pairs
+        whose significant order changed, pairs compared)."""
+        same = sum(1 for run in self.runs if run.significant)
+        return [("Same", same, len(self.runs)), ("Other", self.order_changed, self.order_pairs)]
 
     def change_counts(self, per_topic: bool) -> dict[str, int]:
         counts = {label: 0 for label, *_ in CHANGE_BINS}
@@ -124,23 +143,27 @@ def leave_one_group_out(
     baseline_pool: dict[str, frozenset[str]] = {}
     rows: list[LeftOutRun] = []
     full = None
+    fast = rescorer(setup.qrels, setup.runs, setup.task, setup.measure, tuple(setup.qrels))
+    changed = compared = 0
     for group in progress(iter(order), len(order)):
         members = {run for run, name in group_of.items() if name == group}
         pooled, reduced_pool = judgements.leave_out_pools(ranked, members, depth, size, method)
         if full is None:
             baseline_pool = pooled
-            full = setup.score(judgements.restrict_to(setup.qrels, pooled))
+            full = _score(setup, judgements.restrict_to(setup.qrels, pooled), fast)
             everyone = frozenset(full.runs)
+            signs_a = significance_signs(full.values, setup)
         reduced = judgements.restrict_to(setup.qrels, reduced_pool)
-        chosen = [run for run in setup.runs if run.run_id in members]
-        scored = replace(setup, qrels=reduced, runs=chosen)
-        left = scored.score(reduced) if chosen else None
+        left = _score(setup, reduced, fast)
+        involved = _pairs_with(full.runs, members)
+        changed += int(np.count_nonzero(significance_signs(left.values, setup)[involved]
+                                        != signs_a[involved]))  # fmt: skip
+        compared += int(np.count_nonzero(involved))
         means = full.means()
         for index, run_id in enumerate(full.runs):
-            if run_id not in members or left is None:
+            if run_id not in members:
                 continue
-            row = left.runs.index(run_id)
-            before, after = full.values[index], left.values[row]
+            before, after = full.values[index], left.values[index]
             newcomer = {r: means[r] for r in everyone if r != run_id}
             newcomer[run_id] = float(sum(after.tolist()) / len(after))
             t, p = paired_t(before.tolist(), after.tolist())
@@ -160,4 +183,19 @@ def leave_one_group_out(
             )
     judged_full = sum(len(t) for t in judgements.restrict_to(setup.qrels, baseline_pool).values())
     judged = sum(len(t) for t in setup.qrels.values())
-    return LeaveOut(tuple(rows), judged_full, judged)
+    return LeaveOut(tuple(rows), judged_full, judged, changed, compared)
+
+
+def _score(setup: Setup, qrels: Qrels, fast: Rescoring | None) -> ScoreMatrix:
+    """Every run on `qrels`: from the full scoring's arrays when they cover it, else topic by
+    topic (the same numbers; tests/reliability/test_rescoring.py)."""
+    scores = fast.score(qrels) if fast is not None else None
+    return scores if scores is not None else replace(setup, qrels=qrels).score(qrels)
+
+
+def _pairs_with(runs: Sequence[str], members: Collection[str]) -> NDArray[np.bool_]:
+    """For every pair i < j of `runs` (`significance_signs`' order): whether it has a member."""
+    first, second = np.triu_indices(len(runs), 1)
+    inside = np.array([run in members for run in runs], dtype=bool)
+    involved: NDArray[np.bool_] = inside[first] | inside[second]
+    return involved

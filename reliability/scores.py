@@ -2,18 +2,26 @@
 
 Scores average over every qrels topic, a topic a run does not answer scoring 0, as `focal eval
 -c` does (spec §9): a study that changes the judgements must not change which topics count.
+
+Element runs (`--task elements`) are scored by `focal eval --task elements`'s evaluation
+against element qrels (`ElementScoring`); a study reduces their judgements a whole article at a
+time, as it reduces FOL qrels, and the element qrels keep the elements of the articles left.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
+from evaluation.formats.elements.qrels import ElementQrels
+from evaluation.formats.elements.runs import Spans
 from evaluation.formats.fol.columns import RunColumns
-from evaluation.formats.records import Run
+from evaluation.formats.records import Judgement, Run
+from evaluation.measures.elements.topic import ElementOptions
+from evaluation.measures.engines.element_topics import PreparedElementQrels, evaluate_elements
 from evaluation.measures.evaluate import PreparedQrels, Qrels, evaluate
 from evaluation.measures.registry.declarations import topic_rows
 
@@ -24,6 +32,7 @@ DEFAULT_MEASURES = {
     "bic": "AgP",
     "t2i": "AgP",
     "articles": "MAP",
+    "elements": "MAep",
 }
 """The measure a study ranks runs by when none is given: the one each task is ranked by."""
 
@@ -58,6 +67,13 @@ def measure_row(task: str, measure: str | None) -> str:
             return parse(chosen, "articles").text
         _trec_row(chosen)  # any other name of the one vocabulary (AP, nDCG@10, P(rel=2)@5)
         return chosen
+    if task == "elements":
+        from evaluation.measures.registry.names import element_rows
+
+        rows = element_rows([chosen])
+        if rows != [chosen]:
+            raise ValueError(f"-m {chosen} stands for {len(rows)} rows: name one, e.g. {rows[0]}")
+        return chosen
     rows = topic_rows(task)
     if chosen not in rows:
         raise ValueError(
@@ -66,22 +82,90 @@ def measure_row(task: str, measure: str | None) -> str:
     return chosen
 
 
+@dataclass(frozen=True)
+class ElementScoring:
+    """How a study scores element runs: the element qrels of every judged article, the
+    article-level judgements the study reduces (`articles`), the options of `focal eval --task
+    elements` and each run's element spans (run id -> spans)."""
+
+    qrels: ElementQrels
+    articles: Qrels
+    options: ElementOptions = field(default_factory=ElementOptions)
+    spans: Mapping[str, Spans] = field(default_factory=dict)
+    full: PreparedElementQrels = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "full", PreparedElementQrels(self.qrels))
+
+    def kept(self, judged: Qrels) -> PreparedElementQrels:
+        """The element qrels of the articles `judged` keeps; for `articles` itself, the full
+        qrels, whose topics are prepared once for every call."""
+        if judged is self.articles:
+            return self.full
+        reduced = ElementQrels(self.qrels.file, self.qrels.scale)
+        for topic, elements in self.qrels.topics.items():
+            articles = judged.get(topic, {})
+            reduced.topics[topic] = {k: j for k, j in elements.items() if k[0] in articles}
+        return PreparedElementQrels(reduced)
+
+
+def article_judgements(qrels: ElementQrels) -> dict[str, dict[str, Judgement]]:
+    """Element qrels as the article-level judgements a study reduces: one per judged article
+    of a topic, relevant when any of its elements is (e > 0; s > 0 on the 2005 scale).
+
+    >>> from evaluation.formats.elements.qrels import ElementJudgement
+    >>> j = ElementJudgement("1", "a", "/x[1]", 2, 1, 4)
+    >>> article_judgements(ElementQrels("q", "2004", {"1": {("a", "/x[1]"): j}}))["1"]["a"].relevant
+    True
+    """
+    out: dict[str, dict[str, Judgement]] = {}
+    for topic, elements in qrels.topics.items():
+        articles: dict[str, Judgement] = out.setdefault(topic, {})
+        for (article, _), judged in elements.items():
+            relevant = judged.e4 > 0 or bool(judged.s5)
+            earlier = articles.get(article)
+            if earlier is None or (relevant and not earlier.relevant):
+                articles[article] = Judgement(
+                    topic, article, int(relevant), 1, None, ((0, 1),) if relevant else (),
+                    earlier.line if earlier else judged.line,
+                )  # fmt: skip
+    return out
+
+
 def score_matrix(
     qrels: Qrels | PreparedQrels,
     runs: Sequence[Run | RunColumns],
     task: str,
     measure: str,
     topics: Sequence[str] | None = None,
+    elements: ElementScoring | None = None,
 ) -> ScoreMatrix:
     """Evaluate every run with `-c` on `qrels` and keep one measure per topic.
 
     `topics` fixes the columns (default: the qrels topics in qrels order); a topic missing from
-    `qrels` (a sampled collection that lost all its judgements) scores 0 for every run.
+    `qrels` (a sampled collection that lost all its judgements) scores 0 for every run. Task
+    `elements` needs `elements`: the runs are scored on its element qrels of the articles
+    `qrels` keeps.
     """
     prepared = qrels if isinstance(qrels, PreparedQrels) else PreparedQrels(qrels)
     columns = tuple(topics) if topics is not None else tuple(prepared.qrels)
     position = {topic: index for index, topic in enumerate(columns)}
     values = np.zeros((len(runs), len(columns)))
+    if task == "elements":
+        if elements is None:
+            raise ValueError("task elements is scored on element qrels: give ElementScoring")
+        from evaluation.measures.records import Settings
+
+        kept = elements.kept(prepared.qrels)
+        settings = Settings(task="elements", complete=True, elements=elements.options,
+                            measures=(measure,))  # fmt: skip
+        for row, run in enumerate(runs):
+            assert isinstance(run, Run)
+            evaluation = evaluate_elements(kept, run, settings, elements.spans.get(run.run_id))
+            for topic in evaluation.topics:
+                if topic.topic in position:
+                    values[row, position[topic.topic]] = float(topic.values[measure])
+        return ScoreMatrix(tuple(run.run_id for run in runs), columns, values)
     if task == "articles" and not _focal_name(measure):
         for row, run in enumerate(runs):
             for name, score in _trec_values(prepared, run, measure).items():

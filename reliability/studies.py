@@ -25,7 +25,8 @@ from evaluation.statistics.rank_correlation import tau_ap, tau_b
 from evaluation.statistics.significance.pairing import PairedScores
 from evaluation.statistics.significance.pairwise import compare as compare_pairs
 from reliability import judgements
-from reliability.scores import ScoreMatrix, score_matrix
+from reliability.rescoring import rescorer
+from reliability.scores import ElementScoring, ScoreMatrix, score_matrix
 
 Progress = Callable[[Iterator[Any], int], Iterator[Any]]
 
@@ -47,9 +48,31 @@ class Setup:
     test: str = "t"  # any test of `focal compare`
     correction: str = "none"
     test_seed: int = 0  # for the resampling tests
+    elements: ElementScoring | None = None  # task elements: element qrels and options
 
     def score(self, qrels: Qrels) -> ScoreMatrix:
-        return score_matrix(qrels, self.runs, self.task, self.measure, tuple(self.qrels))
+        return score_matrix(
+            qrels, self.runs, self.task, self.measure, tuple(self.qrels), self.elements
+        )
+
+
+def _remember_full(setup: Setup) -> ScoreMatrix:
+    """Score the runs on the full qrels and keep, for the trials, what they need of it: the
+    reference scores, their significant pairs and the arrays `reliability.rescoring` reuses."""
+    full = setup.score(setup.qrels)
+    fast = rescorer(setup.qrels, setup.runs, setup.task, setup.measure, tuple(setup.qrels))
+    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup))
+    _SHARED["rescorer"] = fast
+    return full
+
+
+def _rescore(qrels: Qrels) -> ScoreMatrix:
+    """A trial's scores: from the full scoring's arrays when they cover it, else topic by topic
+    (the same numbers either way; tests/reliability/test_rescoring.py)."""
+    setup: Setup = _SHARED["setup"]
+    fast = _SHARED.get("rescorer")
+    scores = fast.score(qrels) if fast is not None else None
+    return scores if scores is not None else setup.score(qrels)
 
 
 def significance_signs(matrix: NDArray[np.float64], setup: Setup) -> NDArray[np.int8]:
@@ -134,7 +157,7 @@ def _sampled(task: tuple[int, int, float, int, str]) -> tuple[int, Comparison, i
     rng = np.random.default_rng([seed, index, repeat])
     qrels = judgements.sample_judgements(setup.qrels, fraction, rng, population)  # type: ignore[arg-type]
     relevant = sum(1 for topic in qrels.values() for j in topic.values() if j.relevant)
-    comparison = compare(_SHARED["full"], setup.score(qrels), _SHARED["signs"], setup)
+    comparison = compare(_SHARED["full"], _rescore(qrels), _SHARED["signs"], setup)
     return index, comparison, relevant
 
 
@@ -160,8 +183,7 @@ def pool_sampling(
     progress: Progress = _no_progress,
 ) -> list[SampleRow]:
     """Random pool sampling at article granularity (seed 004, "Random Sampling")."""
-    full = setup.score(setup.qrels)
-    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup))
+    _remember_full(setup)
     tasks = [
         (index, repeat, fraction, seed, population)
         for index, fraction in enumerate(fractions)
@@ -203,7 +225,7 @@ def _depth(depth_and_pool: tuple[int, Mapping[str, frozenset[str]]]) -> DepthRow
     qrels = judgements.restrict_to(setup.qrels, pooled)
     judged = sum(len(topic) for topic in qrels.values())
     relevant = sum(1 for topic in qrels.values() for j in topic.values() if j.relevant)
-    comparison = compare(_SHARED["full"], setup.score(qrels), _SHARED["signs"], setup)
+    comparison = compare(_SHARED["full"], _rescore(qrels), _SHARED["signs"], setup)
     return DepthRow(depth, judged, relevant, comparison)
 
 
@@ -213,6 +235,5 @@ def pool_depths(
     progress: Progress = _no_progress,
 ) -> list[DepthRow]:
     """One row per depth, in the order given."""
-    full = setup.score(setup.qrels)
-    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup))
+    _remember_full(setup)
     return _run_all(_depth, list(pools.items()), setup.jobs, progress)

@@ -23,6 +23,19 @@ SHARED_DATA = (REPOSITORY.parent / "shared" / "data").resolve()
 DEMO = REPOSITORY / "demo"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def instance_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """`FOCAL_INSTANCE` for the whole session (servers started by tests inherit it): apps and
+    commands keep their files there, never in the per-user data folder of whoever runs the
+    tests."""
+    folder = tmp_path_factory.mktemp("instance")
+    given = os.environ.get("FOCAL_INSTANCE")
+    os.environ["FOCAL_INSTANCE"] = given or str(folder)
+    yield Path(os.environ["FOCAL_INSTANCE"])
+    if given is None:
+        os.environ.pop("FOCAL_INSTANCE", None)
+
+
 def shared_path(*parts: str) -> Path:
     """A path under ../shared/data, skipping the calling test when it is absent."""
     path = SHARED_DATA.joinpath(*parts)
@@ -148,3 +161,48 @@ def _answers(port: int, process: subprocess.Popen[bytes], deadline: float) -> bo
 
     # The condition itself gives up at the deadline, so that the caller can show stderr.
     return wait_until(up_or_ended, deadline - time.monotonic() + 5, "focal serve's port") == "up"
+
+
+REDIS_SERVER = Path("/usr/bin/redis-server")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a Redis server for the whole test session: `FOCAL_TEST_REDIS_URL`, else a
+    throw-away Debian `redis-server` on a free port of 127.0.0.1 (no persistence), stopped
+    after the session. Tests that need it are skipped (saying why) only when neither exists."""
+    given = os.environ.get("FOCAL_TEST_REDIS_URL")
+    if given:
+        yield given
+        return
+    if not REDIS_SERVER.exists():
+        pytest.skip(f"Redis tests need {REDIS_SERVER} (make system-packages installs it)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    folder = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen(
+        [
+            str(REDIS_SERVER),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        if not _answers(port, process, deadline=time.monotonic() + 30):
+            pytest.fail(f"redis-server did not start: {process.communicate(timeout=30)[1]!r}")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        if process.poll() is None:
+            process.terminate()
+        process.communicate(timeout=30)

@@ -14,10 +14,12 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tomllib
 import urllib.error
 import urllib.request
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,11 @@ import pytest
 from .conftest import serving
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-ASSET_PACKAGES = {"assessor.web.templates": "templates", "assessor.web.static": "static"}
+ASSET_PACKAGES = {
+    "assessor.web.templates": "templates",
+    "assessor.web.static": "static",
+    "assessor.demo_material": "demo",
+}
 
 
 def _setuptools() -> dict[str, object]:
@@ -54,15 +60,15 @@ def _get(url: str) -> tuple[int, bytes]:
         return error.code, error.read()
 
 
-@pytest.mark.slow
-def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Path) -> None:
-    # Built from a copy of the sources, so no stale build/ folder of the checkout gets in.
+def _wheel(tmp_path: Path) -> Path:
+    """A wheel built from a copy of the sources, so no stale build/ folder of the checkout gets
+    in."""
     source = tmp_path / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(REPOSITORY / name, source / name)
     packages = ("focal", "evaluation", "pooling", "reliability", "assessor")
-    for folder in (*packages, "templates", "static"):
+    for folder in (*packages, "templates", "static", "demo"):
         shutil.copytree(
             REPOSITORY / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -74,11 +80,77 @@ def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Pa
         capture_output=True,
     )
     (wheel,) = wheels.glob("focal-*.whl")
+    return wheel
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_license_and_focal_demo_keeps_its_data_outside(
+    tmp_path: Path,
+) -> None:
+    wheel = _wheel(tmp_path)
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert b"Classifier: License" not in metadata and b"License-Expression: MIT" in metadata
+    assert "assessor/demo_material/collection/1001.xml" in names
+    # Fast: the wheel alone in a new environment that sees this one's packages (a path entry,
+    # not a site folder, so this checkout's editable install is not among them).
+    environment = tmp_path / "venv"
+    venv.create(environment, with_pip=False)
+    python = environment / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    ours = sysconfig.get_path("purelib")
+    (Path(site) / "dependencies.pth").write_text(ours + "\n", encoding="utf-8")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FOCAL_", "PYTHON", "XDG_"))}
+    env["HOME"] = str(home)
+    done = subprocess.run(
+        [str(environment / "bin" / "focal"), "demo", "--no-serve"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    # The default instance folder is the per-user data folder, printed, never in the venv.
+    instance = home / ".local" / "share" / "focal"
+    assert f"instance folder (database, secret key, uploads): {instance}" in done.stdout
+    assert "demo ready: 44 documents, 5 topics, 4 runs" in done.stdout
+    assert (instance / "focal.sqlite").is_file() and (instance / "secret_key").is_file()
+    assert not any(environment.rglob("*.sqlite"))
+
+
+@pytest.mark.slow
+def test_a_wheel_installed_outside_the_checkout_serves_the_assessor(tmp_path: Path) -> None:
+    wheel = _wheel(tmp_path)
     environment = tmp_path / "venv"
     venv.create(environment, with_pip=True)
     python = environment / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        [str(python), "-m", "pip", "install", "--quiet", f"{wheel}[assessor]"],
         check=True,
         capture_output=True,
     )

@@ -19,8 +19,9 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 README = (REPOSITORY / "README.md").read_text(encoding="utf-8")
 # Commands shown in the README's indented code blocks, in order.
 SHOWN = [line.strip() for line in README.splitlines() if re.match(r"^    focal ", line)]
-# `focal serve` blocks until stopped; the browser tests run the same app on a live server.
-NOT_RUN = ("focal serve",)
+# `focal serve` and `focal worker` block until stopped; the browser tests run the same app on a
+# live server, tests/assessor/cli/test_worker_restart.py the worker.
+NOT_RUN = ("focal serve", "focal worker")
 # Every step in order: the `focal` commands and the shell lines that write a file they read.
 STEPS = [line.strip() for line in README.splitlines() if re.match(r"^    (focal|printf) ", line)]
 

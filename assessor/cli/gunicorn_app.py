@@ -2,8 +2,13 @@
 
 Each worker builds its own app (`make_app`) after the fork, so no database connection is shared
 between processes. Requests are logged to stderr in gunicorn's access-log format. The log-in
-rate limits count per worker with the default `memory://` storage; set
-`FOCAL_RATELIMIT_STORAGE_URI` to a shared store to count across workers.
+rate limits count per worker with the default `memory://` storage; set `FOCAL_REDIS_URL`
+to count them across workers (and machines).
+
+An idle keep-alive connection is kept `keep_alive` seconds (gunicorn's default is 2 s): a
+client or proxy that reuses a connection after a few idle seconds, as browsers and nginx's
+upstream `keepalive` do, would otherwise find it closed under its request. `focal serve`'s
+default, 75 s, outlasts nginx's upstream `keepalive_timeout` (60 s), so nginx always closes first.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ class FocalServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no t
         return make_app()
 
 
-def serve_with_gunicorn(host: str, port: int, workers: int) -> None:
+def serve_with_gunicorn(host: str, port: int, workers: int, keep_alive: int) -> None:
     """Serve until interrupted (Ctrl+C or SIGTERM stop the workers gracefully)."""
     FocalServer(
         {
@@ -41,5 +46,6 @@ def serve_with_gunicorn(host: str, port: int, workers: int) -> None:
             "accesslog": "-",
             "graceful_timeout": 10,
             "timeout": 60,
+            "keepalive": keep_alive,
         }
     ).run()

@@ -66,19 +66,31 @@ class ArticleNote(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
+JOB_STATUSES = ("queued", "running", "done", "failed", "cancelled", "interrupted")
+
+
 class ImportJob(Base):
-    """An import the organiser's Import page runs in the background, and how far it got.
+    """An import the organiser's Import page runs on the task queue, and how far it got.
 
     The row is the only shared state: whichever server process answers the page's poll reads
-    it (several gunicorn workers). `stage` says what the import is doing, `done` of `total`
-    counts files read; `message` is the result or the importer's error.
+    it (several gunicorn workers, a separate queue worker). `stage` says what the import is
+    doing, `done` of `total` counts files read; `message` is the result or the importer's
+    error. `request` is what to import (JSON, `campaign.setup.import_requests`), so that a job
+    can run in another process and be retried; `worker` names the process running it
+    (`host:pid`), so that a job whose process died is seen as `interrupted`; `upload` is the
+    folder of uploaded files it owns, removed when the job ends without keeping them.
     """
 
     __tablename__ = "import_jobs"
-    __table_args__ = (CheckConstraint("status IN ('running', 'done', 'failed')", name="status"),)
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('queued', 'running', 'done', 'failed', 'cancelled', 'interrupted')",
+            name="status",
+        ),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(20))  # collection | topics | runs
-    status: Mapped[str] = mapped_column(String(10), default="running")
+    status: Mapped[str] = mapped_column(String(12), default="queued")
     stage: Mapped[str] = mapped_column(Text, default="")
     done: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int | None] = mapped_column(Integer)
@@ -87,3 +99,9 @@ class ImportJob(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+    request: Mapped[str | None] = mapped_column(Text)
+    upload: Mapped[str | None] = mapped_column(Text)
+    task_id: Mapped[str | None] = mapped_column(String(64))
+    worker: Mapped[str | None] = mapped_column(String(300))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    cancel_requested: Mapped[bool] = mapped_column(default=False)

@@ -8,6 +8,7 @@ Flask is imported inside `create_app` so that importing the `focal` entry point
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,21 +26,53 @@ def asset_dir(name: str) -> Path:
     return shipped if shipped.is_dir() else WEB_DIR.parents[1] / name
 
 
+def instance_folder() -> Path:
+    """Where a server keeps its database, secret key and uploads: `FOCAL_INSTANCE`, else the
+    per-user data folder of the platform (platformdirs: `~/.local/share/focal` on Linux).
+
+    Never inside the virtual environment or the checkout, so that recreating either keeps
+    a campaign's judgements.
+    """
+    chosen = os.environ.get("FOCAL_INSTANCE", "").strip()
+    if chosen:
+        return Path(chosen).expanduser().resolve()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("focal", appauthor=False))
+
+
+def earlier_instance_folder() -> Path | None:
+    """The instance folder of Focal before `instance_folder()`, when it holds a database that
+    the current one lacks (Flask's default: `instance/` of a checkout, `<venv>/var/
+    assessor-instance` of an installed package); None otherwise, or with `FOCAL_INSTANCE` set.
+    """
+    if os.environ.get("FOCAL_INSTANCE", "").strip():
+        return None
+    from flask import Flask
+
+    earlier = Path(Flask("assessor").instance_path)
+    current = instance_folder()
+    if (earlier / "focal.sqlite").exists() and not (current / "focal.sqlite").exists():
+        return earlier
+    return None
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask app: defaults in code, then `FOCAL_*` environment, then `test_config`.
 
-    Config keys: `DATABASE_URL` (SQLAlchemy URL; default a SQLite file `focal.sqlite` in the
-    instance folder, in WAL mode), `SECRET_KEY` (default: generated once and kept in
-    `instance/secret_key`), `SESSION_COOKIE_SECURE` (set it when serving over https: cookies
-    marked `Secure`, and `Strict-Transport-Security` sent), `DOCUMENT_CACHE_SIZE`,
+    The instance folder is `instance_folder()`. Config keys: `DATABASE_URL` (SQLAlchemy URL;
+    default a SQLite file `focal.sqlite` in the instance folder, in WAL mode), `SECRET_KEY`
+    (default: generated once and kept in `instance/secret_key`), `SESSION_COOKIE_SECURE` (set
+    it when serving over https: cookies marked `Secure`, and `Strict-Transport-Security`
+    sent), `DOCUMENT_CACHE_SIZE`,
     `TOKEN_LIFETIME` (default lifetime of new API tokens, e.g. `90d`, or `never`), and the
     log-in limits of `assessor.web.rate_limits`.
     """
     from flask import Flask
 
-    # Named after the top package, so the instance folder is where it always was.
     app = Flask(
         "assessor",
+        instance_path=str(instance_folder()),
         instance_relative_config=True,
         template_folder=str(asset_dir("templates")),
         static_folder=str(asset_dir("static")),
@@ -66,7 +99,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _persistent_secret(instance / "secret_key")
 
     from assessor.store import db
-    from assessor.web import auth, headers, inputs
+    from assessor.web import auth, headers, inputs, jobs
     from assessor.web import rate_limits as limits
     from assessor.web.views import register_blueprints
 
@@ -75,6 +108,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     headers.init_app(app)
     limits.init_app(app)
+    jobs.init_app(app)
     register_blueprints(app)
     return app
 

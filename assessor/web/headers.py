@@ -7,8 +7,14 @@ script; `'inline-speculation-rules'` admits exactly those. Styles come from `sta
 only `style` attributes are allowed inline (the two-phase screen indents elements by depth),
 never a `<style>` element (htmx's own indicator styles are switched off in `base.html`).
 `frame-ancestors 'none'` and `X-Frame-Options: DENY` keep every page out of other sites'
-frames (no click-jacking of a logged-in assessor). With `SESSION_COOKIE_SECURE` set (serving
-over https) browsers are also told to use https only (`Strict-Transport-Security`).
+frames (no click-jacking of a logged-in assessor).
+
+On a request that came over https, browsers are told to use https only
+(`Strict-Transport-Security`) and the session cookie is marked `Secure`: the request is https
+when the server itself speaks TLS, or when a trusted reverse proxy says so
+(`X-Forwarded-Proto`, believed only with `TRUSTED_PROXIES` set: `rate_limits.init_app`). So a
+proxied https deployment needs `TRUSTED_PROXIES` alone; `SESSION_COOKIE_SECURE` set marks
+every cookie `Secure` and sends the header on every response, whatever the request.
 """
 
 from __future__ import annotations
@@ -43,13 +49,24 @@ HEADERS = {
 
 
 def init_app(app: Flask) -> None:
-    """Add the headers to every response of `app`."""
-    secure = bool(app.config.get("SESSION_COOKIE_SECURE"))
+    """Add the headers to every response of `app`; cookies `Secure` on https requests."""
+    from flask import request
+    from flask.sessions import SecureCookieSessionInterface
+
+    always = bool(app.config.get("SESSION_COOKIE_SECURE"))
+
+    class HttpsAwareSessions(SecureCookieSessionInterface):
+        """Flask's signed-cookie sessions, `Secure` whenever the request is https."""
+
+        def get_cookie_secure(self, app: Flask) -> bool:
+            return always or request.is_secure
+
+    app.session_interface = HttpsAwareSessions()
 
     @app.after_request
     def _security_headers(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
-        if secure:
+        if always or request.is_secure:
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         return response

@@ -4,8 +4,9 @@ Only refused attempts (answered 401) count, so assessors who type their password
 held up; once a limit is reached every attempt, right or wrong, is answered 429 with
 `Retry-After` until the window has passed, and each refusal is logged. Config keys:
 `LOGIN_LIMIT_PER_NAME` and `LOGIN_LIMIT_PER_ADDRESS` (limits strings such as "10 per 15
-minutes"), `RATELIMIT_STORAGE_URI` (default `memory://`: per process; give every worker of a
-scaled-out server one shared store, e.g. `redis://host:6379`), `RATELIMIT_ENABLED`, and
+minutes"), `RATELIMIT_STORAGE_URI` (default: `REDIS_URL` when it is set, so that every worker
+process and every machine of a scaled-out server counts in one store; else `memory://`, per
+process), `RATELIMIT_ENABLED`, and
 `TRUSTED_PROXIES` (default 0): behind that many reverse proxies the address is the client's
 from `X-Forwarded-For` (werkzeug's ProxyFix), not the proxy's, which would otherwise share one
 limit among everyone.
@@ -32,19 +33,43 @@ DEFAULTS = {
     "LOGIN_LIMIT_PER_ADDRESS": "50 per 15 minutes",
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
+    # A shared store that stops answering (Redis restarting) must not stop log-ins: each
+    # process counts in its own memory meanwhile, and goes back to the store when it answers.
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+    "RATELIMIT_SWALLOW_ERRORS": True,
 }
 
 
 def init_app(app: Flask) -> None:
-    """Attach the limiter to `app` (its storage and limits come from the app's config)."""
+    """Attach the limiter to `app` (its storage and limits come from the app's config).
+
+    A Redis storage without the redis client installed is refused in one line.
+    """
+    if app.config.get("REDIS_URL") and not app.config.get("RATELIMIT_STORAGE_URI"):
+        app.config["RATELIMIT_STORAGE_URI"] = app.config["REDIS_URL"]
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
+    _check_client(str(app.config["RATELIMIT_STORAGE_URI"]))
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     limiter.init_app(app)
+
+
+def _check_client(storage: str) -> None:
+    if not storage.startswith(("redis://", "rediss://", "redis+")):
+        return
+    try:
+        import redis  # noqa: F401  # the client the limiter's Redis storage needs
+    except ModuleNotFoundError:
+        from assessor.campaign.errors import CampaignError
+
+        raise CampaignError(
+            f"the rate limits are to be kept in Redis ({storage.split('://')[0]}://...) but the "
+            "redis client is not installed: pip install 'focal[redis]'"
+        ) from None
 
 
 def _per_name() -> str:

@@ -21,22 +21,17 @@ from typing import Any, NoReturn
 
 import click
 
-from evaluation.cli.compare_report import (
-    FORMATS,
-    WRITERS,
-    plot_heatmap,
-    write_agreement,
-    write_curve,
-)
+from evaluation.cli.compare_report import FORMATS, WRITERS, write_agreement, write_curve
 from evaluation.errors import FormatError
 from evaluation.measures.registry.declarations import TASKS, topic_rows
 from evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
 from evaluation.statistics.significance.corrections import CORRECTIONS
+from evaluation.statistics.significance.effects import CI_METHODS, Effects, effect_sizes
 from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
 from evaluation.statistics.significance.pairwise import TESTS, Comparison, compare
 from evaluation.statistics.significance.results import ALTERNATIVES
 
-DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP"}
+DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP", "elements": "MAep"}
 DEFAULT_MEASURES.update(dict.fromkeys(("ric", "bic", "t2i"), "AgP"))
 
 
@@ -53,7 +48,8 @@ def test_options(function: Any) -> Any:
                      help="t, wilcoxon, sign, randomisation, bootstrap, sakai (Sakai 2006 ASL), "
                      "tukey (blocked HSD)."),
         click.option("--alternative", type=click.Choice(ALTERNATIVES), default="two-sided",
-                     show_default=True, help="greater: run a better (seed 002's one-tailed t)."),
+                     show_default=True, help="greater: row better than column, every ordered "
+                     "pair tested (seed 002's one-tailed t); less: row worse."),
         click.option("--correction", type=click.Choice(CORRECTIONS), default="none",
                      show_default=True, help="Over the pairs; by is seed 000's choice."),
         click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
@@ -61,12 +57,15 @@ def test_options(function: Any) -> Any:
         click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
                      help="B, for randomisation, bootstrap and sakai."),
         click.option("--seed", type=int, help="Resampling seed (default: drawn, and printed)."),
+        click.option("--bootstrap-p", type=click.Choice(["seed", "plus-one"]), default="seed",
+                     show_default=True, help="bootstrap p: #/B as seed 000 (can be 0), or "
+                     "(b+1)/(B+1)."),
         click.option("-c/--common-topics", "--complete", "complete", default=True,
                      help="Every qrels topic counts, a topic a run missed scoring 0 (default, "
                      "trec_eval -c), or only the topics every run answered."),
         click.option("-m", "--measure",
                      help="Per-topic measure. Default: AiP (focused, thorough), AgP (ric, bic, "
-                     "t2i), MAP (articles)."),
+                     "t2i), MAP (articles), MAep (elements)."),
     ]  # fmt: skip
     for option in reversed(options):
         function = option(function)
@@ -78,9 +77,17 @@ def run_comparison(paired: PairedScores, settings: dict[str, Any]) -> Comparison
         return compare(
             paired, settings["test"], settings["alternative"], settings["correction"],
             settings["alpha"], settings["samples"], settings["seed"],
+            settings["bootstrap_p"] == "plus-one",
         )  # fmt: skip
     except ValueError as error:
         raise click.UsageError(str(error)) from error
+
+
+def comparison_effects(
+    comparison: Comparison, confidence: float, method: str, settings: dict[str, Any]
+) -> Effects:
+    """The intervals and effect sizes printed beside the p-values (bootstrap: --samples, --seed)."""
+    return effect_sizes(comparison, confidence, method, settings["samples"], settings["seed"])
 
 
 def scores_values(paths: Sequence[str], measure: str | None) -> tuple[str, dict[str, Any]]:
@@ -171,8 +178,23 @@ class CompareCommand(click.Command):
 )  # fmt: skip
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text",
               show_default=True)  # fmt: skip
+@click.option(
+    "--ci",
+    "confidence",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="Level of the intervals of the means and of the mean differences.",
+)
+@click.option(
+    "--ci-method",
+    type=click.Choice(CI_METHODS),
+    default="t",
+    show_default=True,
+    help="t intervals, or scipy's bootstrap (BCa; --samples, --seed).",
+)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Heatmap of adjusted p-values (.png or .svg).")  # fmt: skip
+              help="Heatmap of adjusted p-values and effect sizes (.png or .svg).")  # fmt: skip
 @click.option("--curve", "curve_path", type=click.Path(dir_okay=False),
               help="With --test sakai: write the ASL curve (rank run_a run_b asl).")  # fmt: skip
 @click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
@@ -182,17 +204,25 @@ class CompareCommand(click.Command):
               help="T2I irrelevant characters tolerated.")  # fmt: skip
 @click.option("--strict", is_flag=True, help="Corrected definitions instead of official quirks.")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes for the runs (0: all cores).")
+@click.option("--quant", default="generalised", show_default=True,
+              help="Task elements: the quantisation, as `focal eval --task elements`.")  # fmt: skip
+@click.option("--collection", "collection_dir", type=click.Path(exists=True, file_okay=False),
+              help="Task elements: the articles, to derive element qrels from FOL QRELS.",
+              )  # fmt: skip
 @click.argument("files", metavar="[QRELS RUN...]", nargs=-1,
                 type=click.Path(exists=True, dir_okay=False))  # fmt: skip
 def compare_command(
-    task: str, scores_paths: tuple[str, ...], output_format: str, plot_path: str | None,
+    task: str, scores_paths: tuple[str, ...], output_format: str, confidence: float,
+    ci_method: str, plot_path: str | None,
     curve_path: str | None, beta: float, bep_window: int, irr: int, strict: bool, jobs: int,
-    files: tuple[str, ...], **settings: Any,
+    quant: str, collection_dir: str | None, files: tuple[str, ...], **settings: Any,
 ) -> None:  # fmt: skip
     """Test every pair of RUNs for a significant difference in one per-topic measure.
 
     Either evaluate QRELS RUN... (as `focal eval`) or read --scores files. Text output is the
-    seed 002 significance matrix (runs by mean, * significant after correction, - not).
+    seed 002 significance matrix (runs by mean, * significant after correction, - not), then
+    each run's mean with its --ci interval and each pair's mean difference with its interval,
+    d_z, Hedges' g and Sakai's ES_E; tsv and json carry the same.
     `focal compare agreement --help`: the agreement of two sets of significant pairs.
     """
     measure = settings.pop("measure")
@@ -204,6 +234,8 @@ def compare_command(
         raise click.UsageError("--curve is the ASL curve of --test sakai")
     if plot_path and not plot_path.lower().endswith(PLOT_SUFFIXES):
         raise click.UsageError(f"--plot FILE must end in {' or '.join(PLOT_SUFFIXES)}")
+    if task != "elements" and (collection_dir or quant != "generalised"):
+        raise click.UsageError("--quant and --collection are for --task elements")
     if settings["seed"] is None:
         settings["seed"] = secrets.randbelow(2**31)
     evaluation = {"complete": settings["complete"], "beta": beta, "n": bep_window, "irr": irr}
@@ -214,12 +246,19 @@ def compare_command(
             topics = None
         else:
             measure = measure or DEFAULT_MEASURES[task]
-            if task != "articles" and measure not in topic_rows(task):
-                fail(f"task {task} has no per-topic measure {measure} (-m)")
             jobs = jobs or os.cpu_count() or 1
-            values, qrels_topics = evaluated_values(
-                files[0], files[1:], task, measure, evaluation, jobs
-            )
+            if task == "elements":
+                from evaluation.cli.eval_elements import compared_values
+
+                values, qrels_topics = compared_values(
+                    files[0], files[1:], measure, quant, collection_dir, jobs
+                )
+            elif task != "articles" and measure not in topic_rows(task):
+                fail(f"task {task} has no per-topic measure {measure} (-m)")
+            else:
+                values, qrels_topics = evaluated_values(
+                    files[0], files[1:], task, measure, evaluation, jobs
+                )
             topics = qrels_topics
         paired = pair_by_topic(values, settings["complete"], topics)
     except FormatError as error:
@@ -227,6 +266,7 @@ def compare_command(
     except ValueError as error:  # no topic in common, an unknown article measure
         fail(f"{', '.join(scores_paths or files[1:])}: {error}")
     comparison = run_comparison(paired, settings)
+    effects = comparison_effects(comparison, confidence, ci_method, settings)
     click.echo(f"{measure}: {paired.description}", err=True)
     every = (*paired.topics, *paired.dropped)
     for run in paired.runs:
@@ -234,11 +274,13 @@ def compare_command(
         click.echo(f"{run}: answered {len(every) - missed} of {len(every)} topics", err=True)
     if settings["test"] == "tukey" and settings["correction"] != "none":
         click.echo("Tukey's HSD already controls the family-wise error; corrected again", err=True)
-    if settings["test"] in ("randomisation", "bootstrap", "sakai"):
+    if settings["test"] in ("randomisation", "bootstrap", "sakai") or ci_method == "bootstrap":
         click.echo(f"resampling seed {settings['seed']}, {settings['samples']} samples", err=True)
-    WRITERS[output_format](comparison, measure, sys.stdout)
+    WRITERS[output_format](comparison, effects, measure, sys.stdout)
     if plot_path:
-        plot_heatmap(comparison, measure, plot_path)
+        from evaluation.statistics.significance.heatmap import plot_heatmap
+
+        plot_heatmap(comparison, effects, measure, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
     if curve_path:
         write_curve(comparison, curve_path)

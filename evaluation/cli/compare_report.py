@@ -1,5 +1,7 @@
-"""Write a comparison of runs: the seed 002 significance matrix, tab-separated pairs, JSON, a
-heatmap of adjusted p-values, Sakai's ASL curve and the agreement of two comparisons."""
+"""Write a comparison of runs: the seed 002 significance matrix, tab-separated pairs, JSON,
+Sakai's ASL curve and the agreement of two comparisons. Every layout carries, beside the
+p-values, each run's mean with its interval and each pair's mean difference with its interval
+and effect sizes (`evaluation.statistics.significance.effects`)."""
 
 from __future__ import annotations
 
@@ -8,14 +10,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from evaluation.output.figures import drawing, figure_path, write_figure
 from evaluation.output.files import atomic_write
 from evaluation.output.tables import dump_json, table_lines
+from evaluation.statistics.significance.effects import Effects
 from evaluation.statistics.significance.measure_agreement import Agreement
 from evaluation.statistics.significance.pairwise import Comparison
 from evaluation.statistics.significance.power import asl_curve, discriminative_power
 
 TSV_HEADER = "run_a\trun_b\tmean_a\tmean_b\tdiff\tstatistic\tp\tp_adjusted\tsignificant"
+EFFECT_COLUMNS = (
+    "tested", "diff_low", "diff_high", "d_z", "g", "es_e",
+    "mean_a_low", "mean_a_high", "mean_b_low", "mean_b_high",
+)  # fmt: skip
+"""Columns after the spec's nine (spec section 8): what each row tests, the interval of the mean
+difference, the effect sizes, and the intervals of both means."""
 FORMATS = ("text", "tsv", "json")
 
 
@@ -35,27 +43,40 @@ def ranked(comparison: Comparison) -> list[tuple[str, float]]:
     return [(list(means)[i], list(means.values())[i]) for i in order]
 
 
-def significant_map(comparison: Comparison) -> dict[frozenset[str], bool]:
-    return {frozenset((r.run_a, r.run_b)): r.significant for r in comparison.pairs}
+def significant_map(comparison: Comparison) -> dict[tuple[str, str], bool]:
+    """(row run, column run) → significant, for both orders of every pair: a two-sided row
+    stands for both cells, a one-sided row only for its own (run_a's row, run_b's column)."""
+    found: dict[tuple[str, str], bool] = {}
+    for r in comparison.pairs:
+        found[(r.run_a, r.run_b)] = r.significant
+        if comparison.alternative == "two-sided":
+            found[(r.run_b, r.run_a)] = r.significant
+    return found
 
 
-def write_text(comparison: Comparison, measure: str, stream: TextIO) -> None:
+def write_text(comparison: Comparison, effects: Effects, measure: str, stream: TextIO) -> None:
     """The significance matrix of seed 002 (Figures 8–15): runs by mean, `*` where a pair
-    differs significantly after correction, `-` where not; columns numbered as the rows."""
+    differs significantly after correction, `-` where not; columns numbered as the rows. A
+    one-sided test marks `>` (greater) or `<` (less) where the row run is significantly better
+    (worse) than the column run. Then the runs' intervals and the pairs' sizes."""
     runs = ranked(comparison)
     significant = significant_map(comparison)
     width = max(len(name) for name, _ in runs)
     stream.write(f"# {describe(comparison, measure)}\n")
+    if comparison.alternative != "two-sided":
+        stream.write(f"# cell: row {comparison.tested} column tested, marked where significant\n")
     numbers = " ".join(f"{n:>3}" for n in range(1, len(runs) + 1))
     stream.write(f"{'':>3} {'run':<{width}}  {'mean':>8}  {numbers}\n")
+    mark_of = "*" if comparison.alternative == "two-sided" else comparison.tested
     for row, (name, mean) in enumerate(runs, start=1):
         cells = []
         for column, (other, _) in enumerate(runs, start=1):
-            mark = "." if column == row else "*" if significant[frozenset((name, other))] else "-"
+            mark = "." if column == row else mark_of if significant[(name, other)] else "-"
             cells.append(f"{mark:>3}")
         stream.write(f"{row:>3} {name:<{width}}  {mean:8.4f}  {' '.join(cells)}\n")
-    found = sum(significant.values())
-    stream.write(f"# {found} of {len(significant)} pairs significant\n")
+    found = sum(1 for r in comparison.pairs if r.significant)
+    kind = "pairs" if comparison.alternative == "two-sided" else "ordered pairs"
+    stream.write(f"# {found} of {len(comparison.pairs)} {kind} significant\n")
     if comparison.test == "sakai":
         power = discriminative_power(comparison)
         below = round(power * len(comparison.pairs))
@@ -63,20 +84,55 @@ def write_text(comparison: Comparison, measure: str, stream: TextIO) -> None:
             f"# discriminative power: {below} of {len(comparison.pairs)} pairs "
             f"({100 * power:.1f}%) with ASL < {comparison.alpha}\n"
         )
+    _write_effects_text(comparison, effects, stream)
 
 
-def write_tsv(comparison: Comparison, measure: str, stream: TextIO) -> None:
-    """One row per pair i < j in the order the runs were given."""
+def describe_effects(effects: Effects) -> str:
+    """One line: the level and kind of the intervals and which effect sizes follow."""
+    kinds = {"t": "t", "bootstrap": "bootstrap (BCa)", "tukey": "Tukey simultaneous"}
+    return (
+        f"{100 * effects.confidence:g}% intervals: means {kinds[effects.method]}, "
+        f"differences {kinds[effects.pair_method]}; d_z = diff/s_d, g = Hedges' g of d_z, "
+        f"es_e = diff/sqrt(V_E) (Sakai)"
+    )
+
+
+def _write_effects_text(comparison: Comparison, effects: Effects, stream: TextIO) -> None:
+    stream.write(f"\n# {describe_effects(effects)}\n")
+    intervals = dict(zip(comparison.scores.runs, effects.runs, strict=True))
+    rows = [
+        (name, mean, intervals[name].low, intervals[name].high) for name, mean in ranked(comparison)
+    ]
+    stream.writelines(table_lines(("run", "mean", "low", "high"), rows, "text", numbers_right=True))
+    stream.write("\n")
+    pairs = [
+        (r.run_a, comparison.tested, r.run_b, e.diff.estimate, e.diff.low, e.diff.high, e.d_z,
+         e.g, e.es_e, r.p, r.p_adjusted, "*" if r.significant else "-")
+        for r, e in zip(comparison.pairs, effects.pairs, strict=True)
+    ]  # fmt: skip
+    columns = ("run_a", "tested", "run_b", "diff", "low", "high", "d_z", "g", "es_e", "p",
+               "p_adjusted", "sig")  # fmt: skip
+    stream.writelines(table_lines(columns, pairs, "text", numbers_right=True))
+
+
+def write_tsv(comparison: Comparison, effects: Effects, measure: str, stream: TextIO) -> None:
+    """One row per pair i < j in the order the runs were given (every ordered pair i ≠ j for
+    a one-sided test): the spec's nine columns, then `EFFECT_COLUMNS`."""
+    intervals = dict(zip(comparison.scores.runs, effects.runs, strict=True))
     rows = [
         (r.run_a, r.run_b, r.mean_a, r.mean_b, r.diff, r.statistic, r.p, r.p_adjusted,
-         str(r.significant).lower())
-        for r in comparison.pairs
+         str(r.significant).lower(), comparison.tested, e.diff.low, e.diff.high, e.d_z, e.g,
+         e.es_e, intervals[r.run_a].low, intervals[r.run_a].high, intervals[r.run_b].low,
+         intervals[r.run_b].high)
+        for r, e in zip(comparison.pairs, effects.pairs, strict=True)
     ]  # fmt: skip
-    stream.writelines(table_lines(TSV_HEADER.split("\t"), rows, "tsv"))
+    stream.writelines(table_lines([*TSV_HEADER.split("\t"), *EFFECT_COLUMNS], rows, "tsv"))
 
 
-def write_json(comparison: Comparison, measure: str, stream: TextIO) -> None:
-    """Settings, runs with their means, topics used and dropped, and every pair."""
+def write_json(comparison: Comparison, effects: Effects, measure: str, stream: TextIO) -> None:
+    """Settings, runs with their means and intervals, topics used and dropped, and every pair
+    with its interval and effect sizes."""
+    intervals = dict(zip(comparison.scores.runs, effects.runs, strict=True))
     # fmt: off
     document: dict[str, Any] = {
         "measure": measure,
@@ -84,17 +140,27 @@ def write_json(comparison: Comparison, measure: str, stream: TextIO) -> None:
         "alternative": comparison.alternative,
         "correction": comparison.correction,
         "alpha": comparison.alpha,
+        "tested": comparison.tested,
+        "confidence": effects.confidence,
+        "interval_method": effects.method,
+        "difference_interval_method": effects.pair_method,
         "complete": comparison.scores.complete,
         "topics": list(comparison.scores.topics),
         "dropped_topics": list(comparison.scores.dropped),
-        "runs": [{"run_id": name, "mean": mean} for name, mean in comparison.means().items()],
+        "runs": [
+            {"run_id": name, "mean": mean, "low": _finite(intervals[name].low),
+             "high": _finite(intervals[name].high)}
+            for name, mean in comparison.means().items()
+        ],
         "pairs": [
             {
                 "run_a": r.run_a, "run_b": r.run_b, "mean_a": r.mean_a, "mean_b": r.mean_b,
                 "diff": r.diff, "statistic": _finite(r.statistic), "p": _finite(r.p),
                 "p_adjusted": _finite(r.p_adjusted), "significant": r.significant,
+                "diff_low": _finite(e.diff.low), "diff_high": _finite(e.diff.high),
+                "d_z": _finite(e.d_z), "g": _finite(e.g), "es_e": _finite(e.es_e),
             }
-            for r in comparison.pairs
+            for r, e in zip(comparison.pairs, effects.pairs, strict=True)
         ],
     }
     # fmt: on
@@ -103,7 +169,7 @@ def write_json(comparison: Comparison, measure: str, stream: TextIO) -> None:
     dump_json(document, stream)
 
 
-WRITERS: dict[str, Callable[[Comparison, str, TextIO], None]] = {
+WRITERS: dict[str, Callable[[Comparison, Effects, str, TextIO], None]] = {
     "text": write_text,
     "tsv": write_tsv,
     "json": write_json,
@@ -135,33 +201,6 @@ def write_agreement(agreement: Agreement, names: tuple[str, str], fmt: str, out:
         out.write(f"both: {len(agreement.both)} ({agreement.reversed} with the winner reversed)\n")
         for name in ("precision", "recall", "f1"):
             out.write(f"{name}: {row[name]:.4f}\n")
-
-
-def plot_heatmap(comparison: Comparison, measure: str, path: str | Path) -> None:
-    """A heatmap of adjusted p-values, runs ordered by mean, `*` on significant pairs (.png or
-    .svg, written atomically; matplotlib with the Agg backend, as `plot_curves`)."""
-    target = figure_path(path)
-    import numpy as np
-
-    runs = [name for name, _ in ranked(comparison)]
-    index = {name: i for i, name in enumerate(runs)}
-    grid = np.full((len(runs), len(runs)), np.nan)
-    size = max(4.0, 0.35 * len(runs) + 2)
-    with drawing(size + 1, size) as (figure, axes):
-        for r in comparison.pairs:
-            i, j = index[r.run_a], index[r.run_b]
-            grid[i, j] = grid[j, i] = r.p_adjusted
-            if r.significant and len(runs) <= 40:
-                for x, y in ((i, j), (j, i)):
-                    axes.text(y, x, "*", ha="center", va="center", color="white")
-        image = axes.imshow(grid, vmin=0, vmax=1, cmap="viridis_r")
-        figure.colorbar(image, ax=axes, label="adjusted p")
-        labels = runs if len(runs) <= 40 else [str(n) for n in range(1, len(runs) + 1)]
-        axes.set_xticks(range(len(runs)), labels, rotation=90, fontsize="small")
-        axes.set_yticks(range(len(runs)), labels, fontsize="small")
-        axes.set_title(f"{measure}: {comparison.test}, {comparison.correction}", fontsize="small")
-        figure.tight_layout()
-        write_figure(figure, target)
 
 
 def _finite(value: float) -> float | None:

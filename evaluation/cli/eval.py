@@ -49,14 +49,15 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     type=click.Choice(TASKS),
     default="focused",
     show_default=True,
-    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), or articles.",
+    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), articles, or elements "
+    "(element runs, element measures).",
 )
 @click.option("-q", "--per-topic", is_flag=True, help="Print per-topic rows before `all`.")
 @click.option(
     "-c",
     "--complete",
     is_flag=True,
-    help="Average over every qrels topic (missing topics score 0).",
+    help="Average over every qrels topic (missing topics score 0); always so for elements.",
 )
 @click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
 @click.option(
@@ -125,7 +126,16 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     type=click.FloatRange(0, 1),
     default=1.0,
     show_default=True,
-    help="Task elements, XCG: a seen element gains (1 - alpha) of its value.",
+    help="Task elements, XCG: a seen element keeps 1 - alpha of its value; one seen in part "
+    "gains alpha of its children's unseen value (docs/measures.md).",
+)
+@click.option(
+    "--parts",
+    type=click.Choice(["size", "equal"]),
+    default="size",
+    show_default=True,
+    help="Task elements, XCG: a seen-in-part element's children weigh by their size (from "
+    "2005/2006 qrels or FOL qrels; else equally), or equally.",
 )
 @click.option(
     "--trec-version",
@@ -154,6 +164,21 @@ def _notes(evaluation: RunEvaluation) -> list[str]:
     help="Write the interpolated precision-recall curves of all runs (.png or .svg).",
 )
 @click.option(
+    "--ci",
+    "confidence",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=None,
+    help="Also each mean's interval over the topics at this level (e.g. 0.95): rows "
+    "NAME.ci_low and NAME.ci_high (inex, tsv), `intervals` (json).",
+)
+@click.option(
+    "--ci-method",
+    type=click.Choice(["t", "bootstrap"]),
+    default="t",
+    show_default=True,
+    help="Student's t interval, or scipy's BCa bootstrap over the topics (seed 0).",
+)
+@click.option(
     "-j",
     "--jobs",
     type=int,
@@ -173,16 +198,27 @@ def eval_command(
     task: str, per_topic: bool, complete: bool, beta: float, bep_window: int, irr: int,
     strict: bool, output_format: str | None, measures: tuple[str, ...],
     trec_version: str | None, level: int | None, max_docs: int | None,
-    plot_path: str | None, jobs: int, qrels_path: str, run_paths: tuple[str, ...],
-    quant: str = "generalised", collection_dir: str | None = None, ties: str = "score",
-    alpha: float = 1.0, nonrel: str = "indicator",
+    plot_path: str | None, confidence: float | None, ci_method: str, jobs: int,
+    qrels_path: str, run_paths: tuple[str, ...], quant: str = "generalised",
+    collection_dir: str | None = None, ties: str = "score", alpha: float = 1.0,
+    nonrel: str = "indicator", parts: str = "size",
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
-    --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md)."""
+    --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md);
+    with --task elements, element runs against element qrels, or FOL QRELS with --collection
+    (every qrels topic counts, as -c; docs/measures.md)."""
     if output_format == "table" and per_topic:
         raise click.UsageError("--format table shows the `all` rows: -q with inex, tsv or json")
-    if output_format is None and not per_topic and len(run_paths) > 1:
+    if output_format == "table" and confidence is not None:
+        raise click.UsageError("--format table shows the means: --ci with inex, tsv or json")
+    if output_format is None and not per_topic and len(run_paths) > 1 and confidence is None:
         output_format = "table"  # the first thing a reader looks for: runs × measures
+    element_options = quant != "generalised" or collection_dir is not None or ties != "score"
+    element_options = element_options or nonrel != "indicator" or alpha != 1.0 or parts != "size"
+    if task != "elements" and element_options:
+        raise click.UsageError(
+            "--quant, --collection, --ties, --nonrel, --alpha and --parts are for --task elements"
+        )
     trec_options = trec_version is not None or level is not None or max_docs is not None
     trec_switches = trec_options or output_format == "trec"
     if task != "articles" and trec_switches:
@@ -200,12 +236,15 @@ def eval_command(
         if engine is providers.ELEMENT_TOPICS:
             from evaluation.cli.eval_elements import run_elements
 
-            if plot_path or strict:
-                raise click.UsageError("--plot and --strict are for the passage tasks")
+            if plot_path or strict or confidence is not None:
+                raise click.UsageError(
+                    "--plot, --strict and --ci are for the passage and article tasks"
+                )
             run_elements(
                 qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
-                nonrel=nonrel, collection_dir=collection_dir,
+                nonrel=nonrel, parts=parts, collection_dir=collection_dir,
                 output_format=output_format or "inex", per_topic=per_topic,
+                jobs=jobs or os.cpu_count() or 1,
             )  # fmt: skip
             return
         if engine is providers.TREC_RUN:
@@ -220,7 +259,7 @@ def eval_command(
             )  # fmt: skip
             trec_eval.run_trec_eval(
                 qrels_path, run_paths, measures, options, per_topic, output_format or "trec",
-                jobs or os.cpu_count() or 1,
+                jobs or os.cpu_count() or 1, confidence, ci_method,
             )  # fmt: skip
             if plot_path:
                 trec_eval.plot_recall_curves(qrels_path, run_paths, options, plot_path)
@@ -228,7 +267,7 @@ def eval_command(
     output_format = output_format or "inex"
 
     if measures and task != "articles":
-        raise click.UsageError("-m/--measure is for --task articles")
+        raise click.UsageError("-m/--measure is for --task articles and elements")
     from evaluation.formats._source import collector_paused
 
     # Modules, records and arrays hold no cycles worth collecting: the cyclic collector would go
@@ -261,7 +300,10 @@ def eval_command(
             except FormatError as error:
                 click.echo(f"focal eval: {error}", err=True)
                 sys.exit(2)
-        _write(evaluations, output_format, per_topic, None if task == "articles" else plot_path)
+        _write(
+            evaluations, output_format, per_topic, None if task == "articles" else plot_path,
+            confidence, ci_method,
+        )  # fmt: skip
     if plot_path and task == "articles":  # the same relevance (rel_chars > 0) as trec_eval's
         from evaluation.cli.trec_eval import plot_recall_curves
         from evaluation.measures.engines.trec_run import TrecOptions
@@ -270,15 +312,19 @@ def eval_command(
 
 
 def _write(
-    evaluations: list[RunEvaluation], output_format: str, per_topic: bool, plot_path: str | None
-) -> None:
+    evaluations: list[RunEvaluation], output_format: str, per_topic: bool, plot_path: str | None,
+    confidence: float | None = None, ci_method: str = "t",
+) -> None:  # fmt: skip
     """The notes on stderr, the evaluations on stdout, and the plot if asked for."""
-    from evaluation.cli.eval_output import WRITERS
+    from evaluation.cli.eval_output import WRITERS, mean_intervals
 
     for evaluation in evaluations:
         for note in _notes(evaluation):
             click.echo(note, err=True)
-    WRITERS[output_format](evaluations, sys.stdout, per_topic)
+    intervals = None
+    if confidence is not None:
+        intervals = mean_intervals(evaluations, confidence, ci_method, seed=0)
+    WRITERS[output_format](evaluations, sys.stdout, per_topic, intervals)
     if plot_path:
         from evaluation.cli.plot import plot_curves
 

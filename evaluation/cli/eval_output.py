@@ -1,10 +1,15 @@
 """Write evaluations: the official program's layout (`inex`), tab-separated rows, JSON, or one
-table of runs × measures (`table`, the default for several runs)."""
+table of runs × measures (`table`, the default for several runs).
+
+With `focal eval --ci LEVEL`, every `all` row that is a mean over the topics also gets its
+confidence interval over the topics (Student's t, or scipy's BCa bootstrap;
+`evaluation.statistics.significance.effects`): rows `NAME.ci_low` and `NAME.ci_high` after the
+`all` rows in the inex and tsv layouts, an `intervals` object in JSON."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, TextIO
 
@@ -22,6 +27,52 @@ TABLE_COLUMNS = {
 }
 TABLE_COLUMNS["thorough"] = TABLE_COLUMNS["focused"]
 TABLE_COLUMNS["bic"] = TABLE_COLUMNS["t2i"] = TABLE_COLUMNS["ric"]
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """The `--ci` intervals: run id -> `all` row name -> (low, high)."""
+
+    confidence: float
+    method: str
+    runs: Mapping[str, Mapping[str, tuple[float, float]]] = field(default_factory=dict)
+
+    def rows(self, run_id: str) -> list[tuple[str, float]]:
+        """`NAME.ci_low` and `NAME.ci_high` of every interval of the run, in order."""
+        found = self.runs.get(run_id, {})
+        return [(f"{n}.ci_{side}", b) for n, (lo, hi) in found.items()
+                for side, b in (("low", lo), ("high", hi))]  # fmt: skip
+
+
+def mean_intervals(
+    evaluations: Sequence[RunEvaluation], confidence: float, method: str = "t",
+    samples: int = 10_000, seed: int | None = None,
+) -> Intervals:  # fmt: skip
+    """The interval of every `all` row that is a mean over the topics (`AiP` for `MAiP`,
+    `AgP` for `MAgP`), per run; none for sums, curves or a run with fewer than two topics."""
+    import numpy as np
+
+    from evaluation.measures.registry.declarations import is_summed
+    from evaluation.statistics.significance.effects import bootstrap_intervals, t_intervals
+
+    found: dict[str, dict[str, tuple[float, float]]] = {}
+    for evaluation in evaluations:
+        topics = evaluation.topics
+        if len(topics) < 2:
+            continue
+        rows = [row for row in topics[0].values if not is_summed(row)]
+        if not rows:
+            continue
+        matrix = np.array([[float(t.values[row]) for row in rows] for t in topics])
+        if method == "bootstrap":
+            intervals = bootstrap_intervals(matrix, confidence, samples, seed)
+        else:
+            intervals = t_intervals(matrix, confidence)
+        names = {"AiP": "MAiP", "AgP": "MAgP"}
+        found[evaluation.run_id] = {
+            names.get(row, row): (i.low, i.high) for row, i in zip(rows, intervals, strict=True)
+        }
+    return Intervals(confidence, method, found)
 
 
 def quoteattr(value: str) -> str:
@@ -70,7 +121,10 @@ def _row(name: str, topic: str, value: Value) -> str:
     return f"{name}{gap}{topic}\t{format_value(value)}\n"
 
 
-def write_inex(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool) -> None:
+def write_inex(
+    evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool,
+    intervals: Intervals | None = None,
+) -> None:  # fmt: skip
     """The official program's output: one `<eval>` block per run, per-topic rows with `-q`."""
     from evaluation.measures.evaluate import aggregate
 
@@ -84,10 +138,15 @@ def write_inex(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: 
                     stream.write(_row(name, topic.topic, value))
         for name, value in aggregate(evaluation).items():
             stream.write(_row(name, "all", value))
+        for name, value in intervals.rows(evaluation.run_id) if intervals else ():
+            stream.write(_row(name, "all", value))
         stream.write("</eval>\n")
 
 
-def write_tsv(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool) -> None:
+def write_tsv(
+    evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool,
+    intervals: Intervals | None = None,
+) -> None:  # fmt: skip
     """One row per value: `run_id  measure  topic  value`, with a header."""
     from evaluation.measures.evaluate import aggregate
 
@@ -96,12 +155,17 @@ def write_tsv(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: b
         rows = [(n, t.topic, v) for t in evaluation.topics for n, v in t.values.items()]
         rows = rows if per_topic else []
         rows += [(n, "all", v) for n, v in aggregate(evaluation).items()]
+        rows += [(n, "all", v) for n, v in (intervals.rows(evaluation.run_id) if intervals else ())]
         for name, topic, value in rows:
             stream.write(f"{evaluation.run_id}\t{name}\t{topic}\t{format_value(value)}\n")
 
 
-def write_json(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool) -> None:
-    """A list with one object per run: settings, averaging, per-topic values, `all`, warnings."""
+def write_json(
+    evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool,
+    intervals: Intervals | None = None,
+) -> None:  # fmt: skip
+    """A list with one object per run: settings, averaging, per-topic values, `all`, warnings;
+    with `intervals`, `intervals`: its level, method and each mean's [low, high]."""
     from evaluation.measures.evaluate import aggregate
 
     document = [
@@ -121,10 +185,22 @@ def write_json(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: 
         }
         for evaluation in evaluations
     ]
+    if intervals is not None:
+        for run in document:
+            found = intervals.runs.get(str(run["run_id"]), {})
+            run["intervals"] = {
+                "confidence": intervals.confidence, "method": intervals.method,
+                **{name: [low, high] for name, (low, high) in found.items()},
+            }  # fmt: skip
     dump_json(document, stream)
 
 
-def write_table(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool) -> None:
+def write_table(
+    evaluations: Sequence[RunEvaluation],
+    stream: TextIO,
+    per_topic: bool,
+    intervals: Intervals | None = None,
+) -> None:
     """Runs × measures: the `all` values of the task's main measures (the chosen ones for
     articles), the best of each column marked (`evaluation.output.leaderboard`)."""
     from evaluation.measures.evaluate import aggregate
@@ -132,6 +208,8 @@ def write_table(evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic:
 
     if per_topic:
         raise ValueError("--format table shows the `all` rows: -q with inex, tsv or json")
+    if intervals is not None:
+        raise ValueError("--format table shows the means: --ci with inex, tsv or json")
     if not evaluations:
         return
     settings = evaluations[0].settings

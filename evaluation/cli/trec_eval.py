@@ -4,7 +4,9 @@ Reads TREC or FOL qrels and TREC, FOL or element runs (passage and element runs 
 articles, an article scoring its best result), evaluates every run against one `GradeTable`, and
 prints trec_eval's layout (`--format trec`: `%-22s\\t%s\\t%6.4f`, counts as integers, a `runid`
 row), or tab-separated rows, or JSON. Every file is read and evaluated before anything is
-printed, so a bad file leaves stdout empty.
+printed, so a bad file leaves stdout empty. With `--ci`, every `all` row that is the mean of its
+per-topic values (not the counts, not gm_map) gets its interval over the topics, as
+`eval_output.Intervals` words it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TextIO
 
 import click
 
+from evaluation.cli.eval_output import Intervals
 from evaluation.errors import FormatError
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
@@ -62,7 +65,8 @@ def load_run(path: str) -> TrecRun:
 
 def run_trec_eval(
     qrels_path: str, run_paths: Sequence[str], measures: Sequence[str], options: TrecOptions,
-    per_topic: bool, output_format: str, jobs: int = 1,
+    per_topic: bool, output_format: str, jobs: int = 1, confidence: float | None = None,
+    ci_method: str = "t",
 ) -> None:  # fmt: skip
     """Evaluate and print; a bad file or measure name is one line on stderr and exit code 2.
     Runs are read and evaluated on `jobs` threads (pyarrow reads and sorts them, and numpy
@@ -94,7 +98,39 @@ def run_trec_eval(
     for evaluation in evaluations:
         for note in notes(evaluation):
             click.echo(note, err=True)
-    WRITERS[output_format](evaluations, selection, sys.stdout, per_topic)
+    intervals = None
+    if confidence is not None:
+        intervals = trec_intervals(evaluations, confidence, ci_method)
+    WRITERS[output_format](evaluations, selection, sys.stdout, per_topic, intervals)
+
+
+def trec_intervals(
+    evaluations: Sequence[TrecEvaluation], confidence: float, method: str = "t"
+) -> Intervals:
+    """The interval over the topics of every `all` row equal to the mean of its per-topic
+    values (to 1e-12), per run (the bootstrap with seed 0)."""
+    import numpy as np
+
+    from evaluation.statistics.significance.effects import bootstrap_intervals, t_intervals
+
+    found: dict[str, dict[str, tuple[float, float]]] = {}
+    for evaluation in evaluations:
+        names = [
+            name for name, column in evaluation.values.items()
+            if name not in COUNTS and len(column) >= 2
+            and abs(float(np.mean(column)) - float(evaluation.summary.get(name, np.nan))) < 1e-12
+        ]  # fmt: skip
+        if not names:
+            continue
+        matrix = np.array([[float(v) for v in evaluation.values[n]] for n in names]).T
+        if method == "bootstrap":
+            intervals = bootstrap_intervals(matrix, confidence, 10_000, 0)
+        else:
+            intervals = t_intervals(matrix, confidence)
+        found[evaluation.run_id] = {
+            name: (i.low, i.high) for name, i in zip(names, intervals, strict=True)
+        }
+    return Intervals(confidence, method, found)
 
 
 def per_topic_values(
@@ -163,7 +199,7 @@ def format_value(name: str, value: Value) -> str:
 
 
 def write_trec(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
-               per_topic: bool) -> None:  # fmt: skip
+               per_topic: bool, intervals: Intervals | None = None) -> None:  # fmt: skip
     """trec_eval's output: per-topic rows with `-q` (topics in id order), then the `all` rows."""
     rows = selection.rows()
     topic_rows = [row.name for row in rows if row.family not in SUMMARY_ONLY]
@@ -179,11 +215,13 @@ def write_trec(evaluations: Sequence[TrecEvaluation], selection: Selection, stre
         for row in rows:
             value = format_value(row.name, evaluation.summary[row.name])
             lines.append(f"{row.name:<22}\tall\t{value}\n")
+        for name, bound in intervals.rows(evaluation.run_id) if intervals else ():
+            lines.append(f"{name:<22}\tall\t{bound:6.4f}\n")
         stream.write("".join(lines))
 
 
 def write_tsv(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
-              per_topic: bool) -> None:  # fmt: skip
+              per_topic: bool, intervals: Intervals | None = None) -> None:  # fmt: skip
     """`run_id  measure  topic  value` rows with full precision (repr of the double)."""
     stream.write("run_id\tmeasure\ttopic\tvalue\n")
     rows = selection.rows()
@@ -197,11 +235,14 @@ def write_tsv(evaluations: Sequence[TrecEvaluation], selection: Selection, strea
                         stream.write(f"{run_id}\t{row.name}\t{topic}\t{value!r}\n")
         for row in rows:
             stream.write(f"{run_id}\t{row.name}\tall\t{evaluation.summary[row.name]!r}\n")
+        for name, bound in intervals.rows(run_id) if intervals else ():
+            stream.write(f"{run_id}\t{name}\tall\t{bound!r}\n")
 
 
 def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
-               per_topic: bool) -> None:  # fmt: skip
-    """One object per run: options, per-topic values (with -q), `all`."""
+               per_topic: bool, intervals: Intervals | None = None) -> None:  # fmt: skip
+    """One object per run: options, per-topic values (with -q), `all`; with `intervals`,
+    `intervals`: its level, method and each mean's [low, high]."""
     document = [
         {
             "run_id": e.run_id,
@@ -216,17 +257,26 @@ def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stre
         }
         for e in evaluations
     ]  # fmt: skip
+    if intervals is not None:
+        for run in document:
+            found = intervals.runs.get(str(run["run_id"]), {})
+            run["intervals"] = {
+                "confidence": intervals.confidence, "method": intervals.method,
+                **{name: [low, high] for name, (low, high) in found.items()},
+            }  # fmt: skip
     dump_json(document, stream)
 
 
 def write_table(evaluations: Sequence[TrecEvaluation], selection: Selection, stream: TextIO,
-                per_topic: bool) -> None:  # fmt: skip
+                per_topic: bool, intervals: Intervals | None = None) -> None:  # fmt: skip
     """Runs × measures: the `all` value of every chosen row but the counts, the best of each
     column marked."""
     from evaluation.output.leaderboard import leaderboard_lines
 
     if per_topic:
         raise ValueError("--format table shows the `all` rows: -q with trec, tsv or json")
+    if intervals is not None:
+        raise ValueError("--format table shows the means: --ci with trec, tsv or json")
     rows = [row.name for row in selection.rows() if row.name not in COUNTS]
     asked = selection.asked if isinstance(selection, NamedSelection) else ()
     columns = asked_rows(asked, rows) if asked else [(row, row) for row in rows]

@@ -149,3 +149,5 @@ def _check_element_settings(settings: Settings) -> None:
         raise ValueError(f"unknown non-relevance {options.nonrel!r}: indicator or complement")
     if not 0.0 <= options.alpha <= 1.0:
         raise ValueError("alpha must be in [0, 1]")
+    if options.part_weights not in ("size", "equal"):
+        raise ValueError(f"unknown part weights {options.part_weights!r}: size or equal")

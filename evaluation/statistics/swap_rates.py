@@ -10,7 +10,9 @@ smallest topic set with an error rate under 5 % (spec §9).
 Two readings of "a real difference", both here:
 - relative tolerance p (seed 004: 0, 5, 10, 20, 30 %): A beats B on a set when its mean is higher
   by more than p × the larger of the two means (p = 0: simply higher); a swap is A beating B on
-  one set and B beating A on the other; comparisons are all (pair, trial) draws.
+  one set and B beating A on the other; comparisons are all (pair, trial) draws. Seed 004 words
+  it "higher by at least a minimum margin p": `at_least` counts a difference of exactly p × the
+  larger mean as beating (for p = 0 a difference must still be above 0: a tie beats nobody).
 - difference bins (Voorhees & Buckley): the absolute difference on the first set falls in a bin
   of width 0.01; a swap is a sign change between the sets; comparisons are the draws in that bin.
 
@@ -43,6 +45,20 @@ class Fit:
 
     def predicted(self, size: int) -> float:
         return self.a * math.exp(-self.b * size)
+
+    def minimum_text(self, smallest: int, largest: int) -> str:
+        """The minimum as seed 004 Table 7 prints it: `<5` when the fit falls under the target
+        below the smallest size measured (an extrapolation downwards the data cannot support),
+        `>70` when not within `largest` topics (or never), else the number.
+
+        >>> Fit(0.2, 0.5, 2, 3).minimum_text(5, 70), Fit(0.9, 0.01, 4, 289).minimum_text(5, 70)
+        ('<5', '>70')
+        """
+        if self.minimum_topics is None or self.minimum_topics > largest:
+            return f">{largest}"
+        if self.minimum_topics < smallest:
+            return f"<{smallest}"
+        return str(self.minimum_topics)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,19 +95,31 @@ def _pair_differences(means: Matrix) -> tuple[Matrix, Matrix]:
     return means[:, i] - means[:, j], np.maximum(means[:, i], means[:, j])
 
 
-def count_swaps(first: Matrix, second: Matrix, tolerance: float) -> int:
-    """Swaps between two sets of means at a relative tolerance (fraction of the larger mean).
+def count_swaps(first: Matrix, second: Matrix, tolerance: float, at_least: bool = False) -> int:
+    """Swaps between two sets of means at a relative tolerance (fraction of the larger mean);
+    `at_least`: a difference equal to the margin beats (seed 004's wording).
 
     >>> first = np.array([[0.5, 0.4, 0.1]]); second = np.array([[0.3, 0.4, 0.2]])
     >>> count_swaps(first, second, 0.0)  # a>b then a<b; a>c both; b>c both
     1
     >>> count_swaps(first, second, 0.3)  # 0.5 vs 0.4 is within 30 % of 0.5: not a difference
     0
+    >>> first = np.array([[0.5, 0.4]]); second = np.array([[0.4, 0.5]])  # margins 20 % exactly
+    >>> count_swaps(first, second, 0.2), count_swaps(first, second, 0.2, at_least=True)
+    (0, 1)
     """
     d1, m1 = _pair_differences(first)
     d2, m2 = _pair_differences(second)
     margin1, margin2 = tolerance * m1, tolerance * m2
-    swapped = ((d1 > margin1) & (d2 < -margin2)) | ((d1 < -margin1) & (d2 > margin2))
+    if at_least and tolerance > 0:
+        # the margin itself beats; equal in exact arithmetic counts equal (a few ulp apart)
+        slack1, slack2 = 1e-12 * np.maximum(m1, 1e-300), 1e-12 * np.maximum(m2, 1e-300)
+        beats1, loses1 = d1 >= margin1 - slack1, d1 <= -margin1 + slack1
+        beats2, loses2 = d2 >= margin2 - slack2, d2 <= -margin2 + slack2
+    else:
+        beats1, loses1 = d1 > margin1, d1 < -margin1
+        beats2, loses2 = d2 > margin2, d2 < -margin2
+    swapped = (beats1 & loses2) | (loses1 & beats2)
     return int(swapped.sum())
 
 
@@ -123,8 +151,10 @@ def swap_rates(
     trials: int,
     tolerances: Sequence[float],
     rng: np.random.Generator,
+    at_least: bool = False,
 ) -> SwapRates:
-    """Error rates for every size and tolerance (fractions); one draw matrix per size."""
+    """Error rates for every size and tolerance (fractions); one draw matrix per size;
+    `at_least` as `count_swaps`."""
     runs = scores.shape[0]
     if runs < 2:
         raise ValueError("swap rates need at least two runs")
@@ -132,7 +162,7 @@ def swap_rates(
     for row, size in enumerate(sizes):
         first, second = subset_means(scores, size, trials, rng)
         for column, tolerance in enumerate(tolerances):
-            swaps[row, column] = count_swaps(first, second, tolerance)
+            swaps[row, column] = count_swaps(first, second, tolerance, at_least)
     comparisons = runs * (runs - 1) // 2 * trials
     fits = tuple(
         fit_exponential(sizes, [swaps[r, c] / comparisons for r in range(len(sizes))])

@@ -3,6 +3,8 @@
     focal reliability sample --fractions 80,60,40,20 --repeats 10 --seed S --task T QRELS RUN...
     focal reliability depth --depths 5,10,20,50,100 --task T QRELS RUN...
     focal reliability topics --sizes 5,10,15 --trials 50 --tolerance 0,5,10,20,30 QRELS RUN...
+    focal reliability queries --sizes 40,30,20,10 --trials 10 [--plot FILE] QRELS RUN...
+    focal reliability coverage --new RUN... [--sizes 50,...,500] [--plot FILE] POOLED_RUN...
     focal reliability leave-out --groups FILE --depth D | --size N [--method unique|repool] ...
     focal reliability rankcorr [-m MEASURE] A.tsv B.tsv
 
@@ -13,8 +15,9 @@ from __future__ import annotations
 
 import click
 
+from reliability.cli.coverage import coverage
 from reliability.cli.pools import depth, leave_out, sample
-from reliability.cli.topics import rankcorr, topics
+from reliability.cli.topics import queries, rankcorr, topics
 
 
 @click.group("reliability")
@@ -22,5 +25,5 @@ def reliability() -> None:
     """Reliability of a test collection: pools, judgements and topic sets (spec section 9)."""
 
 
-for _command in (sample, depth, topics, leave_out, rankcorr):
+for _command in (sample, depth, topics, queries, leave_out, coverage, rankcorr):
     reliability.add_command(_command)

@@ -48,7 +48,20 @@ def study_options(command: F) -> F:
             "--measure",
             default=None,
             help="Per-topic measure the runs are ranked by (default: AiP for focused and "
-            "thorough, AgP for ric, bic and t2i, MAP for articles; MAiP and MAgP are accepted).",
+            "thorough, AgP for ric, bic and t2i, MAP for articles, MAep for elements; MAiP and "
+            "MAgP are accepted).",
+        ),
+        click.option(
+            "--quant",
+            default="generalised",
+            show_default=True,
+            help="Task elements: the quantisation, as `focal eval --task elements`.",
+        ),
+        click.option(
+            "--collection",
+            "collection_dir",
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            help="Task elements: the articles, to derive element qrels from FOL QRELS.",
         ),
         click.option(
             "--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05
@@ -86,12 +99,17 @@ def significance_options(command: F) -> F:
 
 def study_setup(
     qrels_path: Path, run_paths: tuple[Path, ...], task: str, measure: str | None, alpha: float,
-    jobs: int,
+    jobs: int, quant: str = "generalised", collection_dir: Path | None = None,
 ) -> Any:  # fmt: skip
     """The command's options as `reliability.api.study_setup` takes them (one rule for both)."""
     from reliability.api import study_setup as setup_of
 
-    return setup_of(qrels_path, run_paths, task, measure, alpha, jobs=jobs or os.cpu_count() or 1)
+    if task != "elements" and (collection_dir is not None or quant != "generalised"):
+        raise click.UsageError("--quant and --collection are for --task elements")
+    return setup_of(
+        qrels_path, run_paths, task, measure, alpha, jobs=jobs or os.cpu_count() or 1,
+        quant=quant, collection=collection_dir,
+    )  # fmt: skip
 
 
 def emit(tables: dict[str, Table], output_format: str) -> None:

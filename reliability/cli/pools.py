@@ -18,6 +18,7 @@ from reliability.cli.options import (
     study_options,
     study_setup,
 )
+from reliability.cli.pool_percent import percent_pools, plot_levels
 from reliability.judgements import LeaveOutMethod, Population
 from reliability.tables import Table, parse_integers, parse_numbers
 
@@ -33,19 +34,23 @@ from reliability.tables import Table, parse_integers, parse_numbers
     show_default=True,
     help="Sample among relevant articles (seed 004) or all judged ones.",
 )
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Seed 004 Fig 1: tau by percent kept (.png, .svg).")  # fmt: skip
 @significance_options
 @study_options
 @one_line_errors
 def sample(
-    fractions: str, repeats: int, seed: int, population: str, test: str, correction: str,
-    task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
-    qrels_path: Path, run_paths: tuple[Path, ...],
+    fractions: str, repeats: int, seed: int, population: str, plot_path: str | None, test: str,
+    correction: str, task: str, measure: str | None, alpha: float, output_format: str,
+    jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
-    """Random pool sampling at article granularity (seed 004 Tables 1-2)."""
+    """Random pool sampling at article granularity (seed 004 Tables 1-2), and the relevant
+    articles a sample needs for a mean τ of 0.9 (Table 3)."""
     from reliability.studies import pool_sampling
 
     percents = parse_numbers(fractions, "fraction", 0, 100)
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     setup = replace(setup, test=test, correction=correction, test_seed=seed)
     rows = pool_sampling(
         setup,
@@ -72,11 +77,31 @@ def sample(
         }
         for percent, row in zip(percents, rows, strict=True)
     ]
-    emit({f"sample {setup.measure}": table}, output_format)
+    from reliability.queries import threshold
+
+    relevant = sum(1 for topic in setup.qrels.values() for j in topic.values() if j.relevant)
+    found = threshold([row.relevant for row in rows], [row.tau.mean for row in rows])
+    summary: Table = [
+        {"threshold": found.threshold, "relevant_all": relevant, "reaching": found.reaching,
+         "below": found.below, "needed": found.text(relevant)}
+    ]  # fmt: skip
+    emit({f"sample {setup.measure}": table, "summary": summary}, output_format)
+    if plot_path:
+        plot_levels(
+            percents, [(r.tau.mean, r.tau.sd) for r in rows],
+            [(r.tau_ap.mean, r.tau_ap.sd) for r in rows], "relevant articles kept (%)",
+            f"{setup.measure}: rankings with sampled judgements ({repeats} repeats)", plot_path,
+        )  # fmt: skip
 
 
 @click.command("depth")
 @click.option("--depths", default="5,10,20,50,100", show_default=True, help="Articles per run.")
+@click.option("--pool-percent", "pool_percents", default=None,
+              help="Instead of --depths: seed 004's X %% pools (e.g. 5,10,20,...,90), each "
+              "topic's depth chosen so that its pool holds X %% of its original pool size, "
+              "against the 100 %% pool rebuilt the same way (Tables 4-5).")  # fmt: skip
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Seed 004 Fig 2: tau by pool depth or percent (.png, .svg).")  # fmt: skip
 @click.option(
     "--holding",
     default="50,80,90,100",
@@ -87,20 +112,32 @@ def sample(
 @study_options
 @one_line_errors
 def depth(
-    depths: str, holding: str, test: str, correction: str, task: str, measure: str | None,
-    alpha: float, output_format: str, jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    depths: str, pool_percents: str | None, plot_path: str | None, holding: str, test: str,
+    correction: str, task: str, measure: str | None, alpha: float, output_format: str,
+    jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
-    """Qrels restricted to the depth-d pool of the runs (seed 004 Tables 4-5)."""
+    """Qrels restricted to the depth-d pool of the runs, or to seed 004's X % pools against
+    the 100 % pool (seed 004 Tables 4-5)."""
     from pooling.ranked import as_ranked
     from reliability.judgements import depth_holding, depth_pools
     from reliability.studies import pool_depths
 
     chosen = parse_integers(depths, "depth", 1, 10**6)
     shares = parse_numbers(holding, "share", 0, 100)
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     setup = replace(setup, test=test, correction=correction)
     ranked = as_ranked(ranked_runs(run_paths))
+    if pool_percents is not None:
+        percent_pools(setup, ranked, pool_percents, output_format, plot_path)
+        return
     rows = pool_depths(setup, depth_pools(ranked, chosen), progress)
+    if plot_path:
+        plot_levels(
+            [r.depth for r in rows], [(r.comparison.tau, 0.0) for r in rows],
+            [(r.comparison.tau_ap, 0.0) for r in rows], "pool depth (articles per run)",
+            f"{setup.measure}: rankings with depth-d pools", plot_path,
+        )  # fmt: skip
     table: Table = [
         {
             "depth": row.depth,
@@ -150,16 +187,18 @@ def leave_out(
     groups: Path, pool_depth: int | None, pool_size: int | None, method: str, task: str,
     measure: str | None, alpha: float, output_format: str, jobs: int, qrels_path: Path,
     run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
     """Leave one group out of the pool and score its runs again (seed 004 Tables 8-10, seed 003
-    Table V). Scores average over every qrels topic, as `focal eval -c`."""
+    Table V: "Same", runs whose score changes significantly, and "Other", pairs of runs whose
+    significant order changes). Scores average over every qrels topic, as `focal eval -c`."""
     from pooling.io import read_groups
     from pooling.ranked import as_ranked
     from reliability.leave_out import leave_one_group_out
 
     if (pool_depth is None) == (pool_size is None):
         raise click.UsageError("give one of --depth D and --size N")
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     group_of = read_groups(groups)
     given = {run.run_id for run in setup.runs}
     for run_id in group_of:
@@ -204,4 +243,8 @@ def leave_out(
         f"judgements in the baseline; {setup.measure} averaged over every qrels topic",
         err=True,
     )
-    emit({"runs": runs, "changes": changes, "paired_t": tests}, output_format)
+    table_v: Table = [
+        {"row": row, "count": count, "of": total, "percent": 100 * count / total if total else None}
+        for row, count, total in study.table_v()
+    ]
+    emit({"runs": runs, "changes": changes, "paired_t": tests, "table_v": table_v}, output_format)

@@ -69,6 +69,7 @@ def simulate(
     policies: str, repeats: int, seed: int, budgets: str, steps: str, plot: Path | None, scope: str,
     task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
     qrels_path: Path, run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
     """Replay the qrels under each judging order: judgements needed, curves, run rankings."""
     from reliability.cli.options import ranked_runs
@@ -83,7 +84,7 @@ def simulate(
     chosen = [name.strip() for name in policies.split(",") if name.strip()]
     at_budgets = parse_integers(budgets, "budget", 1, 10**6)
     at_steps = parse_integers(steps, "step", 1, 10**6)
-    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     setup = replace(setup, test_seed=seed)
     from pooling.ranked import as_ranked
 

@@ -149,7 +149,7 @@ def test_significant_pairs_are_those_focal_compare_finds(
         ["-c", "--format", "tsv", *options, str(campaign[0]), *map(str, campaign[1])],
     )
     assert compared.exit_code == 0, compared.stderr
-    decisions = [line.split("\t")[-1] for line in compared.stdout.splitlines()[1:]]
+    decisions = [line.split("\t")[8] for line in compared.stdout.splitlines()[1:]]
     assert len(decisions) == 10 and set(decisions) <= {"true", "false"}
     significant = decisions.count("true")
     code, out, err = invoke("depth", "--depths", "1", "--format", "json", *options,

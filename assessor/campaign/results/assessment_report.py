@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session
 
 from assessor.campaign.results import timing
+from assessor.campaign.results.report_behaviour import behaviour_table, relevant_elements_table
 from assessor.campaign.results.report_data import (
     ElementFacts,
     Judged,
@@ -258,5 +259,7 @@ def build_report(
             category_table(judged, facts),
             too_small_table(judged, facts),
             rounds_table(session, judged),
+            relevant_elements_table(judged, facts),
+            behaviour_table(session, judged, topic, assessor),
         ]
     )

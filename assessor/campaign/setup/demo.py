@@ -2,7 +2,8 @@
 
 Loading it again keeps the judgements made so far: imports update, pools are rebuilt, users get
 their demo passwords back, assignments are kept. The material sits in `demo/` at the top of a
-checkout (demo/README.md says how it was made).
+checkout (demo/README.md says how it was made); a wheel ships it as the package data
+`assessor.demo_material` (pyproject.toml), which is looked up first.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from assessor.campaign.setup.importing import import_collection, import_runs, im
 from assessor.store.models import Topic
 from pooling.records import natural_key
 
-DEMO_DIR = Path(__file__).resolve().parents[3] / "demo"
+_SHIPPED = Path(__file__).resolve().parents[2] / "demo_material"
+DEMO_DIR = _SHIPPED if _SHIPPED.is_dir() else Path(__file__).resolve().parents[3] / "demo"
 DEMO_USERS = (
     ("organiser", "organiser", "organiser"),
     ("assessor", "assessor", "assessor"),

@@ -29,12 +29,14 @@ from itertools import groupby
 from typing import Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
 Ties = Literal["score", "rank"]
 TIES: tuple[Ties, ...] = ("score", "rank")
 NonRelevance = Literal["indicator", "complement"]
 NONREL: tuple[NonRelevance, ...] = ("indicator", "complement")
 LEVELS = tuple((i + 1) / 100 for i in range(100))
+_LEVELS = np.array(LEVELS)
 REFERENCE = (
     "V. Raghavan, P. Bollmann, G. Jung: A critical investigation of recall and precision as "
     "measures of retrieval system performance, TOIS 7(3), 1989 (precall, ESL over weak "
@@ -90,24 +92,38 @@ def precall_curve(
     >>> curve[49], curve[99]
     (1.0, 0.6666666666666666)
     """
-    if total <= 0 or not gains:
+    if total <= 0 or not len(gains):
         return [0.0] * len(LEVELS)
-    blocks = tie_blocks(gains, scores, ties, nonrel)
-    relevance = np.array([b[0] for b in blocks])
-    nonrelevance = np.array([b[1] for b in blocks])
+    relevance, nonrelevance = block_sums(gains, scores, ties, nonrel)
     seen = np.cumsum(relevance)
     unseen_before = np.concatenate(([0.0], np.cumsum(nonrelevance)[:-1]))
     seen_before = seen - relevance
     tolerance = 1e-9 * max(1.0, total)
-    curve = []
-    for level in LEVELS:
-        wanted = level * total
-        block = int(np.searchsorted(seen, wanted - tolerance, side="left"))
-        if block == len(blocks):
-            curve.append(0.0)
-            continue
-        still = max(0.0, wanted - float(seen_before[block]))
-        r, i = float(relevance[block]), float(nonrelevance[block])
-        esl = float(unseen_before[block]) + still * i / (r + 1.0)
-        curve.append(wanted / (wanted + esl))
+    wanted = _LEVELS * total
+    block = np.searchsorted(seen, wanted - tolerance, side="left")
+    reached = block < len(seen)
+    block = np.minimum(block, len(seen) - 1)
+    still = np.maximum(0.0, wanted - seen_before[block])
+    esl = unseen_before[block] + still * nonrelevance[block] / (relevance[block] + 1.0)
+    curve: list[float] = np.where(reached, wanted / (wanted + esl), 0.0).tolist()
     return curve
+
+
+def block_sums(
+    gains: Sequence[float] | NDArray[np.float64],
+    scores: Sequence[float] | NDArray[np.float64],
+    ties: Ties,
+    nonrel: NonRelevance = "indicator",
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """`tie_blocks` as two arrays (relevance, non-relevance), computed with numpy.
+
+    >>> [a.tolist() for a in block_sums([1.0, 0.5, 0.0], [3.0, 2.0, 2.0], "score")]
+    [[1.0, 0.5], [0.0, 1.0]]
+    """
+    g = np.asarray(gains, dtype=np.float64)
+    unrelevant = 1.0 - g if nonrel == "complement" else (g == 0).astype(np.float64)
+    if ties == "rank":
+        return g, unrelevant
+    s = np.asarray(scores, dtype=np.float64)
+    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    return np.add.reduceat(g, starts), np.add.reduceat(unrelevant, starts)

@@ -5,10 +5,16 @@ Two scales (spec section 5):
 - the INEX 2002-2004 four-grade scale, e, s in {0, 1, 2, 3}, (0, 0) meaning not relevant:
   strict (seed 001 eq. 3), generalised (eq. 4), sog, the specificity-oriented generalised
   function of Kazai et al. (eq. 12), e3_s321 alias exhaustive (eq. 8), e3_s32 (eq. 9),
-  s3_e321 alias specific (eq. 10), s3_e32 (eq. 11) and liberal (eq. 16);
+  s3_e321 alias specific (eq. 10), s3_e32 (eq. 11), liberal (eq. 16) and anyrel (seed 000
+  Table 1, "Any Rel": 1 whenever e > 0 and s > 0);
 - the INEX 2005 scale, e in {0, 1, 2, ?} (``?``: too small) and s in [0, 1] the highlighted
-  share: strict5, gen5, genlifted, binexh, fullyspec and anyrel (seed 000, after the INEX 2005
-  and 2006 measures reports).
+  share: strict5, gen5, genlifted, binexh, fullyspec and anyrel (seed 000 Table 2, after the
+  INEX 2005 and 2006 measures reports).
+
+anyrel is defined on both scales; on 2005/2006 qrels a function of both reads the 2005 values.
+A four-grade-only function reads 2005/2006 qrels through the published mapping
+(`evaluation.formats.elements.qrels.to_four_grades`); a 2005-only function has no meaning on
+four-grade qrels (s is a grade, not a share), and `definition_for` says so.
 
 Every function takes a `Grades` pair; `quantiser(name)` returns the function and raises
 ValueError naming the choices for an unknown name.
@@ -73,6 +79,7 @@ TABLES_2004: dict[str, dict[tuple[int, int], float]] = {
     "liberal": _table(
         (1.0, tuple((e, s) for e in range(1, 4) for s in range(1, 4) if e >= 2 or s >= 2))
     ),
+    "anyrel": _table((1.0, tuple((e, s) for e in range(1, 4) for s in range(1, 4)))),
 }
 
 
@@ -116,7 +123,7 @@ FUNCTIONS_2005: dict[str, Callable[[Grades5], float]] = {
     "anyrel": anyrel,
 }
 ALIASES: Mapping[str, str] = {"exhaustive": "e3_s321", "specific": "s3_e321"}
-QUANTISATIONS = (*TABLES_2004, *ALIASES, *FUNCTIONS_2005)
+QUANTISATIONS = tuple(dict.fromkeys((*TABLES_2004, *ALIASES, *FUNCTIONS_2005)))
 
 
 def canonical(name: str) -> str:
@@ -127,9 +134,43 @@ def canonical(name: str) -> str:
     return name
 
 
+def scales(name: str) -> tuple[Scale, ...]:
+    """The scales a quantisation is defined on (seed 000 Tables 1 and 2, seed 001 §2).
+
+    >>> scales("gen5"), scales("sog"), scales("anyrel")
+    (('2005',), ('2004',), ('2004', '2005'))
+    """
+    key = canonical(name)
+    defined: tuple[Scale, ...] = ("2004",) if key in TABLES_2004 else ()
+    return (*defined, "2005") if key in FUNCTIONS_2005 else defined
+
+
 def scale_of(name: str) -> Scale:
-    """The scale a quantisation is defined on."""
-    return "2005" if canonical(name) in FUNCTIONS_2005 else "2004"
+    """The scale of a quantisation's own definition: 2005 when it has one there, else 2004."""
+    return scales(name)[-1]
+
+
+def definition_for(name: str, qrels_scale: Scale) -> Scale:
+    """Which of the quantisation's definitions scores qrels of `qrels_scale`: the 2005 one on
+    2005/2006 qrels when there is one, else the four-grade one (through the mapping); ValueError
+    naming the scale when the function does not exist on four-grade qrels.
+
+    >>> definition_for("anyrel", "2004"), definition_for("anyrel", "2005")
+    ('2004', '2005')
+    >>> definition_for("generalised", "2005")
+    '2004'
+    """
+    defined = scales(name)
+    if qrels_scale == "2005":
+        return "2005" if "2005" in defined else "2004"
+    if "2004" not in defined:
+        raise ValueError(
+            f"quantisation {name} is defined on the INEX 2005 scale only (e 0, 1, 2, ?; s a "
+            "share in [0, 1]), and these qrels are on the 2002-2004 four-grade scale: give "
+            "2005/2006 element qrels (topic article path e s rsize size) or FOL qrels with "
+            "--collection"
+        )
+    return "2004"
 
 
 def quantise_2004(name: str, e: int, s: int) -> float:
@@ -137,10 +178,16 @@ def quantise_2004(name: str, e: int, s: int) -> float:
     return TABLES_2004[canonical(name)].get((e, s), 0.0)
 
 
-def quantiser(name: str) -> Callable[[Grades], float] | Callable[[Grades5], float]:
-    """The function of quantisation `name`, for the `Grades` (2004) or `Grades5` (2005) scale."""
+def quantiser(
+    name: str, scale: Scale | None = None
+) -> Callable[[Grades], float] | Callable[[Grades5], float]:
+    """The function of quantisation `name` on `scale` (default: `scale_of`): for `Grades`
+    (2004) or `Grades5` (2005); ValueError when it is not defined there."""
     key = canonical(name)
-    if key in FUNCTIONS_2005:
+    scale = scale or scale_of(key)
+    if scale not in scales(key):
+        raise ValueError(f"quantisation {name} is not defined on the {scale} scale")
+    if scale == "2005":
         return FUNCTIONS_2005[key]
     table = TABLES_2004[key]
 

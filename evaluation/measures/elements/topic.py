@@ -9,7 +9,7 @@ the selection's names are read, and expanded into rows, by `evaluation.measures.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from evaluation.formats.elements.qrels import ElementJudgement, ElementScale
 from evaluation.measures.elements import cutoffs, overlap_ng, precall, quantisation, xcg
@@ -27,6 +27,7 @@ class ElementOptions:
     ties: precall.Ties = "score"  # inex_eval blocks: equal scores, or every rank its own
     nonrel: precall.NonRelevance = "indicator"  # inex_eval: f = 0 counts, or 1 - f
     alpha: float = 1.0  # XCG: a seen element gains (1 - alpha) * x
+    part_weights: xcg.PartWeights = "size"  # XCG, seen in part: children weighed by size
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,16 +47,31 @@ def needs_spans(selection: Sequence[str]) -> bool:
 
 
 def gain(judgement: ElementJudgement | None, quant: str, scale: ElementScale) -> float:
-    """The quantised value of an assessment; an element not listed is (0, 0)."""
+    """The quantised value of an assessment; an element not listed is (0, 0). With qrels of
+    the 2005/2006 layout a function with a 2005 definition reads e and s as they are, a
+    four-grade one the mapped grades; a 2005-only function on four-grade qrels is a
+    ValueError naming the scale."""
     if judgement is None:
         return 0.0
-    if quantisation.scale_of(quant) == "2005":
-        if judgement.e5 is None or judgement.s5 is None:
+    key = (judgement.article, judgement.path)
+    return quantised_values({key: judgement}, quant, scale)[key]
+
+
+def quantised_values(
+    judged: Mapping[ElementKey, ElementJudgement], quant: str, scale: ElementScale
+) -> dict[ElementKey, float]:
+    """Every assessed element's value under `quant` (see `gain`)."""
+    key = quantisation.canonical(quant)
+    if quantisation.definition_for(key, scale) == "2004":  # one table look-up an element
+        table = quantisation.TABLES_2004[key]
+        return {k: table.get((j.e4, j.s4), 0.0) for k, j in judged.items()}
+    function = quantisation.FUNCTIONS_2005[key]
+    values = {}
+    for k, j in judged.items():
+        if j.e5 is None or j.s5 is None:
             raise ValueError(f"quantisation {quant} needs 2005/2006 element qrels")
-        function = quantisation.FUNCTIONS_2005[quantisation.canonical(quant)]
-        return function(Grades5(judgement.e5, judgement.s5))
-    table = quantisation.TABLES_2004[quantisation.canonical(quant)]
-    return table.get((judgement.e4, judgement.s4), 0.0)
+        values[k] = function(Grades5(j.e5, j.s5))
+    return values
 
 
 def dimensions(judgement: ElementJudgement | None, quant: str) -> tuple[float, float]:
@@ -67,20 +83,45 @@ def dimensions(judgement: ElementJudgement | None, quant: str) -> tuple[float, f
     return quantisation.dimensions_2004(quant, judgement.e4, judgement.s4)
 
 
+@dataclass
+class PreparedTopic:
+    """One topic's judgements under one quantisation: the values and XCG's recall base, worked
+    out once and shared by every run evaluated against them."""
+
+    judged: Mapping[ElementKey, ElementJudgement]
+    scale: ElementScale
+    quant: str
+    part_weights: xcg.PartWeights = "size"
+    values: dict[ElementKey, float] = field(init=False)
+    _base: xcg.RecallBase | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.values = quantised_values(self.judged, self.quant, self.scale)
+
+    @property
+    def base(self) -> xcg.RecallBase:
+        """XCG's recall base (built on first use)."""
+        if self._base is None:
+            sizes = {k: j.size for k, j in self.judged.items() if j.size is not None}
+            self._base = xcg.RecallBase(self.values, sizes, self.part_weights)
+        return self._base
+
+
 def evaluate_topic(
     results: Sequence[ElementResult],
-    judged: Mapping[ElementKey, ElementJudgement],
+    judged: Mapping[ElementKey, ElementJudgement] | PreparedTopic,
     scale: ElementScale,
     options: ElementOptions,
     wanted: Sequence[str],
 ) -> dict[str, float]:
     """The values of the printed rows `wanted` for one topic's results in rank order."""
     quant = options.quant
-    if quantisation.scale_of(quant) == "2004":  # one table look-up an element
-        table = quantisation.TABLES_2004[quantisation.canonical(quant)]
-        values = {key: table.get((j.e4, j.s4), 0.0) for key, j in judged.items()}
-    else:
-        values = {key: gain(j, quant, scale) for key, j in judged.items()}
+    topic = (
+        judged
+        if isinstance(judged, PreparedTopic)
+        else PreparedTopic(judged, scale, quant, options.part_weights)
+    )
+    values = topic.values
     keys = [(r.article, r.path) for r in results]
     gains = [values.get(key, 0.0) for key in keys]
     out: dict[str, float] = dict.fromkeys(wanted, 0.0)
@@ -99,21 +140,21 @@ def evaluate_topic(
         )
         _put_curve(out, "inex_eval", curve)
     if any(r.startswith("inex_eval_ng") for r in wanted):
-        total_e = sum(dimensions(j, quant)[0] for j in judged.values())
+        total_e = sum(dimensions(j, quant)[0] for j in topic.judged.values())
         spans = []
         for r in results:
             if r.span is None:
                 raise ValueError("inex_eval_ng needs element spans (--collection)")
-            e, s = dimensions(judged.get((r.article, r.path)), quant)
+            e, s = dimensions(topic.judged.get((r.article, r.path)), quant)
             spans.append(overlap_ng.SpanResult(r.article, r.span[0], r.span[1], e, s))
         _put_curve(out, "inex_eval_ng", overlap_ng.inex_eval_ng(spans, total_e)[1])
     if cut["nxCG"] or "MAep" in out:
-        run = xcg.run_gains(keys, gains, options.alpha)
-        ideal = xcg.ideal_vector(values)
-        for k, value in xcg.nxcg_at(run, ideal, cut["nxCG"]).items():
+        base = topic.base
+        run = xcg.run_gains(keys, base, options.alpha)
+        for k, value in xcg.nxcg_at(run, base.ideal_values, cut["nxCG"]).items():
             out[f"nxCG@{k}"] = value
         if "MAep" in out:
-            out["MAep"] = xcg.maep(run, ideal)
+            out["MAep"] = xcg.maep(run, base.ideal_values)
     return {name: out[name] for name in wanted}
 
 

@@ -141,10 +141,12 @@ ELEMENT_MEASURES: tuple[Measure, ...] = (
             "mean of max{precision_o[k] : recall_o[k] ≥ x}, seed 001 eq. 5-7",
             overlap_ng.REFERENCE, overlap_ng.inex_eval_ng, parameters=("quant",),
             defaults=PRECALL_LEVELS),
-    Measure("nxCG@k", ("elements",), "xCG[k] / xCI[k], ideal base: best per path, deeper on ties",
-            xcg.REFERENCE, xcg.nxcg_at, parameters=("quant", "alpha"), defaults=xcg.XCG_CUTOFFS),
-    Measure("MAep", ("elements",), "Σ_{i: xG[i]>0} i_ideal(xCG[i]) / i ÷ |ideal|",
-            xcg.REFERENCE, xcg.maep, parameters=("quant", "alpha")),
+    Measure("nxCG@k", ("elements",), "xCG[k] / xCI[k], gains seen, seen in part, capped under "
+            "each ideal element; ideal base: best per path, deeper on ties",
+            xcg.REFERENCE, xcg.nxcg_at, parameters=("quant", "alpha", "part_weights"),
+            defaults=xcg.XCG_CUTOFFS),
+    Measure("MAep", ("elements",), "Σ_{i: g[i]>0} (i_ideal(xCG[i]) / i) · g[i] ÷ xCI[|ideal|]",
+            xcg.REFERENCE, xcg.maep, parameters=("quant", "alpha", "part_weights")),
 )  # fmt: skip
 
 

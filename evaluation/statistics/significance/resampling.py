@@ -94,13 +94,17 @@ def bootstrap_test(
     alternative: str = "two-sided",
     samples: int = SAMPLES,
     seed: Seed = None,
+    plus_one: bool = False,
 ) -> TestResult:
     """Paired percentile bootstrap test (Efron & Tibshirani 1993; seed 000 §3.3).
 
     Resample the n topics with replacement B times; mean(d*) is each resample's mean difference.
     Orient d so that mean(d) ≥ 0; p_one = #(mean(d*) ≤ 0)/B, two-sided p = min(1, 2·p_one).
     greater (a better): p = #(mean(d*) ≤ 0)/B on d = a − b; less: #(mean(d*) ≥ 0)/B.
-    Statistic: mean(d).
+    Statistic: mean(d). That is seed 000's formula, the default; it gives p = 0 when no
+    resample crosses 0, a probability no finite B can show. `plus_one` counts the observed
+    sample as one of the resamples, p_one = (b + 1)/(B + 1) (Davison & Hinkley 1997, as the
+    randomisation test does), so that p is never below 1/(B + 1).
 
     >>> a = [.45, .30, .62, .10, .55, .40, .25, .70, .35, .50]
     >>> b = [.40, .30, .50, .12, .45, .38, .20, .60, .35, .41]
@@ -108,12 +112,13 @@ def bootstrap_test(
     >>> round(result.statistic, 3), result.p < 0.01, result == bootstrap_test(a, b, seed=2006)
     (0.051, True, True)
     """
-    return bootstrap_tests(paired_columns(a, b), alternative, samples, seed)[0]
+    return bootstrap_tests(paired_columns(a, b), alternative, samples, seed, plus_one)[0]
 
 
 def bootstrap_tests(
-    scores: npt.ArrayLike, alternative: str = "two-sided", samples: int = SAMPLES, seed: Seed = None
-) -> PairTests:
+    scores: npt.ArrayLike, alternative: str = "two-sided", samples: int = SAMPLES,
+    seed: Seed = None, plus_one: bool = False,
+) -> PairTests:  # fmt: skip
     """`bootstrap_test` on every pair of columns, all pairs on the same resampled topics."""
     matrix = check_matrix(scores)
     check_alternative(alternative)
@@ -130,13 +135,14 @@ def bootstrap_tests(
     else:
         orientation = np.where(differences >= 0, 1.0, -1.0)
     by_run = means.T.copy()
-    p = _count_not_above(by_run, orientation, tolerance) / samples
+    extra = 1 if plus_one else 0
+    p = (_count_not_above(by_run, orientation, tolerance) + extra) / (samples + extra)
     if alternative == "two-sided":
         # A mean difference of zero has no side: the smaller tail counts, whichever run is
         # given first (otherwise swapping a and b could change p).
         tied = np.abs(differences) <= tolerance
         if tied.any():
-            other = _count_not_above(by_run, -orientation, tolerance) / samples
+            other = (_count_not_above(by_run, -orientation, tolerance) + extra) / (samples + extra)
             p = np.where(tied, np.minimum(p, other), p)
         p = np.minimum(1.0, 2 * p)
     return PairTests(differences, p)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluation.statistics.significance.results import PairTests, check_matrix, pairs
+from evaluation.statistics.significance.results import FloatArray, PairTests, check_matrix, pairs
 
 
 def tukey_hsd(scores: npt.ArrayLike) -> PairTests:
@@ -31,9 +31,8 @@ def tukey_hsd(scores: npt.ArrayLike) -> PairTests:
     matrix = check_matrix(scores)
     t, k = matrix.shape
     run_means = matrix.mean(axis=0)
-    residuals = matrix - matrix.mean(axis=1, keepdims=True) - run_means + matrix.mean()
     freedom = (t - 1) * (k - 1)
-    mse = float((residuals**2).sum()) / freedom
+    mse = residual_variance(matrix)
     first, second = pairs(k)
     differences = run_means[first] - run_means[second]
     scale = float(np.abs(matrix).max())
@@ -46,3 +45,12 @@ def tukey_hsd(scores: npt.ArrayLike) -> PairTests:
 
     p = stats.studentized_range.sf(np.abs(q), k, freedom)
     return PairTests(q, np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0))
+
+
+def residual_variance(matrix: FloatArray) -> float:
+    """V_E (the MSE): the residual mean square of the two-way ANOVA without replication over a
+    topics × runs matrix, Σ (x_tj − x̄_t· − x̄_·j + x̄)² / ((t − 1)(k − 1)); Tukey's HSD and
+    Sakai's ES_E (`effects.py`) share it."""
+    t, k = (int(n) for n in matrix.shape)
+    residuals = matrix - matrix.mean(axis=1, keepdims=True) - matrix.mean(axis=0) + matrix.mean()
+    return float((residuals**2).sum()) / ((t - 1) * (k - 1))

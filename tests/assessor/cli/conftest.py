@@ -17,6 +17,7 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     require its exit code; the result carries output and stderr."""
     monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite'}")
     monkeypatch.setenv("FOCAL_SECRET_KEY", "test")
+    monkeypatch.setenv("FOCAL_INSTANCE", str(tmp_path / "instance"))
     runner = CliRunner()
 
     def invoke(*args: str, code: int = 0) -> Result:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from evaluation.cli.eval import eval_command
-from evaluation.measures.elements.quantisation import QUANTISATIONS, scale_of
+from evaluation.measures.elements.quantisation import QUANTISATIONS, scales
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 DEMO = REPOSITORY / "demo"
@@ -139,7 +139,8 @@ def test_refusals(case: dict[str, str]) -> None:
     code, _, err = invoke("--quant", "nonsense", case["grades"], case["run"])
     assert code == 2 and "unknown quantisation" in err
     code, _, err = invoke("--quant", "gen5", case["grades"], case["run"])
-    assert code == 2 and "needs 2005/2006 element qrels" in err
+    assert code == 2 and "gen5 is defined on the INEX 2005 scale only" in err
+    assert "four-grade scale" in err and err.count("\n") == 1
     code, _, err = invoke("-m", "inex_eval_ng", case["grades"], case["run"])
     assert code == 2 and "--collection" in err
     code, _, err = invoke(case["fol"], case["run"])
@@ -163,7 +164,7 @@ def test_demo_element_run_under_every_quantisation() -> None:
         # the demo's highlights make the top of the run relevant under the lenient functions
         if quant in ("generalised", "liberal", "anyrel", "binexh"):
             assert float(values[("P@5", "all")]) > 0.5, quant
-        assert scale_of(quant) in ("2004", "2005")
+        assert set(scales(quant)) <= {"2004", "2005"}
 
 
 SUBMISSION = """\
@@ -210,3 +211,41 @@ def test_unanswered_qrels_topics_score_zero_and_unknown_run_topics_are_noted(
     assert values[("P@5", "all")] == "0.175" and values[("num_q", "all")] == "2"
     assert "absent from the qrels (ignored): 9" in err
     assert "averaged over all 2 qrels topics" in err
+
+
+def test_anyrel_on_the_four_grade_scale(case: dict[str, str]) -> None:
+    # seed 000 Table 1: Any Rel is 1 for e > 0 and s > 0. The run's p[1] (3, 3) and /article[1]
+    # (3, 2) count 1, p[2] and b's sec[1] are not assessed: P@5 = 2/5.
+    code, out, err = invoke("--quant", "anyrel", "--format", "tsv", case["grades"], case["run"])
+    assert code == 0, err
+    assert float(rows(out)[("P@5", "all")]) == 0.4
+
+
+def test_the_stderr_header_names_the_mapping_only_when_it_is_used(case: dict[str, str]) -> None:
+    base = ("--collection", case["collection"], case["fol"], case["run"])
+    for quant, mapped in (("generalised", True), ("gen5", False), ("anyrel", False)):
+        code, _, err = invoke("--quant", quant, *base)
+        assert code == 0, err
+        assert ("four-grade scale" in err) is mapped, (quant, err)
+        assert f"quantisation {quant}" in err
+    code, _, err = invoke("--quant", "anyrel", case["grades"], case["run"])
+    assert code == 0 and "four-grade scale" not in err
+
+
+def test_element_options_are_refused_for_other_tasks(case: dict[str, str]) -> None:
+    for option in (("--quant", "gen5"), ("--alpha", "0.5"), ("--ties", "rank"),
+                   ("--nonrel", "complement"), ("--collection", case["collection"]),
+                   ("--parts", "equal")):  # fmt: skip
+        result = CliRunner().invoke(eval_command, ["--task", "focused", *option, case["fol"],
+                                                   case["run"]])  # fmt: skip
+        assert result.exit_code == 2 and "are for --task elements" in result.stderr, option
+
+
+def test_parts_equal_weighs_the_children_alike(case: dict[str, str]) -> None:
+    # FOL qrels carry sizes: --parts size and --parts equal may differ only in XCG's
+    # seen-in-part gains; P@k is the same either way
+    base = ("--format", "tsv", "-m", "MAep", "-m", "P@5", "--collection", case["collection"],
+            case["fol"], case["run"])  # fmt: skip
+    sized, equal = (rows(invoke("--parts", p, *base)[1]) for p in ("size", "equal"))
+    assert sized[("P@5", "all")] == equal[("P@5", "all")]
+    assert 0.0 <= float(sized[("MAep", "all")]) <= 1.0 and 0.0 <= float(equal[("MAep", "all")]) <= 1

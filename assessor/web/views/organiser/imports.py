@@ -2,9 +2,11 @@
 
 The importing is `assessor.campaign.setup.upload_imports`, which calls the importers of `focal
 import` (docs/assessor.md, "Organiser screens"), all or nothing. The request keeps the uploaded
-files (or checks the server path) and starts an import job (`assessor.campaign.setup.import_jobs`);
-the answer is the job's progress block, which htmx polls every second until the job is done or
-failed. Without JavaScript the post redirects to the job's page, which reloads itself (a
+files (or checks the server path), records an import job for them
+(`assessor.campaign.setup.import_jobs`) and puts it on the task queue (`assessor.web.jobs`);
+the answer is the job's progress block, which htmx polls every second until the job has ended.
+A waiting or running job can be cancelled, an interrupted one retried. Without JavaScript the
+post redirects to the job's page, which reloads itself (a
 `refresh` meta element) while the job runs. Uploads are bounded by `MAX_CONTENT_LENGTH`
 (default 1 GiB here when unset) and by Flask's `MAX_FORM_PARTS` (1000 files a request: upload
 a larger collection as one archive).
@@ -12,6 +14,7 @@ a larger collection as one archive).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +25,14 @@ from flask.typing import ResponseReturnValue
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.setup import upload_imports as imports
-from assessor.campaign.setup.import_jobs import Work, find_job, start_job
+from assessor.campaign.setup.import_jobs import (
+    cancel_job,
+    create_job,
+    end_job,
+    find_job,
+    retry_job,
+)
+from assessor.campaign.setup.import_requests import ImportRequest
 from assessor.campaign.setup.importing import imported_counts
 from assessor.campaign.setup.profiles import get_profile, profile_names
 from assessor.campaign.setup.upload_imports import Upload
@@ -30,9 +40,11 @@ from assessor.campaign.setup.uploads import allowed_path, data_directory, import
 from assessor.store.db import get_session, session_factory
 from assessor.store.models import ImportJob
 from assessor.web.auth import current_user, organiser_required
+from assessor.web.jobs import queue_of
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.errors import FormatError
 
+log = logging.getLogger("assessor.web.views.organiser.imports")
 blueprint = Blueprint("imports", __name__, url_prefix="/organiser/import")
 
 UPLOAD_LIMIT = 1024**3
@@ -106,14 +118,14 @@ def _data_dir() -> Path:
     return data_directory(current_app.instance_path)
 
 
-def _start(kind: str, prepare: Callable[[], Work]) -> ResponseReturnValue:
-    """Check and keep the material (`prepare`, within the request), then start the job.
+def _start(prepare: Callable[[], ImportRequest]) -> ResponseReturnValue:
+    """Check and keep the material (`prepare`, within the request), then queue the job.
 
     A refusal found here (a path outside the roots, a file that is no article) is answered at
     once; what the importer finds is the job's message.
     """
     try:
-        work = prepare()
+        request_ = prepare()
     except (FormatError, CampaignError, LookupError, OSError) as error:
         message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
         if wants_fragment():
@@ -121,12 +133,36 @@ def _start(kind: str, prepare: Callable[[], Work]) -> ResponseReturnValue:
         flash(message, "error")
         return redirect(url_for(".page"), 303)
     user = current_user()
-    job_id = start_job(
-        session_factory(current_app), kind, user.id if user is not None else None, work
-    )
+    factory = session_factory(current_app)
+    job_id = create_job(factory, request_, user.id if user is not None else None)
+    _enqueue(job_id)
     if wants_fragment():
         return _page(job=find_job(get_session(), job_id))
     return redirect(url_for(".job", job_id=job_id), 303)
+
+
+def _enqueue(job_id: int) -> None:
+    """Hand the job to the queue and keep its task id (to revoke it while it waits).
+
+    A queue that cannot be reached (Redis down, say) fails the job with that message, so the
+    organiser sees why and may try again; nothing was imported."""
+    try:
+        task_id = queue_of(current_app).submit(job_id)
+    except Exception as error:  # the queue's storage, not the request, failed
+        log.exception("import job %s could not be queued", job_id)
+        end_job(
+            session_factory(current_app),
+            job_id,
+            "failed",
+            f"The task queue could not take the import ({type(error).__name__}: {error}); "
+            "nothing was imported. Try again later.",
+        )
+        return
+    session = get_session()
+    job = session.get_one(ImportJob, job_id)
+    if job.task_id is None or job.status == "queued":
+        job.task_id = task_id
+        session.commit()
 
 
 def _from_server() -> bool:
@@ -140,23 +176,16 @@ def collection() -> ResponseReturnValue:
     name = request.form.get("name", "").strip() or None
     profile = request.form.get("profile", "").strip() or None
 
-    def done(imported: tuple[str, int]) -> str:
-        return f"Imported {imported[1]} documents into the collection {imported[0]}."
-
-    def prepare() -> Work:
+    def prepare() -> ImportRequest:
         if profile is not None:
             get_profile(profile)  # an unknown name is refused before anything is kept
         if _from_server():
             folder = imports.server_collection_folder(request.form.get("path", ""), _roots())
-            return lambda session, progress: done(
-                imports.server_collection(session, folder, name, progress, profile)
-            )
+            return ImportRequest("collection", (str(folder),), name=name, profile=profile)
         received = imports.receive(_data_dir(), "collection", _uploads())
-        return lambda session, progress: done(
-            imports.import_received_collection(session, received, name, progress, profile=profile)
-        )
+        return ImportRequest.uploaded("collection", received, name, profile)
 
-    return _start("collection", prepare)
+    return _start(prepare)
 
 
 @blueprint.post("/topics")
@@ -164,23 +193,13 @@ def collection() -> ResponseReturnValue:
 def topics() -> ResponseReturnValue:
     """Import an INEX topics file, uploaded or on the server."""
 
-    def prepare() -> Work:
+    def prepare() -> ImportRequest:
         if _from_server():
             path = allowed_path(request.form.get("path", ""), _roots())
-            return lambda session, _progress: (
-                f"Imported {imports.server_topics(session, path)} topics."
-            )
-        received = imports.receive(_data_dir(), "topics", _uploads())
-        return lambda session, _progress: (
-            f"Imported {imports.import_received_topics(session, received)} topics."
-        )
+            return ImportRequest("topics", (str(path),))
+        return ImportRequest.uploaded("topics", imports.receive(_data_dir(), "topics", _uploads()))
 
-    return _start("topics", prepare)
-
-
-def _runs_message(summary: list[tuple[str, int]]) -> str:
-    listed = ", ".join(f"{run_id} ({count} results)" for run_id, count in summary)
-    return f"Imported {len(summary)} run(s): {listed}."
+    return _start(prepare)
 
 
 @blueprint.post("/runs")
@@ -188,26 +207,72 @@ def _runs_message(summary: list[tuple[str, int]]) -> str:
 def runs() -> ResponseReturnValue:
     """Import run files (uploaded, or paths on the server one per line); all or none."""
 
-    def prepare() -> Work:
+    def prepare() -> ImportRequest:
         if _from_server():
             lines = request.form.get("path", "").splitlines()
             files = imports.server_run_files(lines, _roots())
-            return lambda session, progress: _runs_message(
-                imports.server_runs(session, files, progress)
-            )
-        received = imports.receive(_data_dir(), "runs", _uploads())
-        return lambda session, progress: _runs_message(
-            imports.import_received_runs(session, received, progress)
-        )
+            return ImportRequest("runs", tuple(str(f) for f in files))
+        return ImportRequest.uploaded("runs", imports.receive(_data_dir(), "runs", _uploads()))
 
-    return _start("runs", prepare)
+    return _start(prepare)
+
+
+def _job_page(found: ImportJob, status: int = 200) -> ResponseReturnValue:
+    return page_or_fragment(
+        "organiser/imports/job.html", "job", status, job=found, counts=_counts()
+    )
+
+
+@blueprint.post("/jobs/<int:job_id>/cancel")
+@organiser_required
+def cancel(job_id: int) -> ResponseReturnValue:
+    """Cancel a waiting, running or interrupted job (a running one stops at its next step)."""
+    try:
+        found, ended = cancel_job(get_session(), job_id)
+    except CampaignError as error:
+        return _refused(job_id, str(error))
+    if ended and found.task_id:
+        queue_of(current_app, inline=False).revoke(found.task_id)
+    return _after_action(found)
+
+
+@blueprint.post("/jobs/<int:job_id>/retry")
+@organiser_required
+def retry(job_id: int) -> ResponseReturnValue:
+    """Queue an interrupted job again, from the request and files it kept."""
+    try:
+        found = retry_job(get_session(), job_id)
+    except CampaignError as error:
+        return _refused(job_id, str(error))
+    _enqueue(found.id)
+    return _after_action(found)
+
+
+def _refused(job_id: int, message: str) -> ResponseReturnValue:
+    found = find_job(get_session(), job_id)
+    if found is None:
+        abort(404)
+    if wants_fragment():
+        return _page(Outcome("error", message), 409, job=found)
+    flash(message, "error")
+    return redirect(url_for(".job", job_id=job_id), 303)
+
+
+def _after_action(found: ImportJob) -> ResponseReturnValue:
+    if wants_fragment():
+        return _job_page(found)
+    return redirect(url_for(".job", job_id=found.id), 303)
 
 
 @blueprint.get("/jobs/<int:job_id>")
 @organiser_required
 def job(job_id: int) -> ResponseReturnValue:
-    """How far an import job got (htmx polls the block every second while it runs)."""
+    """How far an import job got (htmx polls the block every second while it runs).
+
+    With inline workers, a poll starts this process's worker threads when none runs (after a
+    restart, jobs queued before it are taken up again)."""
+    queue_of(current_app)
     found = find_job(get_session(), job_id)
     if found is None:
         abort(404)
-    return page_or_fragment("organiser/imports/job.html", "job", job=found, counts=_counts())
+    return _job_page(found)

@@ -66,7 +66,7 @@ def test_an_import_job_is_polled_across_gunicorn_workers(
                 html = answer.read().decode()
             status = re.search(r'data-status="(\w+)"', html)
             assert status is not None, html
-            return None if status.group(1) == "running" else (status.group(1), html)
+            return None if status.group(1) in ("queued", "running") else (status.group(1), html)
 
         state, html = wait_until(finished, 60, "the import job to end")
         assert state == "done", html

@@ -82,7 +82,7 @@ def outcome(client: FlaskClient, answer: Any) -> tuple[str, str]:
         html = client.get(polled.group(1), headers={"HX-Request": "true"}).get_data(as_text=True)
         status = re.search(r'data-status="(\w+)"', html)
         assert status is not None, html
-        return None if status.group(1) == "running" else (status.group(1), html)
+        return None if status.group(1) in ("queued", "running") else (status.group(1), html)
 
     return wait_until(finished, 60, "the import job to end")
 

@@ -44,12 +44,14 @@ GRIDS = {
     "s3_e32": [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 1]],
     # liberal: s in {2, 3} or e in {2, 3}, on the valid pairs (both > 0)
     "liberal": [[0, 0, 0, 0], [0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1, 1]],
+    # anyrel (seed 000 Table 1, "Any Rel"): 1 whenever e > 0 and s > 0
+    "anyrel": [[0, 0, 0, 0], [0, 1, 1, 1], [0, 1, 1, 1], [0, 1, 1, 1]],
 }
 
 
 @pytest.mark.parametrize("name", sorted(GRIDS))
 def test_four_grade_tables(name: str) -> None:
-    function = quantiser(name)
+    function = quantiser(name, "2004")
     for e in range(4):
         for s in range(4):
             expected = GRIDS[name][e][s]
@@ -92,7 +94,7 @@ def test_2005_family(case: tuple[object, ...]) -> None:
     for name, value in zip(NAMES_2005, expected, strict=True):
         got = quantiser(name)(Grades5(str(e), float(s)))  # type: ignore[arg-type]
         assert got == pytest.approx(value, abs=1e-15), (name, e, s)
-        assert scale_of(name) == "2005"
+        assert scale_of(name) == "2005" and quantiser(name, "2005") is quantiser(name)
 
 
 def test_every_named_quantisation_resolves() -> None:

@@ -1,0 +1,59 @@
+"""The whole-run engine on columns gives the topic-by-topic path's values, bit for bit, on
+random runs and qrels (several topics, repeats, unassessed elements, tied scores), under every
+quantisation, alpha and tie rule."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluation.formats.elements.qrels import ElementQrels
+from evaluation.formats.records import Result, Run
+from evaluation.measures.elements.quantisation import QUANTISATIONS, scales
+from evaluation.measures.elements.topic import ElementOptions
+from evaluation.measures.engines.element_topics import PreparedElementQrels, evaluate_elements
+from evaluation.measures.evaluate import Settings
+from tests.evaluation.measures.elements.test_bounds import KEYS, qrels
+
+MEASURES = ("P@k", "overlap@k", "inex_eval", "nxCG@k", "MAep", "nxCG@2", "P@1")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(["2004", "2005"]).flatmap(
+        lambda scale: st.lists(qrels(scale), min_size=1, max_size=3)  # type: ignore[arg-type]
+    ),
+    st.lists(st.lists(st.tuples(KEYS, st.integers(1, 4)), max_size=25), min_size=1, max_size=4),
+    st.sampled_from([0.0, 0.5, 1.0]),
+    st.sampled_from(["score", "rank"]),
+    st.data(),
+)
+def test_columns_equal_topic_by_topic(topics, ranked, alpha, ties, data) -> None:  # type: ignore[no-untyped-def]
+    scale = topics[0][0]
+    element_qrels = ElementQrels("q", scale)
+    for index, (_, judged) in enumerate(topics):
+        element_qrels.topics[str(index)] = judged  # judgements keep topic "1": unused here
+    results = {
+        str(index): [
+            Result(str(index), article, rank, float(score), rank, path=path)
+            for rank, ((article, path), score) in enumerate(listed, start=1)
+        ]
+        for index, listed in enumerate(ranked)
+        if listed
+    }
+    if not results:
+        return
+    run = Run("r", "r.run", "element", results)
+    quant = data.draw(st.sampled_from([q for q in QUANTISATIONS if scale in scales(q) or
+                                       scale == "2005"]))  # fmt: skip
+    options = ElementOptions(quant=quant, alpha=alpha, ties=ties)  # type: ignore[arg-type]
+    chosen = Settings(task="elements", complete=True, measures=MEASURES, elements=options)
+    prepared = PreparedElementQrels(element_qrels)
+    columns = evaluate_elements(prepared, run, chosen)
+    topic_path = evaluate_elements(prepared, run, chosen, by_topic=True)
+    assert columns.unknown_topics == topic_path.unknown_topics
+    assert [t.topic for t in columns.topics] == [t.topic for t in topic_path.topics]
+    for mine, theirs in zip(columns.topics, topic_path.topics, strict=True):
+        assert mine.values.keys() == theirs.values.keys()
+        for name, value in mine.values.items():
+            assert value == theirs.values[name], (mine.topic, name)  # to the last bit
