@@ -68,11 +68,14 @@ test: install system-packages lint typecheck pytest
 # -P keeps benchmarks/ off sys.path: benchmarks/pooling.py must not shadow the pooling package.
 # table.py runs peers.py, articles.py and passages.py (the table of docs/performance.md); the loop
 # runs the others. INEX_EVAL=PATH gives the INEX program, BENCH_INEX=1 adds the INEX-scale pool.
+# speed_goals.py comes last and prints the speed goals' table (SPEED_SCALE=0.1 for a quick run).
+SPEED_SCALE ?= 1
 benchmarks: install system-packages
-	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/pip install --quiet -e '.[test,bench]' ranx
 	$(BIN)/python -P benchmarks/table.py
-	for b in benchmarks/*.py; do case $$b in */table.py|*/peers.py|*/articles.py|*/passages.py) continue;; esac; \
+	for b in benchmarks/*.py; do case $$b in */table.py|*/peers.py|*/articles.py|*/passages.py|*/speed_*.py) continue;; esac; \
 		echo "== $$b"; $(BIN)/python -P $$b || exit 1; done
+	$(BIN)/python -P benchmarks/speed_goals.py --scale $(SPEED_SCALE)
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache

@@ -45,10 +45,11 @@ LEVELS = tuple(i / 10 for i in range(11))
 def write_files(folder: Path, runs: int, topics: int, results: int, seed: int) -> list[Path]:
     rng = np.random.default_rng(seed)
     pool = results * 2  # documents per topic a run may return
+    judgements = min(600, pool)  # 600 a topic, fewer when the runs return few documents
     lines = []
     for t in range(topics):
-        judged = rng.choice(pool, 600, replace=False)
-        grades = rng.choice([-1, 0, 0, 0, 1, 1, 2], 600)
+        judged = rng.choice(pool, judgements, replace=False)
+        grades = rng.choice([-1, 0, 0, 0, 1, 1, 2], judgements)
         lines += [f"{t + 1} 0 doc{t}-{d:06d} {g}\n" for d, g in zip(judged, grades, strict=True)]
     (folder / "qrels.txt").write_text("".join(lines))
     paths = []

@@ -91,8 +91,11 @@ def timed(function, *args):  # type: ignore[no-untyped-def]
     return result, elapsed, peak / 2**20
 
 
-def write_campaign(folder: Path, runs: int, topics: int, results: int, seed: int) -> list[Path]:
-    """FOL qrels (100 judged articles a topic, 30 relevant) and FOL runs drawing from them."""
+def write_campaign(
+    folder: Path, runs: int, topics: int, results: int, seed: int, run_id: str = "run{}"
+) -> list[Path]:
+    """FOL qrels (100 judged articles a topic, 30 relevant) and FOL runs drawing from them;
+    `run_id` names run r (`run_id.format(r)`)."""
     rng = np.random.default_rng(seed)
     lines = []
     for t in range(topics):
@@ -111,7 +114,8 @@ def write_campaign(folder: Path, runs: int, topics: int, results: int, seed: int
             candidates = np.argsort(rng.random(300) - skill * (np.arange(300) < 30))[:results]
             for rank, c in enumerate(candidates.tolist(), start=1):
                 offset = int(rng.integers(0, 3000))
-                out.append(f"{t + 1} Q0 d{t}-{c} {rank} {1 / rank:.5f} run{r} {offset} 400\n")
+                name = run_id.format(r)
+                out.append(f"{t + 1} Q0 d{t}-{c} {rank} {1 / rank:.5f} {name} {offset} 400\n")
         path = folder / f"run{r}.fol"
         path.write_text("".join(out))
         paths.append(path)
