@@ -5,8 +5,9 @@
 
 Both forms print the same table (spec section 7): one row per topic both judged and `all`.
 `--elements` adds the element level (seed 003 Table X) and Krippendorff's alpha; from files it
-needs `--collection DIR` (the documents give the element tables). The file form imports
-neither Flask nor SQLAlchemy.
+needs `--collection DIR` (the documents give the element tables). `--gamma` adds Mathet et al.'s
+γ from the optional extra `focal[gamma]` (one line and exit 2 when it is not installed). The
+file form imports neither Flask nor SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ from assessor.cli.support import CommandError, friendly_errors, transaction
     "--elements", is_flag=True, help="Add element-level agreement and Krippendorff's alpha."
 )
 @click.option(
+    "--gamma",
+    is_flag=True,
+    help="Add Mathet et al.'s gamma (needs the optional extra focal[gamma]).",
+)
+@click.option(
     "--collection",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Files with --elements: the folder of the articles (ARTICLE.xml).",
@@ -44,12 +50,17 @@ def agreement(
     assessors: str | None,
     topic: str | None,
     elements: bool,
+    gamma: bool,
     collection: Path | None,
     qrels: tuple[Path, ...],
 ) -> None:
     """Compare two assessors of the same topics: documents, kappa, characters (and elements)."""
     from evaluation.cli.agreement import WRITERS, files_table
+    from evaluation.statistics.agreement import gamma as gamma_measure
     from evaluation.statistics.agreement.assessors import AgreementError
+
+    if gamma and not gamma_measure.available():
+        raise CommandError(gamma_measure.MISSING)
 
     if assessors is not None:
         if qrels:
@@ -62,7 +73,7 @@ def agreement(
         from assessor.campaign.results.agreement import assessors_table
 
         with transaction() as session:
-            table = assessors_table(session, names[0], names[1], topic, elements)
+            table = assessors_table(session, names[0], names[1], topic, elements, gamma)
     else:
         if len(qrels) != 2:
             raise click.UsageError(f"expected two qrels files (or --assessors), got {len(qrels)}")
@@ -70,7 +81,11 @@ def agreement(
             raise click.UsageError("--elements on files needs --collection DIR")
         try:
             table = files_table(
-                qrels[0], qrels[1], topic=topic, collection=collection if elements else None
+                qrels[0],
+                qrels[1],
+                topic=topic,
+                collection=collection if elements else None,
+                gamma=gamma,
             )
         except AgreementError as error:
             raise CommandError(str(error)) from error

@@ -27,6 +27,7 @@ from assessor.web.overlay import render_overlay
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.output.tables import cell_text
 from evaluation.statistics.agreement.assessors import COLUMNS, Cell, TopicAgreement
+from evaluation.statistics.agreement.table import HEADINGS
 
 blueprint = Blueprint("agreement", __name__, url_prefix="/organiser")
 
@@ -100,7 +101,12 @@ def overview() -> ResponseReturnValue:
     result = agreement.overview(get_session())
     bars = [(row.topic, row.both_over_union) for row in result.rows]
     return page_or_fragment(
-        "organiser/agreement/topics.html", "content", overview=result, columns=COLUMNS, bars=bars
+        "organiser/agreement/topics.html",
+        "content",
+        overview=result,
+        columns=COLUMNS,
+        bars=bars,
+        headings=HEADINGS,
     )
 
 
@@ -149,6 +155,7 @@ def topic_page(topic: str) -> ResponseReturnValue:
         table=table,
         problem=problem,
         articles=articles,
+        headings=HEADINGS,
     )
 
 
