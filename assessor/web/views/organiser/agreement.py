@@ -26,6 +26,7 @@ from assessor.web.auth import organiser_required
 from assessor.web.overlay import render_overlay
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.output.tables import cell_text
+from evaluation.statistics.agreement import gamma as gamma_measure
 from evaluation.statistics.agreement.assessors import COLUMNS, Cell, TopicAgreement
 from evaluation.statistics.agreement.table import HEADINGS
 
@@ -139,11 +140,14 @@ def topic_page(topic: str) -> ResponseReturnValue:
     session = get_session()
     name_a, name_b = _pair(topic)
     table, problem = None, None
+    gamma = request.args.get("gamma") == "1" and gamma_measure.available()
     try:
         try:
-            table = agreement.assessors_table(session, name_a, name_b, topic, elements=True)
+            table = agreement.assessors_table(
+                session, name_a, name_b, topic, elements=True, gamma=gamma
+            )
         except (CampaignError, MissingTextError):
-            table = agreement.assessors_table(session, name_a, name_b, topic)
+            table = agreement.assessors_table(session, name_a, name_b, topic, gamma=gamma)
     except (CampaignError, LookupError) as error:
         problem = str(error.args[0])
     articles = agreement.compared_articles(session, topic, name_a, name_b) if not problem else []
@@ -156,6 +160,8 @@ def topic_page(topic: str) -> ResponseReturnValue:
         problem=problem,
         articles=articles,
         headings=HEADINGS,
+        gamma_available=gamma_measure.available(),
+        gamma_missing=gamma_measure.MISSING,
     )
 
 

@@ -1,0 +1,248 @@
+"""Adjudication: one gold judgement where the two assessors of a topic disagree (no Flask).
+
+For a double-judged topic (compared between its first two assessors by name, as the agreement
+pages do) the queue holds every article both have judged and judged differently: different
+verdicts, different passages, or the same passages with different best entry points. It is
+ordered by how far they disagree (`disagreement`: 1 for opposite verdicts, else 1 − the share
+of their highlighted characters that both highlighted; then articles in natural order), and
+counts how many are decided. An adjudicator takes one side's judgement whole, or the union or
+the intersection of their passages (`combine`); the decision is a `GoldJudgement`, stored with
+who decided and when, and never changes the assessors' own judgements.
+
+Gold qrels (`adjudicated_qrels`, `focal export-qrels --adjudicated`): the gold judgement where
+one was decided; elsewhere the documented fallback, the judgement of the topic's first
+assessor by name (the same as the second's where they agree), and a topic's only assessor's
+for a topic judged once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.results.agreement import Highlights, article_highlights, double_judged
+from assessor.campaign.results.qrels_export import collect_qrels
+from assessor.store.base import utcnow
+from assessor.store.gold import DECISIONS, GoldJudgement
+from assessor.store.models import Assignment, Document, Judgement
+from evaluation.formats import records
+from evaluation.formats.records import Qrels, Span, merge_passages
+from evaluation.statistics.agreement.assessors import covered, overlap
+from pooling.records import natural_key
+
+
+def disagreement(a: Highlights, b: Highlights) -> float:
+    """How far two judgements of one article differ: 1 for opposite verdicts, 0 when equal.
+
+    Both relevant: 1 − ∩/∪ of their highlighted characters (0 for the same passages, even
+    when the best entry points differ). Both not relevant: 0.
+
+    >>> yes = Highlights("a", "relevant", [(0, 10)], 0)
+    >>> disagreement(yes, Highlights("b", "nonrelevant", [], None))
+    1.0
+    >>> disagreement(yes, Highlights("b", "relevant", [(5, 15)], 5))  # ∩ 5, ∪ 15
+    0.6666666666666667
+    """
+    if a.status != b.status:
+        return 1.0
+    if a.status != "relevant":
+        return 0.0
+    both = overlap(a.passages, b.passages)
+    union = covered([*a.passages, *b.passages])
+    return 1 - both / union if union else 0.0
+
+
+def differ(a: Highlights, b: Highlights) -> bool:
+    """Whether two finished judgements differ in verdict, passages or best entry point."""
+    if a.status != b.status:
+        return True
+    if a.status != "relevant":
+        return False
+    return merge_passages(a.passages) != merge_passages(b.passages) or a.bep != b.bep
+
+
+def _intersection(a: list[Span], b: list[Span]) -> list[Span]:
+    out = []
+    for start_a, end_a in merge_passages(a):
+        for start_b, end_b in merge_passages(b):
+            start, end = max(start_a, start_b), min(end_a, end_b)
+            if start < end:
+                out.append((start, end))
+    return merge_passages(out)
+
+
+def combine(decision: str, a: Highlights, b: Highlights) -> tuple[str, list[Span], int | None]:
+    """The gold (status, passages, BEP) that `decision` makes of the two judgements.
+
+    `a`/`b`: that side whole. `union`: every character either highlighted; its BEP the
+    earlier of the two. `intersection`: the characters both highlighted (not relevant when
+    none); its BEP a side's BEP that lies in it, else its first character.
+
+    >>> a = Highlights("a", "relevant", [(0, 10)], 2)
+    >>> b = Highlights("b", "relevant", [(5, 15)], 6)
+    >>> combine("union", a, b), combine("intersection", a, b)
+    (('relevant', [(0, 15)], 2), ('relevant', [(5, 10)], 6))
+    """
+    if decision not in DECISIONS:
+        raise CampaignError(
+            f"unknown decision {decision!r}: expected one of {', '.join(DECISIONS)}"
+        )
+    if decision in ("a", "b"):
+        side = a if decision == "a" else b
+        passages = merge_passages(side.passages) if side.status == "relevant" else []
+        return ("relevant", passages, side.bep) if passages else ("nonrelevant", [], None)
+    sides = [side for side in (a, b) if side.status == "relevant"]
+    if decision == "union":
+        passages = merge_passages([span for side in sides for span in side.passages])
+        beps = [side.bep for side in sides if side.bep is not None]
+        if not passages:
+            return "nonrelevant", [], None
+        return "relevant", passages, min(beps) if beps else passages[0][0]
+    if len(sides) < 2:
+        return "nonrelevant", [], None
+    passages = _intersection(a.passages, b.passages)
+    if not passages:
+        return "nonrelevant", [], None
+    inside = [
+        side.bep
+        for side in sides
+        if side.bep is not None and any(s <= side.bep < e for s, e in passages)
+    ]
+    return "relevant", passages, min(inside) if inside else passages[0][0]
+
+
+@dataclass(frozen=True, slots=True)
+class QueueItem:
+    """An article the two assessors judged differently, and its gold judgement if decided."""
+
+    article: str
+    disagreement: float
+    gold: GoldJudgement | None
+
+
+@dataclass(frozen=True, slots=True)
+class Queue:
+    """A topic's disagreements, most disagreed first, and how many are decided."""
+
+    topic: str
+    names: tuple[str, str]
+    items: list[QueueItem]
+
+    @property
+    def decided(self) -> int:
+        return sum(1 for item in self.items if item.gold is not None)
+
+    def next_open(self, after: str | None = None) -> str | None:
+        """The first undecided article (after `after` in queue order, when given)."""
+        order = [item.article for item in self.items]
+        start = order.index(after) + 1 if after in order else 0
+        for item in [*self.items[start:], *self.items[:start]]:
+            if item.gold is None and item.article != after:
+                return item.article
+        return None
+
+
+def pair(session: Session, topic: str) -> tuple[str, str]:
+    """The two assessors compared on `topic` (CampaignError unless it is double-judged)."""
+    for item in double_judged(session):
+        if item.topic.id == topic:
+            return item.assessors[0], item.assessors[1]
+    raise CampaignError(f"topic {topic} is not judged by two assessors")
+
+
+def sides(session: Session, topic: str, article: str) -> tuple[Highlights, Highlights]:
+    """The two compared assessors' judgements of `article` (by `pair`)."""
+    name_a, name_b = pair(session, topic)
+    by_name = {h.assessor: h for h in article_highlights(session, topic, article)}
+    return by_name[name_a], by_name[name_b]
+
+
+def queue(session: Session, topic: str) -> Queue:
+    """The disagreements of `topic`, ordered by `disagreement` (most first), then by article."""
+    names = pair(session, topic)
+    articles = session.scalars(
+        select(Judgement.article)
+        .distinct()
+        .join(Assignment, Judgement.assignment_id == Assignment.id)
+        .where(Assignment.topic_id == topic)
+    )
+    gold = {
+        row.article: row
+        for row in session.scalars(select(GoldJudgement).where(GoldJudgement.topic_id == topic))
+    }
+    items = []
+    for article in articles:
+        by_name = {h.assessor: h for h in article_highlights(session, topic, article)}
+        a, b = by_name[names[0]], by_name[names[1]]
+        if "unjudged" in (a.status, b.status) or not differ(a, b):
+            continue
+        items.append(QueueItem(article, disagreement(a, b), gold.get(article)))
+    items.sort(key=lambda item: (-item.disagreement, natural_key(item.article)))
+    return Queue(topic, names, items)
+
+
+def decide(
+    session: Session, topic: str, article: str, decision: str, user_id: int | None
+) -> GoldJudgement:
+    """Store (or replace) the gold judgement of `article` made by `decision` (not committed)."""
+    a, b = sides(session, topic, article)
+    if "unjudged" in (a.status, b.status):
+        raise CampaignError(
+            f"article {article} is not judged by both {a.assessor} and {b.assessor}"
+        )
+    status, passages, bep = combine(decision, a, b)
+    row = session.scalars(
+        select(GoldJudgement).where(
+            GoldJudgement.topic_id == topic, GoldJudgement.article == article
+        )
+    ).first()
+    if row is None:
+        row = GoldJudgement(topic_id=topic, article=article)
+        session.add(row)
+    row.status, row.passages, row.bep = status, [list(p) for p in passages], bep
+    row.decision, row.assessor_a, row.assessor_b = decision, a.assessor, b.assessor
+    row.decided_by, row.decided_at = user_id, utcnow()
+    session.flush()
+    return row
+
+
+def gold_qrels(session: Session, topic: str | None = None) -> Qrels:
+    """The decided gold judgements alone, as qrels (topics and articles in natural order)."""
+    query = select(GoldJudgement, Document.text_length).join(
+        Document, GoldJudgement.article == Document.id
+    )
+    if topic is not None:
+        query = query.where(GoldJudgement.topic_id == topic)
+    out: Qrels = {}
+    for row, length in session.execute(query):
+        passages = tuple((start, end) for start, end in row.passages)
+        relevant = row.status == "relevant" and bool(passages)
+        out.setdefault(row.topic_id, {})[row.article] = records.Judgement(
+            topic=row.topic_id,
+            article=row.article,
+            rel_chars=sum(end - start for start, end in passages) if relevant else 0,
+            article_chars=length,
+            bep=row.bep if relevant else None,
+            passages=passages if relevant else (),
+            line=0,
+        )
+    return _sorted(out)
+
+
+def adjudicated_qrels(session: Session, topic: str | None = None) -> Qrels:
+    """Gold where decided, else the first assessor's judgement by name (see the module)."""
+    choices = {item.topic.id: item.assessors[0] for item in double_judged(session)}
+    base = collect_qrels(session, topic, None, choices)
+    for topic_id, lines in gold_qrels(session, topic).items():
+        base.setdefault(topic_id, {}).update(lines)
+    return _sorted(base)
+
+
+def _sorted(qrels: Qrels) -> Qrels:
+    return {
+        topic: {article: qrels[topic][article] for article in sorted(qrels[topic], key=natural_key)}
+        for topic in sorted(qrels, key=natural_key)
+    }

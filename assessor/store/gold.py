@@ -1,0 +1,40 @@
+"""Gold judgements: what an adjudicator decided for an article two assessors disagreed on.
+
+A third judgement set beside the assessors' own (`models.Judgement`), one row per topic and
+article, with who decided, when, and how (`decision`: one side's judgement taken whole,
+their union or intersection). The assessors' judgements are never changed by adjudication.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from assessor.store.base import Base, utcnow
+
+DECISIONS = ("a", "b", "union", "intersection")
+"""How a gold judgement was made: side a's or side b's taken whole, or the two combined."""
+
+
+class GoldJudgement(Base):
+    """The adjudicated judgement of one article of one topic."""
+
+    __tablename__ = "gold_judgements"
+    __table_args__ = (
+        UniqueConstraint("topic_id", "article"),
+        CheckConstraint("status IN ('relevant', 'nonrelevant')", name="status"),
+        CheckConstraint("decision IN ('a', 'b', 'union', 'intersection')", name="decision"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    topic_id: Mapped[str] = mapped_column(ForeignKey("topics.id", ondelete="CASCADE"))
+    article: Mapped[str] = mapped_column(ForeignKey("documents.id"))
+    status: Mapped[str] = mapped_column(String(20))
+    passages: Mapped[list[list[int]]] = mapped_column(default=list)
+    bep: Mapped[int | None] = mapped_column(Integer)
+    decision: Mapped[str] = mapped_column(String(20))
+    assessor_a: Mapped[str] = mapped_column(String(100))  # the two compared, by name
+    assessor_b: Mapped[str] = mapped_column(String(100))
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

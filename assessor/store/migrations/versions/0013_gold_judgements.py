@@ -1,0 +1,67 @@
+"""gold_judgements: adjudicated judgements of the articles two assessors disagreed on
+
+A table of its own (docs/analytics.md, "Adjudication"), touching no other.
+
+Revision ID: 0013_gold_judgements
+Revises: 0008_import_jobs
+Create Date: 2026-11-26 01:15:00
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0013_gold_judgements"
+down_revision: str | None = "0008_import_jobs"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "gold_judgements",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("topic_id", sa.String(length=50), nullable=False),
+        sa.Column("article", sa.String(length=200), nullable=False),
+        sa.Column("status", sa.String(length=20), nullable=False),
+        sa.Column("passages", sa.JSON(), nullable=False),
+        sa.Column("bep", sa.Integer(), nullable=True),
+        sa.Column("decision", sa.String(length=20), nullable=False),
+        sa.Column("assessor_a", sa.String(length=100), nullable=False),
+        sa.Column("assessor_b", sa.String(length=100), nullable=False),
+        sa.Column("decided_by", sa.Integer(), nullable=True),
+        sa.Column("decided_at", sa.DateTime(), nullable=False),
+        sa.CheckConstraint(
+            "status IN ('relevant', 'nonrelevant')", name=op.f("ck_gold_judgements_status")
+        ),
+        sa.CheckConstraint(
+            "decision IN ('a', 'b', 'union', 'intersection')",
+            name=op.f("ck_gold_judgements_decision"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["article"], ["documents.id"], name=op.f("fk_gold_judgements_article_documents")
+        ),
+        sa.ForeignKeyConstraint(
+            ["decided_by"],
+            ["users.id"],
+            name=op.f("fk_gold_judgements_decided_by_users"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["topic_id"],
+            ["topics.id"],
+            name=op.f("fk_gold_judgements_topic_id_topics"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_gold_judgements")),
+        sa.UniqueConstraint(
+            "topic_id", "article", name=op.f("uq_gold_judgements_topic_id_article")
+        ),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("gold_judgements")
