@@ -93,7 +93,9 @@ def combine(decision: str, a: Highlights, b: Highlights) -> tuple[str, list[Span
     if decision in ("a", "b"):
         side = a if decision == "a" else b
         passages = merge_passages(side.passages) if side.status == "relevant" else []
-        return ("relevant", passages, side.bep) if passages else ("nonrelevant", [], None)
+        if not passages:
+            return "nonrelevant", [], None
+        return "relevant", passages, side.bep if side.bep is not None else passages[0][0]
     sides = [side for side in (a, b) if side.status == "relevant"]
     if decision == "union":
         passages = merge_passages([span for side in sides for span in side.passages])

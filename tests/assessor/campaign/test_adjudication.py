@@ -1,0 +1,99 @@
+"""Adjudication of topic 1, which alice and bob both judge (tests/assessor/conftest.double_judge).
+
+alice: 1001 relevant [5, 25) BEP 5, 1002 not relevant, 1003 relevant [5, 11);
+bob:   1001 relevant [9, 35) BEP 12, 1002 relevant [4, 10), 1003 not judged.
+Every expected value below is worked from these by hand.
+"""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from sqlalchemy import select
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.results import adjudication
+from assessor.campaign.results.agreement import Highlights
+from assessor.campaign.results.qrels_export import qrels_text
+from assessor.store import db
+from assessor.store.gold import GoldJudgement
+from assessor.store.models import User
+
+from ..conftest import Seeded, double_judge
+
+
+@pytest.fixture
+def doubled(any_seeded: Seeded) -> Seeded:
+    double_judge(any_seeded)
+    return any_seeded
+
+
+def test_the_queue_is_ordered_by_disagreement(doubled: Seeded) -> None:
+    with db.session_scope(doubled.app) as session:
+        found = adjudication.queue(session, "1")
+    assert found.names == ("alice", "bob")
+    # 1002: opposite verdicts → 1; 1001: ∩ [9, 25) = 16, ∪ [5, 35) = 30 → 1 − 16/30;
+    # 1003: bob has not judged it, so it waits
+    assert [(item.article, item.disagreement) for item in found.items] == [
+        ("1002", 1.0),
+        ("1001", pytest.approx(1 - 16 / 30)),
+    ]
+    assert found.decided == 0 and found.next_open() == "1002"
+    assert found.next_open("1002") == "1001"
+
+
+def test_decisions_make_gold_with_who_and_when(doubled: Seeded) -> None:
+    with db.session_scope(doubled.app) as session:
+        olga = session.scalars(select(User.id).where(User.name == "olga")).one()
+        union = adjudication.decide(session, "1", "1001", "union", olga)
+        assert (union.status, union.passages, union.bep) == ("relevant", [[5, 35]], 5)
+        both = adjudication.decide(session, "1", "1001", "intersection", olga)  # replaces it
+        # alice's BEP 5 is outside [9, 25), bob's 12 inside
+        assert (both.status, both.passages, both.bep) == ("relevant", [[9, 25]], 12)
+        bob = adjudication.decide(session, "1", "1002", "b", olga)
+        assert (bob.status, bob.passages, bob.bep) == ("relevant", [[4, 10]], 4)  # no BEP set
+        session.commit()
+    with db.session_scope(doubled.app) as session:
+        rows = session.scalars(select(GoldJudgement).order_by(GoldJudgement.article)).all()
+        assert [(r.article, r.decision, r.decided_by is not None) for r in rows] == [
+            ("1001", "intersection", True),
+            ("1002", "b", True),
+        ]
+        assert all(r.decided_at is not None for r in rows)
+        found = adjudication.queue(session, "1")
+        assert found.decided == 2 and found.next_open() is None
+        gold = qrels_text(adjudication.gold_qrels(session))
+        # 1001: 16 characters at 9, BEP 12; 1002: 6 characters at 4 (lengths 49 and 24)
+        assert gold == "1 Q0 1001 16 49 12 9:16\n1 Q0 1002 6 24 4 4:6\n"
+        text = qrels_text(adjudication.adjudicated_qrels(session))
+    # gold where decided; alice's (first by name) for 1003; topic 2 has no judgement yet
+    assert text == "1 Q0 1001 16 49 12 9:16\n1 Q0 1002 6 24 4 4:6\n1 Q0 1003 6 19 5 5:6\n"
+
+
+def test_bad_decisions_are_refused(doubled: Seeded) -> None:
+    with db.session_scope(doubled.app) as session:
+        with pytest.raises(CampaignError, match="unknown decision 'both'"):
+            adjudication.decide(session, "1", "1001", "both", None)
+        with pytest.raises(CampaignError, match="not judged by both alice and bob"):
+            adjudication.decide(session, "1", "1003", "a", None)
+        with pytest.raises(CampaignError, match="topic 2 is not judged by two assessors"):
+            adjudication.queue(session, "2")
+
+
+def test_combinations_worked_by_hand() -> None:
+    a = Highlights("a", "relevant", [(0, 10), (20, 30)], 20)
+    b = Highlights("b", "relevant", [(25, 40)], None)
+    no = Highlights("c", "nonrelevant", [], None)
+    assert adjudication.combine("union", a, b) == ("relevant", [(0, 10), (20, 40)], 20)
+    assert adjudication.combine("intersection", a, b) == ("relevant", [(25, 30)], 25)
+    assert adjudication.combine("intersection", a, no) == ("nonrelevant", [], None)
+    assert adjudication.combine("union", no, b) == ("relevant", [(25, 40)], 25)
+    assert adjudication.combine("a", no, b) == ("nonrelevant", [], None)
+    assert not adjudication.differ(a, a)
+    assert adjudication.differ(a, Highlights("b", "relevant", a.passages, 0))  # BEP only
+    assert adjudication.disagreement(a, Highlights("b", "relevant", a.passages, 0)) == 0.0
+
+
+def test_docstrings() -> None:
+    assert doctest.testmod(adjudication).failed == 0
