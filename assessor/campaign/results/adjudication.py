@@ -23,14 +23,20 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
-from assessor.campaign.results.agreement import Highlights, article_highlights, double_judged
+from assessor.campaign.results.agreement import (
+    Highlights,
+    article_highlights,
+    assessor_qrels,
+    double_judged,
+)
 from assessor.campaign.results.qrels_export import collect_qrels
 from assessor.store.base import utcnow
 from assessor.store.gold import DECISIONS, GoldJudgement
 from assessor.store.models import Assignment, Document, Judgement
 from evaluation.formats import records
 from evaluation.formats.records import Qrels, Span, merge_passages
-from evaluation.statistics.agreement.assessors import covered, overlap
+from evaluation.statistics.agreement.assessors import AgreementError, covered, overlap
+from evaluation.statistics.agreement.table import AgreementTable, agreement_table
 from pooling.records import natural_key
 
 
@@ -248,3 +254,22 @@ def _sorted(qrels: Qrels) -> Qrels:
         topic: {article: qrels[topic][article] for article in sorted(qrels[topic], key=natural_key)}
         for topic in sorted(qrels, key=natural_key)
     }
+
+
+GOLD = "gold"
+"""The name the gold side goes by in an agreement table."""
+
+
+def gold_table(
+    session: Session, name: str, topic: str | None = None, gamma: bool = False
+) -> AgreementTable:
+    """The agreement of assessor `name` with the adjudicated judgements (`adjudicated_qrels`)
+    of the double-judged topics that `name` assesses (CampaignError when there is none)."""
+    mine = assessor_qrels(session, name, topic)
+    doubled = {item.topic.id for item in double_judged(session) if name in item.assessors}
+    adjudicated = adjudicated_qrels(session, topic)
+    gold = {topic_id: lines for topic_id, lines in adjudicated.items() if topic_id in doubled}
+    try:
+        return agreement_table(mine, gold, topic=topic, names=(name, GOLD), gamma=gamma)
+    except AgreementError as error:
+        raise CampaignError(str(error)) from error

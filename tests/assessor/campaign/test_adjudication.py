@@ -8,14 +8,18 @@ Every expected value below is worked from these by hand.
 from __future__ import annotations
 
 import doctest
+import json
 
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import select
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.results import adjudication
 from assessor.campaign.results.agreement import Highlights
 from assessor.campaign.results.qrels_export import qrels_text
+from assessor.cli import support
+from assessor.cli.main import main
 from assessor.store import db
 from assessor.store.gold import GoldJudgement
 from assessor.store.models import User
@@ -97,3 +101,34 @@ def test_combinations_worked_by_hand() -> None:
 
 def test_docstrings() -> None:
     assert doctest.testmod(adjudication).failed == 0
+
+
+def test_export_and_agreement_against_gold_on_the_command_line(
+    doubled: Seeded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(support, "make_app", lambda migrated=True: doubled.app)
+    with db.session_scope(doubled.app) as session:
+        adjudication.decide(session, "1", "1001", "b", None)
+        adjudication.decide(session, "1", "1002", "a", None)
+        session.commit()
+    exported = CliRunner().invoke(main, ["export-qrels", "--adjudicated"])
+    assert exported.exit_code == 0, exported.output
+    # 1001 bob's [9, 35) BEP 12; 1002 alice's "not relevant"; 1003 alice's (the fallback)
+    assert exported.stdout == "1 Q0 1001 26 49 12 9:26\n1 Q0 1002 0 24\n1 Q0 1003 6 19 5 5:6\n"
+    refused = CliRunner().invoke(main, ["export-qrels", "--adjudicated", "--format", "trec"])
+    assert refused.exit_code == 2 and "--adjudicated writes FOL" in refused.output
+    for name, chars_both in (("alice", 16), ("bob", 26)):
+        result = CliRunner().invoke(
+            main, ["agreement", "--assessors", name, "--gold", "--format", "json"]
+        )
+        assert result.exit_code == 0, result.output
+        document = json.loads(result.stdout)
+        assert document["assessors"] == [name, "gold"]
+        # alice ∩ gold: [9, 25) of 1001 = 16 (her 1003 is gold's too, 6 more); bob = gold on
+        # 1001 (26) and never judged 1003
+        row = document["rows"][0]
+        assert row["chars_both"] == chars_both + (6 if name == "alice" else 0)
+        if name == "bob":
+            assert row["alpha_u"] is not None and row["char_f1"] < 1  # 1002: bob relevant
+    usage = CliRunner().invoke(main, ["agreement", "--gold"])
+    assert usage.exit_code == 2 and "give --assessors A" in usage.output
