@@ -129,6 +129,7 @@ class QueueItem:
     article: str
     disagreement: float
     gold: GoldJudgement | None
+    sides: tuple[Highlights, Highlights]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +188,7 @@ def queue(session: Session, topic: str) -> Queue:
         a, b = by_name[names[0]], by_name[names[1]]
         if "unjudged" in (a.status, b.status) or not differ(a, b):
             continue
-        items.append(QueueItem(article, disagreement(a, b), gold.get(article)))
+        items.append(QueueItem(article, disagreement(a, b), gold.get(article), (a, b)))
     items.sort(key=lambda item: (-item.disagreement, natural_key(item.article)))
     return Queue(topic, names, items)
 
@@ -202,11 +203,7 @@ def decide(
             f"article {article} is not judged by both {a.assessor} and {b.assessor}"
         )
     status, passages, bep = combine(decision, a, b)
-    row = session.scalars(
-        select(GoldJudgement).where(
-            GoldJudgement.topic_id == topic, GoldJudgement.article == article
-        )
-    ).first()
+    row = gold_of(session, topic, article)
     if row is None:
         row = GoldJudgement(topic_id=topic, article=article)
         session.add(row)
@@ -215,6 +212,14 @@ def decide(
     row.decided_by, row.decided_at = user_id, utcnow()
     session.flush()
     return row
+
+
+def gold_of(session: Session, topic: str, article: str) -> GoldJudgement | None:
+    """The gold judgement of `article` for `topic`, None until one is decided."""
+    query = select(GoldJudgement).where(
+        GoldJudgement.topic_id == topic, GoldJudgement.article == article
+    )
+    return session.scalars(query).first()
 
 
 def gold_qrels(session: Session, topic: str | None = None) -> Qrels:

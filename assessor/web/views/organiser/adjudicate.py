@@ -1,0 +1,159 @@
+"""The organiser's adjudication pages: a double-judged topic's disagreements, decided one by one.
+
+Organisers only (403 for assessors, who never see the other assessor's passages nor the gold).
+The queue (`campaign.results.adjudication.queue`) lists the articles the two assessors judged
+differently, most disagreed first, with progress; an article's page overlays both judgements
+(`overlay.render_overlay`), describes each best entry point in words, shows the gold decided so
+far, and takes the decision: side a's or b's judgement, their union or their intersection.
+After a decision the page moves on to the next undecided article.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, abort, flash, g, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from assessor.campaign.errors import CampaignError
+from assessor.campaign.people import roster
+from assessor.campaign.results import adjudication
+from assessor.campaign.results.agreement import Highlights, double_judged
+from assessor.store import texts
+from assessor.store.db import get_session
+from assessor.store.gold import GoldJudgement
+from assessor.web.auth import organiser_required
+from assessor.web.overlay import describe_bep, render_overlay
+from assessor.web.views.htmx import page_or_fragment
+
+blueprint = Blueprint("adjudicate", __name__, url_prefix="/organiser/adjudicate")
+
+DECISION_WORDS = {
+    "a": "{a}'s judgement",
+    "b": "{b}'s judgement",
+    "union": "every passage of either (union)",
+    "intersection": "only what both highlighted (intersection)",
+}
+"""Each decision in words, with the assessors' names filled in."""
+
+
+@blueprint.get("")
+@organiser_required
+def topics() -> ResponseReturnValue:
+    """Every double-judged topic with its disagreements decided so far."""
+    session = get_session()
+    queues = [adjudication.queue(session, item.topic.id) for item in double_judged(session)]
+    return page_or_fragment("organiser/adjudicate/topics.html", "content", queues=queues)
+
+
+def _queue(topic: str) -> adjudication.Queue:
+    session = get_session()
+    if not roster.has_topic(session, topic):
+        abort(404, description=f"no topic {topic}")
+    try:
+        return adjudication.queue(session, topic)
+    except CampaignError as error:
+        abort(404, description=str(error))
+
+
+@blueprint.get("/<topic>")
+@organiser_required
+def queue_page(topic: str) -> ResponseReturnValue:
+    """The topic's disagreements, most disagreed first, with progress."""
+    found = _queue(topic)
+    return page_or_fragment(
+        "organiser/adjudicate/queue.html",
+        "content",
+        topic=roster.topic(get_session(), topic),
+        queue=found,
+        decisions=_decision_words(found.names),
+    )
+
+
+def _decision_words(names: tuple[str, str]) -> dict[str, str]:
+    return {key: words.format(a=names[0], b=names[1]) for key, words in DECISION_WORDS.items()}
+
+
+def _article_page(topic: str, article: str, status: int = 200) -> ResponseReturnValue:
+    session = get_session()
+    found = _queue(topic)
+    document = roster.document_row(session, article)
+    if document is None:
+        abort(404, description=f"no article {article}")
+    a, b = adjudication.sides(session, topic, article)
+    gold = adjudication.gold_of(session, topic, article)
+    text, overlay, gold_overlay = None, None, None
+    if document.file is not None and document.has_text:
+        text = texts.load(document).text
+        path = Path(document.file)
+        overlay = render_overlay(path, (a.passages, b.passages), (a.bep, b.bep), found.names)
+        if gold is not None:
+            spans = [(start, end) for start, end in gold.passages]
+            gold_overlay = render_overlay(path, (spans, []), (gold.bep, None), ("gold", ""))
+    return page_or_fragment(
+        "organiser/adjudicate/article.html",
+        "content",
+        status,
+        topic=roster.topic(session, topic),
+        article=article,
+        queue=found,
+        sides=(a, b),
+        beps=[describe_bep(text, side.bep) for side in (a, b)],
+        gold=gold,
+        gold_bep=describe_bep(text, gold.bep) if gold is not None else None,
+        decider=_decider(gold),
+        overlay=overlay,
+        gold_overlay=gold_overlay,
+        decisions=_decision_words(found.names),
+        in_queue=any(item.article == article for item in found.items),
+        next_open=found.next_open(article),
+    )
+
+
+def _decider(gold: GoldJudgement | None) -> str:
+    if gold is None or gold.decided_by is None:
+        return "someone no longer registered"
+    user = roster.user(get_session(), gold.decided_by)
+    return user.name if user is not None else "someone no longer registered"
+
+
+@blueprint.get("/<topic>/<article>")
+@organiser_required
+def article_page(topic: str, article: str) -> ResponseReturnValue:
+    """Both judgements overlaid, the gold so far, and the decision buttons."""
+    return _article_page(topic, article)
+
+
+@blueprint.post("/<topic>/<article>")
+@organiser_required
+def decide(topic: str, article: str) -> ResponseReturnValue:
+    """Store the decision; then the next undecided article (or the queue when none is left)."""
+    _queue(topic)  # 404 for a topic that is not double-judged
+    session = get_session()
+    if roster.document_row(session, article) is None:
+        abort(404, description=f"no article {article}")
+    decision = request.form.get("decision", "")
+    try:
+        adjudication.decide(session, topic, article, decision, g.user.id)
+        session.commit()
+    except CampaignError as error:
+        session.rollback()
+        flash(str(error), "error")
+        return _article_page(topic, article, 422)
+    flash(Markup("Article {} decided: {}.").format(article, decision), "info")
+    following = adjudication.queue(session, topic).next_open(article)
+    if following is None:
+        return redirect(url_for(".queue_page", topic=topic))
+    return redirect(url_for(".article_page", topic=topic, article=following))
+
+
+def side_summary(side: Highlights) -> str:
+    """One assessor's verdict in words, for the page's legend."""
+    if side.status != "relevant":
+        return "not relevant" if side.status == "nonrelevant" else "not judged"
+    count = len(side.passages)
+    return f"relevant, {count} passage{'s' if count != 1 else ''}"
+
+
+blueprint.add_app_template_filter(side_summary, "side_summary")
