@@ -10,9 +10,9 @@ the intersection of their passages (`combine`); the decision is a `GoldJudgement
 who decided and when, and never changes the assessors' own judgements.
 
 Gold qrels (`adjudicated_qrels`, `focal export-qrels --adjudicated`): the gold judgement where
-one was decided; elsewhere the documented fallback, the judgement of the topic's first
-assessor by name (the same as the second's where they agree), and a topic's only assessor's
-for a topic judged once.
+one was decided; elsewhere the documented fallback: on a double-judged topic the judgement of
+its first assessor by name (the same as the second's where they agree), or the second's where
+only the second has judged the article; on a topic judged once, its assessor's.
 """
 
 from __future__ import annotations
@@ -246,9 +246,13 @@ def gold_qrels(session: Session, topic: str | None = None) -> Qrels:
 
 
 def adjudicated_qrels(session: Session, topic: str | None = None) -> Qrels:
-    """Gold where decided, else the first assessor's judgement by name (see the module)."""
-    choices = {item.topic.id: item.assessors[0] for item in double_judged(session)}
-    base = collect_qrels(session, topic, None, choices)
+    """Gold where decided, else the fallback of the module's docstring."""
+    doubled = double_judged(session)
+    base = collect_qrels(session, topic, None, {i.topic.id: i.assessors[0] for i in doubled})
+    seconds = collect_qrels(session, topic, None, {i.topic.id: i.assessors[1] for i in doubled})
+    for item in doubled:
+        for article, line in seconds.get(item.topic.id, {}).items():
+            base.setdefault(item.topic.id, {}).setdefault(article, line)
     for topic_id, lines in gold_qrels(session, topic).items():
         base.setdefault(topic_id, {}).update(lines)
     return _sorted(base)
