@@ -29,9 +29,27 @@ from evaluation.formats.records import Judgement, Qrels  # noqa: E402
 from evaluation.text.document import Document  # noqa: E402
 
 TOPIC = "9001"
-POOLED = (
-    "1002 1003 1004 1005 1006 1008 1010 1016 1017 1020 1023 1028 1029 1032 1033 1034 1036 1038 1043"
-).split()
+POOLED = [
+    "1002",
+    "1003",
+    "1004",
+    "1005",
+    "1006",
+    "1008",
+    "1010",
+    "1016",
+    "1017",
+    "1020",
+    "1023",
+    "1028",
+    "1029",
+    "1032",
+    "1033",
+    "1034",
+    "1036",
+    "1038",
+    "1043",
+]
 """The demo pool of topic 9001 (20 articles, top-n over the four runs) without 1001."""
 
 RELEVANT: dict[str, list[PassageSpec]] = {

@@ -34,7 +34,7 @@ def test_an_organiser_adjudicates_every_disagreement(browser: Browser, demo_site
     ui.wait_saved(assessor)
     ui.open_article(assessor, "assessor", "1003")  # assessor2: relevant
     assessor.keyboard.press("x")  # not relevant, then the next article
-    assessor.wait_for_url(f"**/articles/1004")
+    assessor.wait_for_url("**/articles/1004")
     ui.ready(assessor)
     ui.wait_saved(assessor)
     for path in ("/organiser/adjudicate", f"/organiser/adjudicate/{TOPIC}/1003"):
