@@ -130,5 +130,14 @@ def test_export_and_agreement_against_gold_on_the_command_line(
         assert row["chars_both"] == chars_both + (6 if name == "alice" else 0)
         if name == "bob":
             assert row["alpha_u"] is not None and row["char_f1"] < 1  # 1002: bob relevant
+    report = CliRunner().invoke(main, ["report", "--format", "json"])
+    assert report.exit_code == 0, report.output
+    tables = {table["name"]: table for table in json.loads(report.stdout)["tables"]}
+    events = tables["adjudication"]["rows"]
+    # decided in that order, by nobody registered (user None): bob's 1001 has 26 characters
+    assert [row[:7] for row in events] == [
+        ["1", "1001", "alice / bob", "b", "relevant", 26, "-"],
+        ["1", "1002", "alice / bob", "a", "nonrelevant", 0, "-"],
+    ]
     usage = CliRunner().invoke(main, ["agreement", "--gold"])
     assert usage.exit_code == 2 and "give --assessors A" in usage.output
