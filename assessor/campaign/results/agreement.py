@@ -247,3 +247,23 @@ def compared_articles(
             )
         )
     return out
+
+
+def disagrees(item: ArticleComparison) -> bool:
+    """Whether both judged the article and differ in verdict or highlighted characters."""
+    if "unjudged" in (item.status_a, item.status_b):
+        return False
+    if item.status_a != item.status_b:
+        return True
+    return not item.chars_a == item.chars_b == item.chars_both
+
+
+def next_disagreement(articles: list[ArticleComparison], current: str) -> str | None:
+    """The next article after `current` (in the list's order, wrapping round) where the two
+    assessors disagree; None when there is no other."""
+    order = [item.article for item in articles]
+    start = order.index(current) + 1 if current in order else 0
+    for item in [*articles[start:], *articles[:start]]:
+        if item.article != current and disagrees(item):
+            return item.article
+    return None
