@@ -82,7 +82,7 @@ def agreement(
         if gold:
             if len(names) != 1 or not names[0]:
                 raise click.UsageError(f"--gold wants one assessor, found {assessors!r}")
-            from assessor.campaign.results.adjudication import gold_table
+            from assessor.campaign.results.gold_qrels import gold_table
 
             with transaction() as session:
                 table = gold_table(session, names[0], topic, gamma)

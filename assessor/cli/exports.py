@@ -96,7 +96,7 @@ def export_qrels(
     chosen = _choices(choices)
     with transaction() as session:
         if adjudicated:
-            from assessor.campaign.results.adjudication import adjudicated_qrels
+            from assessor.campaign.results.gold_qrels import adjudicated_qrels
 
             if (format_, offset_unit, assessor, chosen, with_assessors) != (
                 "fol",

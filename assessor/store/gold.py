@@ -15,7 +15,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 from assessor.store.base import Base, utcnow
 
 DECISIONS = ("a", "b", "union", "intersection")
-"""How a gold judgement was made: side a's or side b's taken whole, or the two combined."""
+"""How a gold judgement is made of the two sides: a's or b's taken whole, or the two combined."""
+EDITED = "edited"
+"""The decision of a gold judgement edited by hand (highlighted, unhighlighted, its BEP moved)."""
 
 
 class GoldJudgement(Base):
@@ -25,7 +27,9 @@ class GoldJudgement(Base):
     __table_args__ = (
         UniqueConstraint("topic_id", "article"),
         CheckConstraint("status IN ('relevant', 'nonrelevant')", name="status"),
-        CheckConstraint("decision IN ('a', 'b', 'union', 'intersection')", name="decision"),
+        CheckConstraint(
+            "decision IN ('a', 'b', 'union', 'intersection', 'edited')", name="decision"
+        ),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     topic_id: Mapped[str] = mapped_column(ForeignKey("topics.id", ondelete="CASCADE"))

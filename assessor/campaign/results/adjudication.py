@@ -9,10 +9,9 @@ counts how many are decided. An adjudicator takes one side's judgement whole, or
 the intersection of their passages (`combine`); the decision is a `GoldJudgement`, stored with
 who decided and when, and never changes the assessors' own judgements.
 
-Gold qrels (`adjudicated_qrels`, `focal export-qrels --adjudicated`): the gold judgement where
-one was decided; elsewhere the documented fallback: on a double-judged topic the judgement of
-its first assessor by name (the same as the second's where they agree), or the second's where
-only the second has judged the article; on a topic judged once, its assessor's.
+An adjudicator may also edit the gold by hand (`edit_gold`: highlight, unhighlight, best entry
+point), as on the assessment screen; the decision is then `edited`. Gold qrels are in
+`gold_qrels`.
 """
 
 from __future__ import annotations
@@ -26,17 +25,14 @@ from assessor.campaign.errors import CampaignError
 from assessor.campaign.results.agreement import (
     Highlights,
     article_highlights,
-    assessor_qrels,
     double_judged,
 )
-from assessor.campaign.results.qrels_export import collect_qrels
+from assessor.judging.spans import add_span, remove_span
 from assessor.store.base import utcnow
-from assessor.store.gold import DECISIONS, GoldJudgement
+from assessor.store.gold import DECISIONS, EDITED, GoldJudgement
 from assessor.store.models import Assignment, Document, Judgement
-from evaluation.formats import records
-from evaluation.formats.records import Qrels, Span, merge_passages
-from evaluation.statistics.agreement.assessors import AgreementError, covered, overlap
-from evaluation.statistics.agreement.table import AgreementTable, agreement_table
+from evaluation.formats.records import Span, merge_passages
+from evaluation.statistics.agreement.assessors import covered, overlap
 from pooling.records import natural_key
 
 
@@ -193,25 +189,85 @@ def queue(session: Session, topic: str) -> Queue:
     return Queue(topic, names, items)
 
 
-def decide(
-    session: Session, topic: str, article: str, decision: str, user_id: int | None
-) -> GoldJudgement:
-    """Store (or replace) the gold judgement of `article` made by `decision` (not committed)."""
+def _both_judged(session: Session, topic: str, article: str) -> tuple[Highlights, Highlights]:
     a, b = sides(session, topic, article)
     if "unjudged" in (a.status, b.status):
         raise CampaignError(
             f"article {article} is not judged by both {a.assessor} and {b.assessor}"
         )
-    status, passages, bep = combine(decision, a, b)
+    return a, b
+
+
+def _store(
+    session: Session,
+    topic: str,
+    article: str,
+    sides_: tuple[Highlights, Highlights],
+    gold: tuple[str, list[Span], int | None, str],
+    user_id: int | None,
+) -> GoldJudgement:
+    """Write the gold (status, passages, BEP, decision) of `article`, with who and when."""
     row = gold_of(session, topic, article)
     if row is None:
         row = GoldJudgement(topic_id=topic, article=article)
         session.add(row)
+    status, passages, bep, decision = gold
     row.status, row.passages, row.bep = status, [list(p) for p in passages], bep
-    row.decision, row.assessor_a, row.assessor_b = decision, a.assessor, b.assessor
+    row.decision, row.assessor_a, row.assessor_b = decision, *(s.assessor for s in sides_)
     row.decided_by, row.decided_at = user_id, utcnow()
     session.flush()
     return row
+
+
+def decide(
+    session: Session, topic: str, article: str, decision: str, user_id: int | None
+) -> GoldJudgement:
+    """Store (or replace) the gold judgement of `article` made by `decision` (not committed)."""
+    a, b = _both_judged(session, topic, article)
+    status, passages, bep = combine(decision, a, b)
+    return _store(session, topic, article, (a, b), (status, passages, bep, decision), user_id)
+
+
+EDITS = ("highlight", "unhighlight", "bep")
+"""What `edit_gold` does: add the characters to the gold, take them out, or move its BEP."""
+
+
+def edit_gold(
+    session: Session,
+    topic: str,
+    article: str,
+    edit: tuple[str, int, int],
+    user_id: int | None,
+) -> GoldJudgement:
+    """Edit the gold of `article` by hand (not committed): `edit` is (what, start, end).
+
+    `highlight`/`unhighlight` add or remove the characters [start, end) (passages merged as on
+    the assessment screen, H-Rule ATOM); `bep` puts the best entry point at `start`, inside a
+    gold passage. Without a gold yet, the edit starts from nothing highlighted. The decision
+    becomes `edited`; CampaignError for a range outside the article or a BEP outside the gold.
+    """
+    what, start, end = edit
+    a, b = _both_judged(session, topic, article)
+    length = session.scalars(select(Document.text_length).where(Document.id == article)).one()
+    row = gold_of(session, topic, article)
+    passages = [(s, e) for s, e in row.passages] if row is not None else []
+    bep = row.bep if row is not None else None
+    if what not in EDITS:
+        raise CampaignError(f"unknown edit {what!r}: expected one of {', '.join(EDITS)}")
+    if what != "bep" and not 0 <= start < end <= length:
+        raise CampaignError(f"characters {start}-{end} are not a range of article {article}")
+    if what == "highlight":
+        passages = add_span(passages, start, end)
+    elif what == "unhighlight":
+        passages = remove_span(passages, start, end)
+    elif not any(s <= start < e for s, e in passages):
+        raise CampaignError(f"the best entry point must be in a gold passage, not at {start}")
+    else:
+        bep = start
+    if not any(s <= (bep if bep is not None else -1) < e for s, e in passages):
+        bep = passages[0][0] if passages else None
+    status = "relevant" if passages else "nonrelevant"
+    return _store(session, topic, article, (a, b), (status, passages, bep, EDITED), user_id)
 
 
 def gold_of(session: Session, topic: str, article: str) -> GoldJudgement | None:
@@ -220,65 +276,3 @@ def gold_of(session: Session, topic: str, article: str) -> GoldJudgement | None:
         GoldJudgement.topic_id == topic, GoldJudgement.article == article
     )
     return session.scalars(query).first()
-
-
-def gold_qrels(session: Session, topic: str | None = None) -> Qrels:
-    """The decided gold judgements alone, as qrels (topics and articles in natural order)."""
-    query = select(GoldJudgement, Document.text_length).join(
-        Document, GoldJudgement.article == Document.id
-    )
-    if topic is not None:
-        query = query.where(GoldJudgement.topic_id == topic)
-    out: Qrels = {}
-    for row, length in session.execute(query):
-        passages = tuple((start, end) for start, end in row.passages)
-        relevant = row.status == "relevant" and bool(passages)
-        out.setdefault(row.topic_id, {})[row.article] = records.Judgement(
-            topic=row.topic_id,
-            article=row.article,
-            rel_chars=sum(end - start for start, end in passages) if relevant else 0,
-            article_chars=length,
-            bep=row.bep if relevant else None,
-            passages=passages if relevant else (),
-            line=0,
-        )
-    return _sorted(out)
-
-
-def adjudicated_qrels(session: Session, topic: str | None = None) -> Qrels:
-    """Gold where decided, else the fallback of the module's docstring."""
-    doubled = double_judged(session)
-    base = collect_qrels(session, topic, None, {i.topic.id: i.assessors[0] for i in doubled})
-    seconds = collect_qrels(session, topic, None, {i.topic.id: i.assessors[1] for i in doubled})
-    for item in doubled:
-        for article, line in seconds.get(item.topic.id, {}).items():
-            base.setdefault(item.topic.id, {}).setdefault(article, line)
-    for topic_id, lines in gold_qrels(session, topic).items():
-        base.setdefault(topic_id, {}).update(lines)
-    return _sorted(base)
-
-
-def _sorted(qrels: Qrels) -> Qrels:
-    return {
-        topic: {article: qrels[topic][article] for article in sorted(qrels[topic], key=natural_key)}
-        for topic in sorted(qrels, key=natural_key)
-    }
-
-
-GOLD = "gold"
-"""The name the gold side goes by in an agreement table."""
-
-
-def gold_table(
-    session: Session, name: str, topic: str | None = None, gamma: bool = False
-) -> AgreementTable:
-    """The agreement of assessor `name` with the adjudicated judgements (`adjudicated_qrels`)
-    of the double-judged topics that `name` assesses (CampaignError when there is none)."""
-    mine = assessor_qrels(session, name, topic)
-    doubled = {item.topic.id for item in double_judged(session) if name in item.assessors}
-    adjudicated = adjudicated_qrels(session, topic)
-    gold = {topic_id: lines for topic_id, lines in adjudicated.items() if topic_id in doubled}
-    try:
-        return agreement_table(mine, gold, topic=topic, names=(name, GOLD), gamma=gamma)
-    except AgreementError as error:
-        raise CampaignError(str(error)) from error

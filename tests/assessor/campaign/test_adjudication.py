@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 from assessor.campaign.errors import CampaignError
-from assessor.campaign.results import adjudication
+from assessor.campaign.results import adjudication, gold_qrels
 from assessor.campaign.results.agreement import Highlights
 from assessor.campaign.results.qrels_export import qrels_text
 from assessor.cli import support
@@ -67,10 +67,10 @@ def test_decisions_make_gold_with_who_and_when(doubled: Seeded) -> None:
         assert all(r.decided_at is not None for r in rows)
         found = adjudication.queue(session, "1")
         assert found.decided == 2 and found.next_open() is None
-        gold = qrels_text(adjudication.gold_qrels(session))
+        gold = qrels_text(gold_qrels.gold_qrels(session))
         # 1001: 16 characters at 9, BEP 12; 1002: 6 characters at 4 (lengths 49 and 24)
         assert gold == "1 Q0 1001 16 49 12 9:16\n1 Q0 1002 6 24 4 4:6\n"
-        text = qrels_text(adjudication.adjudicated_qrels(session))
+        text = qrels_text(gold_qrels.adjudicated_qrels(session))
     # gold where decided; alice's (first by name) for 1003; topic 2 has no judgement yet
     assert text == "1 Q0 1001 16 49 12 9:16\n1 Q0 1002 6 24 4 4:6\n1 Q0 1003 6 19 5 5:6\n"
 
@@ -141,3 +141,30 @@ def test_export_and_agreement_against_gold_on_the_command_line(
     ]
     usage = CliRunner().invoke(main, ["agreement", "--gold"])
     assert usage.exit_code == 2 and "give --assessors A" in usage.output
+
+
+def test_gold_edited_by_hand(doubled: Seeded) -> None:
+    with db.session_scope(doubled.app) as session:
+        # no gold yet: the edits start from nothing highlighted
+        row = adjudication.edit_gold(session, "1", "1001", ("highlight", 5, 12), None)
+        assert (row.status, row.passages, row.bep, row.decision) == (
+            "relevant",
+            [[5, 12]],
+            5,  # no BEP given: the passage's start
+            "edited",
+        )
+        # touching passages merge (H-Rule ATOM), then a hole is cut, then the BEP moves
+        row = adjudication.edit_gold(session, "1", "1001", ("highlight", 12, 20), None)
+        assert row.passages == [[5, 20]]
+        row = adjudication.edit_gold(session, "1", "1001", ("unhighlight", 5, 9), None)
+        assert (row.passages, row.bep) == ([[9, 20]], 9)  # the BEP fell out: first start
+        row = adjudication.edit_gold(session, "1", "1001", ("bep", 15, 15), None)
+        assert row.bep == 15
+        row = adjudication.edit_gold(session, "1", "1001", ("unhighlight", 0, 49), None)
+        assert (row.status, row.passages, row.bep) == ("nonrelevant", [], None)
+        with pytest.raises(CampaignError, match="not a range of article 1001"):
+            adjudication.edit_gold(session, "1", "1001", ("highlight", 40, 50), None)  # 49 long
+        with pytest.raises(CampaignError, match="must be in a gold passage"):
+            adjudication.edit_gold(session, "1", "1001", ("bep", 3, 3), None)
+        with pytest.raises(CampaignError, match="unknown edit 'erase'"):
+            adjudication.edit_gold(session, "1", "1001", ("erase", 3, 4), None)

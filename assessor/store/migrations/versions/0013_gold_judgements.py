@@ -38,7 +38,7 @@ def upgrade() -> None:
             "status IN ('relevant', 'nonrelevant')", name=op.f("ck_gold_judgements_status")
         ),
         sa.CheckConstraint(
-            "decision IN ('a', 'b', 'union', 'intersection')",
+            "decision IN ('a', 'b', 'union', 'intersection', 'edited')",
             name=op.f("ck_gold_judgements_decision"),
         ),
         sa.ForeignKeyConstraint(

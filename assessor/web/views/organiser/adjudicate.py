@@ -11,6 +11,7 @@ After a decision the page moves on to the next undecided article.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeGuard
 
 from flask import Blueprint, abort, flash, g, redirect, request, url_for
 from flask.typing import ResponseReturnValue
@@ -22,7 +23,7 @@ from assessor.campaign.results import adjudication
 from assessor.campaign.results.agreement import Highlights, double_judged
 from assessor.store import texts
 from assessor.store.db import get_session
-from assessor.store.gold import GoldJudgement
+from assessor.store.gold import EDITED, GoldJudgement
 from assessor.web.auth import organiser_required
 from assessor.web.overlay import describe_bep, render_overlay
 from assessor.web.views.htmx import page_or_fragment
@@ -88,9 +89,9 @@ def _article_page(topic: str, article: str, status: int = 200) -> ResponseReturn
         text = texts.load(document).text
         path = Path(document.file)
         overlay = render_overlay(path, (a.passages, b.passages), (a.bep, b.bep), found.names)
-        if gold is not None:
-            spans = [(start, end) for start, end in gold.passages]
-            gold_overlay = render_overlay(path, (spans, []), (gold.bep, None), ("gold", ""))
+        spans = [(start, end) for start, end in gold.passages] if gold is not None else []
+        bep = gold.bep if gold is not None else None
+        gold_overlay = render_overlay(path, (spans, []), (bep, None), ("gold", ""))
     return page_or_fragment(
         "organiser/adjudicate/article.html",
         "content",
@@ -106,6 +107,7 @@ def _article_page(topic: str, article: str, status: int = 200) -> ResponseReturn
         overlay=overlay,
         gold_overlay=gold_overlay,
         decisions=_decision_words(found.names),
+        decided_as={**_decision_words(found.names), EDITED: "edited by hand"},
         in_queue=any(item.article == article for item in found.items),
         next_open=found.next_open(article),
     )
@@ -146,6 +148,39 @@ def decide(topic: str, article: str) -> ResponseReturnValue:
     if following is None:
         return redirect(url_for(".queue_page", topic=topic))
     return redirect(url_for(".article_page", topic=topic, article=following))
+
+
+@blueprint.post("/<topic>/<article>/gold")
+@organiser_required
+def edit(topic: str, article: str) -> ResponseReturnValue:
+    """Edit the gold by hand (JSON `{"edit": "highlight"|"unhighlight"|"bep", "start", "end"}`,
+    offsets in code points); answers the gold as JSON, or 422 `{"error": ...}`."""
+    _queue(topic)
+    session = get_session()
+    if roster.document_row(session, article) is None:
+        abort(404, description=f"no article {article}")
+    body = request.get_json(silent=True)
+    fields = body if isinstance(body, dict) else {}
+    what, start = fields.get("edit"), fields.get("start")
+    end = fields.get("end", start)
+    if not (isinstance(what, str) and _offset(start) and _offset(end)):
+        return {"error": "expected JSON {edit, start, end} with integer offsets"}, 422
+    try:
+        row = adjudication.edit_gold(session, topic, article, (what, start, end), g.user.id)
+        session.commit()
+    except CampaignError as error:
+        session.rollback()
+        return {"error": str(error)}, 422
+    return {
+        "status": row.status,
+        "passages": row.passages,
+        "bep": row.bep,
+        "decision": row.decision,
+    }
+
+
+def _offset(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31
 
 
 def side_summary(side: Highlights) -> str:

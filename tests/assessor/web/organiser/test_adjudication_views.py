@@ -97,3 +97,37 @@ def test_bad_requests_are_4xx(olga: FlaskClient) -> None:
     assert olga.get("/organiser/adjudicate/9/1001").status_code == 404
     assert olga.get("/organiser/adjudicate/1/nope").status_code == 404
     assert olga.post("/organiser/adjudicate/1/1003", data={"decision": "a"}).status_code == 422
+
+
+def test_the_gold_is_edited_through_json(olga: FlaskClient, doubled: Seeded) -> None:
+    url = "/organiser/adjudicate/1/1001/gold"
+    answer = olga.post(url, json={"edit": "highlight", "start": 5, "end": 25})
+    assert answer.status_code == 200
+    assert answer.json == {
+        "status": "relevant",
+        "passages": [[5, 25]],
+        "bep": 5,
+        "decision": "edited",
+    }
+    moved = olga.post(url, json={"edit": "bep", "start": 12})
+    assert moved.status_code == 200 and moved.json is not None and moved.json["bep"] == 12
+    for body in ({"edit": "highlight", "start": "5", "end": 9}, {"start": 1}, [1, 2]):
+        refused = olga.post(url, json=body)
+        assert refused.status_code == 422 and "integer offsets" in refused.json["error"]
+    outside = olga.post(url, json={"edit": "highlight", "start": 40, "end": 99})
+    assert outside.status_code == 422 and "not a range" in outside.json["error"]
+    page = html.unescape(" ".join(olga.get("/organiser/adjudicate/1/1001").text.split()))
+    assert "edited by hand: relevant, 1 passage(s); best entry point before “ck brown" in page
+    assert 'data-url="/organiser/adjudicate/1/1001/gold"' in page
+
+
+def test_assessors_cannot_edit_the_gold(doubled: Seeded, log_in: Any) -> None:
+    client = doubled.app.test_client()
+    token = log_in(client, "bob")
+    body = {"edit": "highlight", "start": 0, "end": 5}
+    refused = client.post(
+        "/organiser/adjudicate/1/1001/gold", json=body, headers={"X-CSRF-Token": token}
+    )
+    assert refused.status_code == 403
+    with db.session_scope(doubled.app) as session:
+        assert session.scalars(select(GoldJudgement)).first() is None
