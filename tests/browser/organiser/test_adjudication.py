@@ -21,6 +21,25 @@ __all__ = ["demo_site"]  # the fixture, shared with the double-judging walk
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
+GOLD_POINTS = """([opening, start, end]) => {
+    const walker = document.createTreeWalker(
+        document.getElementById("gold-overlay"), NodeFilter.SHOW_TEXT);
+    let node = walker.nextNode();
+    while (node && !node.data.startsWith(opening)) node = walker.nextNode();
+    node.parentElement.scrollIntoView({block: "center"});
+    const points = [start, end].map((units) => {
+        const range = new Range();
+        range.setStart(node, units);
+        range.setEnd(node, units + 1);
+        const rect = range.getClientRects()[0];
+        return {x: rect.left + 1, y: rect.top + rect.height / 2};
+    });
+    return [...points, node.data];
+}"""
+"""Where characters `start` and `end` of the gold view's text node opening with `opening` are
+on screen, and that node's text (the gold view has the article's text nodes verbatim)."""
+OPENING = "A lightvessel has no engine"
+"""The opening of 1004's /article[1]/bdy[1]/sec[1]/p[1], a long text node."""
 P1 = "/article[1]/bdy[1]/sec[1]/p[1]"  # a long text node first: offsets 20-80 fall in it
 
 
@@ -62,6 +81,20 @@ def test_an_organiser_adjudicates_every_disagreement(browser: Browser, demo_site
     expect(organiser.locator("#gold-summary")).to_contain_text("Decided by organiser")
     expect(organiser.locator("#gold-overlay mark.by-a").first).to_be_visible()
 
+    # 1004's gold (the empty intersection) edited by hand: an exact drag over characters
+    # 20-80 of the paragraph, as on the assessment screen
+    organiser.goto(f"{demo_site.url}/organiser/adjudicate/{TOPIC}/1004")
+    begin, finish, paragraph = organiser.evaluate(GOLD_POINTS, [OPENING, 20, 80])
+    organiser.keyboard.down("Alt")
+    organiser.mouse.move(begin["x"], begin["y"])
+    organiser.mouse.down()
+    organiser.mouse.move(finish["x"], finish["y"], steps=12)
+    organiser.mouse.up()
+    organiser.keyboard.up("Alt")
+    expect(organiser.locator("#gold-summary")).to_contain_text("edited by hand: relevant")
+    edited = "".join(organiser.locator("#gold-overlay mark.by-a").all_text_contents())
+    assert edited == paragraph[20:80]
+
     exported = CliRunner().invoke(main, ["export-qrels", "--adjudicated", "--topic", TOPIC])
     assert exported.exit_code == 0, exported.output
     lines = {line.split()[2]: line for line in exported.stdout.splitlines()}
@@ -73,7 +106,8 @@ def test_an_organiser_adjudicates_every_disagreement(browser: Browser, demo_site
         str(loaded["1003"].bep),
         f"{loaded['1003'].passages[0][0]}:{loaded['1003'].rel_chars}",
     ]
-    assert lines["1004"].split()[3] == "0"
+    # 1004: the gold edited by hand, 60 characters
+    assert lines["1004"].split()[3] == "60"
 
     def agreement(*args: str) -> dict[str, float | None]:
         result = CliRunner().invoke(main, ["agreement", "--format", "json", "--gamma", *args])
@@ -89,7 +123,8 @@ def test_an_organiser_adjudicates_every_disagreement(browser: Browser, demo_site
     for row in (pair, first, second):
         assert {"alpha_u", "gamma", "char_f1"} <= row.keys()
     assert pair["char_f1"] == 0.0  # they share no highlighted character
-    # gold took assessor2's side where they disagreed, and is assessor2's where only
-    # assessor2 judged (the fallback): the same passages everywhere
-    assert (second["char_f1"], second["alpha_u"]) == (1.0, 1.0)
+    # gold took assessor2's side where they disagreed and is assessor2's where only assessor2
+    # judged (the fallback), plus the 60 characters of 1004 edited by hand
+    assert second["both_over_a"] == 1.0 and second["chars_b"] == (second["chars_a"] or 0) + 60
+    assert second["alpha_u"] is not None and 0.9 < second["alpha_u"] < 1
     assert first["alpha_u"] is not None and first["alpha_u"] < 0.5
