@@ -2,7 +2,9 @@
 
 A third judgement set beside the assessors' own (`models.Judgement`), one row per topic and
 article, with who decided, when, and how (`decision`: one side's judgement taken whole,
-their union or intersection). The assessors' judgements are never changed by adjudication.
+their union or intersection, or edited by hand). The assessors' judgements are never changed
+by adjudication. Organisers adjudicate every topic; `TopicAdjudicator` gives one topic to
+another user.
 """
 
 from __future__ import annotations
@@ -42,3 +44,14 @@ class GoldJudgement(Base):
     assessor_b: Mapped[str] = mapped_column(String(100))
     decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class TopicAdjudicator(Base):
+    """A user who may adjudicate one topic without being an organiser (never its assessor)."""
+
+    __tablename__ = "topic_adjudicators"
+    __table_args__ = (UniqueConstraint("topic_id", "user_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    topic_id: Mapped[str] = mapped_column(ForeignKey("topics.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

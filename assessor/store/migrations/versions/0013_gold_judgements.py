@@ -1,6 +1,7 @@
 """gold_judgements: adjudicated judgements of the articles two assessors disagreed on
 
-A table of its own (docs/analytics.md, "Adjudication"), touching no other.
+Two tables of their own (docs/analytics.md, "Adjudication"), touching no other: the gold
+judgements, and the users given a topic to adjudicate (`topic_adjudicators`).
 
 Revision ID: 0013_gold_judgements
 Revises: 0008_import_jobs
@@ -62,6 +63,35 @@ def upgrade() -> None:
         ),
     )
 
+    op.create_table(
+        "topic_adjudicators",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("topic_id", sa.String(length=50), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["topic_id"],
+            ["topics.id"],
+            name=op.f("fk_topic_adjudicators_topic_id_topics"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["users.id"],
+            name=op.f("fk_topic_adjudicators_user_id_users"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_topic_adjudicators")),
+        sa.UniqueConstraint(
+            "topic_id", "user_id", name=op.f("uq_topic_adjudicators_topic_id_user_id")
+        ),
+    )
+    op.create_index(
+        op.f("ix_topic_adjudicators_user_id"), "topic_adjudicators", ["user_id"], unique=False
+    )
+
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_topic_adjudicators_user_id"), table_name="topic_adjudicators")
+    op.drop_table("topic_adjudicators")
     op.drop_table("gold_judgements")

@@ -1,6 +1,8 @@
 """The organiser's adjudication pages: a double-judged topic's disagreements, decided one by one.
 
-Organisers only (403 for assessors, who never see the other assessor's passages nor the gold).
+Organisers, and users given a topic to adjudicate (`people.adjudicators`: never its assessors)
+for that topic; 403 for anyone else, so an assessor never sees the other assessor's passages
+nor the gold.
 The queue (`campaign.results.adjudication.queue`) lists the articles the two assessors judged
 differently, most disagreed first, with progress; an article's page overlays both judgements
 (`overlay.render_overlay`), describes each best entry point in words, shows the gold decided so
@@ -19,12 +21,13 @@ from markupsafe import Markup
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.people import roster
+from assessor.campaign.people.adjudicators import adjudicated_topics, may_adjudicate
 from assessor.campaign.results import adjudication
 from assessor.campaign.results.agreement import Highlights, double_judged
 from assessor.store import texts
 from assessor.store.db import get_session
 from assessor.store.gold import EDITED, GoldJudgement
-from assessor.web.auth import organiser_required
+from assessor.web.auth import login_required, signed_in_user
 from assessor.web.overlay import describe_bep, render_overlay
 from assessor.web.views.htmx import page_or_fragment
 
@@ -39,17 +42,36 @@ DECISION_WORDS = {
 """Each decision in words, with the assessors' names filled in."""
 
 
+@blueprint.app_context_processor
+def adjudicator_link() -> dict[str, bool]:
+    """`adjudicates`: whether the signed-in non-organiser adjudicates a topic (the nav link)."""
+    user = g.get("user")
+    if user is None or user.role == "organiser":
+        return {"adjudicates": False}
+    return {"adjudicates": bool(adjudicated_topics(get_session(), user))}
+
+
 @blueprint.get("")
-@organiser_required
+@login_required
 def topics() -> ResponseReturnValue:
-    """Every double-judged topic with its disagreements decided so far."""
+    """Every double-judged topic the user may adjudicate, with its disagreements decided."""
     session = get_session()
-    queues = [adjudication.queue(session, item.topic.id) for item in double_judged(session)]
+    allowed = adjudicated_topics(session, signed_in_user())
+    if allowed is not None and not allowed:
+        abort(403)
+    queues = [
+        adjudication.queue(session, item.topic.id)
+        for item in double_judged(session)
+        if allowed is None or item.topic.id in allowed
+    ]
     return page_or_fragment("organiser/adjudicate/topics.html", "content", queues=queues)
 
 
 def _queue(topic: str) -> adjudication.Queue:
+    """The topic's queue: 403 unless the user may adjudicate it, 404 for no such topic."""
     session = get_session()
+    if not may_adjudicate(session, signed_in_user(), topic):
+        abort(403)
     if not roster.has_topic(session, topic):
         abort(404, description=f"no topic {topic}")
     try:
@@ -59,7 +81,7 @@ def _queue(topic: str) -> adjudication.Queue:
 
 
 @blueprint.get("/<topic>")
-@organiser_required
+@login_required
 def queue_page(topic: str) -> ResponseReturnValue:
     """The topic's disagreements, most disagreed first, with progress."""
     found = _queue(topic)
@@ -121,14 +143,14 @@ def _decider(gold: GoldJudgement | None) -> str:
 
 
 @blueprint.get("/<topic>/<article>")
-@organiser_required
+@login_required
 def article_page(topic: str, article: str) -> ResponseReturnValue:
     """Both judgements overlaid, the gold so far, and the decision buttons."""
     return _article_page(topic, article)
 
 
 @blueprint.post("/<topic>/<article>")
-@organiser_required
+@login_required
 def decide(topic: str, article: str) -> ResponseReturnValue:
     """Store the decision; then the next undecided article (or the queue when none is left)."""
     _queue(topic)  # 404 for a topic that is not double-judged
@@ -151,7 +173,7 @@ def decide(topic: str, article: str) -> ResponseReturnValue:
 
 
 @blueprint.post("/<topic>/<article>/gold")
-@organiser_required
+@login_required
 def edit(topic: str, article: str) -> ResponseReturnValue:
     """Edit the gold by hand (JSON `{"edit": "highlight"|"unhighlight"|"bep", "start", "end"}`,
     offsets in code points); answers the gold as JSON, or 422 `{"error": ...}`."""

@@ -11,13 +11,17 @@ import re
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from assessor.campaign.people.users import add_user
+from assessor.cli import support
+from assessor.cli.main import main
 from assessor.store import db
 from assessor.store.gold import GoldJudgement
 
-from ...conftest import Seeded, double_judge
+from ...conftest import PASSWORD, Seeded, double_judge
 
 PAGES = (
     "/organiser/adjudicate",
@@ -131,3 +135,39 @@ def test_assessors_cannot_edit_the_gold(doubled: Seeded, log_in: Any) -> None:
     assert refused.status_code == 403
     with db.session_scope(doubled.app) as session:
         assert session.scalars(select(GoldJudgement)).first() is None
+
+
+def test_an_adjudicator_of_a_topic_adjudicates_it_and_nothing_else(
+    doubled: Seeded, log_in: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(support, "make_app", lambda migrated=True: doubled.app)
+    with db.session_scope(doubled.app) as session:
+        add_user(session, "carol", "assessor", PASSWORD)
+        session.commit()
+    refused = CliRunner().invoke(main, ["assign", "1", "alice", "--adjudicator"])
+    assert refused.exit_code == 2 and "alice assesses topic 1, so cannot adjudicate it" in (
+        refused.output
+    )
+    given = CliRunner().invoke(main, ["assign", "1", "carol", "--adjudicator"])
+    assert given.exit_code == 0 and "carol adjudicates topic 1" in given.output
+    again = CliRunner().invoke(main, ["assign", "1", "carol"])  # now carol may not assess it
+    assert again.exit_code == 2 and "carol adjudicates topic 1, so cannot assess it" in again.output
+
+    carol = doubled.app.test_client()
+    carol.environ_base["HTTP_X_CSRF_TOKEN"] = log_in(carol, "carol")
+    home = carol.get("/organiser/adjudicate").text
+    assert '<a href="/organiser/adjudicate">Adjudication</a>' in home  # in carol's nav
+    assert "/organiser/adjudicate/1" in home and "<td>0 / 2</td>" in home
+    decided = carol.post("/organiser/adjudicate/1/1002", data={"decision": "a"})
+    assert decided.status_code == 302
+    for path in ("/organiser/adjudicate/2", "/organiser/agreement", "/organiser/agreement/1"):
+        assert carol.get(path).status_code == 403, path
+    with db.session_scope(doubled.app) as session:
+        row = session.scalars(select(GoldJudgement)).one()
+        assert (row.article, row.decision) == ("1002", "a")
+
+    taken = CliRunner().invoke(main, ["assign", "1", "carol", "--adjudicator", "--remove"])
+    assert taken.exit_code == 0 and "carol no longer adjudicates topic 1" in taken.output
+    assert carol.get("/organiser/adjudicate/1").status_code == 403
+    assert carol.get("/organiser/adjudicate").status_code == 403
+    assert "Adjudication</a>" not in carol.get("/topics").text
