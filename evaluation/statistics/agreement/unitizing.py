@@ -132,17 +132,17 @@ def expected_disagreement(
     n = len(unit_lengths)
     gaps = sorted(gap_lengths)
     suffix = [0, *accumulate(reversed(gaps))]  # suffix[k]: the sum of the k longest gaps
-    numerator = Fraction(0)
+    thrice = 0  # 3 × the numerator's sum, kept in integers (exact and fast)
     for size in unit_lengths:
         room = len(gaps) - bisect_left(gaps, size)  # gaps at least as long as the unit
         fits = suffix[room] - room * (size - 1)
-        numerator += Fraction((n - 1) * (2 * size**3 - 3 * size**2 + size), 3) + size**2 * fits
+        thrice += (n - 1) * (2 * size**3 - 3 * size**2 + size) + 3 * size**2 * fits
     denominator = observers * length * (observers * length - 1) - sum(
         size * (size - 1) for size in unit_lengths
     )
     if denominator <= 0:
         return Fraction(0)
-    return Fraction(2, length) * numerator / denominator
+    return Fraction(2 * thrice, 3 * length * denominator)
 
 
 @dataclass(frozen=True, slots=True)
