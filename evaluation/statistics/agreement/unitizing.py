@@ -33,7 +33,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate, permutations
+from itertools import accumulate, combinations
 
 from evaluation.formats.records import Span, merge_passages
 
@@ -177,8 +177,8 @@ def unitizing_alpha(articles: Iterable[UnitizedArticle]) -> Unitizing | None:
         elif observers != len(article.passages):
             raise ValueError("every article needs the same observers")
         cut = [segments(article.length, spans) for spans in article.passages]
-        for first, second in permutations(cut, 2):
-            observed += observed_sum(first, second)
+        for first, second in combinations(cut, 2):  # δ² is symmetric: each pair counts twice
+            observed += 2 * observed_sum(first, second)
         for each in cut:
             units.extend(s.length for s in each if s.unit)
             gaps.extend(s.length for s in each if not s.unit)
