@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import doctest
 import html
+import re
 from typing import Any
 
 import pytest
@@ -58,3 +59,12 @@ def test_the_topic_page_gives_time_in_minutes(olga: FlaskClient) -> None:
 def test_docstrings() -> None:
     result = doctest.testmod(agreement_views)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_gamma_is_added_on_the_topic_page_when_asked(olga: FlaskClient) -> None:
+    pytest.importorskip("pygamma_agreement", reason="the optional extra focal[gamma] is absent")
+    plain = words(olga, "/organiser/agreement/1")
+    assert 'id="gamma-link"' in plain and "<code>gamma</code>" not in plain
+    asked = words(olga, "/organiser/agreement/1?gamma=1")
+    found = re.search(r"γ <code>gamma</code></th><td>([-0-9.]+)</td>", asked)
+    assert found is not None and -1 <= float(found.group(1)) <= 1
