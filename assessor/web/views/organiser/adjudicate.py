@@ -3,10 +3,12 @@
 Organisers, and users given a topic to adjudicate (`people.adjudicators`: never its assessors)
 for that topic; 403 for anyone else, so an assessor never sees the other assessor's passages
 nor the gold.
+
 The queue (`campaign.results.adjudication.queue`) lists the articles the two assessors judged
 differently, most disagreed first, with progress; an article's page overlays both judgements
 (`overlay.render_overlay`), describes each best entry point in words, shows the gold decided so
-far, and takes the decision: side a's or b's judgement, their union or their intersection.
+far, and takes the decision: side a's or b's judgement, their union or their intersection, or
+edits of the gold by hand (`static/adjudicate/edit.js`, the assessment screen's gestures).
 After a decision the page moves on to the next undecided article.
 """
 
