@@ -42,7 +42,11 @@ class GammaUnavailableError(RuntimeError):
 
 
 def available() -> bool:
-    """Whether γ can be computed here (the optional package imports)."""
+    """Whether γ can be computed here (the optional package imports).
+
+    >>> available() in (True, False)
+    True
+    """
     try:
         import pygamma_agreement  # noqa: F401
     except ImportError:
@@ -72,6 +76,8 @@ def gamma(articles: Sequence[UnitizedArticle], samples: int = 30) -> float | Non
 
     None when fewer than two assessors highlighted anything (no alignment to judge).
     GammaUnavailableError (with `MISSING`) when the optional package is not installed.
+
+    >>> gamma([]) if available() else None  # no article: nothing to align
     """
     try:
         from pyannote.core import Segment
