@@ -169,3 +169,21 @@ def test_relevant_passages_start_and_end_on_whole_words() -> None:
                 text = documents()[article].text
                 assert start == 0 or not text[start - 1].isalnum(), (topic, article, spec)
                 assert end == len(text) or not text[end].isalnum(), (topic, article, spec)
+
+
+def test_second_assessor_regenerates_and_judges_the_pool_but_its_first_article() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "demo_make_second_assessor", DEMO / "make_second_assessor.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    path = DEMO / "qrels" / "assessor2-9001.qrels"
+    assert module.qrels_text() == path.read_text(encoding="utf-8")
+    from pooling.api import build_pool
+
+    # the demo's pool (assessor.campaign.setup.demo: top-n, 20 articles, the four runs)
+    pool = build_pool([str(run) for run in RUNS], "topn", size=20)
+    pooled = [entry.article for entry in pool.articles() if entry.topic == "9001"]
+    # every pooled article but 1001, first on the assessor's list, left to judge in the browser
+    assert set(read_qrels(path)["9001"]) == set(pooled) - {"1001"} and len(pooled) == 20

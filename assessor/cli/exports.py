@@ -38,6 +38,11 @@ from assessor.cli.support import CommandError, friendly_errors, transaction
     is_flag=True,
     help="fol: every assessor's judgements, the assessor's name in column two instead of Q0.",
 )
+@click.option(
+    "--adjudicated",
+    is_flag=True,
+    help="fol: gold judgements where adjudicated; elsewhere the topic's first assessor by name.",
+)
 @click.option("--xml", is_flag=True, help="elements: the INEX 2005/2006 assessment XML.")
 @click.option(
     "--offset-unit",
@@ -68,6 +73,7 @@ def export_qrels(
     assessor: str | None,
     choices: tuple[str, ...],
     with_assessors: bool,
+    adjudicated: bool,
     xml: bool,
     offset_unit: str,
     graded: bool,
@@ -89,7 +95,22 @@ def export_qrels(
 
     chosen = _choices(choices)
     with transaction() as session:
-        if with_assessors:
+        if adjudicated:
+            from assessor.campaign.results.gold_qrels import adjudicated_qrels
+
+            if (format_, offset_unit, assessor, chosen, with_assessors) != (
+                "fol",
+                "codepoint",
+                None,
+                {},
+                False,
+            ):
+                raise ExportError(
+                    "--adjudicated writes FOL qrels in code points: it takes no --format, "
+                    "--offset-unit, --assessor, --choose or --with-assessors"
+                )
+            text = qrels_text(adjudicated_qrels(session, topic))
+        elif with_assessors:
             if (format_, offset_unit, assessor, chosen) != ("fol", "codepoint", None, {}):
                 raise ExportError(
                     "--with-assessors writes every assessor's FOL qrels in code points: "

@@ -136,9 +136,21 @@ def list_users_command() -> None:
 @click.argument("topic")
 @click.argument("name")
 @click.option("--remove", is_flag=True, help="Take the topic away (deletes that assessor's work).")
+@click.option(
+    "--adjudicator",
+    is_flag=True,
+    help="Let NAME adjudicate TOPIC (not assess it); with --remove, take that away.",
+)
 @friendly_errors
-def assign(topic: str, name: str, remove: bool) -> None:
+def assign(topic: str, name: str, remove: bool, adjudicator: bool) -> None:
     """Assign TOPIC to the assessor NAME (a topic may have two assessors)."""
+    if adjudicator:
+        from assessor.campaign.people.adjudicators import add_adjudicator, remove_adjudicator
+
+        with transaction() as session:
+            (remove_adjudicator if remove else add_adjudicator)(session, topic, name)
+        click.echo(f"{name} {'no longer adjudicates' if remove else 'adjudicates'} topic {topic}")
+        return
     with transaction() as session:
         if not remove:
             assign_topic(session, topic, name)

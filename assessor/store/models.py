@@ -31,6 +31,8 @@ from assessor.store.activity import ViewEvent as ViewEvent
 from assessor.store.base import NAMING_CONVENTION as NAMING_CONVENTION
 from assessor.store.base import Base as Base
 from assessor.store.base import utcnow as utcnow
+from assessor.store.gold import GoldJudgement as GoldJudgement
+from assessor.store.gold import TopicAdjudicator as TopicAdjudicator
 
 ROLES = ("assessor", "organiser")
 STATUSES = ("unjudged", "relevant", "nonrelevant")

@@ -100,3 +100,22 @@ def _marked(
         else:
             out.append(piece)
     return "".join(out)
+
+
+def describe_bep(text: str | None, bep: int | None, words: int = 5) -> str:
+    """A best entry point in words: the words it stands before and where, or "not set".
+
+    >>> describe_bep("The quick brown fox jumps over the lazy dog.", 4, words=3)
+    'before “quick brown fox…” (character 4 of 44)'
+    >>> describe_bep(None, 4), describe_bep("text", None)
+    ('at character 4', 'not set')
+    """
+    if bep is None:
+        return "not set"
+    if text is None:
+        return f"at character {bep}"
+    following = text[bep:].split()
+    if not following:
+        return f"at the end of the text (character {bep} of {len(text)})"
+    more = "…" if len(following) > words else ""
+    return f"before “{' '.join(following[:words])}{more}” (character {bep} of {len(text)})"

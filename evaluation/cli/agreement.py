@@ -63,15 +63,17 @@ def files_table(
     *,
     topic: str | None = None,
     collection: str | Path | None = None,
+    gamma: bool = False,
 ) -> AgreementTable:
-    """The agreement table of two FOL qrels files; element level when `collection` is given.
+    """The agreement table of two FOL qrels files; element level when `collection` is given,
+    γ when `gamma` (the optional extra).
 
     FormatError for a malformed file; `agreement.AgreementError` when the files have no topic in
     common or `topic` is not in both.
     """
     qrels_a, qrels_b = read_qrels(path_a), read_qrels(path_b)
     names = (str(path_a), str(path_b))
-    table = agreement_table(qrels_a, qrels_b, topic=topic, names=names)
+    table = agreement_table(qrels_a, qrels_b, topic=topic, names=names, gamma=gamma)
     if collection is None:
         return table
     documents = Collection(collection)
@@ -80,4 +82,6 @@ def files_table(
         relevant_elements(qrels_a, topics, documents, str(path_a)),
         relevant_elements(qrels_b, topics, documents, str(path_b)),
     )
-    return agreement_table(qrels_a, qrels_b, topic=topic, names=names, elements=elements)
+    return agreement_table(
+        qrels_a, qrels_b, topic=topic, names=names, elements=elements, gamma=gamma
+    )

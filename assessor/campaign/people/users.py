@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from assessor.campaign.errors import CampaignError
+from assessor.store.gold import TopicAdjudicator
 from assessor.store.models import ROLES, ApiToken, Assignment, Topic, User, utcnow
 
 TOKEN_PREFIX = "focal_"
@@ -191,6 +192,8 @@ def assign_topic(session: Session, topic_id: str, user_name: str) -> Assignment:
         raise LookupError(f"no topic {topic_id!r} (import topics first)")
     if user.role != "assessor":
         raise CampaignError(f"{user_name} is an {user.role}, not an assessor")
+    if is_adjudicator(session, user.id, topic_id):
+        raise CampaignError(f"{user_name} adjudicates topic {topic_id}, so cannot assess it")
     assignment = session.scalars(
         select(Assignment).where(Assignment.topic_id == topic_id, Assignment.user_id == user.id)
     ).first()
@@ -199,6 +202,17 @@ def assign_topic(session: Session, topic_id: str, user_name: str) -> Assignment:
         session.add(assignment)
         session.flush()
     return assignment
+
+
+def is_adjudicator(session: Session, user_id: int, topic_id: str) -> bool:
+    """Whether the user was given `topic_id` to adjudicate (`people.adjudicators`; an
+    adjudicator sees both assessors' work, so is never given the topic to assess)."""
+    found = session.scalars(
+        select(TopicAdjudicator.id).where(
+            TopicAdjudicator.topic_id == topic_id, TopicAdjudicator.user_id == user_id
+        )
+    ).first()
+    return found is not None
 
 
 def unassign_topic(session: Session, topic_id: str, user_name: str) -> None:

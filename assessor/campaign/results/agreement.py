@@ -30,8 +30,10 @@ from evaluation.statistics.agreement.assessors import (
     overlap,
     summary,
     topic_agreement,
+    unitized,
 )
 from evaluation.statistics.agreement.table import AgreementTable, agreement_table
+from evaluation.statistics.agreement.unitizing import unitizing_alpha
 from pooling.records import natural_key
 
 
@@ -106,16 +108,22 @@ def _elements(
 
 
 def assessors_table(
-    session: Session, name_a: str, name_b: str, topic: str | None = None, elements: bool = False
+    session: Session,
+    name_a: str,
+    name_b: str,
+    topic: str | None = None,
+    elements: bool = False,
+    gamma: bool = False,
 ) -> AgreementTable:
-    """The agreement table of two assessors (CampaignError when they share no topic)."""
+    """The agreement table of two assessors (CampaignError when they share no topic); γ when
+    `gamma` (the optional extra: `gamma.GammaUnavailableError` without it)."""
     if name_a == name_b:
         raise CampaignError(f"compare two different assessors, not {name_a} with itself")
     qrels_a = assessor_qrels(session, name_a, topic)
     qrels_b = assessor_qrels(session, name_b, topic)
     names = (name_a, name_b)
     try:
-        table = agreement_table(qrels_a, qrels_b, topic=topic, names=names)
+        table = agreement_table(qrels_a, qrels_b, topic=topic, names=names, gamma=gamma)
         if not elements:
             return table
         topics = [row.topic for row in table.rows]
@@ -123,7 +131,9 @@ def assessors_table(
             _elements(session, qrels_a, topics, name_a),
             _elements(session, qrels_b, topics, name_b),
         )
-        return agreement_table(qrels_a, qrels_b, topic=topic, names=names, elements=records)
+        return agreement_table(
+            qrels_a, qrels_b, topic=topic, names=names, elements=records, gamma=gamma
+        )
     except AgreementError as error:
         raise CampaignError(str(error)) from error
 
@@ -180,18 +190,20 @@ def overview(session: Session) -> Overview:
     for topic, pair in pairs.items():
         by_pair[pair].append(topic)
     rows: list[TopicAgreement] = []
+    continuum = []  # every compared topic's articles: the `all` row's α_U
     judged = qrels_by_assessor(judged_articles(session)) if pairs else {}
     for (name_a, name_b), topics in by_pair.items():
         qrels_a, qrels_b = judged.get(name_a, {}), judged.get(name_b, {})
-        rows.extend(
-            topic_agreement(topic, qrels_a[topic], qrels_b[topic])
-            for topic in topics
-            if topic in qrels_a and topic in qrels_b
-        )
+        for topic in topics:
+            if topic in qrels_a and topic in qrels_b:
+                rows.append(topic_agreement(topic, qrels_a[topic], qrels_b[topic]))
+                continuum.extend(unitized(qrels_a[topic], qrels_b[topic]))
     rows.sort(key=lambda row: natural_key(row.topic))
     shown = {row.topic for row in rows}
     waiting = [topic for topic in pairs if topic not in shown]
-    return Overview(rows, summary(rows), pairs, waiting)
+    pooled = unitizing_alpha(continuum)
+    total = summary(rows, None if pooled is None else pooled.alpha)
+    return Overview(rows, total, pairs, waiting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,3 +247,23 @@ def compared_articles(
             )
         )
     return out
+
+
+def disagrees(item: ArticleComparison) -> bool:
+    """Whether both judged the article and differ in verdict or highlighted characters."""
+    if "unjudged" in (item.status_a, item.status_b):
+        return False
+    if item.status_a != item.status_b:
+        return True
+    return not item.chars_a == item.chars_b == item.chars_both
+
+
+def next_disagreement(articles: list[ArticleComparison], current: str) -> str | None:
+    """The next article after `current` (in the list's order, wrapping round) where the two
+    assessors disagree; None when there is no other."""
+    order = [item.article for item in articles]
+    start = order.index(current) + 1 if current in order else 0
+    for item in [*articles[start:], *articles[:start]]:
+        if item.article != current and disagrees(item):
+            return item.article
+    return None

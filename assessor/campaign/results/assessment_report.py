@@ -4,7 +4,8 @@
 it, and, when it has no rows, why. `focal report` prints or plots them; the organiser's Report
 page shows them and offers each as CSV. Seed 003's figure or table is named in each title.
 Times are seconds (`campaign.timing`); `all` rows sum the counts and average the times over
-the articles (or topics) they describe.
+the articles (or topics) they describe. The last table lists the adjudication events: each
+gold judgement decided where two assessors disagreed, its decision, who made it and when.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.results import timing
@@ -26,6 +28,8 @@ from assessor.campaign.results.report_data import (
 )
 from assessor.campaign.results.report_rounds import rounds_table
 from assessor.campaign.results.report_table import Chart, ReportTable
+from assessor.store.gold import GoldJudgement
+from assessor.store.models import User
 from evaluation.relevance.analytics import bep_distances, category_of
 
 TOO_SMALL_LIMIT = 55  # characters (seed 003 §5.2.3)
@@ -238,6 +242,40 @@ def too_small_table(judged: Sequence[Judged], facts: ElementFacts) -> ReportTabl
     )  # fmt: skip
 
 
+def adjudication_table(
+    session: Session, judged: Sequence[Judged], topic: str | None = None
+) -> ReportTable:
+    """The report's table of adjudication events: each gold decision, who made it and when."""
+    query = (
+        select(GoldJudgement, User.name)
+        .outerjoin(User, GoldJudgement.decided_by == User.id)
+        .order_by(GoldJudgement.decided_at, GoldJudgement.id)
+    )
+    if topic is not None:
+        query = query.where(GoldJudgement.topic_id == topic)
+    rows = [
+        (
+            row.topic_id,
+            row.article,
+            f"{row.assessor_a} / {row.assessor_b}",
+            row.decision,
+            row.status,
+            sum(end - start for start, end in row.passages),
+            name or "-",
+            row.decided_at.strftime("%Y-%m-%d %H:%M:%S"),
+        )
+        for row, name in session.execute(query)
+    ]
+    columns = ("topic", "article", "assessors", "decision", "gold", "gold_chars", "by", "at")
+    return ReportTable(
+        "adjudication",
+        "Adjudication: gold judgements decided where two assessors disagreed",
+        columns,
+        rows,
+        None if rows else _why_empty(judged, "no disagreement has been adjudicated"),
+    )
+
+
 def build_report(
     session: Session,
     topic: str | None = None,
@@ -261,5 +299,6 @@ def build_report(
             rounds_table(session, judged),
             relevant_elements_table(judged, facts),
             behaviour_table(session, judged, topic, assessor),
+            adjudication_table(session, judged, topic),
         ]
     )

@@ -3,7 +3,10 @@
 Loading it again keeps the judgements made so far: imports update, pools are rebuilt, users get
 their demo passwords back, assignments are kept. The material sits in `demo/` at the top of a
 checkout (demo/README.md says how it was made); a wheel ships it as the package data
-`assessor.demo_material` (pyproject.toml), which is looked up first.
+`assessor.demo_material` (pyproject.toml), which is looked up first. The first topic is
+double-judged: `assessor2` comes with judgements of it (`demo/qrels/assessor2-9001.qrels`,
+loaded by `focal import qrels`'s code the first time only), so the agreement and adjudication
+pages have two opinions as soon as `assessor` judges.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from assessor.campaign.errors import CampaignError
 from assessor.campaign.people.users import add_user, assign_topic
 from assessor.campaign.pools.build import build_pools
 from assessor.campaign.setup.importing import import_collection, import_runs, import_topics
-from assessor.store.models import Topic
+from assessor.campaign.setup.qrels_import import import_qrels
+from assessor.store.models import Assignment, Judgement, Topic, User
 from pooling.records import natural_key
 
 _SHIPPED = Path(__file__).resolve().parents[2] / "demo_material"
@@ -28,6 +32,8 @@ DEMO_USERS = (
     ("assessor2", "assessor", "assessor2"),
 )  # (name, role, password)
 POOL_SIZE = 20
+SECOND_ASSESSOR = ("assessor2", Path("qrels") / "assessor2-9001.qrels")
+"""The demo's second assessor and their judgements of the first topic (relative to the demo)."""
 
 
 def demo_material(directory: Path) -> tuple[Path, Path, list[Path]]:
@@ -56,4 +62,19 @@ def load_demo(session: Session, directory: Path = DEMO_DIR) -> dict[str, int]:
         assign_topic(session, topic_id, "assessor")
     if topic_ids:
         assign_topic(session, topic_ids[0], "assessor2")
+        _second_opinion(session, directory)
     return {"documents": documents, "topics": topics, "runs": len(runs), "pools": len(pools)}
+
+
+def _second_opinion(session: Session, directory: Path) -> None:
+    """Load the second assessor's judgements unless they have judged anything already."""
+    name, relative = SECOND_ASSESSOR
+    path = directory / relative
+    judged = session.scalars(
+        select(Judgement.id)
+        .join(Assignment, Judgement.assignment_id == Assignment.id)
+        .join(User, Assignment.user_id == User.id)
+        .where(User.name == name)
+    ).first()
+    if judged is None and path.exists():
+        import_qrels(session, path, name)

@@ -15,7 +15,7 @@ def register_blueprints(app: Flask) -> None:
     from assessor.web.views.api import viewing
     from assessor.web.views.assess import notes, twophase
     from assessor.web.views.assess import pages as assess
-    from assessor.web.views.organiser import accounts, agreement, report
+    from assessor.web.views.organiser import accounts, adjudicate, agreement, report
     from assessor.web.views.organiser import imports as campaign_imports
     from assessor.web.views.organiser import matrix as assignment_matrix
     from assessor.web.views.organiser import pools as pools_admin
@@ -34,3 +34,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(pools_admin.blueprint)
     app.register_blueprint(accounts.blueprint)
     app.register_blueprint(assignment_matrix.blueprint)
+    app.register_blueprint(adjudicate.blueprint)

@@ -9,7 +9,14 @@ For every topic that both assessors judged, from their FOL qrels (one `Judgement
   of them saw is no decision of the other's);
 - text (seed 003 Table XI): the highlighted characters of each, `chars_a` (J1) and `chars_b`
   (J2), the characters both highlighted in the same article, `chars_both` (∩), and ∩/J1, ∩/J2,
-  ∩/(J1 + J2 − ∩).
+  ∩/(J1 + J2 − ∩). With A as the reference, ∩/J1 is B's character recall and ∩/J2 its
+  character precision; `char_f1` = 2∩/(J1 + J2) is their harmonic mean (symmetric in A and B).
+  Characters of an article only one assessor found relevant count in that one's J and never in
+  ∩, whether or not the other judged it;
+- passages: Krippendorff's unitizing `alpha_u` (`unitizing`) over the articles BOTH judged,
+  one continuum per topic; an article one found relevant and the other not puts all of the
+  first's passages in the other's gap. The `all` row's α_U is not a mean: it is α_U of the
+  articles of every topic as one continuum.
 
 A ratio whose denominator is 0 is undefined (None, written `-`): so is kappa when the chance
 agreement is 1 (both assessors gave every article of the topic the same single label), and
@@ -27,6 +34,7 @@ from dataclasses import dataclass, fields
 from statistics import fmean
 
 from evaluation.formats.records import Judgement, Qrels, Span, merge_passages
+from evaluation.statistics.agreement.unitizing import UnitizedArticle, unitizing_alpha
 
 COLUMNS = (
     "topic",
@@ -41,6 +49,8 @@ COLUMNS = (
     "both_over_a",
     "both_over_b",
     "both_over_union",
+    "char_f1",
+    "alpha_u",
 )
 """The columns of an agreement table, in order (spec section 7)."""
 
@@ -67,6 +77,8 @@ class TopicAgreement:
     both_over_a: float | None
     both_over_b: float | None
     both_over_union: float | None
+    char_f1: float | None
+    alpha_u: float | None
     judged_both: int  # articles judged by both: what kappa and alpha are computed over
     alpha: float | None
 
@@ -173,9 +185,32 @@ def topic_agreement(
         both_over_a=ratio(chars_both, chars_a),
         both_over_b=ratio(chars_both, chars_b),
         both_over_union=ratio(chars_both, chars_a + chars_b - chars_both),
+        char_f1=ratio(2 * chars_both, chars_a + chars_b),
+        alpha_u=_alpha_u(unitized(judged_a, judged_b)),
         judged_both=len(shared),
         alpha=nominal_alpha(labels_a, labels_b),
     )
+
+
+def unitized(
+    judged_a: Mapping[str, Judgement], judged_b: Mapping[str, Judgement]
+) -> list[UnitizedArticle]:
+    """The articles both judged, as continua for α_U: the longer of the two lengths recorded
+    (or the last passage's end, when a qrels line gives no length) and each side's passages."""
+    out = []
+    for article, line_a in judged_a.items():
+        line_b = judged_b.get(article)
+        if line_b is None:
+            continue
+        ends = [end for _, end in (*line_a.passages, *line_b.passages)]
+        length = max(line_a.article_chars, line_b.article_chars, *ends, 0)
+        out.append(UnitizedArticle(length, (line_a.passages, line_b.passages)))
+    return out
+
+
+def _alpha_u(articles: Sequence[UnitizedArticle]) -> float | None:
+    result = unitizing_alpha(articles)
+    return None if result is None else result.alpha
 
 
 def mean_defined(values: Iterable[float | None]) -> float | None:
@@ -184,8 +219,11 @@ def mean_defined(values: Iterable[float | None]) -> float | None:
     return fmean(defined) if defined else None
 
 
-def summary(rows: Sequence[TopicAgreement]) -> TopicAgreement:
-    """The `all` row: counts summed, ratios averaged over the topics where they are defined."""
+def summary(rows: Sequence[TopicAgreement], alpha_u: float | None = None) -> TopicAgreement:
+    """The `all` row: counts summed, ratios averaged over the topics where they are defined.
+
+    `alpha_u` is α_U of every topic's articles as one continuum (`agreement` computes it).
+    """
 
     def total(name: str) -> int:
         return sum(getattr(row, name) for row in rows)
@@ -206,6 +244,8 @@ def summary(rows: Sequence[TopicAgreement]) -> TopicAgreement:
         both_over_a=mean("both_over_a"),
         both_over_b=mean("both_over_b"),
         both_over_union=mean("both_over_union"),
+        char_f1=mean("char_f1"),
+        alpha_u=alpha_u,
         judged_both=total("judged_both"),
         alpha=mean("alpha"),
     )
@@ -256,8 +296,7 @@ def agreement(
     names: tuple[str, str] = ("A", "B"),
 ) -> tuple[list[TopicAgreement], TopicAgreement]:
     """The per-topic rows of the topics both judged, and the `all` row."""
-    rows = [
-        topic_agreement(name, qrels_a[name], qrels_b[name])
-        for name in common_topics(qrels_a, qrels_b, topic, names)
-    ]
-    return rows, summary(rows)
+    topics = common_topics(qrels_a, qrels_b, topic, names)
+    rows = [topic_agreement(name, qrels_a[name], qrels_b[name]) for name in topics]
+    pooled = [article for name in topics for article in unitized(qrels_a[name], qrels_b[name])]
+    return rows, summary(rows, _alpha_u(pooled))

@@ -15,7 +15,7 @@ from ..conftest import Seeded, double_judge
 
 HEADER = (
     "topic\tdocs_a\tdocs_b\tdocs_both\tdocs_agreement\tkappa\tchars_a\tchars_b\tchars_both\t"
-    "both_over_a\tboth_over_b\tboth_over_union"
+    "both_over_a\tboth_over_b\tboth_over_union\tchar_f1\talpha_u"
 )
 
 

@@ -163,7 +163,7 @@ def test_topics_in_common() -> None:
 def test_columns_are_the_spec_header() -> None:
     header = (
         "topic docs_a docs_b docs_both docs_agreement kappa chars_a chars_b chars_both "
-        "both_over_a both_over_b both_over_union"
+        "both_over_a both_over_b both_over_union char_f1 alpha_u"
     )
     assert " ".join(COLUMNS) == header
     table = agreement_table(qrels(line("1", "x", (0, 3))), qrels(line("1", "x", (1, 2))))
@@ -235,8 +235,12 @@ def test_text_and_json_writers() -> None:
     lines = text.getvalue().splitlines()
     assert lines[0] == "agreement of a.qrels (a) and b.qrels (b)"
     # x relevant for both, y for b only: 1/2; kappa over (1, 0) and (1, 1): p_o = 1/2,
-    # p_e = (1·2 + 1·0)/4 = 1/2 -> 0; chars 10, 9, 5
-    expected = "1 1 2 1 0.5000 0.0000 10 9 5 0.5000 0.5556 0.3571"
+    # p_e = (1·2 + 1·0)/4 = 1/2 -> 0; chars 10, 9, 5; char_f1 = 2·5/19.
+    # alpha_u: x then y, 2000 characters; ordered pairs: x's units (0,10)/(0,5) → 0² + 5² = 25,
+    # B's (0,4) of y inside A's gap → 16: 2·41/(2·2000²) = D_o; units 10, 5, 4 against gaps
+    # 990, 1000, 995, 996: 1140 + 100·3945, 120 + 25·3965, 56 + 16·3969 = 558445;
+    # D_e = (2/2000)·558445/(4000·3999 − 122); 1 − D_o/D_e = 0.7064
+    expected = "1 1 2 1 0.5000 0.0000 10 9 5 0.5000 0.5556 0.3571 0.5263 0.7064"
     assert lines[2].split() == expected.split()
     document = io.StringIO()
     write_json(table, document)

@@ -46,3 +46,12 @@ def test_the_inex2010_qrels_agree_with_themselves_and_with_halves(inex2010: Path
     for row in table.rows:
         assert row.both_over_union == pytest.approx(row.chars_b / row.chars_a, abs=1e-15)
     assert table.total.kappa == 1.0  # the same articles are relevant
+    # α_U: the same passages agree fully; halves (ends moved, units inside the other's units)
+    # agree less, yet far above chance in every topic
+    assert same.total.alpha_u == 1.0 and {row.alpha_u for row in same.rows} == {1.0}
+    assert table.total.alpha_u is not None and 0.5 < table.total.alpha_u < 1
+    assert all(row.alpha_u is not None and 0 < row.alpha_u < 1 for row in table.rows)
+    # character F1 = 2∩/(J1 + J2) with ∩ = J2 = the halves
+    assert table.rows[0].char_f1 == pytest.approx(
+        2 * table.rows[0].chars_b / (table.rows[0].chars_a + table.rows[0].chars_b)
+    )

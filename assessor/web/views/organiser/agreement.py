@@ -18,17 +18,34 @@ from flask.typing import ResponseReturnValue
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.people import roster
 from assessor.campaign.people.users import assign_topic
-from assessor.campaign.results import agreement
+from assessor.campaign.results import agreement, timing
 from assessor.store import texts
 from assessor.store.db import get_session
 from assessor.store.texts import MissingTextError
 from assessor.web.auth import organiser_required
-from assessor.web.overlay import render_overlay
+from assessor.web.overlay import describe_bep, render_overlay
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.output.tables import cell_text
+from evaluation.statistics.agreement import gamma as gamma_measure
 from evaluation.statistics.agreement.assessors import COLUMNS, Cell, TopicAgreement
+from evaluation.statistics.agreement.table import HEADINGS
 
 blueprint = Blueprint("agreement", __name__, url_prefix="/organiser")
+
+
+@blueprint.app_template_filter("minutes")
+def minutes(seconds: float | None) -> str:
+    """A duration as m:ss (h:mm:ss from an hour on), `-` when there is none.
+
+    >>> minutes(75.4), minutes(3725), minutes(None)
+    ('1:15', '1:02:05', '-')
+    """
+    if seconds is None:
+        return "-"
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    mins, secs = divmod(rest, 60)
+    return f"{hours}:{mins:02d}:{secs:02d}" if hours else f"{mins}:{secs:02d}"
 
 
 @blueprint.app_template_filter("cell")
@@ -100,7 +117,12 @@ def overview() -> ResponseReturnValue:
     result = agreement.overview(get_session())
     bars = [(row.topic, row.both_over_union) for row in result.rows]
     return page_or_fragment(
-        "organiser/agreement/topics.html", "content", overview=result, columns=COLUMNS, bars=bars
+        "organiser/agreement/topics.html",
+        "content",
+        overview=result,
+        columns=COLUMNS,
+        bars=bars,
+        headings=HEADINGS,
     )
 
 
@@ -133,14 +155,22 @@ def topic_page(topic: str) -> ResponseReturnValue:
     session = get_session()
     name_a, name_b = _pair(topic)
     table, problem = None, None
+    gamma = request.args.get("gamma") == "1" and gamma_measure.available()
     try:
         try:
-            table = agreement.assessors_table(session, name_a, name_b, topic, elements=True)
+            table = agreement.assessors_table(
+                session, name_a, name_b, topic, elements=True, gamma=gamma
+            )
         except (CampaignError, MissingTextError):
-            table = agreement.assessors_table(session, name_a, name_b, topic)
+            table = agreement.assessors_table(session, name_a, name_b, topic, gamma=gamma)
     except (CampaignError, LookupError) as error:
         problem = str(error.args[0])
     articles = agreement.compared_articles(session, topic, name_a, name_b) if not problem else []
+    spent = {
+        row.assessor: row
+        for row in timing.topic_times(session, topic)
+        if row.assessor in (name_a, name_b)
+    }
     return page_or_fragment(
         "organiser/agreement/topic.html",
         "content",
@@ -149,6 +179,11 @@ def topic_page(topic: str) -> ResponseReturnValue:
         table=table,
         problem=problem,
         articles=articles,
+        disagrees=agreement.disagrees,
+        times=[spent.get(name) for name in (name_a, name_b)],
+        headings=HEADINGS,
+        gamma_available=gamma_measure.available(),
+        gamma_missing=gamma_measure.MISSING,
     )
 
 
@@ -177,17 +212,20 @@ def article_page(topic: str, article: str) -> ResponseReturnValue:
     if name_a not in by_name or name_b not in by_name:
         abort(404, description=f"{name_a} and {name_b} do not both assess topic {topic}")
     a, b = by_name[name_a], by_name[name_b]
-    html = None
+    html, text = None, None
     if document.file is not None and document.has_text:
-        texts.load(document)  # the file must still hold the text that was judged
+        text = texts.load(document).text  # the file must still hold the text that was judged
         html = render_overlay(
             Path(document.file), (a.passages, b.passages), (a.bep, b.bep), (name_a, name_b)
         )
+    compared = agreement.compared_articles(session, topic, name_a, name_b)
     return page_or_fragment(
         "organiser/agreement/article.html",
         "content",
         topic=roster.topic(session, topic),
         article=article,
         sides=(a, b),
+        beps=[describe_bep(text, side.bep) for side in (a, b)],
+        next_article=agreement.next_disagreement(compared, article),
         document_html=html,
     )

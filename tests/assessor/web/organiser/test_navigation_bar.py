@@ -15,7 +15,7 @@ from ...conftest import Seeded, login
 GROUPS = {
     "Set up": ["Import", "Pools", "Users", "Matrix", "Assignments", "Modes"],
     "Follow": ["Progress", "Topics", "Flags and notes"],
-    "Results": ["Export", "Double judging", "Agreement", "Report"],
+    "Results": ["Export", "Double judging", "Agreement", "Adjudication", "Report"],
 }
 
 

@@ -106,7 +106,8 @@ def test_the_report_page_and_its_csv(seeded: Seeded, log_in: Any) -> None:
     chart = page.split('id="chart-passages-articles"')[1].split("</svg>")[0]
     assert 'data-label="1" data-value="4.0"' in chart and "style=" not in chart
     one = olga.get("/organiser/report?topic=2").get_data(as_text=True)
-    assert one.count("Empty: no article has been judged here yet.") == 10  # every table
+    # every table: the analyses, seed 003's Table IV and behaviour, the adjudication events
+    assert one.count("Empty: no article has been judged here yet.") == 11
     assert olga.get("/organiser/report?topic=77").status_code == 404
     assert olga.get("/organiser/report/nothing.csv").status_code == 404
     bob = olga.get("/organiser/report/passages.csv?assessor=bob").get_data(as_text=True)
