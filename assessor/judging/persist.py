@@ -34,6 +34,7 @@ from assessor.judging.operations import (
 from assessor.judging.rules import Draft, change
 from assessor.store import texts
 from assessor.store.event_log import EventKind, log_event
+from assessor.store.settings import SETTINGS_ID, CampaignSettingsRow
 from assessor.store.models import (
     Assignment,
     Base,
@@ -47,6 +48,13 @@ from assessor.store.models import (
 )
 
 RETRIES = 8
+
+# The campaign's setting, read with the rest (no row: NULL, the default, on).
+_MERGE_ACROSS_PUNCTUATION = (
+    select(CampaignSettingsRow.merge_across_punctuation)
+    .where(CampaignSettingsRow.id == SETTINGS_ID)
+    .scalar_subquery()
+)
 
 # Everything an operation reads, in one round trip: that the user owns the assignment and the
 # article is in its topic's pool, the document, the judgement (if any), and the event of an
@@ -62,6 +70,7 @@ _OPERATION_CONTEXT = (
         Judgement.version,
         Event.article,
         Event.kind,
+        _MERGE_ACROSS_PUNCTUATION,
     )
     .select_from(Assignment)
     .join(Pool, Pool.topic_id == Assignment.topic_id)
@@ -187,9 +196,18 @@ def _apply_once(
     found = session.execute(_OPERATION_CONTEXT, parameters).first()
     if found is None:
         raise _not_found(session, assignment_id, user_id, article)
-    document, judgement_id, status, passages, bep, finished, version, done_article, done_kind = (
-        found
-    )
+    (
+        document,
+        judgement_id,
+        status,
+        passages,
+        bep,
+        finished,
+        version,
+        done_article,
+        done_kind,
+        across_punctuation,
+    ) = found
     draft = (
         Draft(None, "unjudged", [], None, False, 0)
         if judgement_id is None
@@ -207,7 +225,7 @@ def _apply_once(
             "stale_version",
         )
     read_version = draft.version
-    change(draft, operation, document, text_of)
+    change(draft, operation, document, text_of, across_punctuation=across_punctuation is not False)
     draft.version += 1
     values = {
         "status": draft.status,

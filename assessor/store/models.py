@@ -31,6 +31,7 @@ from assessor.store.activity import ViewEvent as ViewEvent
 from assessor.store.base import NAMING_CONVENTION as NAMING_CONVENTION
 from assessor.store.base import Base as Base
 from assessor.store.base import utcnow as utcnow
+from assessor.store.settings import CampaignSettingsRow as CampaignSettingsRow
 
 ROLES = ("assessor", "organiser")
 STATUSES = ("unjudged", "relevant", "nonrelevant")

@@ -25,6 +25,7 @@ from assessor.judging.elements import topic_mode
 from assessor.store import texts
 from assessor.store.db import get_session
 from assessor.store.models import Assignment
+from assessor.store.settings import read_settings
 from assessor.web.auth import (
     CSRF_HEADER,
     login_required,
@@ -139,7 +140,9 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
     if texts.text_sha256(document.text) != row.text_sha256:
         abort(409, description=f"the file of {article} changed since it was imported")
     read_only = assignment.user_id != signed_in_user().id
-    spans = retrieved_spans(session, assignment.topic_id, document)
+    settings = read_settings(session)
+    # The organiser may switch the runs' outline off so that the runs cannot steer assessors.
+    spans = retrieved_spans(session, assignment.topic_id, document) if settings.runs_outline else []
     whole_text = (0, len(document.text))
 
     def article_url(name: str | None) -> str | None:
@@ -176,6 +179,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         ],
         "textLength": len(document.text),
         "twoPhaseUrl": two_phase_url,
+        "mergeAcrossPunctuation": settings.merge_across_punctuation,
     }
     return page_or_fragment(
         "assess/article.html",
