@@ -147,7 +147,11 @@ def merge_passages(
     for start, end in sorted(p for p in passages if p[1] > p[0]):
         if merged and (
             start <= merged[-1][1]
-            or (across_punctuation and text is not None and _separates_nothing(text[merged[-1][1] : start]))
+            or (
+                across_punctuation
+                and text is not None
+                and _separates_nothing(text[merged[-1][1] : start])
+            )
         ):
             if end > merged[-1][1]:
                 merged[-1] = (merged[-1][0], end)

@@ -117,7 +117,10 @@ def test_the_text_cases_are_worked_as_the_comments_say() -> None:
     """The hand-worked answers of three cases, so that both copies could not agree on a wrong one."""
     assert LAMP[17:21] == "lamp" and LAMP[21] == "," and LAMP[23:28] == "which"
     assert merge_passages([(0, 21), (23, 39)], LAMP) == [(0, 39)]
-    assert merge_passages([(0, 21), (23, 39)], LAMP, across_punctuation=False) == [(0, 21), (23, 39)]
+    assert merge_passages([(0, 21), (23, 39)], LAMP, across_punctuation=False) == [
+        (0, 21),
+        (23, 39),
+    ]
     assert merge_passages([(13, 23)], LAMP) == [(13, 22)]  # "the lamp, ": the comma stays
     assert merge_passages([(35, 39), (40, 49), (53, 60)], LAMP) == [(35, 60)]
     assert remove_span([(0, 39)], 13, 16, LAMP) == [(0, 12), (17, 39)]

@@ -132,8 +132,15 @@ def test_passage_list_shows_scrolls_to_and_removes_passages(ui: Any) -> None:
     items = page.locator("#passage-list li")
     assert items.count() == 2
     assert items.nth(0).locator(".passage-go").inner_text() == "starts the staff"
-    assert items.nth(0).locator(".passage-length").inner_text() == "16 characters"
-    assert items.nth(1).locator(".passage-length").inner_text() == "9 characters"
+    assert items.nth(0).locator(".passage-length").inner_text() == "16 ch"
+    assert items.nth(1).locator(".passage-length").inner_text() == "9 ch"
+    # One line per passage: where it starts is the tooltip, not a line of its own.
+    assert items.nth(0).get_attribute("title") == "paragraph 1: 16 characters"
+    for i in range(2):
+        line = items.nth(i).locator(".passage-length").bounding_box()
+        whole = items.nth(i).bounding_box()
+        assert line is not None and whole is not None
+        assert whole["height"] < 2 * line["height"], (whole, line)
     items.nth(1).locator(".passage-go").click()  # selects it: its grips show
     assert page.locator("#bar-remove-passage").is_visible()
     page.click('[aria-label="Remove passage 2"]')

@@ -196,6 +196,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         keywords=keywords,
         note=notes.note_of(session, assignment, article),
         runs=sorted({span.run for span in spans}),
+        runs_outline=settings.runs_outline,
         read_only=read_only,
         two_phase_url=two_phase_url,
         focal_config=config,
