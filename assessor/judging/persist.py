@@ -34,7 +34,6 @@ from assessor.judging.operations import (
 from assessor.judging.rules import Draft, change
 from assessor.store import texts
 from assessor.store.event_log import EventKind, log_event
-from assessor.store.settings import SETTINGS_ID, CampaignSettingsRow
 from assessor.store.models import (
     Assignment,
     Base,
@@ -46,6 +45,7 @@ from assessor.store.models import (
     User,
     utcnow,
 )
+from assessor.store.settings import SETTINGS_ID, CampaignSettingsRow
 
 RETRIES = 8
 

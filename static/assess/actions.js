@@ -147,12 +147,22 @@ export function goTo(url) {
   Promise.race([written(), pause]).then(() => window.location.assign(url));
 }
 
-// Leaving a highlighted article finishes it (which also fixes the suggested BEP); the queue
-// survives the navigation, so the assessor never waits for the save.
-export function goNext() {
+// Where "Done → next" leads: the next article, or after the pool's last one the topic's
+// summary (the pool page with what is judged and what has no ✓ yet).
+export function nextPlace() {
+  return config.nextUrl || config.summaryUrl || config.poolUrl;
+}
+
+// "Done": a highlighted article is finished (✓; which also fixes the suggested BEP).
+export function finishArticle() {
   const state = localState();
   if (config.opsUrl && state.status === "relevant" && !state.finished) act({ op: "finish" });
-  goTo(config.nextUrl || config.poolUrl);
+}
+
+// Done → next: the queue survives the navigation, so the assessor never waits for the save.
+export function goNext() {
+  finishArticle();
+  goTo(nextPlace());
 }
 
 // The two-phase screen is rendered from the stored passages: leave once they are saved.
@@ -172,6 +182,6 @@ export async function goWhenSaved(url) {
 
 export function markNonRelevantAndGoNext() {
   act({ op: "mark_nonrelevant" });
-  goTo(config.nextUrl || config.poolUrl);
+  goTo(nextPlace());
 }
 

@@ -114,7 +114,7 @@ def test_the_browser_merges_and_removes_as_the_server_does() -> None:
 
 
 def test_the_text_cases_are_worked_as_the_comments_say() -> None:
-    """The hand-worked answers of three cases, so that both copies could not agree on a wrong one."""
+    """Hand-worked answers of some cases, so that both copies cannot agree on a wrong one."""
     assert LAMP[17:21] == "lamp" and LAMP[21] == "," and LAMP[23:28] == "which"
     assert merge_passages([(0, 21), (23, 39)], LAMP) == [(0, 39)]
     assert merge_passages([(0, 21), (23, 39)], LAMP, across_punctuation=False) == [

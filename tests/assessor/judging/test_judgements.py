@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -207,7 +208,7 @@ def by_the_rule(highlighted: set[int], text: str) -> set[int]:
                 break
             kept.discard(i)
     ordered = sorted(kept)
-    for a, b in zip(ordered, ordered[1:], strict=False):
+    for a, b in pairwise(ordered):
         if b > a + 1 and all(c in " ." for c in text[a + 1 : b]):
             kept |= set(range(a + 1, b))
     return kept

@@ -61,11 +61,19 @@ def my_topics() -> ResponseReturnValue:
     session = get_session()
     user = signed_in_user()
     rows = [
-        (assignment, assignments.progress(session, assignment))
+        (assignment, assignments.progress(session, assignment), _resume(session, assignment))
         for assignment in assignments.assignments_for(session, user)
         if assignment.user_id == user.id
     ]
     return _always_fresh(page_or_fragment("assess/topics.html", "assignments", rows=rows))
+
+
+def _resume(session: Session, assignment: Assignment) -> tuple[str, int, int] | None:
+    """ "Continue where I stopped": (article, its position from 1, pool size), or None when
+    every article is finished."""
+    rows = pool_list.pool_list(session, assignment).rows
+    row = pool_list.resume_point(rows)
+    return None if row is None else (row.article, row.position + 1, len(rows))
 
 
 def _always_fresh(response: Response) -> Response:
@@ -98,6 +106,8 @@ def pool(assignment_id: int) -> ResponseReturnValue:
         total=len(listed.rows),
         progress=assignments.progress(session, assignment),
         two_phase=topic_mode(session, assignment.topic_id).mode == "2005",
+        summary=request.args.get("finished") == "1",
+        resume=pool_list.resume_point(listed.rows),
         first_unjudged=next((r.article for r in listed.rows if r.status == "unjudged"), None),
         status_filter=wanted,
         filters=pool_list.FILTERS,
@@ -171,6 +181,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         "nextUrl": article_url(following),
         "prevUrl": article_url(previous),
         "poolUrl": url_for(".pool", assignment_id=assignment.id),
+        "summaryUrl": url_for(".pool", assignment_id=assignment.id, finished=1),
         "state": state.to_json(),
         "keywords": keywords,
         # A whole-article result would outline everything and say nothing: list it only.
