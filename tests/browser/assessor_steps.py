@@ -136,7 +136,7 @@ class Assessor:
     def open_topic(self, topic: str) -> str:
         """From My topics to the topic's pool, then its first unjudged article; its name."""
         self.page.goto(f"{self.campaign.url}/topics")
-        self.page.locator("#assignments tr", has_text=topic).locator("a").click()
+        self.page.locator("#assignments tr", has_text=topic).locator("a").first.click()
         found = re.search(r"/assignments/(\d+)", self.page.url)
         assert found is not None, self.page.url
         self.assignment = found.group(1)
