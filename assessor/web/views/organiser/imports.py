@@ -19,6 +19,7 @@ from pathlib import Path
 from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
+from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.setup import upload_imports as imports
@@ -67,14 +68,19 @@ def _counts() -> dict[str, int]:
 
 
 def _page(
-    outcome: Outcome | None = None, status: int = 200, job: ImportJob | None = None
+    outcome: Outcome | None = None,
+    status: int = 200,
+    job: ImportJob | None = None,
+    result_for: str | None = None,
 ) -> ResponseReturnValue:
+    """The page, or (htmx) the answer to one form, shown beside that form (`result_for`)."""
     return page_or_fragment(
         "organiser/imports/imports.html",
         "result",
         status,
         outcome=outcome,
         job=job,
+        result_for=result_for,
         counts=_counts(),
         roots=_roots(),
         profiles=profile_names(),
@@ -117,7 +123,7 @@ def _start(kind: str, prepare: Callable[[], Work]) -> ResponseReturnValue:
     except (FormatError, CampaignError, LookupError, OSError) as error:
         message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
         if wants_fragment():
-            return _page(Outcome("error", message), 422)
+            return _page(Outcome("error", message), 422, result_for=kind)
         flash(message, "error")
         return redirect(url_for(".page"), 303)
     user = current_user()
@@ -125,7 +131,7 @@ def _start(kind: str, prepare: Callable[[], Work]) -> ResponseReturnValue:
         session_factory(current_app), kind, user.id if user is not None else None, work
     )
     if wants_fragment():
-        return _page(job=find_job(get_session(), job_id))
+        return _page(job=find_job(get_session(), job_id), result_for=kind)
     return redirect(url_for(".job", job_id=job_id), 303)
 
 
@@ -178,9 +184,17 @@ def topics() -> ResponseReturnValue:
     return _start("topics", prepare)
 
 
-def _runs_message(summary: list[tuple[str, int]]) -> str:
+def _runs_message(session: Session, summary: list[tuple[str, int]]) -> str:
     listed = ", ".join(f"{run_id} ({count} results)" for run_id, count in summary)
-    return f"Imported {len(summary)} run(s): {listed}."
+    message = f"Imported {len(summary)} run(s): {listed}."
+    unknown = imports.articles_not_in_collection(session, [run_id for run_id, _ in summary])
+    if unknown:
+        named = ", ".join(f"{run_id} names {count}" for run_id, count in unknown.items())
+        message += (
+            f" Warning: articles absent from the collection ({named}); pools leave them out,"
+            " so import the collection first or check the run's article ids."
+        )
+    return message
 
 
 @blueprint.post("/runs")
@@ -193,11 +207,11 @@ def runs() -> ResponseReturnValue:
             lines = request.form.get("path", "").splitlines()
             files = imports.server_run_files(lines, _roots())
             return lambda session, progress: _runs_message(
-                imports.server_runs(session, files, progress)
+                session, imports.server_runs(session, files, progress)
             )
         received = imports.receive(_data_dir(), "runs", _uploads())
         return lambda session, progress: _runs_message(
-            imports.import_received_runs(session, received, progress)
+            session, imports.import_received_runs(session, received, progress)
         )
 
     return _start("runs", prepare)
