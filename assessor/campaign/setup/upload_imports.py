@@ -24,7 +24,6 @@ from assessor.campaign.setup.importing import (
     import_runs,
     import_topics,
 )
-from assessor.store.models import Document, Run, RunResult
 from assessor.campaign.setup.uploads import (
     UploadError,
     UploadLimits,
@@ -39,6 +38,7 @@ from assessor.campaign.setup.uploads import (
     unpack_archive,
     upload_name,
 )
+from assessor.store.models import Document, Run, RunResult
 
 Upload = tuple[str, IO[bytes]]  # (the name the browser sent, its content)
 LIMITS = UploadLimits()
