@@ -227,13 +227,14 @@ def _apply_once(
     read_version = draft.version
     change(draft, operation, document, text_of, across_punctuation=across_punctuation is not False)
     draft.version += 1
+    now = utcnow()
     values = {
         "status": draft.status,
         "passages": draft.passages,
         "bep": draft.bep,
         "finished": draft.finished,
         "version": draft.version,
-        "updated_at": utcnow(),
+        "updated_at": now,
     }
     connection = session.connection()
     if draft.id is None:  # a concurrent first judgement breaks the unique (assignment, article)
@@ -259,7 +260,7 @@ def _apply_once(
         article=article,
         op_id=operation.op_id,  # unique per assignment: a concurrent replay loses here
         payload={**operation.payload(), "new_version": draft.version},
-        server_time=values["updated_at"],
+        server_time=now,
         client_time=operation.client_time,
     )
     return _state(assignment_id, article, draft)
