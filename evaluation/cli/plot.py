@@ -6,7 +6,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evaluation.measures.evaluate import RunEvaluation, aggregate
-from evaluation.output.figures import drawing, figure_path, write_figure
+from evaluation.output.figures import (
+    drawing,
+    figure_path,
+    legend_outside,
+    line_style,
+    write_figure,
+)
 
 
 def mean_curve(evaluation: RunEvaluation) -> tuple[list[float], list[float]]:
@@ -16,18 +22,32 @@ def mean_curve(evaluation: RunEvaluation) -> tuple[list[float], list[float]]:
     return levels, list(rows.values())
 
 
+def curve_area(precision: Sequence[float]) -> float:
+    """The mean of a curve's interpolated precision over its recall levels (MAiP for the 101
+    levels of the official program): the value the legend sorts and labels the runs by."""
+    return sum(precision) / len(precision) if precision else 0.0
+
+
 def plot_curves(evaluations: Sequence[RunEvaluation], path: str | Path) -> None:
-    """Draw every run's curve into `path` (.png or .svg), written atomically."""
+    """Draw every run's curve into `path` (.png or .svg), written atomically.
+
+    Runs are drawn and listed best first, each labelled with the mean of its curve; each has
+    its own marker and line style (`figures.line_style`), the legend sits outside the axes.
+    """
     target = figure_path(path)
-    with drawing(7, 5) as (figure, axes):
-        for evaluation in evaluations:
-            levels, precision = mean_curve(evaluation)
-            axes.plot(levels, precision, label=evaluation.run_id, linewidth=1.5)
+    curves = [(evaluation.run_id, *mean_curve(evaluation)) for evaluation in evaluations]
+    curves.sort(key=lambda curve: (-curve_area(curve[2]), curve[0]))
+    with drawing(8, 5) as (figure, axes):
+        for index, (run_id, levels, precision) in enumerate(curves):
+            label = f"{run_id} ({curve_area(precision):.4f})"
+            axes.plot(
+                levels, precision, label=label, linewidth=1.5, markersize=4,
+                markevery=max(1, len(levels) // 10), **line_style(index),
+            )  # fmt: skip
         task = evaluations[0].settings.task if evaluations else ""
         measure = "iP" if task in ("focused", "thorough") else "interpolated gP"
         axes.set(xlabel="recall", ylabel=measure, xlim=(0, 1), ylim=(0, 1.02))
         axes.set_title(f"{task}: {measure} against recall")
         axes.grid(alpha=0.3)
-        if evaluations:
-            axes.legend(loc="upper right", fontsize="small")
+        legend_outside(axes, f"run (mean {measure})")
         write_figure(figure, target)
