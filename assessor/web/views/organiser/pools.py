@@ -51,7 +51,8 @@ def _page(
         report=database_pool_report(session),
         summaries=summaries,
         error=error,
-        defaults=stored_settings(session),
+        # A preview keeps what was asked in the form; otherwise the stored pools' settings.
+        defaults=preview[0] if preview else stored_settings(session),
         preview=preview,
     )
 
