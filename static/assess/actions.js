@@ -159,10 +159,30 @@ export function finishArticle() {
   if (config.opsUrl && state.status === "relevant" && !state.finished) act({ op: "finish" });
 }
 
-// Done → next: the queue survives the navigation, so the assessor never waits for the save.
+// Goes where "Done" leads. The queue survives the navigation, so the assessor never waits for
+// the save, except before the summary, which counts what the server has: there the page
+// waits for this article's operations to be answered (5 s at most; offline it goes anyway and
+// the summary page sends them).
+function leave() {
+  const place = nextPlace();
+  if (config.nextUrl || place !== config.summaryUrl) {
+    goTo(place);
+    return;
+  }
+  const ours = () => readQueue().filter((entry) => entry.url === config.opsUrl).length;
+  const until = Date.now() + 5000;
+  const wait = () => {
+    if (ours() === 0 || Date.now() > until) goTo(place);
+    else setTimeout(wait, 100);
+  };
+  pump();
+  wait();
+}
+
+// Done → next.
 export function goNext() {
   finishArticle();
-  goTo(nextPlace());
+  leave();
 }
 
 // The two-phase screen is rendered from the stored passages: leave once they are saved.
@@ -182,6 +202,6 @@ export async function goWhenSaved(url) {
 
 export function markNonRelevantAndGoNext() {
   act({ op: "mark_nonrelevant" });
-  goTo(nextPlace());
+  leave();
 }
 
