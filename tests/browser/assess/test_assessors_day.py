@@ -68,14 +68,15 @@ def test_highlight_selection_is_disabled_without_a_selection_and_h_says_why(ui: 
     assert ui.stored_state(page, "alice", "astral")["status"] == "unjudged"
     # A selection made with the keyboard enables the button, which highlights it.
     page.evaluate("window.scrollTo(0, 0)")
-    for _ in range(len("Symbols ")):
+    for _ in range(len("Clef ")):  # the cursor starts in the body, not in the title
         page.keyboard.press("ArrowRight")
-    for _ in range(len("𝄞 and")):
+    for _ in range(len("𝄞𝄞 starts")):
         page.keyboard.press("Shift+ArrowRight")
     assert button.is_enabled()
     button.click()
     ui.wait_saved(page)
-    assert ui.stored_state(page, "alice", "astral")["passages"] == [[8, 13]]
+    start = ui.site.document("astral").text.index("𝄞𝄞 starts")
+    assert ui.stored_state(page, "alice", "astral")["passages"] == [[start, start + 9]]
 
 
 def test_done_next_finishes_the_legend_explains_and_unfinished_filters(ui: Any) -> None:
@@ -187,9 +188,15 @@ def test_a_keyboard_selection_through_the_folded_header_stores_no_hidden_text(
     ]
     assert [document.text[s:e] for s, e in hidden] == ["lamps", "comedy"]
     page.evaluate("window.scrollTo(0, 0)")
-    page.keyboard.press("ArrowRight")  # the cursor starts in the title, at the top of the view
-    for _ in range(3):
-        page.keyboard.press("Shift+ArrowDown")  # through the folded metadata, into the play
+    # The cursor starts in the play's text (not in its title); two steps back put it at the end
+    # of the title (the folded metadata takes no step), then Shift+↓ selects through the
+    # folded metadata into the play.
+    for key in ("ArrowRight", "ArrowLeft", "ArrowLeft"):
+        page.keyboard.press(key)
+    caret = page.evaluate("() => [getSelection().focusNode.data, getSelection().focusOffset]")
+    assert caret == ["The Lamplighters", len("The Lamplighters")]
+    for _ in range(2):
+        page.keyboard.press("Shift+ArrowDown")
     page.keyboard.press("h")
     ui.wait_saved(page)
     passages = ui.stored_state(page, "alice", "lamps")["passages"]
