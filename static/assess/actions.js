@@ -47,9 +47,10 @@ export function highlightRange(range) {
 // Highlights the rendered pieces of `offsets` ({start, end}, code points): text the page
 // hides (folded parts) is never stored (visible.js). One action, undone at once.
 export function highlightOffsets({ start, end }) {
-  const parts = visibleParts(start, end);
+  // The server refuses a highlight of whitespace only: such pieces are not sent.
+  const parts = visibleParts(start, end).filter(([s, e]) => index.slice(s, e).trim() !== "");
   if (parts.length === 0) {
-    showSaveState("refused", "the selection holds only hidden text: nothing highlighted");
+    showSaveState("refused", "the selection holds no visible words: nothing highlighted");
     return false;
   }
   remember(localState());
