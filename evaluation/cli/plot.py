@@ -40,9 +40,11 @@ def plot_curves(evaluations: Sequence[RunEvaluation], path: str | Path) -> None:
     with drawing(8, 5) as (figure, axes):
         for index, (run_id, levels, precision) in enumerate(curves):
             label = f"{run_id} ({curve_area(precision):.4f})"
+            style = line_style(index)
             axes.plot(
                 levels, precision, label=label, linewidth=1.5, markersize=4,
-                markevery=max(1, len(levels) // 10), **line_style(index),
+                markevery=max(1, len(levels) // 10), marker=style["marker"],
+                linestyle=style["linestyle"],
             )  # fmt: skip
         task = evaluations[0].settings.task if evaluations else ""
         measure = "iP" if task in ("focused", "thorough") else "interpolated gP"
