@@ -235,3 +235,18 @@ def test_highlights_separated_by_a_full_stop_merge_and_ends_lose_their_spaces(wo
     # Removing "fox." [21, 25) leaves "brown " [15, 21), which loses its space.
     state = judgements.unhighlight(session, assignment, ARTICLE, "d", 21, 25)
     assert state.passages == ((15, 20), (25, 30))
+
+
+def test_with_the_campaign_setting_off_a_full_stop_keeps_passages_apart(work: Any) -> None:
+    from assessor.store.settings import CampaignSettings, read_settings, save_settings
+
+    session, assignment, text = work
+    assert read_settings(session) == CampaignSettings()  # no row: joined by default
+    save_settings(session, CampaignSettings(merge_across_punctuation=False))
+    session.commit()
+    # "fox" [21, 24) and "Jumps" [25, 30): only "." [24, 25) between them (see above).
+    highlight(session, assignment, text, "a", 21, 24)
+    state = highlight(session, assignment, text, "b", 25, 30)
+    assert state.passages == ((21, 24), (25, 30))
+    # Trimming stays: "over " [31, 36) is stored as "over".
+    assert highlight(session, assignment, text, "c", 31, 36).passages[-1] == (31, 35)

@@ -58,6 +58,8 @@ def rows(app: Flask, query: Any) -> list[Any]:
     [
         ("get", "/organiser/pools"),
         ("post", "/organiser/pools"),
+        ("get", "/organiser/settings"),
+        ("post", "/organiser/settings"),
         ("get", "/organiser/users"),
         ("post", "/organiser/users"),
         ("post", "/organiser/users/1/password"),
@@ -255,3 +257,19 @@ def test_a_rebuild_of_existing_pools_is_previewed_and_asked_for(
     assert f"Pooled {pools} topic(s)" in confirmed.get_data(as_text=True)
     size = select(func.count(PoolEntry.id)).join(Pool).where(Pool.topic_id == "9001")
     assert rows(app, size) == [(3,)]
+
+
+def test_the_settings_page_stores_the_two_switches(olga: tuple[FlaskClient, str]) -> None:
+    from assessor.store.settings import CampaignSettings, read_settings
+
+    client, token = olga
+    page = client.get("/organiser/settings").get_data(as_text=True)
+    assert 'name="merge_across_punctuation" value="1" checked' in page
+    assert 'name="runs_outline" value="1" checked' in page
+    answer = client.post(
+        "/organiser/settings", data={"csrf_token": token, "merge_across_punctuation": "1"}
+    )
+    assert answer.status_code == 303
+    with db.session_scope(client.application) as session:
+        assert read_settings(session) == CampaignSettings(True, runs_outline=False)
+    assert client.post("/organiser/settings", data={}).status_code == 400  # no CSRF token
