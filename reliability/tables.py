@@ -16,6 +16,34 @@ from evaluation.output.tables import Cell, dump_json, table_lines, titled_tables
 Table = list[dict[str, Cell]]
 FORMATS = ("text", "tsv", "json")
 
+MEANINGS = {
+    "judged": "articles judged",
+    "relevant": "articles judged relevant",
+    "tau": "Kendall's tau against the full ranking of runs",
+    "tau_ap": "AP rank correlation against the full ranking",
+    "change": "largest change of a run's score, as a fraction",
+    "significant_full": "pairs of runs significantly different with all judgements",
+    "kept": "share of those pairs still significant",
+    "repeats": "samples drawn",
+    "score_full": "the run's score with every judgement",
+    "score_left_out": "its score with its group left out of the pool",
+    "rank_full": "its rank with every judgement",
+    "rank_left_out": "its rank with its group left out",
+    "topic_runs": "topic and run pairs",
+    "t": "paired t statistic",
+    "p": "its p-value",
+    "size": "topics per subset",
+    "difference": "smallest difference of scores compared",
+    "swaps": "comparisons whose order swapped",
+    "comparisons": "comparisons made",
+    "error": "swaps / comparisons",
+    "tau_a": "Kendall's tau-a",
+    "tau_b": "Kendall's tau-b",
+    "runs": "runs",
+}
+"""What the studies' columns count, for the legend under a text table (`legend_line`);
+`_mean` and `_sd` columns are the mean and standard deviation over the samples."""
+
 
 def write_tables(tables: Mapping[str, Table], output_format: str, stream: TextIO) -> None:
     """Write `tables` (name -> rows with the same keys) in `output_format`."""
@@ -27,11 +55,23 @@ def write_tables(tables: Mapping[str, Table], output_format: str, stream: TextIO
     stream.writelines(titled_tables(lines, title_first=shape == "text"))
 
 
+def _meanings(header: list[str]) -> dict[str, str]:
+    """The legend's entries for `header`, `_mean` and `_sd` columns read from their base."""
+    found = dict(MEANINGS)
+    for name in header:
+        for suffix, what in (("_mean", "mean of"), ("_sd", "standard deviation of")):
+            base = name.removesuffix(suffix)
+            if name.endswith(suffix) and base in MEANINGS:
+                found[name] = f"{what} {base}"
+    return found
+
+
 def _lines(rows: Table, shape: Literal["text", "tsv"]) -> Iterable[str]:
     if not rows:
         return ()
     header = list(rows[0])
-    return table_lines(header, [[row[key] for key in header] for row in rows], shape)
+    values = [[row[key] for key in header] for row in rows]
+    return table_lines(header, values, shape, meanings=_meanings(header))
 
 
 def parse_numbers(text: str, what: str, low: float, high: float) -> list[float]:

@@ -4,7 +4,9 @@ Every operation has a client-chosen `op_id`, unique per assignment: replaying it
 current state without applying it again. An operation is applied in one transaction that updates
 the judgement (bumping `version`), appends an `Event`, and commits; the new state is returned.
 Rules (docs/assessor.md):
-- highlight `[start, end)` with `exact` == the text there; overlapping/touching passages merge.
+- highlight `[start, end)` with `exact` == the text there; overlapping/touching passages merge,
+  as do passages separated only by whitespace and punctuation (campaign setting); passage ends
+  lose their whitespace; a selection of whitespace only is refused.
   An unjudged or not-relevant article becomes relevant.
 - unhighlight `[start, end)` removes that text from the passages, splitting them; removing the
   last passage makes the article unjudged again (and clears the BEP).

@@ -45,8 +45,16 @@ from assessor.store.models import (
     User,
     utcnow,
 )
+from assessor.store.settings import SETTINGS_ID, CampaignSettingsRow
 
 RETRIES = 8
+
+# The campaign's setting, read with the rest (no row: NULL, the default, on).
+_MERGE_ACROSS_PUNCTUATION = (
+    select(CampaignSettingsRow.merge_across_punctuation)
+    .where(CampaignSettingsRow.id == SETTINGS_ID)
+    .scalar_subquery()
+)
 
 # Everything an operation reads, in one round trip: that the user owns the assignment and the
 # article is in its topic's pool, the document, the judgement (if any), and the event of an
@@ -62,6 +70,7 @@ _OPERATION_CONTEXT = (
         Judgement.version,
         Event.article,
         Event.kind,
+        _MERGE_ACROSS_PUNCTUATION,
     )
     .select_from(Assignment)
     .join(Pool, Pool.topic_id == Assignment.topic_id)
@@ -187,9 +196,18 @@ def _apply_once(
     found = session.execute(_OPERATION_CONTEXT, parameters).first()
     if found is None:
         raise _not_found(session, assignment_id, user_id, article)
-    document, judgement_id, status, passages, bep, finished, version, done_article, done_kind = (
-        found
-    )
+    (
+        document,
+        judgement_id,
+        status,
+        passages,
+        bep,
+        finished,
+        version,
+        done_article,
+        done_kind,
+        across_punctuation,
+    ) = found
     draft = (
         Draft(None, "unjudged", [], None, False, 0)
         if judgement_id is None
@@ -207,15 +225,16 @@ def _apply_once(
             "stale_version",
         )
     read_version = draft.version
-    change(draft, operation, document, text_of)
+    change(draft, operation, document, text_of, across_punctuation=across_punctuation is not False)
     draft.version += 1
+    now = utcnow()
     values = {
         "status": draft.status,
         "passages": draft.passages,
         "bep": draft.bep,
         "finished": draft.finished,
         "version": draft.version,
-        "updated_at": utcnow(),
+        "updated_at": now,
     }
     connection = session.connection()
     if draft.id is None:  # a concurrent first judgement breaks the unique (assignment, article)
@@ -241,7 +260,7 @@ def _apply_once(
         article=article,
         op_id=operation.op_id,  # unique per assignment: a concurrent replay loses here
         payload={**operation.payload(), "new_version": draft.version},
-        server_time=values["updated_at"],
+        server_time=now,
         client_time=operation.client_time,
     )
     return _state(assignment_id, article, draft)

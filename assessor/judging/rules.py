@@ -33,16 +33,28 @@ def change(
     operation: Operation,
     document: Document,
     text_of: Callable[[Document], str],
+    *,
+    across_punctuation: bool = True,
 ) -> None:
-    """Apply the operation's rule to `judgement` in memory (raises before changing anything)."""
+    """Apply the operation's rule to `judgement` in memory (raises before changing anything).
+
+    Passages are merged with the article's text when the server has it: ends trimmed of
+    whitespace, and, with `across_punctuation` (the campaign's setting), gaps of whitespace and
+    punctuation closed (`evaluation.formats.records.merge_passages`).
+    """
     passages: list[Span] = [(start, end) for start, end in judgement.passages]
     if operation.op in ("highlight", "unhighlight"):
         start, end = _checked_span(operation, document, text_of)
+        text = _text_or_none(document, text_of)
         if operation.op == "highlight":
-            passages = add_span(passages, start, end)
+            if text is not None and not text[start:end].strip():
+                raise InvalidOperation("the selection holds only whitespace: nothing to highlight")
+            passages = add_span(passages, start, end, text, across_punctuation=across_punctuation)
             judgement.status = "relevant"
         else:
-            passages = remove_span(passages, start, end)
+            passages = remove_span(
+                passages, start, end, text, across_punctuation=across_punctuation
+            )
             if not passages:
                 judgement.status, judgement.bep = "unjudged", None
         judgement.passages = [[s, e] for s, e in passages]
@@ -108,6 +120,16 @@ def _restore(
     judgement.passages = [[s, e] for s, e in passages]
     judgement.bep = bep
     judgement.finished = bool(finished)
+
+
+def _text_or_none(document: Document, text_of: Callable[[Document], str]) -> str | None:
+    """The article's text, or None for an article known only by id and length."""
+    if not document.has_text:
+        return None
+    try:
+        return text_of(document)
+    except texts.MissingTextError as error:
+        raise Conflict(str(error), "text_missing") from error
 
 
 def _checked_span(

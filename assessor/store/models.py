@@ -33,6 +33,7 @@ from assessor.store.base import Base as Base
 from assessor.store.base import utcnow as utcnow
 from assessor.store.gold import GoldJudgement as GoldJudgement
 from assessor.store.gold import TopicAdjudicator as TopicAdjudicator
+from assessor.store.settings import CampaignSettingsRow as CampaignSettingsRow
 
 ROLES = ("assessor", "organiser")
 STATUSES = ("unjudged", "relevant", "nonrelevant")

@@ -21,6 +21,7 @@ from evaluation.formats.convert import Collection
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.output.tables import dump_json, table_lines
 from evaluation.relevance.element_qrels import relevant_elements
+from evaluation.statistics.agreement.assessors import MEANINGS
 from evaluation.statistics.agreement.table import AgreementTable, agreement_table
 
 FORMATS = ("text", "tsv", "json")
@@ -33,11 +34,13 @@ def write_tsv(table: AgreementTable, stream: TextIO) -> None:
 
 
 def write_text(table: AgreementTable, stream: TextIO) -> None:
-    """The rows as an aligned table under a line naming the two assessors."""
+    """The rows as an aligned table under a line naming the two assessors, with a legend."""
     name_a, name_b = table.names
     stream.write(f"agreement of {name_a} (a) and {name_b} (b)\n")
     rows = [list(record.values()) for record in table.records()]
-    stream.writelines(table_lines(table.columns(), rows, "text", numbers_right=True))
+    stream.writelines(
+        table_lines(table.columns(), rows, "text", numbers_right=True, meanings=MEANINGS)
+    )
 
 
 def write_json(table: AgreementTable, stream: TextIO) -> None:

@@ -6,6 +6,7 @@ half-open `(start, end)` pairs. Topic and article ids are kept as the strings of
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -110,7 +111,9 @@ def group_results(run: Run, results: Sequence[Result]) -> None:
         begin = end
 
 
-def merge_passages(passages: Iterable[Span]) -> list[Span]:
+def merge_passages(
+    passages: Iterable[Span], text: str | None = None, *, across_punctuation: bool = True
+) -> list[Span]:
     """Sort passages and merge the overlapping or touching ones (H-Rule ATOM, spec section 4).
 
     Empty passages are dropped. This is the one implementation of the rule in Python: element
@@ -122,14 +125,50 @@ def merge_passages(passages: Iterable[Span]) -> list[Span]:
     the server answers); tests/static/test_passages_js.py runs that copy under node on a table
     of cases and checks that it answers as this function does.
 
+    Given the document's `text`, the rule reads "adjacent" as a person sees it: each passage
+    first loses the whitespace at its two ends (a passage of whitespace only is dropped), and,
+    with `across_punctuation` (a campaign setting, on by default), passages separated only by
+    whitespace and punctuation (Unicode categories Z* and P*) merge as well. Seed 003 §4.2.2
+    gives the reason: assessors highlight relevant material rather than identify passages, so
+    isolating adjacent passages is "neither necessary nor desirable"; a comma left out between
+    two drags is such an isolation.
+
     >>> merge_passages([(10, 12), (0, 3), (3, 5), (11, 20), (30, 30)])
     [(0, 5), (10, 20)]
+    >>> text = "the lamp, which would glow"
+    >>> merge_passages([(0, 8), (9, 15)], text)
+    [(0, 15)]
+    >>> merge_passages([(0, 8), (9, 15)], text, across_punctuation=False)
+    [(0, 8), (10, 15)]
     """
+    if text is not None:
+        passages = [_trimmed(text, start, end) for start, end in passages]
     merged: list[Span] = []
     for start, end in sorted(p for p in passages if p[1] > p[0]):
-        if merged and start <= merged[-1][1]:
+        if merged and (
+            start <= merged[-1][1]
+            or (
+                across_punctuation
+                and text is not None
+                and _separates_nothing(text[merged[-1][1] : start])
+            )
+        ):
             if end > merged[-1][1]:
                 merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
     return merged
+
+
+def _trimmed(text: str, start: int, end: int) -> Span:
+    """`[start, end)` without the whitespace at its two ends (empty if it is all whitespace)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _separates_nothing(gap: str) -> bool:
+    """Whether `gap` holds only whitespace and punctuation (what no assessor means to leave out)."""
+    return all(char.isspace() or unicodedata.category(char)[0] in "PZ" for char in gap)

@@ -50,6 +50,36 @@ def aligned_lines(rows: Sequence[Sequence[str]], *, numbers_right: bool = False)
         yield "  ".join(cells).rstrip()
 
 
+def whole_columns(rows: Sequence[Sequence[object]]) -> set[int]:
+    """The positions of the columns that hold counts: every number in them is whole and one
+    is at least 2 (a column of ratios that happen to be 0.0 or 1.0 keeps its decimals).
+
+    >>> sorted(whole_columns([["a", 4374.0, 1.0, 0.5], ["b", 12.0, 0.0, 2.0]]))
+    [1]
+    """
+    found: set[int] = set()
+    for index in range(len(rows[0]) if rows else 0):
+        numbers = [
+            float(row[index])  # type: ignore[arg-type]
+            for row in rows
+            if isinstance(row[index], int | float) and not isinstance(row[index], bool)
+        ]
+        whole = all(value.is_integer() for value in numbers)
+        if numbers and whole and any(abs(value) >= 2 for value in numbers):
+            found.add(index)
+    return found
+
+
+def legend_line(columns: Sequence[str], meanings: Mapping[str, str]) -> str:
+    """One line under a text table saying what its columns are (those `meanings` knows).
+
+    >>> legend_line(["run", "docs_a", "kappa"], {"docs_a": "judged by a", "kappa": "Cohen's"})
+    "docs_a: judged by a; kappa: Cohen's\\n"
+    """
+    known = [f"{name}: {meanings[name]}" for name in columns if name in meanings]
+    return "; ".join(known) + "\n" if known else ""
+
+
 def table_lines(
     columns: Sequence[str],
     rows: Iterable[Sequence[object]],
@@ -57,23 +87,41 @@ def table_lines(
     *,
     digits: int = 4,
     numbers_right: bool = False,
+    meanings: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """A header of `columns` and the `rows`, each line ending in a newline.
 
-    `text`: `aligned_lines` of the cells to `digits` decimals; `tsv`: tab-separated cells at
-    full precision.
+    `text`: `aligned_lines` of the cells to `digits` decimals, counts (`whole_columns`) as
+    integers, and with `meanings` a legend line under the table (`legend_line`); `tsv`:
+    tab-separated cells at full precision, nothing else.
 
     >>> "".join(table_lines(["run", "p"], [["a", 1 / 3], ["b", None]], "tsv"))
     'run\\tp\\na\\t0.3333333333333333\\nb\\t-\\n'
+    >>> lines = table_lines(["run", "n"], [["a", 4374.0]], "text", meanings={"n": "a count"})
+    >>> print("".join(lines))
+    run  n
+    a    4374
+    n: a count
+    <BLANKLINE>
     """
     if output_format == "tsv":
         yield "\t".join(columns) + "\n"
         for row in rows:
             yield "\t".join(cell_text(value) for value in row) + "\n"
         return
-    lines = [list(columns)] + [[cell_text(value, digits) for value in row] for row in rows]
+    listed = [list(row) for row in rows]
+    counts = whole_columns(listed)
+
+    def text(index: int, value: object) -> str:
+        if index in counts and isinstance(value, float):
+            return str(int(value))
+        return cell_text(value, digits)
+
+    lines = [list(columns)] + [[text(i, value) for i, value in enumerate(row)] for row in listed]
     for line in aligned_lines(lines, numbers_right=numbers_right):
         yield line + "\n"
+    if meanings:
+        yield legend_line(columns, meanings)
 
 
 def titled_tables(

@@ -5,6 +5,7 @@ import { config, saveEl } from "./page.js";
 import { enqueue, localState, readQueue, showSaveState, written } from "./queue.js";
 import { pump } from "./send.js";
 import { index } from "./text-index.js";
+import { visibleParts } from "./visible.js";
 
 // Undo goes back to the exact state before the last action (status, passages, BEP,
 // finished) with one `restore` operation. The stack lives in sessionStorage, per topic, so
@@ -24,35 +25,38 @@ export function readUndo() {
 
 function remember(before) {
   if (!config.opsUrl) return;
-  const entry = {
-    url: config.opsUrl,
-    page: window.location.pathname,
-    state: {
-      status: before.status,
-      passages: before.passages,
-      exacts: before.passages.map(([s, e]) => index.slice(s, e)),
-      bep: before.bep,
-      finished: before.finished,
-    },
-  };
+  const entry = snapshot(before);
   sessionStorage.setItem(UNDO_KEY, JSON.stringify([...readUndo(), entry].slice(-UNDO_LIMIT)));
 }
 
 export function act(op) {
   remember(localState());
+  forgetRedo();
   return enqueue(op);
 }
 
 export function highlightRange(range) {
   const offsets = index.offsetsOf(range);
-  if (!offsets) return false;
-  act({ op: "highlight", ...offsets });
-  return true;
+  if (!offsets) {
+    showSaveState("refused", "select relevant text first, then press h");
+    return false;
+  }
+  return highlightOffsets(offsets);
 }
 
-// Highlights `offsets` ({start, end, exact}, code points).
-export function highlightOffsets(offsets) {
-  act({ op: "highlight", ...offsets });
+// Highlights the rendered pieces of `offsets` ({start, end}, code points): text the page
+// hides (folded parts) is never stored (visible.js). One action, undone at once.
+export function highlightOffsets({ start, end }) {
+  // The server refuses a highlight of whitespace only: such pieces are not sent.
+  const parts = visibleParts(start, end).filter(([s, e]) => index.slice(s, e).trim() !== "");
+  if (parts.length === 0) {
+    showSaveState("refused", "the selection holds no visible words: nothing highlighted");
+    return false;
+  }
+  remember(localState());
+  forgetRedo();
+  for (const [s, e] of parts) enqueue({ op: "highlight", start: s, end: e, exact: index.slice(s, e) });
+  return true;
 }
 
 export function unhighlight([start, end]) {
@@ -68,6 +72,42 @@ export function setBep(offset) {
   act({ op: "set_bep", offset: Math.min(offset, index.codePointLength - 1) });
 }
 
+// Redo: each undo keeps the state it replaced (of this page's article), so that Ctrl+Shift+Z
+// or "Redo" can restore it; a new action forgets what could be redone.
+const REDO_KEY = `focal.redo:${config.poolUrl}`;
+
+export function readRedo() {
+  try {
+    return JSON.parse(sessionStorage.getItem(REDO_KEY)) || [];
+  } catch {
+    return [];
+  }
+}
+
+function forgetRedo() {
+  sessionStorage.removeItem(REDO_KEY);
+  redoChanged();
+}
+
+function redoChanged() {
+  const button = document.getElementById("redo-button");
+  if (button) button.disabled = readRedo().length === 0;
+}
+
+function snapshot(state) {
+  return {
+    url: config.opsUrl,
+    page: window.location.pathname,
+    state: {
+      status: state.status,
+      passages: state.passages,
+      exacts: state.passages.map(([s, e]) => index.slice(s, e)),
+      bep: state.bep,
+      finished: state.finished,
+    },
+  };
+}
+
 export function undo() {
   const stack = readUndo();
   const last = stack.pop();
@@ -76,9 +116,29 @@ export function undo() {
     return;
   }
   sessionStorage.setItem(UNDO_KEY, JSON.stringify(stack));
+  // Only an undo on this page's article can be redone here (its text is on this page).
+  if (last.url === config.opsUrl && config.opsUrl) {
+    sessionStorage.setItem(REDO_KEY, JSON.stringify([...readRedo(), snapshot(localState())]));
+  }
   enqueue({ op: "restore", ...last.state }, last.url);
+  redoChanged();
   if (last.page !== window.location.pathname) goTo(last.page);
 }
+
+export function redo() {
+  const stack = readRedo();
+  const last = stack.pop();
+  if (!last || last.url !== config.opsUrl) {
+    showSaveState("saved", "nothing to redo");
+    return;
+  }
+  sessionStorage.setItem(REDO_KEY, JSON.stringify(stack));
+  remember(localState());
+  enqueue({ op: "restore", ...last.state }, last.url);
+  redoChanged();
+}
+
+redoChanged();
 
 // Navigation waits (at most a second) for the queued operations to be in the outbox, never
 // for the server.
@@ -96,12 +156,44 @@ function nextUrlAfter(status) {
   return `${config.nextUrl}&relevant=${status === "relevant" ? 1 : 0}`;
 }
 
-// Leaving a highlighted article finishes it (which also fixes the suggested BEP); the queue
-// survives the navigation, so the assessor never waits for the save.
-export function goNext() {
+// Where "Done → next" leads: the next article, or after the pool's last one the topic's
+// summary (the pool page with what is judged and what has no ✓ yet). `status` is this
+// article's judgement, for an adaptive judging order.
+export function nextPlace(status) {
+  return nextUrlAfter(status) || config.summaryUrl || config.poolUrl;
+}
+
+// "Done": a highlighted article is finished (✓; which also fixes the suggested BEP).
+export function finishArticle() {
   const state = localState();
   if (config.opsUrl && state.status === "relevant" && !state.finished) act({ op: "finish" });
-  goTo(nextUrlAfter(state.status) || config.poolUrl);
+}
+
+// Goes where "Done" leads. The queue survives the navigation, so the assessor never waits for
+// the save, except before the summary, which counts what the server has: there the page
+// waits for this article's operations to be answered (5 s at most; offline it goes anyway and
+// the summary page sends them).
+function leave(status) {
+  const place = nextPlace(status);
+  if (config.nextUrl || place !== config.summaryUrl) {
+    goTo(place);
+    return;
+  }
+  const ours = () => readQueue().filter((entry) => entry.url === config.opsUrl).length;
+  const until = Date.now() + 5000;
+  const wait = () => {
+    if (ours() === 0 || Date.now() > until) goTo(place);
+    else setTimeout(wait, 100);
+  };
+  pump();
+  wait();
+}
+
+// Done → next.
+export function goNext() {
+  const { status } = localState();
+  finishArticle();
+  leave(status);
 }
 
 // The two-phase screen is rendered from the stored passages: leave once they are saved.
@@ -121,6 +213,6 @@ export async function goWhenSaved(url) {
 
 export function markNonRelevantAndGoNext() {
   act({ op: "mark_nonrelevant" });
-  goTo(nextUrlAfter("nonrelevant") || config.poolUrl);
+  leave("nonrelevant");
 }
 

@@ -5,7 +5,7 @@ import { docEl, wrapEl } from "./page.js";
 
 // Chromium moves no caret through text that is not editable (unless caret browsing is on),
 // so Shift+arrows would select nothing: the page moves the selection itself. The caret
-// starts at the top of what is in view; ←/→ move it (Ctrl: by word), Shift+←/→/↑/↓/Home/End
+// starts at the top of the body text in view (not in a heading); ←/→ move it (Ctrl: by word), Shift+←/→/↑/↓/Home/End
 // extend the selection from it, h highlights. Plain ↑/↓/Home/End still scroll the page.
 const SELECTION_KEYS = {
   ArrowLeft: ["backward", "character"],
@@ -23,17 +23,28 @@ function inView(range) {
   return rect.height > 0 && rect.bottom > 0 && rect.top < window.innerHeight;
 }
 
-// A collapsed selection at the first text position visible in the viewport.
+// Headings (the article's title, section titles) are not where reading starts.
+// (A profile's headings, or a title element: rendering.py names its div `x-` + the tag.)
+const HEADINGS = ".pf-heading, [role='heading'], .x-title, .x-st, .x-atl, .x-article-title";
+const inHeading = (node) => Boolean(node.parentElement?.closest?.(HEADINGS));
+
+// A collapsed selection at the first text of the body visible in the viewport (a heading only
+// when no other text is in view), at the start of its line.
 function caretAtTopOfView(selection) {
   const box = docEl.getBoundingClientRect();
+  let heading = null;
   for (let y = Math.max(box.top, 0) + 2; y < Math.min(box.bottom, window.innerHeight); y += 6) {
     const range = document.caretRangeFromPoint?.(box.left + 2, y);
-    if (range && docEl.contains(range.startContainer)) {
+    if (!range || !docEl.contains(range.startContainer)) continue;
+    if (!inHeading(range.startContainer)) {
       selection.collapse(range.startContainer, range.startOffset);
       return true;
     }
+    heading ??= range;
   }
-  return false;
+  if (!heading) return false;
+  selection.collapse(heading.startContainer, heading.startOffset);
+  return true;
 }
 
 export function moveSelection(event) {

@@ -7,6 +7,7 @@ import {
   goWhenSaved,
   highlightRange,
   markNonRelevantAndGoNext,
+  redo,
   setBep,
   undo,
 } from "./actions.js";
@@ -15,7 +16,7 @@ import { moveSelection, selectionByKeyboard } from "./keyboard-selection.js";
 import { toggleKeywords } from "./keywords.js";
 import { config } from "./page.js";
 import { bepToShow } from "./paint.js";
-import { localState } from "./queue.js";
+import { localState, showSaveState } from "./queue.js";
 import { focusPassage, highlightOffered, offerKind, removeOffered } from "./selection-bar.js";
 import { caretOffset } from "./selection.js";
 
@@ -46,11 +47,16 @@ const KEYS = {
       return;
     }
     const selection = window.getSelection();
-    if (selection?.rangeCount && highlightRange(selection.getRangeAt(0))) {
+    if (!selection?.rangeCount || selection.isCollapsed) {
+      showSaveState("refused", "select relevant text first, then press h");
+      return;
+    }
+    if (highlightRange(selection.getRangeAt(0))) {
       // Keep a caret at the end, so that the next passage can be selected from there.
       selection.collapseToEnd();
     }
   },
+  t: () => toggleTopic(),
   b: () => {
     const offset = caretOffset(window.getSelection());
     const bep = bepToShow(localState());
@@ -62,9 +68,33 @@ const KEYS = {
   "?": () => (helpEl?.open ? helpEl.close() : helpEl?.showModal()),
 };
 
+// The topic (title, description, narrative) one key away on every article: t opens the fold
+// beside the text and brings it into view, or folds it again.
+function toggleTopic() {
+  const fold = document.getElementById("topic-fold");
+  if (!fold) return;
+  fold.open = !fold.open;
+  if (fold.open) fold.scrollIntoView({ block: "nearest" });
+}
+
+// Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z (or Ctrl+Y) redoes: the keys of every editor.
+function undoKey(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey) return null;
+  const key = event.key.toLowerCase();
+  if (key === "z") return event.shiftKey ? redo : undo;
+  if (key === "y" && !event.shiftKey) return redo;
+  return null;
+}
+
 document.addEventListener("keydown", (event) => {
   const target = event.target;
   if (target.closest?.("input, textarea, select, [contenteditable]")) return;
+  const undoing = undoKey(event);
+  if (undoing) {
+    event.preventDefault();
+    undoing();
+    return;
+  }
   // Escape drops the selected passage; the help dialog still closes on it by itself.
   if (event.key === "Escape") focusPassage(null);
   if (moveSelection(event)) {
@@ -86,6 +116,7 @@ document.addEventListener("click", (event) => {
   if (action === "nonrelevant") markNonRelevantAndGoNext();
   else if (action === "next") goNext();
   else if (action === "undo") undo();
+  else if (action === "redo") redo();
   else if (action === "bep") KEYS.b();
   else if (action === "highlight") KEYS.h();
   else if (action === "help") KEYS["?"]();
@@ -97,6 +128,17 @@ document.addEventListener("click", (event) => {
 // A press on "highlight" keeps the selection it is about to highlight.
 document.addEventListener("mousedown", (event) => {
   if (event.target.closest?.('[data-action="highlight"]')) event.preventDefault();
+});
+
+// "Highlight selection" is enabled while text of the article is selected.
+const highlightButton = document.getElementById("highlight-button");
+document.addEventListener("selectionchange", () => {
+  if (!highlightButton) return;
+  const selection = window.getSelection();
+  const docEl = document.getElementById("document");
+  highlightButton.disabled = !(
+    selection?.rangeCount && !selection.isCollapsed && docEl?.contains(selection.anchorNode)
+  );
 });
 
 document.getElementById("toggle-runs")?.addEventListener("change", (event) => {

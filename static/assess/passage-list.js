@@ -1,6 +1,6 @@
 /* Focal assessment screen: the passage list beside the text. Every passage of the article
- * with its first words, its length in characters (code points, as stored) and where it starts
- * ("section 2, paragraph 3"); a click on it
+ * on one line: its first words, its length in characters (code points, as stored; "ch"), and
+ * where it starts ("section 2, paragraph 3") as the line's tooltip; a click on it
  * scrolls to the passage and selects it, "Remove" removes it (one action, undone with u).
  */
 import { unhighlight } from "./actions.js";
@@ -28,30 +28,32 @@ function goToPassage(passage) {
   focusPassage(passage, true);
 }
 
+// One line per passage: its first words (cut with an ellipsis by CSS), its length and a ×
+// that removes it; where it starts ("section 2, paragraph 3") is the line's tooltip.
 function item(passage, number) {
   const [start, end] = passage;
   const li = document.createElement("li");
+  const where = describePoint(start);
+  li.title = `${where}: ${end - start} characters`;
   const go = document.createElement("button");
   go.type = "button";
   go.className = "passage-go";
   go.textContent = firstWords(start, end);
-  go.title = "scroll to this passage";
+  go.setAttribute("aria-label", `Passage ${number}, ${where}: scroll to it`);
   go.addEventListener("click", () => goToPassage(passage));
   const length = document.createElement("span");
   length.className = "passage-length";
-  length.textContent = `${end - start} characters`;
-  const where = document.createElement("span");
-  where.className = "passage-where";
-  where.textContent = describePoint(start);
-  li.append(go, " ", length, " ", where);
+  length.textContent = `${end - start} ch`;
+  li.append(go, length);
   if (config.opsUrl) {
     const remove = document.createElement("button");
     remove.type = "button";
     remove.className = "passage-remove";
-    remove.textContent = "Remove";
+    remove.textContent = "×";
+    remove.title = "remove this passage (undo with u)";
     remove.setAttribute("aria-label", `Remove passage ${number}`);
     remove.addEventListener("click", () => unhighlight(passage));
-    li.append(" ", remove);
+    li.append(remove);
   }
   return li;
 }

@@ -8,6 +8,7 @@
  */
 import { config, csrfToken, saveEl } from "./page.js";
 import { applyLocally } from "./passages.js";
+import { index } from "./text-index.js";
 
 /** Events of the queue: "change" (what the page shows changed), "queued" (send it). */
 export const changes = new EventTarget();
@@ -91,11 +92,13 @@ export async function sync() {
   queue = [...all, ...queue.filter((entry) => unwritten.has(entry.id) && !read.has(entry.id))];
 }
 
-// Our state as it will be: the server's plus every queued operation of this article.
+// Our state as it will be: the server's plus every queued operation of this article, merged
+// as the server merges (the article's text, the campaign's setting; no text: plain ATOM).
+const acrossPunctuation = config.mergeAcrossPunctuation !== false;
 export function localState() {
   return queue
     .filter((entry) => entry.url === config.opsUrl)
-    .reduce((state, entry) => applyLocally(state, entry.op), saved);
+    .reduce((state, entry) => applyLocally(state, entry.op, index, acrossPunctuation), saved);
 }
 
 function announce(message) {

@@ -2,8 +2,9 @@
  * whole words, so that a highlight never starts or ends inside a word by accident (with Alt
  * held a mouse selection keeps its exact characters). Only the ends that fall inside a word
  * move; offsets stay exact code points (the snapping walks the UTF-16 text a code point at a
- * time, so a surrogate pair is never split).
+ * time, so a surrogate pair is never split). A word never runs from one block into the next.
  */
+import { docEl } from "./page.js";
 import { index } from "./text-index.js";
 
 // The word characters of the keyword marks: letters, digits and marks of any script.
@@ -25,17 +26,36 @@ function after(units) {
 
 const isWord = (char) => char !== null && WORD.test(char);
 
+// The block (not inline) element that holds a text node, or #document.
+function blockOf(node) {
+  let el = node.parentElement;
+  while (el && el !== docEl && getComputedStyle(el).display.startsWith("inline")) {
+    el = el.parentElement;
+  }
+  return el;
+}
+
+// Whether UTF-16 unit `units` is where one block's text ends and another's begins: a title
+// and the paragraph after it hold different words even with no space between them in the text.
+function blockBreak(units) {
+  const next = index.starts.findIndex((s, k) => s === units && index.nodes[k].data.length > 0);
+  let previous = next - 1;
+  while (previous >= 0 && index.nodes[previous].data.length === 0) previous -= 1;
+  if (next < 0 || previous < 0) return false;
+  return blockOf(index.nodes[previous]) !== blockOf(index.nodes[next]);
+}
+
 // A boundary inside a word moves back to the word's start.
 function wordStart(units) {
   if (!isWord(after(units))) return units;
-  while (isWord(before(units))) units -= before(units).length;
+  while (isWord(before(units)) && !blockBreak(units)) units -= before(units).length;
   return units;
 }
 
 // A boundary inside a word moves on to the word's end.
 function wordEnd(units) {
   if (!isWord(before(units))) return units;
-  while (isWord(after(units))) units += after(units).length;
+  while (isWord(after(units)) && !blockBreak(units)) units += after(units).length;
   return units;
 }
 

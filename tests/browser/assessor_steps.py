@@ -88,6 +88,12 @@ class Paragraph:
         """[start, end) in the document of the words `first` to `last`."""
         return [self.base + self.words[first][0], self.base + self.words[last][1]]
 
+    def without_edge_spaces(self, start: int, end: int) -> list[int]:
+        """[start, end) of the document (within this node) without whitespace at its ends, as
+        the server stores a passage."""
+        piece = self.text[start - self.base : end - self.base]
+        return [start + len(piece) - len(piece.lstrip()), end - len(piece) + len(piece.rstrip())]
+
     def into(self, word: int) -> int:
         """The UTF-16 unit of the last letter of `word`: a point inside it, never at its end."""
         return units(self.text[: self.words[word][1] - 1])
@@ -130,7 +136,7 @@ class Assessor:
     def open_topic(self, topic: str) -> str:
         """From My topics to the topic's pool, then its first unjudged article; its name."""
         self.page.goto(f"{self.campaign.url}/topics")
-        self.page.locator("#assignments tr", has_text=topic).locator("a").click()
+        self.page.locator("#assignments tr", has_text=topic).locator("a").first.click()
         found = re.search(r"/assignments/(\d+)", self.page.url)
         assert found is not None, self.page.url
         self.assignment = found.group(1)

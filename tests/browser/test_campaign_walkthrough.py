@@ -62,7 +62,11 @@ def judge_with_every_gesture(assessor: Assessor, words_from: int) -> None:
     whole = assessor.highlight(first, w, w + 9)
     assert assessor.stored()["passages"] == [whole]
     gap = assessor.remove(first, w + 3, w + 5)
-    split = [[whole[0], gap[0]], [gap[1], whole[1]]]
+    # The words' neighbouring spaces go with them: passages never end with whitespace.
+    split = [
+        first.without_edge_spaces(whole[0], gap[0]),
+        first.without_edge_spaces(gap[1], whole[1]),
+    ]
     assert assessor.stored()["passages"] == split
     other = assessor.highlight(second, w + 1, w + 8)
     trimmed = [other[0], assessor.trim_end(second, w + 4)]

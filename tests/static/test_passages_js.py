@@ -4,7 +4,8 @@ The assessment screen shows a queued highlight before the server answers, so
 `static/assess/passages.js` merges passages itself; the server's one implementation is
 `evaluation.formats.records.merge_passages` (and `assessor.judging.spans.remove_span`
 for removal). Node runs the ES module as it is (passages_harness.mjs) on one table of cases
-and every answer must equal Python's.
+and every answer must equal Python's: without the text (plain ATOM) and with it (ends trimmed of
+whitespace; gaps of whitespace and punctuation closed unless the campaign switched that off).
 """
 
 from __future__ import annotations
@@ -46,12 +47,41 @@ CASES: list[tuple[str, list[Span], Span | None]] = [
     ("remove nothing", [], (1, 2)),
 ]
 
+LAMP = "It came from the lamp, which would glow\u00a0all night \u2014 «quietly».\n\tEnd"
+# (name, passages, removal, campaign merges across punctuation), on the text LAMP: offsets
+# worked from LAMP ("lamp" [17, 21), "," 21, "which" [23, 28), "glow" [35, 39), NBSP 39,
+# "all" [40, 43), "night" [44, 49), "—" 50, "«" 52, "quietly" [53, 60), "»" 60, "." 61,
+# "End" [64, 67)).
+TEXT_CASES: list[tuple[str, list[Span], Span | None, bool]] = [
+    ("comma left out between two drags", [(0, 21), (23, 39)], None, True),
+    ("the same, setting off", [(0, 21), (23, 39)], None, False),
+    ("a drag that ends with a space", [(13, 23)], None, True),
+    ("whitespace only is dropped", [(21, 23), (28, 29)], None, True),
+    ("no-break space and dash between", [(35, 39), (40, 49), (53, 60)], None, True),
+    ("guillemets, full stop, newline, tab", [(53, 60), (64, 67)], None, True),
+    ("a word between stays a gap", [(17, 21), (29, 34)], None, True),
+    ("removal leaves spaces at both ends", [(0, 39)], (13, 16), True),
+    ("removal of a comma closes again", [(0, 39)], (21, 22), True),
+    ("removal of a comma, setting off", [(0, 39)], (21, 22), False),
+]
+
+
+def all_cases() -> list[tuple[str, list[Span], Span | None, str | None, bool]]:
+    """The cases without text, then those on LAMP: (name, passages, removal, text, across)."""
+    plain = [(name, passages, remove, None, True) for name, passages, remove in CASES]
+    on_text = [(n, p, r, LAMP, across) for n, p, r, across in TEXT_CASES]
+    return [*plain, *on_text]
+
 
 def python_answers() -> list[dict[str, list[list[int]] | None]]:
     answers: list[dict[str, list[list[int]] | None]] = []
-    for _name, passages, remove in CASES:
-        merged = merge_passages(passages)
-        removed = None if remove is None else remove_span(merged, *remove)
+    for _name, passages, remove, text, across in all_cases():
+        merged = merge_passages(passages, text, across_punctuation=across)
+        removed = (
+            None
+            if remove is None
+            else remove_span(merged, *remove, text, across_punctuation=across)
+        )
         answers.append(
             {
                 "merged": [list(p) for p in merged],
@@ -65,7 +95,10 @@ def test_the_browser_merges_and_removes_as_the_server_does() -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: `make system-packages` installs Debian's nodejs")
-    cases = [{"passages": passages, "remove": remove} for _name, passages, remove in CASES]
+    cases = [
+        {"passages": passages, "remove": remove, "text": text, "across": across}
+        for _name, passages, remove, text, across in all_cases()
+    ]
     run = subprocess.run(
         [node, str(HARNESS)],
         input=json.dumps(cases),
@@ -76,7 +109,18 @@ def test_the_browser_merges_and_removes_as_the_server_does() -> None:
     )
     assert run.returncode == 0, run.stderr
     browser = json.loads(run.stdout)
-    for (name, _passages, _remove), ours, theirs in zip(
-        CASES, python_answers(), browser, strict=True
-    ):
+    for (name, *_rest), ours, theirs in zip(all_cases(), python_answers(), browser, strict=True):
         assert theirs == ours, name
+
+
+def test_the_text_cases_are_worked_as_the_comments_say() -> None:
+    """Hand-worked answers of some cases, so that both copies cannot agree on a wrong one."""
+    assert LAMP[17:21] == "lamp" and LAMP[21] == "," and LAMP[23:28] == "which"
+    assert merge_passages([(0, 21), (23, 39)], LAMP) == [(0, 39)]
+    assert merge_passages([(0, 21), (23, 39)], LAMP, across_punctuation=False) == [
+        (0, 21),
+        (23, 39),
+    ]
+    assert merge_passages([(13, 23)], LAMP) == [(13, 22)]  # "the lamp, ": the comma stays
+    assert merge_passages([(35, 39), (40, 49), (53, 60)], LAMP) == [(35, 60)]
+    assert remove_span([(0, 39)], 13, 16, LAMP) == [(0, 12), (17, 39)]

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from assessor.store.models import ArticleNote, Assignment, Document, Judgement, Pool, PoolEntry
 
-FILTERS = ("all", "unjudged", "relevant", "nonrelevant", "flagged")
+FILTERS = ("all", "unfinished", "unjudged", "relevant", "nonrelevant", "flagged")
 SORTS = ("pool", "title", "state")
 SEARCH_LENGTH = 200  # longer searches are cut: no title or id is longer
 STATE_ORDER = {"unjudged": 0, "relevant": 1, "nonrelevant": 2}
@@ -101,7 +101,15 @@ def keeps(row: PoolRow, wanted: str) -> bool:
         return True
     if wanted == "flagged":
         return row.flagged
+    if wanted == "unfinished":  # not judged yet, or highlighted without "Done" (no ✓)
+        return not row.finished
     return row.status == wanted
+
+
+def resume_point(rows: list[PoolRow]) -> PoolRow | None:
+    """Where an assessor continues: the first article of the pool not finished yet (None: all
+    are). `rows` in the order the assessor judges them (the pool's)."""
+    return next((row for row in rows if not row.finished), None)
 
 
 def matches(row: PoolRow, search: str) -> bool:

@@ -113,4 +113,12 @@ def perform(session: Session, request: ImportRequest, progress: Progress) -> str
     else:
         summary = imports.server_runs(session, [Path(f) for f in request.files], progress)
     listed = ", ".join(f"{run_id} ({count} results)" for run_id, count in summary)
-    return f"Imported {len(summary)} run(s): {listed}."
+    message = f"Imported {len(summary)} run(s): {listed}."
+    unknown = imports.articles_not_in_collection(session, [run_id for run_id, _ in summary])
+    if unknown:  # an assessor can never be shown these: say so beside the form
+        named = ", ".join(f"{run_id} names {count}" for run_id, count in unknown.items())
+        message += (
+            f" Warning: articles absent from the collection ({named}); pools leave them out,"
+            " so import the collection first or check the run's article ids."
+        )
+    return message

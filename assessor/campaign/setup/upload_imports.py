@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from sqlalchemy import distinct, func, select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.setup.importing import (
@@ -37,6 +38,7 @@ from assessor.campaign.setup.uploads import (
     unpack_archive,
     upload_name,
 )
+from assessor.store.models import Document, Run, RunResult
 
 Upload = tuple[str, IO[bytes]]  # (the name the browser sent, its content)
 LIMITS = UploadLimits()
@@ -178,3 +180,16 @@ def server_runs(
     summary = import_runs(session, list(files), progress)
     session.commit()
     return summary
+
+
+def articles_not_in_collection(session: Session, run_ids: Sequence[str]) -> dict[str, int]:
+    """How many distinct articles each run of `run_ids` names that no imported collection has
+    (only runs with some): an assessor can never be shown them, so the Import page warns."""
+    query = (
+        select(Run.name, func.count(distinct(RunResult.article)))
+        .join(RunResult, RunResult.run_id == Run.id)
+        .outerjoin(Document, Document.id == RunResult.article)
+        .where(Run.name.in_(run_ids), Document.id.is_(None))
+        .group_by(Run.name)
+    )
+    return {name: count for name, count in session.execute(query) if count}

@@ -19,6 +19,7 @@ def register_blueprints(app: Flask) -> None:
     from assessor.web.views.organiser import imports as campaign_imports
     from assessor.web.views.organiser import matrix as assignment_matrix
     from assessor.web.views.organiser import pools as pools_admin
+    from assessor.web.views.organiser import settings as campaign_settings
     from assessor.web.views.organiser import topics as organiser
 
     app.register_blueprint(auth.blueprint)
@@ -32,6 +33,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(notes.blueprint)
     app.register_blueprint(campaign_imports.blueprint)
     app.register_blueprint(pools_admin.blueprint)
+    app.register_blueprint(campaign_settings.blueprint)
     app.register_blueprint(accounts.blueprint)
     app.register_blueprint(assignment_matrix.blueprint)
     app.register_blueprint(adjudicate.blueprint)

@@ -54,6 +54,22 @@ COLUMNS = (
 )
 """The columns of an agreement table, in order (spec section 7)."""
 
+MEANINGS = {
+    "docs_a": "articles a judged relevant",
+    "docs_b": "articles b judged relevant",
+    "docs_both": "articles both judged relevant",
+    "docs_agreement": "docs_both / articles either judged relevant",
+    "kappa": "Cohen's kappa of relevant or not over the articles both judged",
+    "chars_a": "characters a highlighted",
+    "chars_b": "characters b highlighted",
+    "chars_both": "characters both highlighted",
+    "both_over_a": "chars_both / chars_a",
+    "both_over_b": "chars_both / chars_b",
+    "both_over_union": "chars_both / characters either highlighted",
+    "alpha": "Krippendorff's alpha",
+}
+"""What each column counts, for the legend under a text table (`output.tables.legend_line`)."""
+
 Cell = str | int | float | None
 
 

@@ -75,6 +75,9 @@ def test_text_output_names_the_assessors(doubled: Seeded) -> None:
     assert lines[0] == "agreement of alice (a) and bob (b)"
     assert lines[1].split() == HEADER.split("\t")
     assert lines[2].split()[:6] == ["1", "2", "2", "1", "0.3333", "0.0000"]
+    # One line under the table says what the columns count.
+    assert lines[-1].startswith("docs_a: articles a judged relevant; docs_b: ")
+    assert "both_over_union: chars_both / characters either highlighted" in lines[-1]
 
 
 def one_line_error(result: Result, *words: str) -> None:

@@ -75,10 +75,9 @@ def test_export_prints_exactly_the_judged_passages(cli: Any, tmp_path: Path) -> 
     op("1001", op_id="3", op="highlight", start=8, end=10, exact=" q")  # merges with the first
     op("1001", op_id="4", op="set_bep", offset=15)
     op("1002", op_id="5", op="mark_nonrelevant")
-    expected = (
-        f"9 Q0 1001 12 {len(TEXT_1001)} 15 4:6 14:6\n"  # 4..10 and 14..20
-        f"9 Q0 1002 0 {len(TEXT_1002)}\n"
-    )
+    # Stored without the spaces at their ends: "aThe" 4..8 and "brown" 15..20; " q" is "q"
+    # 9..10, which only a space separates from "aThe": merged into 4..10.
+    expected = f"9 Q0 1001 11 {len(TEXT_1001)} 15 4:6 15:5\n9 Q0 1002 0 {len(TEXT_1002)}\n"
     assert cli("export-qrels", "--format", "fol").output == expected
     assert cli("export-qrels", "--assessor", "bob").output == ""
     out = tmp_path / "out.qrels"

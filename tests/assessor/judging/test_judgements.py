@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -34,10 +35,10 @@ def highlight(
 def test_highlights_merge_when_they_overlap_or_touch(work: Any) -> None:
     session, assignment, text = work
     highlight(session, assignment, text, "a", 0, 5)
-    state = highlight(session, assignment, text, "b", 5, 9)
-    assert state.passages == ((0, 9),)
-    state = highlight(session, assignment, text, "c", 20, 25)
-    assert state.passages == ((0, 9), (20, 25))
+    state = highlight(session, assignment, text, "b", 5, 8)  # "The" touches "Alpha"
+    assert state.passages == ((0, 8),)
+    state = highlight(session, assignment, text, "c", 21, 25)  # "fox."
+    assert state.passages == ((0, 8), (21, 25))
     assert state.status == "relevant" and state.version == 3
 
 
@@ -168,15 +169,84 @@ def test_random_operation_sequences_match_a_character_model(
     session.query(Judgement).delete()
     session.commit()
     model: set[int] = set()
-    for number, (is_add, start, length) in enumerate(ops):
+    number = 0
+    for is_add, start, length in ops:
         end = min(start + length, len(text))
+        if is_add and not text[start:end].strip():
+            continue  # refused: see test_a_highlight_of_whitespace_only_is_refused
+        number += 1
         if is_add:
             state = highlight(session, assignment, text, f"op{number}", start, end)
-            model |= set(range(start, end))
+            model = by_the_rule(model | set(range(start, end)), text)
         else:
             state = judgements.unhighlight(session, assignment, ARTICLE, f"op{number}", start, end)
-            model -= set(range(start, end))
+            model = by_the_rule(model - set(range(start, end)), text)
         stored = {i for s, e in state.passages for i in range(s, e)}
         assert stored == model
         assert state.status == ("relevant" if model else "unjudged")
-        assert state.version == number + 1
+        assert state.version == number
+
+
+def by_the_rule(highlighted: set[int], text: str) -> set[int]:
+    """The characters stored for `highlighted`, worked character by character: each run of
+    consecutive characters loses its whitespace ends, then a gap between two runs that holds
+    only spaces and punctuation (" ", ".", none else in this text) is filled."""
+    kept = set(highlighted)
+    runs: list[list[int]] = []
+    for i in sorted(kept):
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    for run in runs:
+        for i in run:  # from the left
+            if not text[i].isspace():
+                break
+            kept.discard(i)
+        for i in reversed(run):  # from the right
+            if not text[i].isspace():
+                break
+            kept.discard(i)
+    ordered = sorted(kept)
+    for a, b in pairwise(ordered):
+        if b > a + 1 and all(c in " ." for c in text[a + 1 : b]):
+            kept |= set(range(a + 1, b))
+    return kept
+
+
+def test_a_highlight_of_whitespace_only_is_refused(work: Any) -> None:
+    session, assignment, text = work
+    assert text[8] == " "  # "AlphaThe quick"
+    with pytest.raises(judgements.InvalidOperation, match="only whitespace"):
+        highlight(session, assignment, text, "w", 8, 9)
+    assert judgements.get_state(session, assignment, ARTICLE).version == 0
+
+
+def test_highlights_separated_by_a_full_stop_merge_and_ends_lose_their_spaces(work: Any) -> None:
+    session, assignment, text = work
+    # "The quick brown fox." [5, 25) then "Jumps" [25, 30): touching. "brown " [15, 21) and
+    # "Jumps" leave "fox." between them: a word, so two passages, the first without its space.
+    assert highlight(session, assignment, text, "a", 15, 21).passages == ((15, 20),)
+    state = highlight(session, assignment, text, "b", 25, 30)
+    assert state.passages == ((15, 20), (25, 30))
+    # "fox" [21, 24) highlighted: only "." [24, 25) is left between "fox" and "Jumps".
+    state = highlight(session, assignment, text, "c", 21, 24)
+    assert state.passages == ((15, 30),)
+    # Removing "fox." [21, 25) leaves "brown " [15, 21), which loses its space.
+    state = judgements.unhighlight(session, assignment, ARTICLE, "d", 21, 25)
+    assert state.passages == ((15, 20), (25, 30))
+
+
+def test_with_the_campaign_setting_off_a_full_stop_keeps_passages_apart(work: Any) -> None:
+    from assessor.store.settings import CampaignSettings, read_settings, save_settings
+
+    session, assignment, text = work
+    assert read_settings(session) == CampaignSettings()  # no row: joined by default
+    save_settings(session, CampaignSettings(merge_across_punctuation=False))
+    session.commit()
+    # "fox" [21, 24) and "Jumps" [25, 30): only "." [24, 25) between them (see above).
+    highlight(session, assignment, text, "a", 21, 24)
+    state = highlight(session, assignment, text, "b", 25, 30)
+    assert state.passages == ((21, 24), (25, 30))
+    # Trimming stays: "over " [31, 36) is stored as "over".
+    assert highlight(session, assignment, text, "c", 31, 36).passages[-1] == (31, 35)

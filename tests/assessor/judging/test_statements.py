@@ -67,8 +67,8 @@ def test_a_first_and_a_later_highlight_stay_within_the_budget(
     assert kinds(statements).count("INSERT") == 2  # the first judgement and its event
 
     statements.clear()
-    later = highlight(any_seeded, "h2", 5, 9)  # touches: merged
-    assert later["passages"] == [[0, 9]] and later["version"] == 2
+    later = highlight(any_seeded, "h2", 5, 8)  # "The" touches "Alpha": merged
+    assert later["passages"] == [[0, 8]] and later["version"] == 2
     assert len(statements) <= MAX_STATEMENTS_PER_OPERATION, statements
     assert kinds(statements).count("UPDATE") == 1 and kinds(statements).count("INSERT") == 1
 

@@ -91,6 +91,6 @@ def test_a_play_of_200_000_characters(ui: Any) -> None:
     assert ui.stored_state(page, "alice", "play")["passages"] == [[start, end]]
     assert passages_painted(page) == [[start, end]]
     item = page.locator("#passage-list li")
-    assert item.locator(".passage-length").inner_text() == f"{end - start} characters"
-    assert item.locator(".passage-where").inner_text() == "act 5, scene 5, line 10"
+    assert item.locator(".passage-length").inner_text() == f"{end - start} ch"
+    assert item.get_attribute("title") == f"act 5, scene 5, line 10: {end - start} characters"
     assert page.locator("#bep-text").inner_text() == "act 5, scene 5, line 10 (suggested)"

@@ -77,9 +77,10 @@ def test_demo_double_judged_agreement_and_overlay(browser: Browser, demo_site: L
     article = pool.locator("a[href*='/articles/']").first.get_attribute("href")
     assert article is not None
     article = article.rsplit("/", 1)[1]
-    first = judge(ui, pool, "assessor", article, 2, 40)
+    # Stored without the spaces at either end of the drags (the ATOM rule's trimming).
+    first = judge(ui, pool, "assessor", article, 2, 40).strip()
     second_page = log_in(browser, demo_site, "assessor2", "/topics")
-    second = judge(ui, second_page, "assessor2", article, 20, 70)
+    second = judge(ui, second_page, "assessor2", article, 20, 70).strip()
     text = Document.from_file(DEMO / f"{article}.xml").text
     start_a, start_b = text.index(first), text.index(second)
     both = max(0, min(start_a + len(first), start_b + len(second)) - max(start_a, start_b))

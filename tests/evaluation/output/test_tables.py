@@ -29,3 +29,20 @@ def test_json_ends_in_a_newline() -> None:
     stream = io.StringIO()
     dump_json({"a": [1, None]}, stream, indent=None)
     assert stream.getvalue() == '{"a": [1, null]}\n'
+
+
+def test_counts_print_as_integers_and_a_legend_follows_the_text_table() -> None:
+    from evaluation.output.tables import table_lines
+
+    # "judged" holds counts (floats, as a mean over samples of equal sizes gives them); "kept"
+    # holds ratios that happen to be whole; "tau" a ratio.
+    rows = [[10, 4374.0, 1.0, 0.5], [20, 12.0, 0.0, 0.25]]
+    lines = list(
+        table_lines(
+            ["depth", "judged", "kept", "tau"], rows, "text", meanings={"judged": "articles judged"}
+        )
+    )
+    assert lines[1].split() == ["10", "4374", "1.0000", "0.5000"]
+    assert lines[-1] == "judged: articles judged\n"
+    tsv = list(table_lines(["depth", "judged"], [[10, 4374.0]], "tsv", meanings={"judged": "x"}))
+    assert tsv == ["depth\tjudged\n", "10\t4374.0\n"]  # programs get the values as they are

@@ -26,6 +26,7 @@ from assessor.judging.elements import topic_mode
 from assessor.store import texts
 from assessor.store.db import get_session
 from assessor.store.models import Assignment
+from assessor.store.settings import read_settings
 from assessor.web.auth import (
     CSRF_HEADER,
     login_required,
@@ -61,11 +62,19 @@ def my_topics() -> ResponseReturnValue:
     session = get_session()
     user = signed_in_user()
     rows = [
-        (assignment, assignments.progress(session, assignment))
+        (assignment, assignments.progress(session, assignment), _resume(session, assignment))
         for assignment in assignments.assignments_for(session, user)
         if assignment.user_id == user.id
     ]
     return _always_fresh(page_or_fragment("assess/topics.html", "assignments", rows=rows))
+
+
+def _resume(session: Session, assignment: Assignment) -> tuple[str, int, int] | None:
+    """ "Continue where I stopped": (article, its position from 1, pool size), or None when
+    every article is finished."""
+    rows = pool_list.pool_list(session, assignment).rows
+    row = pool_list.resume_point(rows)
+    return None if row is None else (row.article, row.position + 1, len(rows))
 
 
 def _always_fresh(response: Response) -> Response:
@@ -99,6 +108,8 @@ def pool(assignment_id: int) -> ResponseReturnValue:
         total=len(listed.rows),
         progress=assignments.progress(session, assignment),
         two_phase=topic_mode(session, assignment.topic_id).mode == "2005",
+        summary=request.args.get("finished") == "1",
+        resume=pool_list.resume_point(listed.rows),
         first_unjudged=next((r.article for r in listed.rows if r.status == "unjudged"), None),
         suggested=suggested,
         judging_order=ordering.topic_order(ordering.topic_pool(session, assignment.topic_id)),
@@ -144,7 +155,9 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
     if texts.text_sha256(document.text) != row.text_sha256:
         abort(409, description=f"the file of {article} changed since it was imported")
     read_only = assignment.user_id != signed_in_user().id
-    spans = retrieved_spans(session, assignment.topic_id, document)
+    settings = read_settings(session)
+    # The organiser may switch the runs' outline off so that the runs cannot steer assessors.
+    spans = retrieved_spans(session, assignment.topic_id, document) if settings.runs_outline else []
     whole_text = (0, len(document.text))
 
     def article_url(name: str | None) -> str | None:
@@ -182,6 +195,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         "prefetchNext": not adaptive,
         "prevUrl": article_url(previous),
         "poolUrl": url_for(".pool", assignment_id=assignment.id),
+        "summaryUrl": url_for(".pool", assignment_id=assignment.id, finished=1),
         "state": state.to_json(),
         "keywords": keywords,
         # A whole-article result would outline everything and say nothing: list it only.
@@ -190,6 +204,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         ],
         "textLength": len(document.text),
         "twoPhaseUrl": two_phase_url,
+        "mergeAcrossPunctuation": settings.merge_across_punctuation,
     }
     return page_or_fragment(
         "assess/article.html",
@@ -207,6 +222,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         keywords=keywords,
         note=notes.note_of(session, assignment, article),
         runs=sorted({span.run for span in spans}),
+        runs_outline=settings.runs_outline,
         read_only=read_only,
         two_phase_url=two_phase_url,
         focal_config=config,

@@ -79,14 +79,19 @@ def _counts() -> dict[str, int]:
 
 
 def _page(
-    outcome: Outcome | None = None, status: int = 200, job: ImportJob | None = None
+    outcome: Outcome | None = None,
+    status: int = 200,
+    job: ImportJob | None = None,
+    result_for: str | None = None,
 ) -> ResponseReturnValue:
+    """The page, or (htmx) the answer to one form, shown beside that form (`result_for`)."""
     return page_or_fragment(
         "organiser/imports/imports.html",
         "result",
         status,
         outcome=outcome,
         job=job,
+        result_for=result_for,
         counts=_counts(),
         roots=_roots(),
         profiles=profile_names(),
@@ -118,7 +123,7 @@ def _data_dir() -> Path:
     return data_directory(current_app.instance_path)
 
 
-def _start(prepare: Callable[[], ImportRequest]) -> ResponseReturnValue:
+def _start(kind: str, prepare: Callable[[], ImportRequest]) -> ResponseReturnValue:
     """Check and keep the material (`prepare`, within the request), then queue the job.
 
     A refusal found here (a path outside the roots, a file that is no article) is answered at
@@ -129,7 +134,7 @@ def _start(prepare: Callable[[], ImportRequest]) -> ResponseReturnValue:
     except (FormatError, CampaignError, LookupError, OSError) as error:
         message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
         if wants_fragment():
-            return _page(Outcome("error", message), 422)
+            return _page(Outcome("error", message), 422, result_for=kind)
         flash(message, "error")
         return redirect(url_for(".page"), 303)
     user = current_user()
@@ -137,7 +142,7 @@ def _start(prepare: Callable[[], ImportRequest]) -> ResponseReturnValue:
     job_id = create_job(factory, request_, user.id if user is not None else None)
     _enqueue(job_id)
     if wants_fragment():
-        return _page(job=find_job(get_session(), job_id))
+        return _page(job=find_job(get_session(), job_id), result_for=kind)
     return redirect(url_for(".job", job_id=job_id), 303)
 
 
@@ -185,7 +190,7 @@ def collection() -> ResponseReturnValue:
         received = imports.receive(_data_dir(), "collection", _uploads())
         return ImportRequest.uploaded("collection", received, name, profile)
 
-    return _start(prepare)
+    return _start("collection", prepare)
 
 
 @blueprint.post("/topics")
@@ -199,7 +204,7 @@ def topics() -> ResponseReturnValue:
             return ImportRequest("topics", (str(path),))
         return ImportRequest.uploaded("topics", imports.receive(_data_dir(), "topics", _uploads()))
 
-    return _start(prepare)
+    return _start("topics", prepare)
 
 
 @blueprint.post("/runs")
@@ -214,7 +219,7 @@ def runs() -> ResponseReturnValue:
             return ImportRequest("runs", tuple(str(f) for f in files))
         return ImportRequest.uploaded("runs", imports.receive(_data_dir(), "runs", _uploads()))
 
-    return _start(prepare)
+    return _start("runs", prepare)
 
 
 def _job_page(found: ImportJob, status: int = 200) -> ResponseReturnValue:

@@ -20,6 +20,13 @@ from assessor.campaign.errors import CampaignError
 from assessor.campaign.people import roster
 from assessor.campaign.pools import ordering
 from assessor.campaign.pools.build import Method, Order, PoolSummary, build_pools
+from assessor.campaign.pools.preview import (
+    BuildSettings,
+    PoolChange,
+    pooled_topics,
+    preview_rebuild,
+    stored_settings,
+)
 from assessor.campaign.pools.statistics import database_pool_report
 from assessor.store.db import get_session
 from assessor.web.auth import organiser_required, signed_in_user
@@ -36,6 +43,7 @@ def _page(
     error: str | None = None,
     status: int = 200,
     notice: str | None = None,
+    preview: tuple[BuildSettings, list[str] | None, list[PoolChange]] | None = None,
 ) -> ResponseReturnValue:
     session = get_session()
     topics = roster.topics_in_natural_order(session)
@@ -50,6 +58,9 @@ def _page(
         summaries=summaries,
         error=error,
         notice=notice,
+        # A preview keeps what was asked in the form; otherwise the stored pools' settings.
+        defaults=preview[0] if preview else stored_settings(session),
+        preview=preview,
     )
 
 
@@ -95,10 +106,18 @@ def _options() -> tuple[Method, int, Order, int, list[str] | None]:
 @blueprint.post("")
 @organiser_required
 def build() -> ResponseReturnValue:
-    """Build (or rebuild) the pools; judgements stay, as with `focal pool build`."""
+    """Build (or rebuild) the pools; judgements stay, as with `focal pool build`.
+
+    Replacing pools that exist (assessors may be judging them) needs `confirm=1`: without it the
+    page shows what the rebuild would change and asks.
+    """
     session = get_session()
     try:
         method, size, order, seed, topics = _options()
+        if request.form.get("confirm") != "1" and pooled_topics(session, topics):
+            settings = BuildSettings(method, size, order, seed)
+            changes = preview_rebuild(session, settings, topics)
+            return _page(preview=(settings, topics, changes))
         summaries = build_pools(session, method, size, order, seed, topics)
         if not summaries:
             raise CampaignError("no topic to pool: import topics first (or tick known ones)")

@@ -2,7 +2,8 @@
 
 `?topic=` and `?assessor=` narrow the judgements (as `focal report --topic --assessor`); every
 table is also a CSV download, its ratios at full precision. A topic nobody judged gives empty
-tables that say why, not an error.
+tables that say why, not an error. Columns show under readable headers with definitions and
+times as minutes and seconds (`campaign.results.report_columns`); the CSV keeps code names.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from flask.typing import ResponseReturnValue
 
 from assessor.campaign.people import roster
 from assessor.campaign.results.assessment_report import Report, build_report
+from assessor.campaign.results.report_columns import column, in_seconds, minutes_seconds
 from assessor.store.db import get_session
 from assessor.web.auth import organiser_required
 from assessor.web.views.htmx import page_or_fragment
@@ -51,6 +53,9 @@ def page() -> ResponseReturnValue:
         assessor=assessor,
         topics=roster.topic_ids(session),
         assessors=roster.assessor_names(session),
+        column=column,
+        in_seconds=in_seconds,
+        minutes_seconds=minutes_seconds,
     )
 
 

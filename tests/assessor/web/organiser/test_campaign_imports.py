@@ -275,3 +275,38 @@ def test_a_server_path_inside_the_roots_is_imported(olga: tuple[FlaskClient, str
         files = set(session.scalars(select(Document.file)))
     assert str(COLLECTION.resolve() / "1001.xml") in files  # read in place, not copied
     assert uploads(client.application) == []
+
+
+def test_runs_naming_articles_absent_from_the_collection_are_imported_with_a_warning(
+    olga: tuple[FlaskClient, str],
+) -> None:
+    client, token = olga
+    two = sorted(p.name for p in COLLECTION.glob("*.xml"))[:2]
+    outcome(client, post(client, token, "/organiser/import/collection", files=demo_files(two)))
+    run = DEMO / "runs" / "bm25-articles.run"
+    # The articles the run names, read from its third column (topic Q0 article ...), minus the
+    # two imported: the count the warning must give.
+    named = {line.split()[2] for line in run.read_text(encoding="utf-8").splitlines() if line}
+    absent = len(named - {name.removesuffix(".xml") for name in two})
+    answer = post(
+        client, token, "/organiser/import/runs", files=[(io.BytesIO(run.read_bytes()), run.name)]
+    )
+    # The answer belongs beside the runs form, not at the top of the page.
+    assert 'id="import-result-runs"' in answer.get_data(as_text=True)
+    status, html = outcome(client, answer)
+    assert status == "done" and "Imported 1 run(s)" in html
+    assert f"Warning: articles absent from the collection (bm25-articles names {absent});" in html
+
+
+def test_without_import_roots_the_server_path_forms_are_not_shown(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    app = make_test_app(tmp_path, template=migrated_sqlite)
+    with db.session_scope(app) as session:
+        add_user(session, "olga", "organiser", PASSWORD)
+    client = app.test_client()
+    login(client, "olga")
+    page = client.get("/organiser/import").get_data(as_text=True)
+    assert 'id="collection-path"' not in page and 'id="runs-path"' not in page
+    assert 'id="collection-files"' in page and "so its forms are not shown" in page
+    db.engine_of(app).dispose()

@@ -58,6 +58,8 @@ def rows(app: Flask, query: Any) -> list[Any]:
     [
         ("get", "/organiser/pools"),
         ("post", "/organiser/pools"),
+        ("get", "/organiser/settings"),
+        ("post", "/organiser/settings"),
         ("get", "/organiser/users"),
         ("post", "/organiser/users"),
         ("post", "/organiser/users/1/password"),
@@ -225,3 +227,49 @@ def test_the_matrix_ticks_two_assessors_and_refuses_to_drop_judged_work(
     assert dropped.status_code == 303
     assigned = rows(app, select(User.name).join(Assignment).where(Assignment.topic_id == "9001"))
     assert [name for (name,) in assigned] == ["alice"]
+
+
+def test_a_rebuild_of_existing_pools_is_previewed_and_asked_for(
+    olga: tuple[FlaskClient, str],
+) -> None:
+    client, token = olga
+    app = client.application
+    first = {"csrf_token": token, "method": "topn", "size": "5", "order": "rank", "seed": "3"}
+    assert client.post("/organiser/pools", data=first, headers=HTMX).status_code == 200
+    stored = rows(app, select(Pool.topic_id, PoolEntry.article).join(PoolEntry))
+    page = client.get("/organiser/pools").get_data(as_text=True)
+    # The form opens with the stored settings, not the defaults.
+    assert 'id="pool-size" name="size" type="number" min="1" value="5"' in page
+    assert (
+        '<option value="rank" selected>' in page
+        and 'name="seed" type="number" min="0" value="3"' in page
+    )
+    # A second click with nothing ticked (every topic) only shows what would change.
+    again = {**first, "size": "3"}
+    answer = client.post("/organiser/pools", data=again, headers=HTMX).get_data(as_text=True)
+    pools = len(rows(app, select(Pool.id)))
+    assert f"Rebuild {pools} pool(s) that assessors may be judging?" in answer
+    assert "every topic (none was ticked)" in answer
+    # 5 articles now, 3 after, 0 added, 2 removed, 0 of them judged (worked from n = 5 -> 3).
+    assert "<td>9001</td><td>5</td><td>3</td><td>0</td><td>2</td><td>0</td>" in answer
+    assert rows(app, select(Pool.topic_id, PoolEntry.article).join(PoolEntry)) == stored
+    confirmed = client.post("/organiser/pools", data={**again, "confirm": "1"}, headers=HTMX)
+    assert f"Pooled {pools} topic(s)" in confirmed.get_data(as_text=True)
+    size = select(func.count(PoolEntry.id)).join(Pool).where(Pool.topic_id == "9001")
+    assert rows(app, size) == [(3,)]
+
+
+def test_the_settings_page_stores_the_two_switches(olga: tuple[FlaskClient, str]) -> None:
+    from assessor.store.settings import CampaignSettings, read_settings
+
+    client, token = olga
+    page = client.get("/organiser/settings").get_data(as_text=True)
+    assert 'name="merge_across_punctuation" value="1" checked' in page
+    assert 'name="runs_outline" value="1" checked' in page
+    answer = client.post(
+        "/organiser/settings", data={"csrf_token": token, "merge_across_punctuation": "1"}
+    )
+    assert answer.status_code == 303
+    with db.session_scope(client.application) as session:
+        assert read_settings(session) == CampaignSettings(True, runs_outline=False)
+    assert client.post("/organiser/settings", data={}).status_code == 400  # no CSRF token

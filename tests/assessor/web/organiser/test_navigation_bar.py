@@ -13,7 +13,7 @@ import lxml.html
 from ...conftest import Seeded, login
 
 GROUPS = {
-    "Set up": ["Import", "Pools", "Users", "Matrix", "Assignments", "Modes"],
+    "Set up": ["Import", "Pools", "Users", "Matrix", "Assignments", "Modes", "Settings"],
     "Follow": ["Progress", "Topics", "Flags and notes"],
     "Results": ["Export", "Double judging", "Agreement", "Adjudication", "Report"],
 }

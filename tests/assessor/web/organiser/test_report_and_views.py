@@ -112,3 +112,22 @@ def test_the_report_page_and_its_csv(seeded: Seeded, log_in: Any) -> None:
     assert olga.get("/organiser/report/nothing.csv").status_code == 404
     bob = olga.get("/organiser/report/passages.csv?assessor=bob").get_data(as_text=True)
     assert bob == "passages,articles,share\n1,2,1.0\n"
+
+
+def test_the_report_page_names_its_columns_in_words_and_times_in_minutes(
+    seeded: Seeded, log_in: Any
+) -> None:
+    double_judge(seeded)
+    olga = seeded.app.test_client()
+    log_in(olga, "olga")
+    page = olga.get("/organiser/report").get_data(as_text=True)
+    times = page.split('id="table-times"')[1].split("</section>")[0]
+    assert ">Time per relevant article</th>" in times and ">relevant_mean_s<" not in times
+    assert 'title="mean time from showing a relevant article to leaving it"' in times
+    assert "<dt>Time per relevant article</dt>" in times and "(minutes:seconds)" in times
+    # Every chart is as wide as the page; the CSV keeps the code names.
+    assert (
+        '<svg id="chart-passages-articles" xmlns="http://www.w3.org/2000/svg" width="100%"' in page
+    )
+    csv = olga.get("/organiser/report/times.csv").get_data(as_text=True)
+    assert csv.startswith("topic,assessor,relevant,relevant_mean_s,")
