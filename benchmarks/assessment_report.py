@@ -27,7 +27,7 @@ from sqlalchemy import insert, select
 
 from assessor.campaign.people.users import add_user
 from assessor.campaign.results.agreement import assessors_table
-from assessor.campaign.results.assessment_report import build_report
+from assessor.campaign.results.report.assessment_report import build_report
 from assessor.campaign.setup.qrels_import import import_qrels
 from assessor.store import db, migrate
 from assessor.store.models import Assignment, Event, Judgement, User, ViewEvent

@@ -21,7 +21,7 @@ from evaluation.output.figures import drawing, write_figure
 from evaluation.output.tables import dump_json, table_lines
 
 if TYPE_CHECKING:
-    from assessor.campaign.results.assessment_report import Report
+    from assessor.campaign.results.report.assessment_report import Report
 
 
 def write_text(report: Report, stream: TextIO) -> None:
@@ -115,7 +115,7 @@ def report(
 ) -> None:
     """Assessment analytics: times (Table III), passages, BEPs, specificity, pooling rounds."""
     from assessor.campaign.people.users import find_user
-    from assessor.campaign.results.assessment_report import build_report
+    from assessor.campaign.results.report.assessment_report import build_report
     from assessor.store.models import Topic
 
     with transaction() as session:

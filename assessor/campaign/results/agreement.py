@@ -19,7 +19,7 @@ from assessor.campaign.errors import CampaignError
 from assessor.campaign.people import assignments
 from assessor.campaign.people.users import find_user
 from assessor.campaign.results.qrels_export import element_exports
-from assessor.campaign.results.report_data import judged_articles, qrels_by_assessor
+from assessor.campaign.results.report.data import judged_articles, qrels_by_assessor
 from assessor.store.models import Assignment, Judgement, Topic, User
 from evaluation.formats.exports import ArticleElements
 from evaluation.formats.records import Qrels
@@ -80,7 +80,7 @@ def assessor_qrels(session: Session, name: str, topic: str | None = None) -> Qre
     """One assessor's judged articles as qrels (LookupError naming an unknown assessor/topic).
 
     The lines `focal export-qrels --assessor` writes (`qrels_export.collect_qrels`), read
-    without the ORM (`report_data.judged_articles`): ten times faster at INEX 2010 size.
+    without the ORM (`report.data.judged_articles`): ten times faster at INEX 2010 size.
     """
     find_user(session, name)
     if topic is not None and session.get(Topic, topic) is None:

@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.results.qrels_export import ExportError
-from assessor.campaign.results.report_data import judged_articles, qrels_by_assessor
+from assessor.campaign.results.report.data import judged_articles, qrels_by_assessor
 from assessor.store.models import Assignment, Judgement, Topic, User
 from evaluation.formats.fol.qrels import write_qrels
 from pooling.records import natural_key

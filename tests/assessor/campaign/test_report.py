@@ -22,7 +22,7 @@ from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assessor.campaign.results.assessment_report import build_report
+from assessor.campaign.results.report.assessment_report import build_report
 from assessor.campaign.results.timing import ArticleTime, article_time
 from assessor.cli import support
 from assessor.cli.main import main

@@ -4,7 +4,7 @@ alice's highlights and 2005 values added to article 1001 (paths of tests/assesso
 
 from __future__ import annotations
 
-from assessor.campaign.results.assessment_report import build_report
+from assessor.campaign.results.report.assessment_report import build_report
 from assessor.store import db
 from assessor.store.models import Event
 
@@ -51,7 +51,7 @@ def test_relevant_elements_and_assessor_behaviour(logged: Seeded) -> None:
 def test_doctests() -> None:
     import doctest
 
-    from assessor.campaign.results import report_behaviour
+    from assessor.campaign.results.report import behaviour as report_behaviour
 
     failures, tried = doctest.testmod(report_behaviour)
     assert failures == 0 and tried > 0

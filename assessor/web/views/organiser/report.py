@@ -3,7 +3,7 @@
 `?topic=` and `?assessor=` narrow the judgements (as `focal report --topic --assessor`); every
 table is also a CSV download, its ratios at full precision. A topic nobody judged gives empty
 tables that say why, not an error. Columns show under readable headers with definitions and
-times as minutes and seconds (`campaign.results.report_columns`); the CSV keeps code names.
+times as minutes and seconds (`campaign.results.report.columns`); the CSV keeps code names.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from flask import Blueprint, abort, request
 from flask.typing import ResponseReturnValue
 
 from assessor.campaign.people import roster
-from assessor.campaign.results.assessment_report import Report, build_report
-from assessor.campaign.results.report_columns import column, in_seconds, minutes_seconds
+from assessor.campaign.results.report.assessment_report import Report, build_report
+from assessor.campaign.results.report.columns import column, in_seconds, minutes_seconds
 from assessor.store.db import get_session
 from assessor.web.auth import organiser_required
 from assessor.web.views.htmx import page_or_fragment

@@ -19,15 +19,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.results import timing
-from assessor.campaign.results.report_behaviour import behaviour_table, relevant_elements_table
-from assessor.campaign.results.report_data import (
+from assessor.campaign.results.report.behaviour import behaviour_table, relevant_elements_table
+from assessor.campaign.results.report.data import (
     ElementFacts,
     Judged,
     element_facts,
     judged_articles,
 )
-from assessor.campaign.results.report_rounds import rounds_table
-from assessor.campaign.results.report_table import Chart, ReportTable
+from assessor.campaign.results.report.rounds import rounds_table
+from assessor.campaign.results.report.table import Chart, ReportTable
 from assessor.store.gold import GoldJudgement
 from assessor.store.models import User
 from evaluation.relevance.analytics import bep_distances, category_of

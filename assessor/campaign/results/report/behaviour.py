@@ -28,8 +28,8 @@ from itertools import pairwise
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from assessor.campaign.results.report_data import ElementFacts, Judged
-from assessor.campaign.results.report_table import Chart, ReportTable
+from assessor.campaign.results.report.data import ElementFacts, Judged
+from assessor.campaign.results.report.table import Chart, ReportTable
 from assessor.store import texts
 from assessor.store.event_log import EventKind
 from assessor.store.models import Assignment, Document, Event, User

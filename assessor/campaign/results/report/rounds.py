@@ -17,8 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from assessor.campaign.pools.build import ranked_runs
-from assessor.campaign.results.report_data import Judged
-from assessor.campaign.results.report_table import Chart, ReportTable
+from assessor.campaign.results.report.data import Judged
+from assessor.campaign.results.report.table import Chart, ReportTable
 from assessor.store.models import Pool
 from pooling.strategies import top_n_pool
 
