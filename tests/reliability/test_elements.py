@@ -69,7 +69,7 @@ def table(out: str, title: str) -> list[dict[str, str]]:
     header = lines[start].split()
     rows = []
     for line in lines[start + 1 :]:
-        if not line.strip() or line.startswith("#"):
+        if not line.strip() or line.startswith("#") or ": " in line:  # ": ": the legend line
             break
         rows.append(dict(zip(header, line.split(), strict=True)))
     return rows
