@@ -6,7 +6,8 @@ files (or checks the server path) and starts an import job (`assessor.campaign.s
 the answer is the job's progress block, which htmx polls every second until the job is done or
 failed. Without JavaScript the post redirects to the job's page, which reloads itself (a
 `refresh` meta element) while the job runs. Uploads are bounded by `MAX_CONTENT_LENGTH`
-(default 1 GiB here when unset) and by Flask's `MAX_FORM_PARTS` (1000 files a request: upload
+(default 1 GiB here when unset; the only views marked `accepts_uploads`, every other body is
+bounded by `assessor.web.inputs`) and by Flask's `MAX_FORM_PARTS` (1000 files a request: upload
 a larger collection as one archive).
 """
 
@@ -30,6 +31,7 @@ from assessor.campaign.setup.uploads import allowed_path, data_directory, import
 from assessor.store.db import get_session, session_factory
 from assessor.store.models import ImportJob
 from assessor.web.auth import current_user, organiser_required
+from assessor.web.inputs import accepts_uploads
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.errors import FormatError
 
@@ -134,6 +136,7 @@ def _from_server() -> bool:
 
 
 @blueprint.post("/collection")
+@accepts_uploads
 @organiser_required
 def collection() -> ResponseReturnValue:
     """Import a collection: uploaded `*.xml` files or one archive, or a folder on the server."""
@@ -160,6 +163,7 @@ def collection() -> ResponseReturnValue:
 
 
 @blueprint.post("/topics")
+@accepts_uploads
 @organiser_required
 def topics() -> ResponseReturnValue:
     """Import an INEX topics file, uploaded or on the server."""
@@ -184,6 +188,7 @@ def _runs_message(summary: list[tuple[str, int]]) -> str:
 
 
 @blueprint.post("/runs")
+@accepts_uploads
 @organiser_required
 def runs() -> ResponseReturnValue:
     """Import run files (uploaded, or paths on the server one per line); all or none."""
