@@ -125,8 +125,13 @@ def test_a_threshold_no_column_holds_is_refused_with_a_message(
 
 @pytest.mark.parametrize(
     "url",
-    ["/login", "/api/assignments/{a}/documents/1001/ops", "/api/assignments/{a}/keywords",
-     "/assignments/{a}/articles/1001/note", "/assignments/{a}/keywords"],
+    [
+        "/login",
+        "/api/assignments/{a}/documents/1001/ops",
+        "/api/assignments/{a}/keywords",
+        "/assignments/{a}/articles/1001/note",
+        "/assignments/{a}/keywords",
+    ],
 )
 def test_bodies_over_the_form_and_json_limit_are_a_413(seeded: Any, url: str) -> None:
     client, token = _client(seeded)
