@@ -17,6 +17,7 @@ from typing import IO
 
 from sqlalchemy.orm import Session
 
+from assessor.campaign.setup.archives import unpack_archive
 from assessor.campaign.setup.importing import (
     Progress,
     import_collection,
@@ -34,7 +35,6 @@ from assessor.campaign.setup.uploads import (
     run_files,
     save_stream,
     save_xml_files,
-    unpack_archive,
     upload_name,
 )
 
