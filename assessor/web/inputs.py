@@ -1,4 +1,4 @@
-"""Request inputs bounded before any query: URL ids, body sizes, form and JSON fields.
+"""Request inputs bounded before any query: URL ids, body sizes, fields.
 
 Every `<int:...>` in a route is an id column (32-bit on PostgreSQL, and SQLite's driver refuses
 integers beyond 64 bits with an OverflowError), and every other URL variable is an article or

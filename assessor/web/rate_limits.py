@@ -1,5 +1,6 @@
-"""Log-in attempts are limited per name and per address (the `limits` library, through
-Flask-Limiter's storage).
+"""Log-in attempts are limited per name and per address, charged first.
+
+The counting is the `limits` library's, in Flask-Limiter's storage.
 
 Every attempt is charged to both limits *before* its password is checked, in one atomic
 increment of the store, so attempts sent at once are counted as they arrive, not after their
