@@ -42,6 +42,7 @@ DEFAULTS = {
     "LOGIN_LIMIT_PER_ADDRESS": "50 per 15 minutes",
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
+    "RATELIMIT_ENABLED": True,  # set here: Flask-Limiter would inherit the last app's choice
 }
 
 
@@ -89,7 +90,9 @@ def charge_attempt(name: str) -> Charge | Refused:
     """Charge one log-in attempt for `name` from this request's address, before the password
     is checked: `Refused` when either limit was already reached (nothing is then charged to
     the other, so one flood cannot exhaust a second limit)."""
-    if not limiter.enabled:
+    from flask import current_app
+
+    if not current_app.config["RATELIMIT_ENABLED"]:
         return Charge(())
     charged: list[tuple[RateLimitItem, tuple[str, ...]]] = []
     for item, keys in _limits(name):
