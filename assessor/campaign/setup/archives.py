@@ -5,10 +5,11 @@ only `*.xml` files are written, flattened into one folder (the importer reads `D
 Bounds, counted as the bytes come out of the decompressor (an archive can lie about sizes):
 
 - the number of entries and the bytes written (`UploadLimits.entries`, `unpacked_bytes`);
-- the bytes decompressed, skipped members included (`decompressed_bytes`): a zip is read at
-  random, so its skipped members are never decompressed at all; a compressed tar is one
-  stream, so reaching the next member means decompressing the one before, and a small
-  `.tar.gz` whose skipped member expands to gigabytes is stopped at this bound;
+- the bytes decompressed but not written, those of skipped members (`skipped_bytes`, 1 GiB):
+  a zip is read at random, so its skipped members are never decompressed at all; a compressed
+  tar is one stream, so reaching the next member means decompressing the one before, and a
+  small `.tar.gz` whose skipped member expands to gigabytes is stopped at this bound. All the
+  bytes decompressed are thus at most `unpacked_bytes + skipped_bytes`;
 - the time spent (`seconds`), checked at every block read.
 
 A zip member that is encrypted, or compressed by a method Python's zipfile cannot read
@@ -27,10 +28,11 @@ import tarfile
 import time
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from assessor.campaign.setup.uploads import UploadError, UploadLimits, save_stream
+from assessor.campaign.setup.uploads import CHUNK, UploadError, UploadLimits, save_stream
 
 READABLE_METHODS = {
     zipfile.ZIP_STORED: "stored",
@@ -51,19 +53,21 @@ ENCRYPTED_FLAG = 0x1
 
 
 class _Budget:
-    """Bytes decompressed and time spent by one archive, refused beyond their bounds."""
+    """Bytes decompressed but not written, and time spent, by one archive, refused beyond
+    their bounds (`written` tells how many of the bytes read were written)."""
 
-    def __init__(self, archive: str, limits: UploadLimits) -> None:
-        self.archive, self.limits = archive, limits
+    def __init__(self, archive: str, limits: UploadLimits, written: Callable[[], int]) -> None:
+        self.archive, self.limits, self.written = archive, limits, written
         self.read = 0
         self.deadline = time.monotonic() + limits.seconds
 
     def spend(self, count: int) -> None:
         self.read += count
-        if self.read > self.limits.decompressed_bytes:
+        # A block being written is read before it is written: one block (1 MiB) of slack.
+        if self.read - self.written() > self.limits.skipped_bytes + CHUNK:
             raise UploadError(
-                f"{self.archive}: more than {self.limits.decompressed_bytes} bytes once "
-                "decompressed (members that are skipped count too); nothing was imported"
+                f"{self.archive}: the members that are not imported (not *.xml) hold more than "
+                f"{self.limits.skipped_bytes} bytes once decompressed; nothing was imported"
             )
         if time.monotonic() > self.deadline:
             raise UploadError(
@@ -107,7 +111,7 @@ class _Unpacker:
         self.entries = 0
         self.budget = limits.unpacked_bytes
         self.written: list[Path] = []
-        self.spent = _Budget(archive, limits)
+        self.spent = _Budget(archive, limits, lambda: limits.unpacked_bytes - self.budget)
 
     def entry(self, name: str) -> str | None:
         """Check one member; the file name to write it as, or None when it is skipped."""
