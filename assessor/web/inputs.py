@@ -146,7 +146,7 @@ def _check_request() -> ResponseReturnValue | None:
     if limit is not None and (request.content_length or 0) > limit:
         message = f"the request body is larger than {limit} bytes, the limit of this address"
         if request.path.startswith("/api/"):
-            return jsonify(error=message), 413
+            return jsonify(error=message, code="too_large"), 413
         abort(413, description=message)
     try:
         for source, fields in (("query", request.args), ("form", request.form)):
@@ -159,7 +159,7 @@ def _check_request() -> ResponseReturnValue | None:
                 check_json(data)
     except BadInput as error:
         if request.path.startswith("/api/"):
-            return jsonify(error=str(error)), 400
+            return jsonify(error=str(error), code="invalid_input"), 400
         abort(400, description=str(error))
     return None
 
