@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
 from evaluation.errors import FormatError
+from evaluation.formats._source import check_regular_file
 from evaluation.formats.records import Result, Run
 from pooling.records import Pool, PooledArticle, TopicPool, natural_key
 
@@ -115,7 +116,12 @@ def _pool_entry(fields: list[str], name: str, number: int) -> PooledArticle:
 
 def _text_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """(line number, line without its end) of a UTF-8 file; bad UTF-8 is a FormatError."""
-    for number, raw in enumerate(Path(path).read_bytes().splitlines(), start=1):
+    try:
+        check_regular_file(path)
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
+    for number, raw in enumerate(data.splitlines(), start=1):
         try:
             yield number, raw.decode("utf-8")
         except UnicodeDecodeError as error:

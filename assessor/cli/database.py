@@ -5,8 +5,9 @@ works on the database of `create_app()` (`FOCAL_DATABASE_URL`, default a SQLite 
 folder). Input errors become one line on stderr and exit code 2.
 
 A backup is a consistent copy. SQLite: the copy is taken with SQLite's online backup API and may be
-made while `focal serve` runs. PostgreSQL: Focal prints the `pg_dump` / `pg_restore` commands to use
-instead.
+made while `focal serve` runs; a restore refuses while another process has the database open
+(unless `--force`) and keeps a copy of what it replaces. PostgreSQL: Focal prints the
+`pg_dump` / `pg_restore` commands to use instead.
 """
 
 from __future__ import annotations
@@ -70,17 +71,23 @@ def backup_command(file: Path) -> None:
 @click.command("restore")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option("--yes", is_flag=True, help="Replace the current database without asking.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Restore even while another process (a running server) has the database open.",
+)
 @friendly_errors
-def restore_command(file: Path, yes: bool) -> None:
-    """Replace the database by the backup FILE (stop the server first), then upgrade it."""
+def restore_command(file: Path, yes: bool, force: bool) -> None:
+    """Replace the database by the backup FILE (stop the server first), then upgrade it; what
+    it replaced is kept beside it as `NAME.before-restore-STAMP`."""
     from assessor.store import backup, migrate
 
     engine, shown = _engine_or_guidance()
     if not yes:
         click.confirm(f"Replace everything in {shown} by {file}?", abort=True)
     try:
-        backup.restore_sqlite(engine, file)
+        kept = backup.restore_sqlite(engine, file, force=force)
     except backup.BackupError as error:
         raise CommandError(str(error)) from None
     migrate.upgrade(engine)  # a backup of an older Focal is brought to this version's schema
-    click.echo(f"database {shown} restored from {file}")
+    click.echo(f"database {shown} restored from {file} (what it replaced is kept in {kept})")

@@ -66,6 +66,12 @@ from assessor.cli.support import CommandError, friendly_errors, transaction
     help="Also write the flags and notes (of --topic, --assessor) to FILE, tab-separated "
     "(docs/formats.md).",
 )
+@click.option(
+    "--raw-cells",
+    is_flag=True,
+    help="Write the notes file's cells as they are, without the apostrophe that keeps a "
+    "spreadsheet from running one that starts with =, +, -, @ as a formula.",
+)
 @friendly_errors
 def export_qrels(
     format_: str,
@@ -80,6 +86,7 @@ def export_qrels(
     all_elements: bool,
     output: Path | None,
     notes_file: Path | None,
+    raw_cells: bool,
 ) -> None:
     """Write every judged article as qrels: FOL (default; not relevant ones as 0 lines),
     per-element relevance (tab-separated or INEX XML), or TREC article qrels."""
@@ -137,7 +144,7 @@ def export_qrels(
                 all_elements=all_elements,
                 choices=chosen,
             )
-        notes = None if notes_file is None else notes_text(session, topic, assessor)
+        notes = None if notes_file is None else notes_text(session, topic, assessor, raw=raw_cells)
     if notes_file is not None and notes is not None:
         atomic_write(notes_file, notes)
     if output is None:

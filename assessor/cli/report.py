@@ -1,16 +1,19 @@
 """`focal report`: the assessment analytics of spec section 10 (seed 003 §5) from the database.
 
     focal report [--format text|tsv|json] [--plots DIR] [--topic T] [--assessor A] [--idle S]
+                 [--raw-cells]
 
 Every table of `campaign.report`, in order: `text` prints each under its title (`-` where a
 value is undefined, an empty table says why); `tsv` writes `# name` before each table's header
-and rows, ratios at full precision; `json` is `{"tables": [{name, title, columns, rows,
-empty}]}`. `--plots DIR` also writes each table's bar charts as SVG files `NAME-COLUMN.svg`.
+and rows, ratios at full precision, text cells spreadsheet-safe unless `--raw-cells`; `json` is
+`{"tables": [{name, title, columns, rows, empty}]}`. `--plots DIR` also writes each table's bar
+charts as SVG files `NAME-COLUMN.svg`.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -18,6 +21,7 @@ import click
 
 from assessor.cli.support import friendly_errors, transaction
 from evaluation.output.figures import drawing, write_figure
+from evaluation.output.spreadsheets import spreadsheet_cell
 from evaluation.output.tables import dump_json, table_lines
 
 if TYPE_CHECKING:
@@ -36,13 +40,20 @@ def write_text(report: Report, stream: TextIO) -> None:
         stream.write("\n")
 
 
-def write_tsv(report: Report, stream: TextIO) -> None:
-    """`# name`, the header and the rows of each table; an empty table's line says why."""
+def write_tsv(report: Report, stream: TextIO, raw: bool = False) -> None:
+    """`# name`, the header and the rows of each table; an empty table's line says why. Text
+    cells a spreadsheet would run as a formula get an apostrophe first unless `raw`
+    (`evaluation.output.spreadsheets`)."""
     for table in report.tables:
         stream.write(f"# {table.name}\n")
-        stream.writelines(table_lines(table.columns, table.rows, "tsv"))
+        rows = table.rows if raw else [_safe_row(row) for row in table.rows]
+        stream.writelines(table_lines(table.columns, rows, "tsv"))
         if not table.rows:
             stream.write(f"# empty: {table.empty}\n")
+
+
+def _safe_row(row: Sequence[object]) -> tuple[object, ...]:
+    return tuple(spreadsheet_cell(cell) if isinstance(cell, str) else cell for cell in row)
 
 
 def write_json(report: Report, stream: TextIO) -> None:
@@ -109,9 +120,20 @@ WRITERS = {"text": write_text, "tsv": write_tsv, "json": write_json}
     show_default=True,
     help="Seconds without an event after which a pause is an idle gap (left out of times).",
 )
+@click.option(
+    "--raw-cells",
+    is_flag=True,
+    help="tsv: write text cells as they are, without the apostrophe that keeps a spreadsheet "
+    "from running one that starts with =, +, -, @ as a formula.",
+)
 @friendly_errors
 def report(
-    output_format: str, plots: Path | None, topic: str | None, assessor: str | None, idle: float
+    output_format: str,
+    plots: Path | None,
+    topic: str | None,
+    assessor: str | None,
+    idle: float,
+    raw_cells: bool,
 ) -> None:
     """Assessment analytics: times (Table III), passages, BEPs, specificity, pooling rounds."""
     from assessor.campaign.people.users import find_user
@@ -124,7 +146,10 @@ def report(
         if topic is not None and session.get(Topic, topic) is None:
             raise LookupError(f"no topic {topic!r}")
         result = build_report(session, topic, assessor, idle)
-    WRITERS[output_format](result, sys.stdout)
+    if output_format == "tsv":
+        write_tsv(result, sys.stdout, raw=raw_cells)
+    else:
+        WRITERS[output_format](result, sys.stdout)
     if plots is not None:
         written = write_plots(result, plots)
         click.echo(f"{len(written)} plot(s) written to {plots}", err=True)

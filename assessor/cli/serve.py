@@ -37,9 +37,14 @@ def _say_instance(app: Flask) -> None:
         )
 
 
+# A TCP port: the socket library would take 65536 + X as port X, and a negative number ends in
+# a traceback, so anything else is refused on one line, as every bad option value is.
+PORT = click.IntRange(1, 65535)
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=int, default=5000, show_default=True)
+@click.option("--port", type=PORT, default=5000, show_default=True, help="A TCP port, 1 to 65535.")
 @click.option(
     "--workers",
     type=click.IntRange(0, 64),
@@ -74,7 +79,7 @@ def serve(host: str, port: int, workers: int, keep_alive: int) -> None:
 
 @click.command("demo")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=int, default=5000, show_default=True)
+@click.option("--port", type=PORT, default=5000, show_default=True, help="A TCP port, 1 to 65535.")
 @click.option("--no-serve", is_flag=True, help="Prepare the database and stop.")
 @friendly_errors
 def demo(host: str, port: int, no_serve: bool) -> None:

@@ -26,6 +26,7 @@ from assessor.store.models import (
     TopicMode,
     User,
 )
+from evaluation.formats.bounds import MAX_COUNT
 from evaluation.relevance.twophase import (
     Change,
     ElementValue,
@@ -53,8 +54,11 @@ def set_topic_mode(
     """Choose a topic's mode (the organiser's decision); the caller commits."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
-    if too_small_below is not None and too_small_below < 1:
-        raise ValueError("the too-small threshold must be a positive number of characters")
+    if too_small_below is not None and not 1 <= too_small_below <= MAX_COUNT:
+        raise ValueError(
+            f"the too-small threshold must be a number of characters from 1 to {MAX_COUNT} "
+            "(what its column holds)"
+        )
     row = session.get(TopicMode, topic_id)
     if row is None:
         row = TopicMode(topic_id=topic_id)

@@ -8,11 +8,15 @@ PostgreSQL has its own tool for this, `pg_dump` (`pg_dump_command` says how to c
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import URL
+
+SHM_DMS_BYTE = 128
 
 
 class BackupError(RuntimeError):
@@ -39,8 +43,40 @@ def backup_sqlite(engine: Engine, target: Path) -> None:
     partial.replace(target)
 
 
-def restore_sqlite(engine: Engine, backup: Path) -> None:
-    """Replace the engine's database by the content of `backup` (a Focal database file)."""
+def in_use(database: Path) -> bool:
+    """Whether another process has the SQLite database open (a running `focal serve`).
+
+    In WAL mode every open connection holds a shared lock on one byte of the `-shm` file
+    (SQLite's "dead man switch", byte 128: `UNIX_SHM_DMS` in SQLite's os_unix.c); if an
+    exclusive lock on it cannot be taken at once, someone else has the database open. Call it
+    with no connection of this process open (POSIX locks belong to the process: unlocking would
+    drop the lock of one of ours). Without POSIX locks (Windows) the answer is False.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover (not POSIX)
+        return False
+    shm = database.with_name(database.name + "-shm")
+    try:
+        descriptor = os.open(shm, os.O_RDWR)
+    except FileNotFoundError:
+        return False  # no WAL connection is open: the last one to close removes the file
+    try:
+        fcntl.lockf(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, SHM_DMS_BYTE, os.SEEK_SET)
+    except OSError:
+        return True
+    finally:
+        os.close(descriptor)  # closing releases the lock, if it was taken
+    return False
+
+
+def restore_sqlite(engine: Engine, backup: Path, force: bool = False) -> Path:
+    """Replace the engine's database by the content of `backup` (a Focal database file); the
+    path of a consistent copy of what it replaced, kept beside it.
+
+    BackupError, before anything is changed, while another process has the database open
+    (`in_use`), unless `force`: the server would go on with pages from before the restore.
+    """
     target = sqlite_path(engine)
     if not backup.is_file():
         raise BackupError(f"{backup} is not a file")
@@ -50,10 +86,20 @@ def restore_sqlite(engine: Engine, backup: Path) -> None:
         except sqlite3.DatabaseError as error:
             raise BackupError(f"{backup} is not a Focal database ({error})") from None
         engine.dispose()  # no pooled connection may keep the old pages
+        if not force and in_use(target):
+            raise BackupError(
+                f"{target} is in use by another process (is `focal serve` running?): stop it "
+                "first, or give --force; nothing was changed"
+            )
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        kept = target.with_name(f"{target.name}.before-restore-{stamp}")
+        backup_sqlite(engine, kept)
+        engine.dispose()
         with sqlite3.connect(target) as live:
             source.backup(live)
         live.close()
     source.close()
+    return kept
 
 
 def pg_dump_command(url: URL) -> str:

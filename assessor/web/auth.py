@@ -179,7 +179,12 @@ def _check_csrf() -> None:
         return
     expected = session.get(CSRF_SESSION_KEY)
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FORM_FIELD)
-    if not isinstance(expected, str) or not sent or not hmac.compare_digest(expected, sent):
+    # Compared as UTF-8 bytes: `compare_digest` refuses str with non-ASCII characters.
+    if (
+        not isinstance(expected, str)
+        or not sent
+        or not hmac.compare_digest(expected.encode(), sent.encode("utf-8", "replace"))
+    ):
         abort(400, description="missing or wrong CSRF token; reload the page and try again")
 
 

@@ -13,14 +13,22 @@ from evaluation.errors import FormatError
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
+def check_regular_file(path: str | Path) -> None:
+    """FormatError unless `path` is a regular file (or a link to one): a FIFO named like a run
+    or qrels would block the reader forever, a device never end. Checked before any input file
+    is opened; `stat` itself never blocks. An OSError (no such file) is the caller's to word.
+    """
+    if not stat.S_ISREG(Path(path).stat().st_mode):
+        raise FormatError(path, None, "is not a regular file (a FIFO, device or folder)")
+
+
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of `path` without a UTF-8 byte-order mark; an unreadable file is a FormatError.
 
     Only a regular file is read (a FIFO named like a run would block forever).
     """
     try:
-        if not stat.S_ISREG(Path(path).stat().st_mode):
-            raise FormatError(path, None, "is not a regular file (a FIFO, device or folder)")
+        check_regular_file(path)
         data = Path(path).read_bytes()
     except OSError as error:
         raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error

@@ -29,7 +29,12 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from evaluation.errors import FormatError
-from evaluation.formats._source import UTF8_BOM, collector_paused, read_bytes
+from evaluation.formats._source import (
+    UTF8_BOM,
+    check_regular_file,
+    collector_paused,
+    read_bytes,
+)
 from evaluation.formats.arrow import binary_array, scalar, to_numpy
 
 RUN_SHAPE = "`topic Q0 doc rank score run` (a TREC run)"
@@ -69,6 +74,7 @@ def first_fields(path: str | Path) -> int:
     none in the first 64 KiB; -1 for XML): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5
     or more fields, FOL runs 8, and an INEX XML submission starts with `<`."""
     try:
+        check_regular_file(path)
         with Path(path).open("rb") as stream:
             head = stream.read(1 << 16).removeprefix(UTF8_BOM)
     except OSError as error:

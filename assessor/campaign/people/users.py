@@ -176,13 +176,26 @@ def add_user(session: Session, name: str, role: str, password: str | None) -> Us
         session.add(user)
     user.role = role
     if password is not None:
-        if user.id is not None and not check_password(user, password):  # a new password
-            end_sessions(user)
-            session.flush()
-            revoke_tokens(session, user)
-        user.password_hash = hash_password(password)
+        set_password(session, user, password)
     session.flush()
     return user
+
+
+def set_password(session: Session, user: User, password: str) -> int | None:
+    """Give `user` `password`. A password other than the current one ends the user's sessions
+    and revokes their API tokens (whoever knew the old one may have used it to log in or to
+    issue a token): the number of tokens revoked. The same password again changes nothing and
+    ends nothing: None, so that what callers report is what happened.
+    """
+    if user.id is not None and check_password(user, password):
+        return None
+    revoked = 0
+    if user.id is not None:
+        end_sessions(user)
+        session.flush()
+        revoked = revoke_tokens(session, user)
+    user.password_hash = hash_password(password)
+    return revoked
 
 
 def assign_topic(session: Session, topic_id: str, user_name: str) -> Assignment:

@@ -7,6 +7,8 @@ One header line, then one line per article an assessor flagged or wrote a note a
 `flag` is `1` (flagged "unsure") or `0`. Every field is escaped so that a line is one record
 whatever the note holds: a backslash is written `\\\\`, a tab `\\t`, a line feed `\\n`, a
 carriage return `\\r`. Lines are ordered by topic, article (natural order), then assessor.
+Unless `raw` is asked for, a field that a spreadsheet would run as a formula (one that starts
+with `=`, `+`, `-`, `@`, ...) is written after an apostrophe (`evaluation.output.spreadsheets`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from assessor.campaign.people.notes import note_rows
 from assessor.campaign.results.qrels_export import check_assessors
+from evaluation.output.spreadsheets import spreadsheet_cell
 
 HEADER = ("topic", "article", "assessor", "flag", "note")
 ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -38,8 +41,11 @@ def unescape_field(value: str) -> str:
     return "".join(out)
 
 
-def notes_text(session: Session, topic: str | None = None, assessor: str | None = None) -> str:
-    """Every flag and note (of `topic`, of `assessor`) in the format above.
+def notes_text(
+    session: Session, topic: str | None = None, assessor: str | None = None, raw: bool = False
+) -> str:
+    """Every flag and note (of `topic`, of `assessor`) in the format above (spreadsheet-safe
+    cells unless `raw`).
 
     An unknown assessor is an ExportError naming it, as for the qrels.
     """
@@ -47,5 +53,6 @@ def notes_text(session: Session, topic: str | None = None, assessor: str | None 
     lines = ["\t".join(HEADER)]
     for row in note_rows(session, topic, assessor):
         fields = (row.topic, row.article, row.assessor, "1" if row.flag else "0", row.note)
-        lines.append("\t".join(escape_field(field) for field in fields))
+        cells = fields if raw else tuple(spreadsheet_cell(field) for field in fields)
+        lines.append("\t".join(escape_field(cell) for cell in cells))
     return "\n".join(lines) + "\n"

@@ -18,6 +18,7 @@ from typing import IO
 from sqlalchemy import distinct, func, select
 from sqlalchemy.orm import Session
 
+from assessor.campaign.setup.archives import unpack_archive
 from assessor.campaign.setup.importing import (
     Progress,
     import_collection,
@@ -35,7 +36,6 @@ from assessor.campaign.setup.uploads import (
     run_files,
     save_stream,
     save_xml_files,
-    unpack_archive,
     upload_name,
 )
 from assessor.store.models import Document, Run, RunResult

@@ -5,11 +5,9 @@ later, so uploaded files are kept in the data folder (`instance/data/uploads/KIN
 never in a temporary folder that disappears. `removed_on_failure` removes that folder again when the
 import fails, so a refused upload leaves nothing behind, and names a bad file as it was uploaded.
 
-Archives (`.zip`, `.tar.gz`, `.tgz`, `.tar`) are unpacked by hand, member by member: an entry
-with an absolute path or a `..` component, a link or a device is refused; only `*.xml` files are
-written, flattened into one folder (the importer reads `DIR/*.xml`); the number of entries and
-the bytes written are bounded, counted as they are decompressed (an archive can lie about
-sizes). XML is parsed later by the importers, which never fetch anything from the network.
+Archives (`.zip`, `.tar.gz`, `.tgz`, `.tar`) are unpacked by `archives`, member by member,
+within the bounds of `UploadLimits`. XML is parsed later by the importers, which never fetch
+anything from the network.
 
 A path on the server is read only under the folders of the `IMPORT_ROOTS` setting
 (`FOCAL_IMPORT_ROOTS`, separated by the system's path separator); the path is resolved first,
@@ -21,14 +19,11 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import tarfile
-import zipfile
-import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import IO
 
 from assessor.campaign.errors import CampaignError
@@ -48,6 +43,8 @@ class UploadLimits:
 
     entries: int = 200_000  # members of an archive
     unpacked_bytes: int = 4 * 1024**3  # bytes written, all files together
+    skipped_bytes: int = 1024**3  # bytes decompressed from members that are not written
+    seconds: float = 600.0  # time spent unpacking one archive
 
 
 def data_directory(instance_path: str | Path) -> Path:
@@ -121,100 +118,6 @@ def save_xml_files(
             raise UploadError(f"{name}: a second file of that name")
         budget -= save_stream(stream, directory / base, budget, name)
     return len(files)
-
-
-def _member_parts(archive: str, name: str) -> tuple[str, ...]:
-    """The path of an archive entry as parts; refuses one that would leave the folder."""
-    cleaned = name.replace("\\", "/")
-    path = PurePosixPath(cleaned)
-    absolute = cleaned.startswith("/") or (len(cleaned) > 1 and cleaned[1] == ":")
-    if absolute or ".." in path.parts or "\x00" in cleaned:
-        raise UploadError(
-            f"{archive}: entry {name!r} points outside the archive (an absolute path or ..); "
-            "nothing was imported"
-        )
-    return tuple(part for part in path.parts if part not in ("", "."))
-
-
-class _Unpacker:
-    """Writes the `*.xml` members of one archive into one folder, within the limits."""
-
-    def __init__(self, archive: str, directory: Path, limits: UploadLimits) -> None:
-        self.archive, self.directory, self.limits = archive, directory, limits
-        self.entries = 0
-        self.budget = limits.unpacked_bytes
-        self.written: list[Path] = []
-
-    def entry(self, name: str) -> str | None:
-        """Check one member; the file name to write it as, or None when it is skipped."""
-        self.entries += 1
-        if self.entries > self.limits.entries:
-            raise UploadError(f"{self.archive}: more than {self.limits.entries} entries")
-        parts = _member_parts(self.archive, name)
-        if not parts or not parts[-1].endswith(".xml") or parts[-1].startswith("."):
-            return None
-        return parts[-1]
-
-    def write(self, base: str, stream: IO[bytes], shown: str) -> None:
-        target = self.directory / base
-        if target.exists():
-            raise UploadError(f"{self.archive}: two entries named {base} ({shown})")
-        self.budget -= save_stream(stream, target, self.budget, f"{self.archive}: {shown}")
-        self.written.append(target)
-
-
-def unpack_archive(archive: Path, shown: str, directory: Path, limits: UploadLimits) -> int:
-    """Unpack the `*.xml` files of a zip or tar archive into `directory`; how many."""
-    unpacker = _Unpacker(shown, directory, limits)
-    try:
-        if zipfile.is_zipfile(archive):
-            _unpack_zip(archive, unpacker)
-        else:
-            _unpack_tar(archive, unpacker)
-    except (tarfile.TarError, zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
-        raise UploadError(f"{shown}: not a readable .zip or .tar.gz archive ({error})") from None
-    if not unpacker.written:
-        raise UploadError(f"{shown}: the archive holds no *.xml file")
-    return len(unpacker.written)
-
-
-def _unpack_zip(archive: Path, unpacker: _Unpacker) -> None:
-    with zipfile.ZipFile(archive) as opened:
-        members = opened.infolist()
-        for info in members:  # every entry is checked before anything is written
-            unpacker.entry(info.filename)
-            if (info.external_attr >> 16) & 0o170000 == 0o120000:
-                raise UploadError(
-                    f"{unpacker.archive}: entry {info.filename!r} is a link; nothing was imported"
-                )
-        unpacker.entries = 0
-        for info in members:
-            base = unpacker.entry(info.filename)
-            if info.is_dir() or base is None:
-                continue
-            with opened.open(info) as stream:
-                unpacker.write(base, stream, info.filename)
-
-
-def _unpack_tar(archive: Path, unpacker: _Unpacker) -> None:
-    with tarfile.open(archive, "r:*") as opened:
-        members = opened.getmembers()
-        for member in members:
-            unpacker.entry(member.name)
-            if not (member.isfile() or member.isdir()):
-                raise UploadError(
-                    f"{unpacker.archive}: entry {member.name!r} is a link or a device; "
-                    "nothing was imported"
-                )
-        unpacker.entries = 0
-        for member in members:
-            base = unpacker.entry(member.name)
-            if not member.isfile() or base is None:
-                continue
-            stream = opened.extractfile(member)
-            if stream is not None:
-                with stream:
-                    unpacker.write(base, stream, member.name)
 
 
 def import_roots(setting: object) -> list[Path]:

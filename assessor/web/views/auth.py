@@ -15,15 +15,23 @@ blueprint = Blueprint("auth", __name__)
 
 
 @blueprint.route("/login", methods=["GET", "POST"])
-@limits.per_name
-@limits.per_address
 def login() -> ResponseReturnValue:
-    """The log-in form; on success a fresh session and a redirect to `next` (or `/`)."""
+    """The log-in form; on success a fresh session and a redirect to `next` (or `/`).
+
+    The attempt is charged to the log-in limits before the password is checked
+    (`assessor.web.rate_limits`), and refunded when it succeeds.
+    """
     if request.method == "POST":
         name = request.form.get("name", "").strip()
         password = request.form.get("password", "")
+        charge = limits.charge_attempt(name)
+        if isinstance(charge, limits.Refused):
+            flash("Too many log-in attempts; try again later.", "error")
+            page = render_template("login.html", next=request.form.get("next", ""), name=name)
+            return page, 429, {"Retry-After": str(charge.retry_after)}
         user = users.authenticate(get_session(), name, password)
         if user is not None:
+            limits.refund(charge)
             auth.log_in(user)
             return redirect(auth.safe_redirect(request.form.get("next")))
         flash("Unknown name or wrong password.", "error")

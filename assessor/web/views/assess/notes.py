@@ -10,7 +10,7 @@ write (another assessor: 404, an organiser: 403); organisers read every note.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from assessor.campaign.errors import CampaignError
@@ -20,6 +20,7 @@ from assessor.campaign.results.qrels_export import ExportError
 from assessor.judging import judgements
 from assessor.store.db import get_session
 from assessor.web.auth import login_required, organiser_required, signed_in_user
+from assessor.web.downloads import download, raw_cells
 from assessor.web.views.htmx import wants_fragment
 
 blueprint = Blueprint("notes", __name__)
@@ -78,18 +79,14 @@ def overview() -> ResponseReturnValue:
 @blueprint.get("/organiser/export.notes")
 @organiser_required
 def export() -> ResponseReturnValue:
-    """Download the flags and notes as tab-separated text (docs/formats.md, "Notes")."""
+    """Download the flags and notes as tab-separated text (docs/formats.md, "Notes"); cells
+    spreadsheet-safe unless `?raw=1`."""
     session = get_session()
     topic = request.args.get("topic") or None
     assessor = request.args.get("assessor") or None
     try:
-        text = notes_text(session, topic, assessor)
+        text = notes_text(session, topic, assessor, raw=raw_cells())
     except ExportError as error:
         abort(400, description=str(error))
     name = "-".join(part for part in ("focal", topic, assessor, "notes") if part)
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
-    return Response(
-        text,
-        mimetype="text/tab-separated-values",
-        headers={"Content-Disposition": f'attachment; filename="{safe}.tsv"'},
-    )
+    return download(text, "text/tab-separated-values", f"{name}.tsv")

@@ -22,6 +22,7 @@ from assessor.campaign.people.users import (
     issue_token,
     parse_lifetime,
     revoke_tokens,
+    set_password,
     token_record,
     tokens_of,
 )
@@ -106,16 +107,23 @@ def add() -> ResponseReturnValue:
 @blueprint.post("/<int:user_id>/password")
 @organiser_required
 def reset_password(user_id: int) -> ResponseReturnValue:
-    """A new password: the user's sessions end and their API tokens are revoked."""
+    """A new password: the user's sessions end and their API tokens are revoked; the same
+    password again changes nothing, and the answer says so."""
     session = get_session()
     user = _user(user_id)
     try:
-        add_user(session, user.name, user.role, _password())
+        revoked = set_password(session, user, _password())
     except CampaignError as error:
         session.rollback()
         return _done(str(error), error=True)
     session.commit()
-    return _done(f"New password for {user.name}: sessions ended, API tokens revoked.")
+    if revoked is None:
+        return _done(
+            f"{user.name} already has this password: nothing changed, their sessions and "
+            "API tokens still work."
+        )
+    tokens = "1 API token" if revoked == 1 else f"{revoked} API tokens"
+    return _done(f"New password for {user.name}: sessions ended, {tokens} revoked.")
 
 
 @blueprint.post("/<int:user_id>/tokens")

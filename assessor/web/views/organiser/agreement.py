@@ -2,17 +2,15 @@
 
 Organisers only (an assessor gets 403, and never sees another assessor's work anywhere). The
 numbers are `campaign.agreement`'s, the same that `focal agreement --assessors` prints; every
-table is also a CSV download with the ratios at full precision.
+table is also a CSV download with the ratios at full precision (`assessor.web.downloads`).
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from assessor.campaign.errors import CampaignError
@@ -23,6 +21,7 @@ from assessor.store import texts
 from assessor.store.db import get_session
 from assessor.store.texts import MissingTextError
 from assessor.web.auth import organiser_required
+from assessor.web.downloads import csv_download
 from assessor.web.overlay import describe_bep, render_overlay
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.output.tables import cell_text
@@ -52,19 +51,6 @@ def minutes(seconds: float | None) -> str:
 def cell_html(value: object) -> str:
     """A table cell on a page: `-` when undefined, floats to four decimals."""
     return cell_text(value, 4)
-
-
-def csv_response(columns: Sequence[str], rows: Iterable[Sequence[object]], name: str) -> Response:
-    """A CSV download of `rows` under a header of `columns`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows([cell_text(value) for value in row] for row in rows)
-    return Response(
-        buffer.getvalue(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
-    )
 
 
 def _records(rows: Sequence[TopicAgreement]) -> list[list[Cell]]:
@@ -131,7 +117,7 @@ def overview() -> ResponseReturnValue:
 def overview_csv() -> ResponseReturnValue:
     """The overview table as CSV."""
     result = agreement.overview(get_session())
-    return csv_response(COLUMNS, _records([*result.rows, result.total]), "agreement")
+    return csv_download(COLUMNS, _records([*result.rows, result.total]), "agreement")
 
 
 def _pair(topic: str) -> tuple[str, str]:
@@ -196,7 +182,7 @@ def topic_csv(topic: str) -> ResponseReturnValue:
         table = agreement.assessors_table(get_session(), name_a, name_b, topic)
     except (CampaignError, LookupError) as error:
         abort(404, description=str(error.args[0]))
-    return csv_response(COLUMNS, _records([*table.rows, table.total]), f"agreement-{topic}")
+    return csv_download(COLUMNS, _records([*table.rows, table.total]), f"agreement-{topic}")
 
 
 @blueprint.get("/agreement/<topic>/articles/<article>")

@@ -8,7 +8,8 @@ the answer is the job's progress block, which htmx polls every second until the 
 A waiting or running job can be cancelled, an interrupted one retried. Without JavaScript the
 post redirects to the job's page, which reloads itself (a
 `refresh` meta element) while the job runs. Uploads are bounded by `MAX_CONTENT_LENGTH`
-(default 1 GiB here when unset) and by Flask's `MAX_FORM_PARTS` (1000 files a request: upload
+(default 1 GiB here when unset; the only views marked `accepts_uploads`, every other body is
+bounded by `assessor.web.inputs`) and by Flask's `MAX_FORM_PARTS` (1000 files a request: upload
 a larger collection as one archive).
 """
 
@@ -41,6 +42,7 @@ from assessor.store.db import get_session, session_factory
 from assessor.store.models import ImportJob
 from assessor.web.auth import current_user, organiser_required
 from assessor.web.jobs import queue_of
+from assessor.web.inputs import accepts_uploads
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.errors import FormatError
 
@@ -175,6 +177,7 @@ def _from_server() -> bool:
 
 
 @blueprint.post("/collection")
+@accepts_uploads
 @organiser_required
 def collection() -> ResponseReturnValue:
     """Import a collection: uploaded `*.xml` files or one archive, or a folder on the server."""
@@ -194,6 +197,7 @@ def collection() -> ResponseReturnValue:
 
 
 @blueprint.post("/topics")
+@accepts_uploads
 @organiser_required
 def topics() -> ResponseReturnValue:
     """Import an INEX topics file, uploaded or on the server."""
@@ -208,6 +212,7 @@ def topics() -> ResponseReturnValue:
 
 
 @blueprint.post("/runs")
+@accepts_uploads
 @organiser_required
 def runs() -> ResponseReturnValue:
     """Import run files (uploaded, or paths on the server one per line); all or none."""

@@ -16,8 +16,8 @@ from assessor.campaign.results.report.assessment_report import Report, build_rep
 from assessor.campaign.results.report.columns import column, in_seconds, minutes_seconds
 from assessor.store.db import get_session
 from assessor.web.auth import organiser_required
+from assessor.web.downloads import csv_download, file_name
 from assessor.web.views.htmx import page_or_fragment
-from assessor.web.views.organiser.agreement import csv_response
 
 blueprint = Blueprint("report", __name__, url_prefix="/organiser")
 
@@ -69,5 +69,4 @@ def table_csv(name: str) -> ResponseReturnValue:
     except KeyError:
         abort(404)
     suffix = (f"-{topic}" if topic else "") + (f"-{assessor}" if assessor else "")
-    filename = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{name}{suffix}")
-    return csv_response(table.columns, table.rows, filename)
+    return csv_download(table.columns, table.rows, file_name(f"{name}{suffix}"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import Session
 
@@ -24,6 +24,7 @@ from assessor.campaign.results.qrels_export import (
 )
 from assessor.store.db import get_session
 from assessor.web.auth import organiser_required
+from assessor.web.downloads import download
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 
 blueprint = Blueprint("organiser", __name__, url_prefix="/organiser")
@@ -155,12 +156,4 @@ def export_qrels() -> ResponseReturnValue:
         return redirect(url_for(".export_page"))
     parts = ["focal", topic or "", assessor or "", "assessors" if with_assessors else ""]
     name = "-".join(part for part in parts if part)
-    return Response(
-        text,
-        mimetype="text/plain",
-        headers={"Content-Disposition": f'attachment; filename="{_safe_filename(name)}.qrels"'},
-    )
-
-
-def _safe_filename(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+    return download(text, "text/plain", f"{name}.qrels")

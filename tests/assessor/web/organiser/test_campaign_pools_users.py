@@ -190,7 +190,7 @@ def test_a_password_reset_and_tokens_shown_once_then_revoked(olga: tuple[FlaskCl
         data={"csrf_token": token, "password": "a new password"},
         headers=HTMX,
     )
-    assert "sessions ended, API tokens revoked" in reset.get_data(as_text=True)
+    assert "sessions ended, 0 API tokens revoked" in reset.get_data(as_text=True)
     with db.session_scope(app) as session:
         assert check_password(session.get_one(User, alice_id), "a new password")
 
