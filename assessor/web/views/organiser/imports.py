@@ -41,8 +41,8 @@ from assessor.campaign.setup.uploads import allowed_path, data_directory, import
 from assessor.store.db import get_session, session_factory
 from assessor.store.models import ImportJob
 from assessor.web.auth import current_user, organiser_required
-from assessor.web.jobs import queue_of
 from assessor.web.inputs import accepts_uploads
+from assessor.web.jobs import queue_of
 from assessor.web.views.htmx import page_or_fragment, wants_fragment
 from evaluation.errors import FormatError
 
