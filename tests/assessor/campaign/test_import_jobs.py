@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from assessor.campaign.errors import CampaignError
 from assessor.campaign.setup import import_jobs
+from assessor.campaign.setup.archives import unpack_archive
 from assessor.campaign.setup.import_jobs import (
     READING,
     STORING,
@@ -28,7 +29,6 @@ from assessor.campaign.setup.import_jobs import (
 from assessor.campaign.setup.import_requests import ImportRequest
 from assessor.campaign.setup.importing import Progress
 from assessor.campaign.setup.upload_imports import LIMITS, Received, receive
-from assessor.campaign.setup.uploads import unpack_archive
 from assessor.store import db
 from assessor.store.models import ImportJob, Topic
 from evaluation.errors import FormatError
