@@ -62,14 +62,16 @@ def load_index(path: str) -> GradeTable:
     return GradeTable.from_fol(read_qrels(path), path)
 
 
-def load_run(path: str) -> TrecRun:
+def load_run(path: str, check_duplicates: bool = True) -> TrecRun:
     """A TREC run (6 fields, or more than 8: trec_eval ignores fields after the sixth) read as
     columns; a canonical FOL run read by pyarrow and reduced to
     articles there (an article scores its best passage); any other run Focal reads through the
-    careful reader, whose errors name the file and line, then reduced the same way."""
+    careful reader, whose errors name the file and line, then reduced the same way.
+    `check_duplicates=False` for a run going straight to the article engine, whose grade
+    look-up finds duplicate documents with the same hash (`GradeTable.grades_of`)."""
     fields = first_fields(path)
     if fields == 6 or fields > 8:  # more than a FOL run's 8: a TREC run with trailing fields
-        return read_trec_run(path)
+        return read_trec_run(path, check_duplicates)
     data = read_bytes(path)
     if data.lstrip()[:1] != b"<":
         table = read_fol_table(data, passages=True)
@@ -115,9 +117,12 @@ def run_trec_eval(
     try:
         selection = select(measures)
         index = load_index(qrels_path)
+        pa.default_memory_pool().release_unused()  # what reading the qrels needed and freed
 
         def evaluate(path: str) -> TrecEvaluation:
-            return evaluate_named(index, load_run(path), selection, options)
+            evaluation = evaluate_named(index, load_run(path, False), selection, options)
+            pa.default_memory_pool().release_unused()  # the run's columns: back to the system
+            return evaluation
 
         if jobs <= 1 or len(run_paths) <= 1:
             evaluations = list(map(evaluate, run_paths))
@@ -191,7 +196,7 @@ def per_topic_values(
     index = load_index(qrels_path)
     values: dict[str, dict[str, float]] = {}
     for path in run_paths:
-        evaluation = evaluate_named(index, load_run(path), selection, options)
+        evaluation = evaluate_named(index, load_run(path, False), selection, options)
         if evaluation.run_id in values:
             raise FormatError(path, None, f"a second run named {evaluation.run_id}")
         column = evaluation.values[rows[0]]
@@ -212,7 +217,7 @@ def plot_recall_curves(
     index = load_index(qrels_path)
     curves = []
     for run_path in run_paths:
-        evaluation = evaluate_named(index, load_run(run_path), selection, options)
+        evaluation = evaluate_named(index, load_run(run_path, False), selection, options)
         rows = selection.rows()
         levels = [float(row.parameter or 0.0) for row in rows]
         curves.append(

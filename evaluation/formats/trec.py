@@ -147,24 +147,39 @@ def read_trec_qrels(path: str | Path) -> TrecQrels:
     )  # fmt: skip
 
 
-def read_trec_run(path: str | Path) -> TrecRun:
+def read_trec_run(path: str | Path, check_duplicates: bool = True) -> TrecRun:
     """Parse a TREC run. Raises FormatError (file:line) for a line of fewer than six fields, a
     score that is not a number, or a document twice in one topic (trec_eval refuses it)."""
-    return parse_trec_run(read_bytes(path), str(path))
+    return parse_trec_run(read_bytes(path), str(path), check_duplicates)
 
 
-def parse_trec_run(data: bytes, name: str) -> TrecRun:
+def parse_trec_run(data: bytes, name: str, check_duplicates: bool = True) -> TrecRun:
     """A TREC run from its bytes, as trec_eval 10.0 reads it: fields after the sixth ignored,
-    blank lines and lines starting with `#` skipped, the run id of the last line kept."""
+    blank lines and lines starting with `#` skipped, the run id of the last line kept.
+    `check_duplicates=False` leaves a columnar read's duplicate check to its caller (the article
+    engine finds duplicates with the hash that looks up its grades, then `duplicate_error`)."""
     plain = b"#" not in data
     table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()}) if plain else None
     if table is not None and table.num_rows:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if distinct_pairs(topic, doc):
+        if not check_duplicates or distinct_pairs(topic, doc):
             last = table.num_rows
             run_id = _text(table["run"][last - 1].as_py(), name, last, "run id")
             return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
     return _read_lines(data, name)
+
+
+def duplicate_error(file: str) -> DuplicateDocument:
+    """The error for a run found to hold a document twice in a topic after a columnar read: the
+    line reader re-reads the file to name both lines (a generic message if it cannot)."""
+    try:
+        _read_lines(read_bytes(file), file)
+    except DuplicateDocument as error:
+        return error
+    except FormatError:
+        pass
+    message = "a document appears twice in a topic; trec_eval refuses duplicate documents"
+    return DuplicateDocument(file, None, message)
 
 
 def run_from_pairs(

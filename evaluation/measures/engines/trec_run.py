@@ -26,7 +26,13 @@ import pyarrow.compute as pc
 
 from evaluation.formats.arrow import binary_array, numeric_array, scalar, to_numpy
 from evaluation.formats.records import Judgement, Run
-from evaluation.formats.trec import TrecQrels, TrecRun, pair_keys, run_from_pairs
+from evaluation.formats.trec import (
+    TrecQrels,
+    TrecRun,
+    duplicate_error,
+    pair_keys,
+    run_from_pairs,
+)
 from evaluation.measures.articles.trec_measures import (
     MIN_GEO_MEAN,
     NONPOOL,
@@ -118,6 +124,25 @@ class GradeTable:
         }
         return cls.from_mapping(grades, file)
 
+    def grades_of(self, keys: pa.Array) -> npt.NDArray[np.int64] | None:
+        """The grade of each of a run's `pair_keys` (NONPOOL where not judged), or None when a
+        key occurs twice (trec_eval refuses the run). One hash table, built on the run's keys,
+        serves both: the run's own keys probe it (a duplicate finds an earlier row), then the
+        qrels keys (each judged pair finds its run row; qrels pairs are distinct). A run is
+        smaller than the qrels at 10,000+ queries, so hashing it costs less time and memory
+        than hashing the qrels for every run."""
+        count = len(keys)
+        probe = pa.chunked_array([keys, self.keys], type=keys.type)
+        found = pc.index_in(probe, value_set=keys).combine_chunks()
+        rows = to_numpy(pc.cast(found, pa.int64()).fill_null(scalar(-1)))
+        if not np.array_equal(rows[:count], np.arange(count)):
+            return None
+        qrels = rows[count:]
+        judged = np.flatnonzero(qrels >= 0)
+        grades = np.full(count, NONPOOL, dtype=np.int64)
+        grades[qrels[judged]] = self.key_grades[judged]
+        return grades
+
     def stats(self, topic: str, level: int) -> _TopicStats:
         key = (topic, level)
         if key not in self._stats:
@@ -182,9 +207,10 @@ def rank_run(
     if options.max_docs is not None:
         keep &= np.arange(count) - starts[seg] < options.max_docs
     kept = np.flatnonzero(keep)
-    found = pc.index_in(pair_keys(topic, doc).take(numeric_array(kept)), value_set=index.keys)
-    at = to_numpy(pc.cast(found, pa.int64()).fill_null(scalar(-1)))
-    grades = np.where(at >= 0, index.key_grades[at], NONPOOL)
+    every = index.grades_of(pair_keys(topic, doc))  # all rows: duplicates beyond -M count too
+    if every is None:
+        raise duplicate_error(run.file)
+    grades = every[kept]
     if options.judged_only:  # after -M, as trec_eval's form_res_rels.c does
         judged = grades >= 0
         kept, grades = kept[judged], grades[judged]

@@ -1,0 +1,46 @@
+"""The article engine's grade look-up (`GradeTable.grades_of`): one hash over the run's keys gives
+each row its grade and finds a document twice in a topic, even beyond the `-M` cut."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaluation.cli.trec_eval import load_index, load_run
+from evaluation.formats.arrow import binary_array
+from evaluation.formats.trec import DuplicateDocument, pair_keys
+from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED
+from evaluation.measures.engines.trec_run import GradeTable, TrecOptions, evaluate_trec
+from evaluation.measures.registry.names import parse_trec
+
+
+def keys(pairs: list[tuple[bytes, bytes]]) -> object:
+    return pair_keys(binary_array([t for t, _ in pairs]), binary_array([d for _, d in pairs]))
+
+
+TABLE = GradeTable.from_mapping({"1": {b"d1": 2, b"d2": 0, b"d3": -1}, "2": {b"d1": 1}})
+
+
+def test_each_row_gets_its_topics_grade() -> None:
+    # worked by hand from TABLE: (1, d2) judged 0; (1, d9) not in the qrels; (2, d1) grade 1 (not
+    # topic 1's 2); (1, d3) negative, stored as UNJUDGED; (1, d1) grade 2
+    run = keys([(b"1", b"d2"), (b"1", b"d9"), (b"2", b"d1"), (b"1", b"d3"), (b"1", b"d1")])
+    grades = TABLE.grades_of(run)
+    assert grades is not None
+    assert grades.tolist() == [0, NONPOOL, 1, UNJUDGED, 2]
+
+
+def test_a_key_twice_is_no_grades() -> None:
+    assert TABLE.grades_of(keys([(b"1", b"d1"), (b"2", b"d1"), (b"1", b"d1")])) is None
+
+
+def test_duplicate_beyond_the_cut_names_both_lines(tmp_path: Path) -> None:
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    # d1 again on line 3 with the lowest score: cut away by -M 1, still a duplicate for trec_eval
+    run.write_text("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.5 r\n1 Q0 d1 3 0.5 r\n")
+    selection = parse_trec(["map"])
+    with pytest.raises(DuplicateDocument, match=r"r\.txt:3: .*'d1'.*also line 1"):
+        evaluate_trec(load_index(str(qrels)), load_run(str(run), False), selection,
+                      TrecOptions(max_docs=1))  # fmt: skip
