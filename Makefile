@@ -71,7 +71,7 @@ test: install system-packages lint typecheck pytest
 # speed_goals.py comes last and prints the speed goals' table (SPEED_SCALE=0.1 for a quick run).
 SPEED_SCALE ?= 1
 benchmarks: install system-packages
-	$(BIN)/pip install --quiet -e '.[test,bench]' ranx
+	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python -P benchmarks/table.py
 	for b in benchmarks/*.py; do case $$b in */table.py|*/peers.py|*/articles.py|*/passages.py|*/speed_*.py) continue;; esac; \
 		echo "== $$b"; $(BIN)/python -P $$b || exit 1; done

@@ -31,37 +31,23 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 FOCAL = Path(sys.executable).with_name("focal")
 
 
 def write_files(folder: Path, runs: int, topics: int, results: int, seed: int) -> list[Path]:
-    """The qrels and runs (in a child process: this one stays small, for its children's peak
-    memory starts at their parent's when they are forked)."""
-    import numpy as np
+    """The qrels and runs of benchmarks/articles.py, its generator loaded by path (in a child
+    process: this one stays small, for its children's peak memory starts at their parent's
+    when they are forked)."""
+    import importlib.util
 
-    rng = np.random.default_rng(seed)
-    pool, judged = results * 2, max(results // 2, 1)
-    lines = []
-    for t in range(topics):
-        docs = rng.choice(pool, judged, replace=False)
-        grades = rng.choice([-1, 0, 0, 0, 1, 1, 2], judged)
-        lines += [f"{t + 1} 0 doc{t}-{d:05d} {g}\n" for d, g in zip(docs, grades, strict=True)]
-    (folder / "qrels.txt").write_text("".join(lines))
-    paths = []
-    for r in range(runs):
-        rows = []
-        for t in range(topics):
-            docs = rng.choice(pool, results, replace=False)
-            scores = np.round(rng.random(results) * 10, 3)
-            rows += [
-                f"{t + 1} Q0 doc{t}-{d:05d} {rank} {s:.3f} run{r}\n"
-                for rank, (d, s) in enumerate(zip(docs.tolist(), scores.tolist(), strict=True))
-            ]
-        path = folder / f"run{r:03d}.txt"
-        path.write_text("".join(rows))
-        paths.append(path)
+    spec = importlib.util.spec_from_file_location("bench_articles", HERE / "articles.py")
+    assert spec is not None and spec.loader is not None
+    articles = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(articles)
+    paths: list[Path] = articles.write_files(folder, runs, topics, results, seed)
     return paths
 
 

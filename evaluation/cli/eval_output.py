@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from evaluation.output.tables import dump_json
 
@@ -42,6 +42,15 @@ class Intervals:
         found = self.runs.get(run_id, {})
         return [(f"{n}.ci_{side}", b) for n, (lo, hi) in found.items()
                 for side, b in (("low", lo), ("high", hi))]  # fmt: skip
+
+    def attach(self, document: list[dict[str, Any]]) -> None:
+        """Add each run's `intervals` object to its JSON object (`run_id` names the run)."""
+        for run in document:
+            found = self.runs.get(str(run["run_id"]), {})
+            run["intervals"] = {
+                "confidence": self.confidence, "method": self.method,
+                **{name: [low, high] for name, (low, high) in found.items()},
+            }  # fmt: skip
 
 
 def mean_intervals(
@@ -186,12 +195,7 @@ def write_json(
         for evaluation in evaluations
     ]
     if intervals is not None:
-        for run in document:
-            found = intervals.runs.get(str(run["run_id"]), {})
-            run["intervals"] = {
-                "confidence": intervals.confidence, "method": intervals.method,
-                **{name: [low, high] for name, (low, high) in found.items()},
-            }  # fmt: skip
+        intervals.attach(document)
     dump_json(document, stream)
 
 

@@ -293,12 +293,7 @@ def write_json(evaluations: Sequence[TrecEvaluation], selection: Selection, stre
         for e in evaluations
     ]  # fmt: skip
     if intervals is not None:
-        for run in document:
-            found = intervals.runs.get(str(run["run_id"]), {})
-            run["intervals"] = {
-                "confidence": intervals.confidence, "method": intervals.method,
-                **{name: [low, high] for name, (low, high) in found.items()},
-            }  # fmt: skip
+        intervals.attach(document)
     dump_json(document, stream)
 
 

@@ -16,15 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
 from assessor.campaign.people.users import add_user, assign_topic
 from assessor.campaign.setup.importing import import_collection
+from assessor.cli.main import main
 from assessor.store import db, migrate
-from assessor.store.models import Pool, PoolEntry, Run, RunResult, Topic
+from assessor.store.models import Assignment, Pool, PoolEntry, Run, RunResult, Topic, User
 from assessor.web.app import create_app
 from evaluation.text.document import Document
 
@@ -54,6 +57,8 @@ ASTRAL_XML = (
 )
 PLAIN_XML = "<article><title>Plain</title><bdy><p>Nothing relevant in here.</p></bdy></article>"
 PASSWORDS = {"alice": "alice-pw", "bob": "bob-pw", "olga": "olga-pw"}
+DEMO = Path(__file__).resolve().parents[2] / "demo" / "collection"
+DEMO_TOPIC = "9001"  # the demo's first topic, judged by `assessor` and `assessor2`
 # How long a condition may take to come true (`wait_for` and Playwright's `expect`): generous,
 # since CI runs the browser beside other tests on two busy cores; a true condition ends the wait.
 PATIENCE = 15.0
@@ -111,6 +116,27 @@ class LiveSite:
 
     def state_url(self, user: str, article: str) -> str:
         return f"{self.url}/api/assignments/{self.assignments[user]}/documents/{article}"
+
+
+@pytest.fixture
+def demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSite]:
+    """The demo as `focal demo --no-serve` prepares it, in a throw-away database, served;
+    `assignments` maps each assessor of its double-judged first topic to that assignment."""
+    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.sqlite'}")
+    monkeypatch.setenv("FOCAL_SECRET_KEY", "demo-browser-test")
+    prepared = CliRunner().invoke(main, ["demo", "--no-serve"])
+    assert prepared.exit_code == 0, prepared.output
+    app = create_app()
+    with db.session_scope(app) as session:
+        rows = session.execute(
+            select(User.name, Assignment.id)
+            .join(User, Assignment.user_id == User.id)
+            .where(Assignment.topic_id == DEMO_TOPIC)
+        ).all()
+    ids = {name: assignment for name, assignment in rows}
+    assert set(ids) == {"assessor", "assessor2"}  # the demo double-judges its first topic
+    with served_app(app) as url:
+        yield LiveSite(url, DEMO, ids, [], app)
 
 
 @dataclass(frozen=True)

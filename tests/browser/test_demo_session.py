@@ -4,47 +4,22 @@ Chromium, exported by `focal export-qrels` as exactly the passages that were sel
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page
-from sqlalchemy import select
 
 from assessor.cli.main import main
-from assessor.store import db
-from assessor.store.models import Assignment, User
-from assessor.web.app import create_app
 from evaluation.text.document import Document
 
-from .conftest import Browse, LiveSite, served_app
+from .conftest import DEMO, Browse, LiveSite
+from .conftest import DEMO_TOPIC as TOPIC
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-DEMO = Path(__file__).resolve().parents[2] / "demo" / "collection"
-TOPIC = "9001"
 BOLD = "/article[1]/bdy[1]/p[1]/b[1]"  # "lighthouse" in the first paragraph
 P2 = "/article[1]/bdy[1]/p[2]"
 WORD = re.compile(r"[\w'’]")  # word characters as the page snaps to them (static/assess/words.js)
-
-
-@pytest.fixture
-def demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSite]:
-    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.sqlite'}")
-    monkeypatch.setenv("FOCAL_SECRET_KEY", "demo-session-test")
-    prepared = CliRunner().invoke(main, ["demo", "--no-serve"])
-    assert prepared.exit_code == 0, prepared.output
-    app = create_app()
-    with db.session_scope(app) as session:
-        assignment = session.scalars(
-            select(Assignment)
-            .join(User, Assignment.user_id == User.id)
-            .where(User.name == "assessor", Assignment.topic_id == TOPIC)
-        ).one()
-        ids = {"assessor": assignment.id}
-    with served_app(app) as url:
-        yield LiveSite(url, DEMO, ids, [], app)
 
 
 def log_in_as_demo_assessor(browser: Browser, site: LiveSite) -> Page:

@@ -4,48 +4,21 @@ the overlay of that article all show the same judgements."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page
-from sqlalchemy import select
 
 from assessor.cli.main import main
-from assessor.store import db
-from assessor.store.models import Assignment, User
-from assessor.web.app import create_app
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.text.document import Document
 
-from ..conftest import Browse, LiveSite, served_app
+from ..conftest import DEMO, Browse, LiveSite
+from ..conftest import DEMO_TOPIC as TOPIC
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-DEMO = Path(__file__).resolve().parents[3] / "demo" / "collection"
-TOPIC = "9001"
 P2 = "/article[1]/bdy[1]/p[2]"
 ASSESSORS = {"assessor": "assessor", "assessor2": "assessor2", "organiser": "organiser"}
-
-
-@pytest.fixture
-def demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSite]:
-    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.sqlite'}")
-    monkeypatch.setenv("FOCAL_SECRET_KEY", "double-judging-test")
-    prepared = CliRunner().invoke(main, ["demo", "--no-serve"])
-    assert prepared.exit_code == 0, prepared.output
-    app = create_app()
-    with db.session_scope(app) as session:
-        rows = session.execute(
-            select(User.name, Assignment.id)
-            .join(User, Assignment.user_id == User.id)
-            .where(Assignment.topic_id == TOPIC)
-        ).all()
-    ids = {name: assignment for name, assignment in rows}
-    assert set(ids) == {"assessor", "assessor2"}  # the demo double-judges its first topic
-    with served_app(app) as url:
-        yield LiveSite(url, DEMO, ids, [], app)
 
 
 def log_in(browser: Browser, site: LiveSite, name: str, landing: str) -> Page:

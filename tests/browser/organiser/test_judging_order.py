@@ -3,44 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from click.testing import CliRunner
 from playwright.sync_api import Browser, Page, expect
-from sqlalchemy import select
 
 from assessor.campaign.pools.ordering import suggestion
-from assessor.cli.main import main
 from assessor.store import db
-from assessor.store.models import Assignment, User
-from assessor.web.app import create_app
+from assessor.store.models import Assignment
 
-from ..conftest import Browse, LiveSite, served_app
+from ..conftest import Browse, LiveSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-DEMO = Path(__file__).resolve().parents[3] / "demo" / "collection"
-TOPIC = "9001"
-
-
-@pytest.fixture
-def demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSite]:
-    monkeypatch.setenv("FOCAL_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.sqlite'}")
-    monkeypatch.setenv("FOCAL_SECRET_KEY", "judging-order-test")
-    prepared = CliRunner().invoke(main, ["demo", "--no-serve"])
-    assert prepared.exit_code == 0, prepared.output
-    app = create_app()
-    with db.session_scope(app) as session:
-        assignment = session.scalars(
-            select(Assignment)
-            .join(User, Assignment.user_id == User.id)
-            .where(User.name == "assessor", Assignment.topic_id == TOPIC)
-        ).one()
-        ids = {"assessor": assignment.id}
-    with served_app(app) as url:
-        yield LiveSite(url, DEMO, ids, [], app)
 
 
 def log_in(browser: Browser, site: LiveSite, name: str, landing: str) -> Page:

@@ -122,11 +122,7 @@ def build() -> ResponseReturnValue:
         if not summaries:
             raise CampaignError("no topic to pool: import topics first (or tick known ones)")
     except CampaignError as error:
-        session.rollback()
-        if wants_fragment():
-            return _page(error=str(error), status=422)
-        flash(str(error), "error")
-        return redirect(url_for(".page"), 303)
+        return _refused(error)
     session.commit()
     if wants_fragment():
         return _page(summaries)
@@ -153,14 +149,20 @@ def judging_order() -> ResponseReturnValue:
             signed_in_user().id,
         )
     except (CampaignError, ValueError) as error:
-        session.rollback()
-        if wants_fragment():
-            return _page(error=str(error), status=422)
-        flash(str(error), "error")
-        return redirect(url_for(".page"), 303)
+        return _refused(error)
     session.commit()
     message = f"Judging order of {len(changed)} topic(s): {request.form.get('policy')}."
     if wants_fragment():
         return _page(notice=message)
     flash(message, "info")
+    return redirect(url_for(".page"), 303)
+
+
+def _refused(error: Exception) -> ResponseReturnValue:
+    """A form the data cannot satisfy: nothing kept, the reason beside the form (422) or
+    flashed above the page."""
+    get_session().rollback()
+    if wants_fragment():
+        return _page(error=str(error), status=422)
+    flash(str(error), "error")
     return redirect(url_for(".page"), 303)
