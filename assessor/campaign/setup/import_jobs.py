@@ -105,19 +105,23 @@ def _claim(factory: sessionmaker[Session], job_id: int) -> bool:
 
 
 def run_job(
-    factory: sessionmaker[Session], job_id: int, work: Work, time_limit: float | None = None
+    factory: sessionmaker[Session],
+    job_id: int,
+    work: Work,
+    time_limit: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> None:
     """Run `work` as job `job_id`: its progress, then its message and how it ended.
 
-    `time_limit` (seconds) stops an import still reading files after that long.
+    `time_limit` (seconds, read on `clock`) stops an import still reading files after that long.
     """
     if not _claim(factory, job_id):
         return
-    started, last = time.monotonic(), 0.0
+    started, last = clock(), 0.0
 
     def progress(done: int, total: int) -> None:
         nonlocal last
-        now = time.monotonic()
+        now = clock()
         if done < total and now - last < PROGRESS_INTERVAL:
             return
         last = now

@@ -14,10 +14,9 @@ from playwright.sync_api import Browser, expect
 from assessor.cli.main import main
 from evaluation.formats.fol.qrels import read_qrels
 
-from ..conftest import Browse, LiveSite
-from .test_double_judging import DEMO, TOPIC, demo_site, log_in
-
-__all__ = ["demo_site"]  # the fixture, shared with the double-judging walk
+from ..conftest import DEMO, Browse, LiveSite
+from ..conftest import DEMO_TOPIC as TOPIC
+from .test_double_judging import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
