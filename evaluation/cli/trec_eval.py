@@ -58,7 +58,7 @@ def load_index(path: str) -> GradeTable:
     """TREC qrels (first line of at most 4 fields; comments only: empty) or FOL qrels (an
     article with highlighted text has grade 1)."""
     if 0 <= first_fields(path) <= 4:
-        return GradeTable.from_trec(read_trec_qrels(path))
+        return GradeTable.from_trec(read_trec_qrels(path, check_duplicates=False))
     return GradeTable.from_fol(read_qrels(path), path)
 
 
@@ -68,7 +68,7 @@ def load_run(path: str, check_duplicates: bool = True) -> TrecRun:
     articles there (an article scores its best passage); any other run Focal reads through the
     careful reader, whose errors name the file and line, then reduced the same way.
     `check_duplicates=False` for a run going straight to the article engine, whose grade
-    look-up finds duplicate documents with the same hash (`GradeTable.grades_of`)."""
+    look-up finds duplicate documents (`GradeTable.grades_of`)."""
     fields = first_fields(path)
     if fields == 6 or fields > 8:  # more than a FOL run's 8: a TREC run with trailing fields
         return read_trec_run(path, check_duplicates)

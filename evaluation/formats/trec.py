@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +36,7 @@ from evaluation.formats._source import (
     collector_paused,
     read_bytes,
 )
-from evaluation.formats.arrow import binary_array, scalar, to_numpy
+from evaluation.formats.arrow import binary_array, to_numpy
 
 RUN_SHAPE = "`topic Q0 doc rank score run` (a TREC run)"
 QRELS_SHAPE = "`topic iter doc grade` (TREC qrels)"
@@ -53,8 +54,8 @@ class TrecRun:
 
     run_id: str
     file: str
-    topic: pa.Array  # large binary
-    doc: pa.Array  # large binary
+    topic: Any  # binary or large binary: an Arrow array, or chunked as the reader read it
+    doc: Any
     score: npt.NDArray[np.float64]
     warnings: list[str] = field(default_factory=list)
 
@@ -64,8 +65,8 @@ class TrecQrels:
     """Judgements, one row per line: topic, document, integer grade (negative: not judged)."""
 
     file: str
-    topic: pa.Array  # large binary
-    doc: pa.Array  # large binary
+    topic: Any  # binary or large binary Arrow array
+    doc: Any
     grade: npt.NDArray[np.int64]
 
 
@@ -86,11 +87,6 @@ def first_fields(path: str | Path) -> int:
     return 0
 
 
-def pair_keys(topic: pa.Array, doc: pa.Array) -> pa.Array:
-    """`topic NUL doc` per row: one key per (topic, document) pair, for lookups and duplicates."""
-    return pc.binary_join_element_wise(topic, doc, scalar(b"\x00"))
-
-
 def distinct_pairs(topic: pa.Array, doc: pa.Array) -> bool:
     """Whether no (topic, document) pair occurs twice: the rows sorted by topic and document,
     then neighbours compared (a sort of two columns costs less than hashing joined keys)."""
@@ -105,15 +101,34 @@ def distinct_pairs(topic: pa.Array, doc: pa.Array) -> bool:
     return not pc.any(same).as_py()
 
 
-def read_trec_qrels(path: str | Path) -> TrecQrels:
+def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrels:
     """Parse TREC qrels. Raises FormatError (file:line) for a line that is not four fields, a
-    grade that is not an integer, or a document judged twice in a topic."""
+    grade that is not an integer, or a document judged twice in a topic. `check_duplicates=
+    False` leaves a columnar read's duplicate check to its caller (the article engine's look-up
+    table finds them as it is built, then `qrels_duplicate_error`)."""
     name, data = str(path), read_bytes(path)
     table = None if b"#" in data else _arrow_table(data, QRELS_COLUMNS, {"grade": pa.int64()})
     if table is not None:
         topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if distinct_pairs(topic, doc):
+        if not check_duplicates or distinct_pairs(topic, doc):
             return TrecQrels(name, topic, doc, to_numpy(table["grade"].combine_chunks()))
+    return _read_qrels_lines(data, name)
+
+
+def qrels_duplicate_error(file: str) -> DuplicateDocument:
+    """The error for qrels found to judge a document twice in a topic after a columnar read: the
+    line reader re-reads the file to name both lines."""
+    try:
+        _read_qrels_lines(read_bytes(file), file)
+    except DuplicateDocument as error:
+        return error
+    except FormatError:
+        pass
+    return DuplicateDocument(file, None, "a document is judged twice in a topic; trec_eval "
+                             "refuses duplicates")  # fmt: skip
+
+
+def _read_qrels_lines(data: bytes, name: str) -> TrecQrels:
     topics: list[bytes] = []
     docs: list[bytes] = []
     grades_read: list[int] = []
@@ -161,8 +176,8 @@ def parse_trec_run(data: bytes, name: str, check_duplicates: bool = True) -> Tre
     plain = b"#" not in data
     table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()}) if plain else None
     if table is not None and table.num_rows:
-        topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if not check_duplicates or distinct_pairs(topic, doc):
+        topic, doc = table["topic"], table["doc"]
+        if not check_duplicates or distinct_pairs(topic.combine_chunks(), doc.combine_chunks()):
             last = table.num_rows
             run_id = _text(table["run"][last - 1].as_py(), name, last, "run id")
             return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
@@ -199,21 +214,30 @@ def _arrow_table(
     data: bytes, columns: tuple[str, ...], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
     """The file as columns when every line is the expected fields separated by single spaces;
-    None when pyarrow refuses it or the layout is not that plain (the line reader decides)."""
-    plain = data and b"\t" not in data and b"\r" not in data and b"  " not in data
-    if not plain or data.startswith(b" ") or b"\n " in data or b" \n" in data:
+    None when pyarrow refuses it or the layout is not that plain (the line reader decides).
+    Two spaces in a row, or a space at either end of a line, make an empty field, which pyarrow
+    reads as an empty string or a missing number: any of these sends the file to the line
+    reader (looking for them in the columns costs less than searching the bytes for them)."""
+    if not data or b"\t" in data or b"\r" in data:
         return None
-    column_types = {c: types.get(c, pa.large_binary()) for c in columns}
-    used = [c for c in columns if c not in ("q0", "iter", "rank")]
+    column_types = {c: types.get(c, pa.binary()) for c in columns}
     try:  # one thread: several are slower on a busy machine, and runs are a few MiB each
-        return pa_csv.read_csv(
+        table = pa_csv.read_csv(
             pa.BufferReader(data),
             read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=False),
             parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False),
-            convert_options=pa_csv.ConvertOptions(column_types=column_types, include_columns=used),
+            convert_options=pa_csv.ConvertOptions(column_types=column_types),
         )
     except pa.ArrowException:
         return None
+    for column in table.columns:
+        if column.null_count or (
+            pa.types.is_binary(column.type)
+            and len(column)
+            and pc.min(pc.binary_length(column)).as_py() == 0
+        ):
+            return None
+    return table
 
 
 def _read_lines(data: bytes, name: str) -> TrecRun:

@@ -187,7 +187,7 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
         evaluation = evaluate_preferences(judgements, run, selection, options, request.qrels)
         qrels_topics = sorted(judgements)
     else:
-        index = GradeTable.from_trec(read_trec_qrels(request.qrels))
+        index = GradeTable.from_trec(read_trec_qrels(request.qrels, check_duplicates=False))
         run = _read_results(request, stdin)
         zscores = read_zscores(request.zscores) if request.zscores else None
         if request.only_topic is not None:  # trec_eval.c skips every other qrels topic
@@ -241,7 +241,7 @@ def _read_results(request: Request, stdin: TextIO | None) -> TrecRun:
         data = source.buffer.read() if hasattr(source, "buffer") else source.read().encode()
         run = parse_trec_run(data.removeprefix(UTF8_BOM), "-")
     else:
-        run = parse_trec_run(read_bytes(request.results), request.results)
+        run = parse_trec_run(read_bytes(request.results), request.results, False)
     if len(run.topic) == 0:
         raise Stop(f"trec_eval: Quit in file '{request.results}' (no results)", 2)
     return run

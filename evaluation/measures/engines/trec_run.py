@@ -18,19 +18,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from evaluation.formats.arrow import binary_array, numeric_array, scalar, to_numpy
+from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
 from evaluation.formats.records import Judgement, Run
 from evaluation.formats.trec import (
     TrecQrels,
     TrecRun,
     duplicate_error,
-    pair_keys,
+    qrels_duplicate_error,
     run_from_pairs,
 )
 from evaluation.measures.articles.trec_measures import (
@@ -41,6 +43,14 @@ from evaluation.measures.articles.trec_measures import (
     Ranked,
     topic_values,
 )
+from evaluation.measures.engines.trec_keys import (
+    DocWords,
+    KeyTable,
+    doc_words,
+    fingerprints,
+    has_duplicate,
+)
+from evaluation.measures.engines.trec_order import ranking
 from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, TEXT, Selection
 
 Number = int | float
@@ -66,46 +76,71 @@ class TrecOptions:
             raise ValueError("-l must be at least 0 and -M at least 1")
 
 
-@dataclass(frozen=True)
-class _TopicStats:
-    num_rel: int
-    num_nonrel: int
-    ideal: Floats
-    levels: npt.NDArray[np.int64]  # judged documents per grade 0..largest
-
-
 class GradeTable:
-    """Qrels prepared once for many runs: a (topic, document) key -> grade lookup table (negative
-    grades stored as UNJUDGED) and each topic's grades, for its counts and ideal DCG."""
+    """Qrels prepared once for many runs: topic codes (the topic ids in byte order, trec_eval's
+    `strcmp` order), a `KeyTable` from (topic, document) to the qrels row and its grade
+    (negative grades stored as UNJUDGED), and per topic what does not depend on the run: judged
+    counts at each relevance level, the ideal DCG, the judged documents per grade."""
 
-    def __init__(self, topic: pa.Array, doc: pa.Array, grade: npt.NDArray[np.int64],
+    def __init__(self, topic: Any, doc: Any, grade: npt.NDArray[np.int64],
                  file: str = "") -> None:  # fmt: skip
         self.file = file
-        self.keys = pair_keys(topic, doc)
+        topic = topic.combine_chunks() if isinstance(topic, pa.ChunkedArray) else topic
+        encoded = pc.dictionary_encode(topic)
+        names = encoded.dictionary
+        by_name = to_numpy(pc.sort_indices(names)).astype(np.int64)
+        code_of = np.empty(len(names), dtype=np.int64)
+        code_of[by_name] = np.arange(len(names))
+        self.codes = code_of[to_numpy(encoded.indices)] if len(topic) else np.zeros(0, np.int64)
+        self.names = names.take(numeric_array(by_name))  # sorted by bytes
+        self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
+        self.doc = doc
         self.raw_grades = grade
         self.key_grades = np.where(grade >= 0, grade, UNJUDGED).astype(np.int64)
-        encoded = pc.dictionary_encode(topic)
-        codes = to_numpy(encoded.indices)
-        names = [t.decode(errors="replace") for t in encoded.dictionary.to_pylist()]
-        order = np.argsort(codes, kind="stable")
-        bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
-        self.judged = {
-            name: grade[order[bounds[i] : bounds[i + 1]]] for i, name in enumerate(names)
-        }
+        self.table = KeyTable(self.codes, doc_words(doc))
         self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
-        self.topics = sorted(self.judged)  # str order = UTF-8 byte order = trec_eval's strcmp
-        self._stats: dict[tuple[str, int], _TopicStats] = {}
+        self._counts: dict[int, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
+        self._names_as: dict[pa.DataType, Any] = {}
+
+    @cached_property
+    def judged(self) -> dict[str, npt.NDArray[np.int64]]:
+        """Topic id -> the grades of its judged documents (qrels order)."""
+        order = np.argsort(self.codes, kind="stable")
+        bounds = np.searchsorted(self.codes[order], np.arange(len(self.topics) + 1))
+        grades = self.raw_grades[order]
+        return {t: grades[bounds[i] : bounds[i + 1]] for i, t in enumerate(self.topics)}
+
+    @cached_property
+    def ideal(self) -> list[Floats]:
+        """Per topic code: the cumulative ideal DCG at ranks 1, 2, ... (grades above 0)."""
+        ideal = []
+        for grades in self.judged.values():
+            positive = np.sort(grades[grades > 0])[::-1].astype(np.float64)
+            ideal.append(np.cumsum(positive / np.log2(np.arange(2, len(positive) + 2))))
+        return ideal
+
+    @cached_property
+    def levels(self) -> list[npt.NDArray[np.int64]]:
+        """Per topic code: judged documents per grade 0..largest."""
+        return [np.bincount(g[g >= 0]).astype(np.int64) for g in self.judged.values()]
 
     def only(self, topic: str) -> GradeTable:
         """The same judgements restricted to one topic (trec_eval's `-D level.qid`)."""
-        prefix = topic.encode() + b"\x00"
-        pairs = zip(self.keys.to_pylist(), self.raw_grades.tolist(), strict=True)
-        documents = {key[len(prefix) :]: g for key, g in pairs if key.startswith(prefix)}
-        return GradeTable.from_mapping({topic: documents} if documents else {}, self.file)
+        if topic not in self.topics:
+            return GradeTable.from_mapping({}, self.file)
+        rows = np.flatnonzero(self.codes == self.topics.index(topic))
+        docs = self.doc.take(numeric_array(rows)).to_pylist()
+        grades = self.raw_grades[rows].tolist()
+        return GradeTable.from_mapping({topic: dict(zip(docs, grades, strict=True))}, self.file)
 
     @classmethod
     def from_trec(cls, qrels: TrecQrels) -> GradeTable:
-        return cls(qrels.topic, qrels.doc, qrels.grade, qrels.file)
+        """From TREC qrels; a document judged twice in a topic is refused, naming both lines
+        (qrels read with `check_duplicates=False` are checked here, by the look-up table)."""
+        table = cls(qrels.topic, qrels.doc, qrels.grade, qrels.file)
+        if table.table.duplicate:
+            raise qrels_duplicate_error(qrels.file)
+        return table
 
     @classmethod
     def from_mapping(cls, topics: Mapping[str, Mapping[bytes, int]], file: str = "") -> GradeTable:
@@ -124,36 +159,51 @@ class GradeTable:
         }
         return cls.from_mapping(grades, file)
 
-    def grades_of(self, keys: pa.Array) -> npt.NDArray[np.int64] | None:
-        """The grade of each of a run's `pair_keys` (NONPOOL where not judged), or None when a
-        key occurs twice (trec_eval refuses the run). One hash table, built on the run's keys,
-        serves both: the run's own keys probe it (a duplicate finds an earlier row), then the
-        qrels keys (each judged pair finds its run row; qrels pairs are distinct). A run is
-        smaller than the qrels at 10,000+ queries, so hashing it costs less time and memory
-        than hashing the qrels for every run."""
-        count = len(keys)
-        probe = pa.chunked_array([keys, self.keys], type=keys.type)
-        found = pc.index_in(probe, value_set=keys).combine_chunks()
-        rows = to_numpy(pc.cast(found, pa.int64()).fill_null(scalar(-1)))
-        if not np.array_equal(rows[:count], np.arange(count)):
+    def topic_codes(self, topic: Any) -> tuple[npt.NDArray[np.int64], list[str]]:
+        """A run's topic column as codes: a qrels topic's code, or for a topic the qrels do not
+        know, len(self.topics) + its index in the returned names (sorted)."""
+        if topic.type not in self._names_as:
+            self._names_as[topic.type] = pc.cast(self.names, topic.type)
+        found = pc.index_in(topic, value_set=self._names_as[topic.type])
+        if isinstance(found, pa.ChunkedArray):
+            found = found.combine_chunks()
+        if not found.null_count:
+            return to_numpy(found).astype(np.int64), []
+        codes = to_numpy(found.fill_null(-1)).astype(np.int64)
+        missing = np.flatnonzero(codes < 0)
+        strange = pc.unique(topic.take(numeric_array(missing))).sort()
+        where = pc.index_in(topic.take(numeric_array(missing)), value_set=strange)
+        if isinstance(where, pa.ChunkedArray):
+            where = where.combine_chunks()
+        codes[missing] = len(self.topics) + to_numpy(where).astype(np.int64)
+        return codes, [t.decode(errors="replace") for t in strange.to_pylist()]
+
+    def grades_of(
+        self, codes: npt.NDArray[np.int64], docs: DocWords
+    ) -> npt.NDArray[np.int64] | None:
+        """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
+        a pair occurs twice (trec_eval refuses the run): rows that find the same qrels row are
+        duplicates, and the others are checked among themselves."""
+        rows = self.table.find(codes, docs)
+        judged = rows >= 0
+        if np.any(np.bincount(rows[judged], minlength=1) > 1):
             return None
-        qrels = rows[count:]
-        judged = np.flatnonzero(qrels >= 0)
-        grades = np.full(count, NONPOOL, dtype=np.int64)
-        grades[qrels[judged]] = self.key_grades[judged]
+        rest = np.flatnonzero(~judged)
+        alone = DocWords(docs.lengths[rest], docs.words[:, rest])
+        if has_duplicate(codes[rest], alone, fingerprints(codes[rest], alone)):
+            return None
+        grades = np.full(len(codes), NONPOOL, dtype=np.int64)
+        grades[judged] = self.key_grades[rows[judged]]
         return grades
 
-    def stats(self, topic: str, level: int) -> _TopicStats:
-        key = (topic, level)
-        if key not in self._stats:
-            grades = self.judged[topic]
-            positive = np.sort(grades[grades > 0])[::-1].astype(np.float64)
-            ideal = np.cumsum(positive / np.log2(np.arange(2, len(positive) + 2)))
-            num_rel = int(np.count_nonzero(grades >= level))
-            num_nonrel = int(np.count_nonzero((grades >= 0) & (grades < level)))
-            levels = np.bincount(grades[grades >= 0]).astype(np.int64)
-            self._stats[key] = _TopicStats(num_rel, num_nonrel, ideal, levels)
-        return self._stats[key]
+    def counts(self, level: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Per topic code: judged documents with grade >= level, and with 0 <= grade < level."""
+        if level not in self._counts:
+            size, grade = len(self.topics), self.raw_grades
+            relevant = np.bincount(self.codes, grade >= level, minlength=size)
+            below = np.bincount(self.codes, (grade >= 0) & (grade < level), minlength=size)
+            self._counts[level] = (relevant.astype(np.int64), below.astype(np.int64))
+        return self._counts[level]
 
 
 @dataclass
@@ -189,43 +239,53 @@ def rank_run(
     """The run's grades in trec_eval's order: topics by id, then score descending, then document
     id descending (byte order; `ties="ascending"` for trec_eval's preference measures), cut to
     `-M` per topic; with the topics the qrels know, and the run's topics they do not know."""
-    columns = [run.topic, numeric_array(run.score), run.doc]
-    table = pa.Table.from_arrays(columns, names=["topic", "score", "doc"])
-    keys = [("topic", "ascending"), ("score", "descending"), ("doc", ties)]
-    order = pc.sort_indices(table, sort_keys=keys)
-    topic, doc = run.topic.take(order), run.doc.take(order)
-    count = len(topic)
-    changes = np.zeros(0, dtype=bool)
-    if count:
-        changes = to_numpy(pc.not_equal(topic.slice(1), topic.slice(0, count - 1)))
-    starts = np.flatnonzero(np.concatenate(([count > 0], changes)))
-    names = [topic[i].as_py().decode(errors="replace") for i in starts.tolist()]
-    known = np.array([name in index.judged for name in names], dtype=bool)
-    sizes = np.diff(np.append(starts, count))
-    seg = np.repeat(np.arange(len(starts)), sizes)
-    keep = known[seg]
-    if options.max_docs is not None:
-        keep &= np.arange(count) - starts[seg] < options.max_docs
-    kept = np.flatnonzero(keep)
-    every = index.grades_of(pair_keys(topic, doc))  # all rows: duplicates beyond -M count too
+    codes, unknown = index.topic_codes(run.topic)
+    docs = doc_words(run.doc)
+    every = index.grades_of(codes, docs)  # all rows: duplicates beyond -M count too
     if every is None:
         raise duplicate_error(run.file)
-    grades = every[kept]
+    order = ranking(codes, run.score, docs, run.doc, ties)
+    codes = codes[order]
+    count, known_count = len(codes), len(index.topics)
+    starts = np.flatnonzero(np.concatenate(([count > 0], codes[1:] != codes[:-1])))
+    block_codes = codes[starts]
+    sizes = np.diff(np.append(starts, count))
+    known = block_codes < known_count
+    if options.max_docs is not None:
+        sizes = np.minimum(sizes, options.max_docs)
+    kept = np.repeat(starts[known], sizes[known]) + _steps(sizes[known])
+    grades = every[order[kept]]
+    kept_sizes = sizes[known]
     if options.judged_only:  # after -M, as trec_eval's form_res_rels.c does
         judged = grades >= 0
-        kept, grades = kept[judged], grades[judged]
-    answered = [name for name, k in zip(names, known.tolist(), strict=True) if k]
-    kept_sizes = np.bincount(seg[kept], minlength=len(starts))[known]
-    stats = [index.stats(name, options.level) for name in answered]
-    ranked = Ranked(
+        grades = grades[judged]
+        segment = np.repeat(np.arange(len(kept_sizes)), kept_sizes)
+        kept_sizes = np.bincount(segment[judged], minlength=len(kept_sizes))
+    answered = block_codes[known]
+    ranked = _ranked(index, answered, grades, kept_sizes, options.level)
+    return ranked, [index.topics[c] for c in answered.tolist()], unknown
+
+
+def _steps(sizes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """0, 1, ..., size - 1 for each size, concatenated."""
+    total = int(sizes.sum())
+    firsts = np.cumsum(sizes) - sizes
+    return np.arange(total, dtype=np.int64) - np.repeat(firsts, sizes)
+
+
+def _ranked(index: GradeTable, codes: npt.NDArray[np.int64], grades: npt.NDArray[np.int64],
+            sizes: npt.NDArray[np.int64], level: int) -> Ranked:  # fmt: skip
+    """`Ranked` for the topics `codes`, their grades concatenated in ranked order."""
+    relevant, below = index.counts(level)
+    chosen = codes.tolist()
+    return Ranked(
         grades.astype(np.int64),
-        (np.cumsum(kept_sizes) - kept_sizes).astype(np.int64),
-        np.array([s.num_rel for s in stats], dtype=np.int64),
-        np.array([s.num_nonrel for s in stats], dtype=np.int64),
-        [s.ideal for s in stats],
-        [s.levels for s in stats],
+        (np.cumsum(sizes) - sizes).astype(np.int64),
+        relevant[codes],
+        below[codes],
+        [index.ideal[c] for c in chosen],
+        [index.levels[c] for c in chosen],
     )
-    return ranked, answered, [name for name, k in zip(names, known.tolist(), strict=True) if not k]
 
 
 def evaluate_trec(
@@ -264,16 +324,10 @@ def _with_missing(
     by exact name are reset: num_ret, utility, relstring, rbp_resid (0 or empty) and every
     unj_k. A row named with its parameters (`utility_1,2,3,4`) keeps its stand-in value."""
     missing = [topic for topic in index.topics if topic not in set(answered)]
-    stats = [index.stats(topic, options.level) for topic in missing]
+    codes = np.array([index.topics.index(t) for t in missing], dtype=np.int64)
     size = 0 if options.judged_only else 1
-    stand_in = Ranked(
-        np.full(size * len(missing), NONPOOL, dtype=np.int64),
-        np.arange(len(missing), dtype=np.int64) * size,
-        np.array([s.num_rel for s in stats], dtype=np.int64),
-        np.array([s.num_nonrel for s in stats], dtype=np.int64),
-        [s.ideal for s in stats],
-        [s.levels for s in stats],
-    )
+    stand_in = _ranked(index, codes, np.full(size * len(missing), NONPOOL, dtype=np.int64),
+                       np.full(len(missing), size, dtype=np.int64), options.level)  # fmt: skip
     level, version = options.level, options.version
     extra = topic_values(stand_in, selection, level, version, options.num_docs)
     at = {topic: i for i, topic in enumerate(answered)}

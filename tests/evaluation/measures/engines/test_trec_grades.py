@@ -1,5 +1,5 @@
-"""The article engine's grade look-up (`GradeTable.grades_of`): one hash over the run's keys gives
-each row its grade and finds a document twice in a topic, even beyond the `-M` cut."""
+"""The article engine's grade look-up (`GradeTable.grades_of`): the qrels' table gives each row its
+grade, and a document twice in a topic is found, even beyond the `-M` cut."""
 
 from __future__ import annotations
 
@@ -9,30 +9,32 @@ import pytest
 
 from evaluation.cli.trec_eval import load_index, load_run
 from evaluation.formats.arrow import binary_array
-from evaluation.formats.trec import DuplicateDocument, pair_keys
+from evaluation.formats.trec import DuplicateDocument
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED
+from evaluation.measures.engines.trec_keys import doc_words
 from evaluation.measures.engines.trec_run import GradeTable, TrecOptions, evaluate_trec
 from evaluation.measures.registry.names import parse_trec
 
-
-def keys(pairs: list[tuple[bytes, bytes]]) -> object:
-    return pair_keys(binary_array([t for t, _ in pairs]), binary_array([d for _, d in pairs]))
-
-
 TABLE = GradeTable.from_mapping({"1": {b"d1": 2, b"d2": 0, b"d3": -1}, "2": {b"d1": 1}})
+
+
+def grades(pairs: list[tuple[bytes, bytes]]) -> list[int] | None:
+    codes, _ = TABLE.topic_codes(binary_array([t for t, _ in pairs]))
+    found = TABLE.grades_of(codes, doc_words(binary_array([d for _, d in pairs])))
+    return None if found is None else found.tolist()
 
 
 def test_each_row_gets_its_topics_grade() -> None:
     # worked by hand from TABLE: (1, d2) judged 0; (1, d9) not in the qrels; (2, d1) grade 1 (not
     # topic 1's 2); (1, d3) negative, stored as UNJUDGED; (1, d1) grade 2
-    run = keys([(b"1", b"d2"), (b"1", b"d9"), (b"2", b"d1"), (b"1", b"d3"), (b"1", b"d1")])
-    grades = TABLE.grades_of(run)
-    assert grades is not None
-    assert grades.tolist() == [0, NONPOOL, 1, UNJUDGED, 2]
+    run = [(b"1", b"d2"), (b"1", b"d9"), (b"2", b"d1"), (b"1", b"d3"), (b"1", b"d1")]
+    assert grades(run) == [0, NONPOOL, 1, UNJUDGED, 2]
 
 
 def test_a_key_twice_is_no_grades() -> None:
-    assert TABLE.grades_of(keys([(b"1", b"d1"), (b"2", b"d1"), (b"1", b"d1")])) is None
+    assert grades([(b"1", b"d1"), (b"2", b"d1"), (b"1", b"d1")]) is None  # judged, twice
+    assert grades([(b"1", b"x"), (b"2", b"x"), (b"1", b"x")]) is None  # not judged, twice
+    assert grades([(b"1", b"x"), (b"2", b"x"), (b"3", b"x"), (b"3", b"y")]) is not None
 
 
 def test_duplicate_beyond_the_cut_names_both_lines(tmp_path: Path) -> None:

@@ -1,0 +1,70 @@
+"""trec_eval's ranking of a run's rows: topic, then score descending, then document id descending.
+
+trec_eval sorts every topic's documents whatever order the file gives them in (docs/trec_eval.md).
+Most runs are written in that order already, topic by topic with scores falling, so the common
+case is checked in a few array passes and then costs no sort: the topic blocks are put in topic
+order, and only the rows whose score ties with a neighbour are sorted, by their document ids.
+Any other file (a topic split into several blocks, scores rising somewhere, a NaN score) is sorted
+whole by Arrow, which gives the same order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from evaluation.formats.arrow import numeric_array, to_numpy
+from evaluation.measures.engines.trec_keys import DocWords
+
+Ints = npt.NDArray[np.int64]
+
+
+def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: DocWords, doc_column: Any,
+            ties: str = "descending") -> Ints:  # fmt: skip
+    """Row indexes in trec_eval's order: topic code ascending (codes follow the topic ids' byte
+    order), score descending, then document id `ties` (descending as trec_eval's measures,
+    ascending for its preference measures)."""
+    count = len(codes)
+    if count == 0:
+        return np.zeros(0, dtype=np.int64)
+    change = codes[1:] != codes[:-1]
+    starts = np.flatnonzero(np.concatenate(([True], change)))
+    block_codes = codes[starts]
+    step = scores[1:] - scores[:-1]
+    inside = ~change
+    if np.bincount(block_codes).max() > 1 or np.any(inside & ~(step <= 0)):
+        return _sorted(codes, scores, doc_column, ties)
+    order = np.arange(count, dtype=np.int64)
+    tie = inside & (step == 0)
+    if np.any(tie):
+        _order_ties(order, tie, docs, ties == "descending")
+    if np.any(block_codes[1:] < block_codes[:-1]):  # blocks in file order: put them in topic order
+        sizes = np.diff(np.append(starts, count))
+        moved = np.argsort(block_codes, kind="stable")
+        first = np.repeat(starts[moved] - np.cumsum(sizes[moved]) + sizes[moved], sizes[moved])
+        order = order[first + np.arange(count)]
+    return order
+
+
+def _order_ties(order: Ints, tie: npt.NDArray[np.bool_], docs: DocWords, descending: bool) -> None:
+    """Sort, in place, each run of rows sharing a topic and a score by document id."""
+    member = np.zeros(len(order), dtype=bool)
+    member[:-1] |= tie
+    member[1:] |= tie
+    opens = member & ~np.concatenate(([False], tie))
+    rows = np.flatnonzero(member)
+    group = np.cumsum(opens)[rows]
+    keys = [*docs.order_keys(rows, descending), group]
+    order[rows] = rows[np.lexsort(keys)]
+
+
+def _sorted(codes: Ints, scores: npt.NDArray[np.float64], doc_column: Any, ties: str) -> Ints:
+    table = pa.Table.from_arrays(
+        [numeric_array(codes), numeric_array(scores), doc_column], names=["topic", "score", "doc"]
+    )
+    keys = [("topic", "ascending"), ("score", "descending"), ("doc", ties)]
+    return to_numpy(pc.sort_indices(table, sort_keys=keys)).astype(np.int64)
