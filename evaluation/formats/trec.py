@@ -65,7 +65,7 @@ class TrecQrels:
     """Judgements, one row per line: topic, document, integer grade (negative: not judged)."""
 
     file: str
-    topic: Any  # binary or large binary Arrow array
+    topic: Any  # binary or large binary Arrow array, or chunked
     doc: Any
     grade: npt.NDArray[np.int64]
 
@@ -109,9 +109,12 @@ def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrel
     name, data = str(path), read_bytes(path)
     table = None if b"#" in data else _arrow_table(data, QRELS_COLUMNS, {"grade": pa.int64()})
     if table is not None:
-        topic, doc = table["topic"].combine_chunks(), table["doc"].combine_chunks()
-        if not check_duplicates or distinct_pairs(topic, doc):
-            return TrecQrels(name, topic, doc, to_numpy(table["grade"].combine_chunks()))
+        topic, doc, grade = table["topic"], table["doc"], table["grade"].combine_chunks()
+        if not check_duplicates:  # columns as read, in chunks (the article engine's table)
+            return TrecQrels(name, topic, doc, to_numpy(grade))
+        topic, doc = topic.combine_chunks(), doc.combine_chunks()
+        if distinct_pairs(topic, doc):
+            return TrecQrels(name, topic, doc, to_numpy(grade))
     return _read_qrels_lines(data, name)
 
 

@@ -210,9 +210,9 @@ def _check_first_topic(index: GradeTable, evaluation: TrecEvaluation, selection:
     """10.0 stops (exit 4) when the first topic it evaluates has only negative judgements: its
     table of grades is then empty, and the allocator returns no memory for an empty first
     request (`form_res_rels.c`, `utility_pool.c`). Later such topics are evaluated (scoring 0)."""
-    if not evaluation.topics or evaluation.topics[0] not in index.judged:
+    if not evaluation.topics or evaluation.topics[0] not in index.topics:
         return
-    if index.judged[evaluation.topics[0]].max(initial=-1) < 0:
+    if not index.has_judgements(evaluation.topics[0]):
         names = [row.family for row in selection.rows() if row.family != "num_q"]
         if names:
             raise Stop(f"trec_eval: Can't calculate measure '{names[0]}' (topic "

@@ -33,6 +33,7 @@ _GOLDEN, _M1, _M2 = (
     np.uint64(0xBF58476D1CE4E5B9),
     np.uint64(0x94D049BB133111EB),
 )
+SLICE = 1 << 17  # rows a look-up handles at a time
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
@@ -74,18 +75,20 @@ def doc_words(column: Any) -> DocWords:
         parts.append((offsets, data))
     lengths = np.concatenate([np.diff(offsets) for offsets, _ in parts] or [np.zeros(0, np.int64)])
     width = max(1, -(-int(lengths.max(initial=0)) // 8))
-    words = np.zeros((width, len(lengths)), dtype=np.uint64)
+    words = np.empty((width, len(lengths)), dtype=np.uint64)
     at = 0
-    for offsets, data in parts:
+    for offsets, data in parts:  # in place where it can be: fresh arrays cost page faults
         count, low, high = len(offsets) - 1, int(offsets[0]), int(offsets[-1])
-        padded = np.zeros(high - low + 8, dtype=np.uint8)
+        padded = np.zeros(high - low + 8 * width + 8, dtype=np.uint8)
         padded[: high - low] = data[low:high]
         # every byte position as the start of an unaligned 8-byte word
-        view = np.ndarray((high - low + 1,), dtype="<u8", buffer=padded, strides=(1,))
+        view = np.ndarray((high - low + 8 * width,), dtype="<u8", buffer=padded, strides=(1,))
         starts, size = offsets[:-1] - low, lengths[at : at + count]
+        left, position = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
         for k in range(width):
-            left = np.clip(size - 8 * k, 0, 8)
-            words[k, at : at + count] = view[np.minimum(starts + 8 * k, high - low)] & _MASKS[left]
+            np.clip(np.subtract(size, 8 * k, out=left), 0, 8, out=left)
+            np.add(starts, 8 * k, out=position)
+            np.bitwise_and(view[position], _MASKS[left], out=words[k, at : at + count])
         at += count
     return DocWords(lengths, words)
 
@@ -121,57 +124,93 @@ def same_pairs(codes: Ints, docs: DocWords, rows: Ints, other_codes: Ints, other
 
 
 def has_duplicate(codes: Ints, docs: DocWords, keys: Words) -> bool:
-    """Whether a (topic code, document) pair occurs twice: fingerprints sorted, neighbours with
-    equal fingerprints confirmed on the pairs themselves."""
+    """Whether a (topic code, document) pair occurs twice: fingerprints sorted; the rows whose
+    fingerprint occurs more than once are then sorted by the pairs themselves and compared with
+    their neighbours (several different pairs may share a fingerprint)."""
     if len(keys) < 2:
         return False
     ordered = np.sort(keys)
-    if not np.any(ordered[1:] == ordered[:-1]):
+    shared = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not len(shared):
         return False
-    order = np.argsort(keys, kind="stable")
-    near = np.flatnonzero(keys[order[1:]] == keys[order[:-1]])
-    return bool(np.any(same_pairs(codes, docs, order[near], codes, docs, order[near + 1])))
+    rows = np.flatnonzero(np.isin(keys, shared))
+    exact = [*(docs.words[k, rows] for k in range(docs.words.shape[0])), docs.lengths[rows],
+             codes[rows], keys[rows]]  # fmt: skip
+    rows = rows[np.lexsort(exact)]
+    return bool(np.any(same_pairs(codes, docs, rows[1:], codes, docs, rows[:-1])))
 
 
 class KeyTable:
-    """The qrels' (topic code, document) pairs, for many runs' look-ups."""
+    """The qrels' (topic code, document) pairs, for many runs' look-ups.
+
+    Pairs are kept as records (fingerprint, code and length, words) sorted by fingerprint, so
+    that the top bits of a fingerprint name a bucket of about one record; `spans[b]` is bucket
+    b's first record and the next bucket's. A look-up reads a span, then the records of that
+    bucket in fingerprint order, side by side, and stops at its own fingerprint's place: about
+    two memory reads a pair. A last record that matches nothing ends every bucket's run.
+    `order[i]` is the input row of record i.
+    """
 
     def __init__(self, codes: Ints, docs: DocWords) -> None:
-        self.codes, self.docs = codes, docs
-        self.keys = fingerprints(codes, docs)
-        count = len(self.keys)
-        order = np.argsort(self.keys, kind="stable")
-        ordered = self.keys[order]
-        near = np.flatnonzero(ordered[1:] == ordered[:-1])
-        self.duplicate = bool(
-            np.any(same_pairs(codes, docs, order[near], codes, docs, order[near + 1]))
-        )
-        self.bits = max(4, count.bit_length() + 1)  # at most half the home slots taken
-        home = (ordered >> np.uint64(64 - self.bits)).astype(np.int64)
-        steps = np.arange(count, dtype=np.int64)
-        # the i-th smallest goes to its home slot or just past the one before: clusters sorted
-        slots = steps + np.maximum.accumulate(home - steps) if count else steps
-        size = max(int(slots[-1]) + 2 if count else 2, (1 << self.bits) + 1)  # an empty end
-        self.slots = np.full(size, -1, dtype=np.int64)
-        self.slots[slots] = order
+        count = len(codes)
+        keys = fingerprints(codes, docs)
+        self.bits = max(1, count.bit_length())
+        self.high = ~np.uint64((1 << max(1, count.bit_length())) - 1)
+        low = ~self.high
+        # the row number rides in the low bits of the sort (only ties in the other 40-odd bits
+        # are then out of fingerprint order, and a look-up that meets one still compares it)
+        packed = np.sort((keys & self.high) | np.arange(count, dtype=np.uint64))
+        self.order = (packed & low).astype(np.int64)
+        homes = (packed >> np.uint64(64 - self.bits)).astype(np.int64)
+        index = np.int32 if count < 2**31 - 1 else np.int64
+        firsts = np.zeros((1 << self.bits) + 1, dtype=index)
+        np.cumsum(np.bincount(homes, minlength=1 << self.bits), out=firsts[1:])
+        self.spans = np.stack([firsts[:-1], firsts[1:]], axis=1)
+        width = docs.words.shape[0]
+        self.records = np.zeros((count + 1, 2 + width), dtype=np.uint64)  # + the sentinel
+        self.records[:count, 0] = keys[self.order]
+        self.records[:count, 1] = _code_and_length(codes[self.order], docs.lengths[self.order])
+        self.records[count, 1] = np.uint64(2**64 - 1)  # no code and length is this
+        for k in range(width):
+            self.records[:count, 2 + k] = docs.words[k, self.order]
+        crowded = np.flatnonzero(np.diff(firsts) > 1)  # equal pairs share a bucket
+        rows = self.order[np.isin(homes, crowded)]
+        alone = DocWords(docs.lengths[rows], docs.words[:, rows])
+        self.duplicate = has_duplicate(codes[rows], alone, keys[rows])
 
     def find(self, codes: Ints, docs: DocWords) -> Ints:
-        """The qrels row of each (code, document) pair, -1 where the qrels do not hold it."""
-        keys = fingerprints(codes, docs)
-        rows = np.full(len(keys), -1, dtype=np.int64)
-        pending = np.arange(len(keys) if len(self.keys) else 0, dtype=np.int64)
-        slot = (keys >> np.uint64(64 - self.bits)).astype(np.int64)
-        while len(pending):
-            held = self.slots[slot]
-            taken = held >= 0
-            held_keys = self.keys[np.where(taken, held, 0)]
-            wanted = keys[pending]
-            maybe = np.flatnonzero(taken & (held_keys == wanted))
-            if len(maybe):
-                exact = same_pairs(codes, docs, pending[maybe], self.codes, self.docs, held[maybe])
-                rows[pending[maybe[exact]]] = held[maybe[exact]]
-            found = np.zeros(len(pending), dtype=bool)
-            found[maybe[exact] if len(maybe) else maybe] = True
-            going = taken & (held_keys <= wanted) & ~found  # clusters are in fingerprint order
-            pending, slot = pending[going], slot[going] + 1
+        """The record of each (code, document) pair, -1 where the qrels do not hold it; in
+        slices, so that the look-up's own arrays stay a few MiB whatever the run's size."""
+        rows = np.full(len(codes), -1, dtype=np.int64)
+        for start in range(0, len(codes), SLICE):
+            part = slice(start, start + SLICE)
+            piece = DocWords(docs.lengths[part], docs.words[:, part])
+            rows[part] = self._find(codes[part], piece)
         return rows
+
+    def _find(self, codes: Ints, docs: DocWords) -> Ints:
+        keys = fingerprints(codes, docs)
+        mine = _code_and_length(codes, docs.lengths)
+        width = min(docs.words.shape[0], self.records.shape[1] - 2)
+        span = np.take(self.spans, (keys >> np.uint64(64 - self.bits)).astype(np.int64), axis=0)
+        at, end = span[:, 0].astype(np.int64), span[:, 1].astype(np.int64)
+        at[at == end] = len(self.records) - 1  # an empty bucket: straight to the sentinel
+        rows = np.full(len(keys), -1, dtype=np.int64)
+        pending = np.arange(len(keys), dtype=np.int64)
+        first = True
+        while len(pending):
+            held = np.take(self.records, at, axis=0)  # rows: much faster than records[at]
+            wanted = keys if first else keys[pending]
+            hit = (held[:, 0] == wanted) & (held[:, 1] == (mine if first else mine[pending]))
+            for k in range(width):  # equal lengths: no word past the narrower width is used
+                hit &= held[:, 2 + k] == (docs.words[k] if first else docs.words[k, pending])
+            rows[pending[hit]] = at[hit]
+            ahead = (held[:, 0] & self.high) <= (wanted & self.high)  # records in this order
+            going = ~hit & (at + 1 < end) & ahead
+            pending, at, end, first = pending[going], at[going] + 1, end[going], False
+        return rows
+
+
+def _code_and_length(codes: Ints, lengths: Ints) -> Words:
+    packed: Words = (codes.astype(np.uint64) << np.uint64(32)) | lengths.astype(np.uint64)
+    return packed

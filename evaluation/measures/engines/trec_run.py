@@ -16,40 +16,26 @@ The two versions differ in two places (trec_eval 10.0 changelog; see docs/trec_e
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
-from evaluation.formats.records import Judgement, Run
+from evaluation.formats.records import Run
 from evaluation.formats.trec import (
-    TrecQrels,
     TrecRun,
     duplicate_error,
-    qrels_duplicate_error,
     run_from_pairs,
 )
 from evaluation.measures.articles.trec_measures import (
     MIN_GEO_MEAN,
     NONPOOL,
-    UNJUDGED,
-    Floats,
     Ranked,
     topic_values,
 )
-from evaluation.measures.engines.trec_keys import (
-    DocWords,
-    KeyTable,
-    doc_words,
-    fingerprints,
-    has_duplicate,
-)
+from evaluation.measures.engines.trec_grades import GradeTable
+from evaluation.measures.engines.trec_keys import doc_words
 from evaluation.measures.engines.trec_order import ranking
 from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, TEXT, Selection
 
@@ -74,136 +60,6 @@ class TrecOptions:
             raise ValueError(f"trec_eval version must be 9 or 10, not {self.version}")
         if self.level < 0 or (self.max_docs is not None and self.max_docs < 1):
             raise ValueError("-l must be at least 0 and -M at least 1")
-
-
-class GradeTable:
-    """Qrels prepared once for many runs: topic codes (the topic ids in byte order, trec_eval's
-    `strcmp` order), a `KeyTable` from (topic, document) to the qrels row and its grade
-    (negative grades stored as UNJUDGED), and per topic what does not depend on the run: judged
-    counts at each relevance level, the ideal DCG, the judged documents per grade."""
-
-    def __init__(self, topic: Any, doc: Any, grade: npt.NDArray[np.int64],
-                 file: str = "") -> None:  # fmt: skip
-        self.file = file
-        topic = topic.combine_chunks() if isinstance(topic, pa.ChunkedArray) else topic
-        encoded = pc.dictionary_encode(topic)
-        names = encoded.dictionary
-        by_name = to_numpy(pc.sort_indices(names)).astype(np.int64)
-        code_of = np.empty(len(names), dtype=np.int64)
-        code_of[by_name] = np.arange(len(names))
-        self.codes = code_of[to_numpy(encoded.indices)] if len(topic) else np.zeros(0, np.int64)
-        self.names = names.take(numeric_array(by_name))  # sorted by bytes
-        self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
-        self.doc = doc
-        self.raw_grades = grade
-        self.key_grades = np.where(grade >= 0, grade, UNJUDGED).astype(np.int64)
-        self.table = KeyTable(self.codes, doc_words(doc))
-        self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
-        self._counts: dict[int, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
-        self._names_as: dict[pa.DataType, Any] = {}
-
-    @cached_property
-    def judged(self) -> dict[str, npt.NDArray[np.int64]]:
-        """Topic id -> the grades of its judged documents (qrels order)."""
-        order = np.argsort(self.codes, kind="stable")
-        bounds = np.searchsorted(self.codes[order], np.arange(len(self.topics) + 1))
-        grades = self.raw_grades[order]
-        return {t: grades[bounds[i] : bounds[i + 1]] for i, t in enumerate(self.topics)}
-
-    @cached_property
-    def ideal(self) -> list[Floats]:
-        """Per topic code: the cumulative ideal DCG at ranks 1, 2, ... (grades above 0)."""
-        ideal = []
-        for grades in self.judged.values():
-            positive = np.sort(grades[grades > 0])[::-1].astype(np.float64)
-            ideal.append(np.cumsum(positive / np.log2(np.arange(2, len(positive) + 2))))
-        return ideal
-
-    @cached_property
-    def levels(self) -> list[npt.NDArray[np.int64]]:
-        """Per topic code: judged documents per grade 0..largest."""
-        return [np.bincount(g[g >= 0]).astype(np.int64) for g in self.judged.values()]
-
-    def only(self, topic: str) -> GradeTable:
-        """The same judgements restricted to one topic (trec_eval's `-D level.qid`)."""
-        if topic not in self.topics:
-            return GradeTable.from_mapping({}, self.file)
-        rows = np.flatnonzero(self.codes == self.topics.index(topic))
-        docs = self.doc.take(numeric_array(rows)).to_pylist()
-        grades = self.raw_grades[rows].tolist()
-        return GradeTable.from_mapping({topic: dict(zip(docs, grades, strict=True))}, self.file)
-
-    @classmethod
-    def from_trec(cls, qrels: TrecQrels) -> GradeTable:
-        """From TREC qrels; a document judged twice in a topic is refused, naming both lines
-        (qrels read with `check_duplicates=False` are checked here, by the look-up table)."""
-        table = cls(qrels.topic, qrels.doc, qrels.grade, qrels.file)
-        if table.table.duplicate:
-            raise qrels_duplicate_error(qrels.file)
-        return table
-
-    @classmethod
-    def from_mapping(cls, topics: Mapping[str, Mapping[bytes, int]], file: str = "") -> GradeTable:
-        """From topic -> {document: grade}."""
-        rows = [(t.encode(), d, g) for t, judged in topics.items() for d, g in judged.items()]
-        topic = binary_array([r[0] for r in rows])
-        doc = binary_array([r[1] for r in rows])
-        return cls(topic, doc, np.array([r[2] for r in rows], dtype=np.int64), file)
-
-    @classmethod
-    def from_fol(cls, qrels: Mapping[str, Mapping[str, Judgement]], file: str = "") -> GradeTable:
-        """FOL qrels: an article with highlighted characters has grade 1, the others 0."""
-        grades = {
-            topic: {article.encode(): int(j.rel_chars > 0) for article, j in judged.items()}
-            for topic, judged in qrels.items()
-        }
-        return cls.from_mapping(grades, file)
-
-    def topic_codes(self, topic: Any) -> tuple[npt.NDArray[np.int64], list[str]]:
-        """A run's topic column as codes: a qrels topic's code, or for a topic the qrels do not
-        know, len(self.topics) + its index in the returned names (sorted)."""
-        if topic.type not in self._names_as:
-            self._names_as[topic.type] = pc.cast(self.names, topic.type)
-        found = pc.index_in(topic, value_set=self._names_as[topic.type])
-        if isinstance(found, pa.ChunkedArray):
-            found = found.combine_chunks()
-        if not found.null_count:
-            return to_numpy(found).astype(np.int64), []
-        codes = to_numpy(found.fill_null(-1)).astype(np.int64)
-        missing = np.flatnonzero(codes < 0)
-        strange = pc.unique(topic.take(numeric_array(missing))).sort()
-        where = pc.index_in(topic.take(numeric_array(missing)), value_set=strange)
-        if isinstance(where, pa.ChunkedArray):
-            where = where.combine_chunks()
-        codes[missing] = len(self.topics) + to_numpy(where).astype(np.int64)
-        return codes, [t.decode(errors="replace") for t in strange.to_pylist()]
-
-    def grades_of(
-        self, codes: npt.NDArray[np.int64], docs: DocWords
-    ) -> npt.NDArray[np.int64] | None:
-        """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
-        a pair occurs twice (trec_eval refuses the run): rows that find the same qrels row are
-        duplicates, and the others are checked among themselves."""
-        rows = self.table.find(codes, docs)
-        judged = rows >= 0
-        if np.any(np.bincount(rows[judged], minlength=1) > 1):
-            return None
-        rest = np.flatnonzero(~judged)
-        alone = DocWords(docs.lengths[rest], docs.words[:, rest])
-        if has_duplicate(codes[rest], alone, fingerprints(codes[rest], alone)):
-            return None
-        grades = np.full(len(codes), NONPOOL, dtype=np.int64)
-        grades[judged] = self.key_grades[rows[judged]]
-        return grades
-
-    def counts(self, level: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Per topic code: judged documents with grade >= level, and with 0 <= grade < level."""
-        if level not in self._counts:
-            size, grade = len(self.topics), self.raw_grades
-            relevant = np.bincount(self.codes, grade >= level, minlength=size)
-            below = np.bincount(self.codes, (grade >= 0) & (grade < level), minlength=size)
-            self._counts[level] = (relevant.astype(np.int64), below.astype(np.int64))
-        return self._counts[level]
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evaluation.cli.trec_eval import load_index, load_run
@@ -46,3 +47,19 @@ def test_duplicate_beyond_the_cut_names_both_lines(tmp_path: Path) -> None:
     with pytest.raises(DuplicateDocument, match=r"r\.txt:3: .*'d1'.*also line 1"):
         evaluate_trec(load_index(str(qrels)), load_run(str(run), False), selection,
                       TrecOptions(max_docs=1))  # fmt: skip
+
+
+def test_ideal_and_levels_the_same_whatever_the_size_of_the_grades() -> None:
+    # grades up to 2 are counted in one table; a grade of 10**6 sends the topics through their
+    # own loop: both must give each topic's sorted gains (2, 2, 1 -> 2, 2/log2(3), 1/log2(4))
+    small = GradeTable.from_mapping({"a": {b"x": 2, b"y": 1, b"z": 2, b"n": -1}, "b": {b"x": 0}})
+    large = GradeTable.from_mapping({"a": {b"x": 2, b"y": 1, b"z": 2, b"n": -1}, "b": {b"x": 0},
+                                     "c": {b"q": 10**6}})  # fmt: skip
+    expected = [2.0, 2.0 + 2.0 / np.log2(3.0), 2.0 + 2.0 / np.log2(3.0) + 0.5]
+    for table in (small, large):
+        assert table.ideal[0].tolist() == expected
+        assert table.ideal[1].tolist() == []
+        assert table.levels[0].tolist() == [0, 1, 2]  # no grade 0 in topic a
+        assert table.levels[1].tolist() == [1]
+        assert table.has_judgements("b") and not table.has_judgements("zz")
+    assert large.ideal[2].tolist() == [10.0**6]

@@ -1,0 +1,188 @@
+"""Qrels prepared once for many runs of the article engine (`trec_run`).
+
+Topics get codes in their ids' byte order (trec_eval's `strcmp` order), (topic, document) pairs
+go into a `trec_keys.KeyTable`, and per topic what does not depend on the run is kept: judged
+counts at each relevance level (`-l`), the ideal DCG and the judged documents per grade. The
+qrels' own columns are not kept: at 10,000 queries the table is most of the engine's memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
+from evaluation.formats.records import Judgement
+from evaluation.formats.trec import TrecQrels, qrels_duplicate_error
+from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED, Floats
+from evaluation.measures.engines.trec_keys import (
+    DocWords,
+    KeyTable,
+    doc_words,
+    fingerprints,
+    has_duplicate,
+)
+
+Ints = npt.NDArray[np.int64]
+
+
+def _flat(array: Any) -> Any:
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+class GradeTable:
+    """(topic, document) -> grade for many runs (negative grades stored as UNJUDGED), and each
+    topic's counts, ideal DCG and judged documents per grade."""
+
+    def __init__(self, topic: Any, doc: Any, grade: Ints, file: str = "") -> None:
+        self.file = file
+        names = _flat(pc.unique(topic))
+        self.names = names.take(pc.sort_indices(names))  # byte order
+        self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
+        self.codes = to_numpy(_flat(pc.index_in(topic, value_set=self.names))).astype(np.int64)
+        self.raw_grades = grade
+        self.table = KeyTable(self.codes, doc_words(doc))
+        self.record_grades = np.where(grade >= 0, grade, UNJUDGED)[self.table.order]
+        self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
+        self._counts: dict[int, tuple[Ints, Ints]] = {}
+        self._names_as: dict[pa.DataType, Any] = {}
+
+    @cached_property
+    def judged(self) -> dict[str, Ints]:
+        """Topic id -> the grades of its judged documents (qrels order)."""
+        order = np.argsort(self.codes, kind="stable")
+        bounds = np.searchsorted(self.codes[order], np.arange(len(self.topics) + 1))
+        grades = self.raw_grades[order]
+        return {t: grades[bounds[i] : bounds[i + 1]] for i, t in enumerate(self.topics)}
+
+    @cached_property
+    def _per_grade(self) -> Ints | None:
+        """Judged documents per (topic code, grade >= 0): one row per topic; None when the
+        grades are too large for such a table (then each topic's grades are counted alone)."""
+        kept = self.raw_grades >= 0
+        largest = int(self.raw_grades.max(initial=0))
+        size = len(self.topics) * (largest + 1)
+        if size > 8 * len(self.codes) + 4096:
+            return None
+        cells = self.codes[kept] * (largest + 1) + self.raw_grades[kept]
+        return np.bincount(cells, minlength=size).reshape(len(self.topics), largest + 1)
+
+    @cached_property
+    def ideal(self) -> list[Floats]:
+        """Per topic code: the cumulative ideal DCG at ranks 1, 2, ... (grades above 0, best
+        first), each topic summed on its own as trec_eval sums it."""
+        if self._per_grade is None:
+            ideal = []
+            for grades in self.judged.values():
+                positive = np.sort(grades[grades > 0])[::-1].astype(np.float64)
+                ideal.append(np.cumsum(positive / np.log2(np.arange(2, len(positive) + 2))))
+            return ideal
+        counts = self._per_grade[:, :0:-1]  # grades from the largest down to 1
+        sizes = counts.sum(axis=1)
+        values = np.arange(counts.shape[1], 0, -1, dtype=np.float64)
+        best = np.repeat(np.tile(values, len(sizes)), counts.ravel())
+        firsts = np.cumsum(sizes) - sizes
+        ranks = np.arange(len(best)) - np.repeat(firsts, sizes)
+        gains = best / np.log2(ranks + 2.0)
+        return [np.cumsum(gains[f : f + n]) for f, n in zip(firsts.tolist(), sizes.tolist(),
+                                                            strict=True)]  # fmt: skip
+
+    @cached_property
+    def levels(self) -> list[Ints]:
+        """Per topic code: judged documents per grade 0..largest judged in that topic."""
+        counts = self._per_grade
+        if counts is None:
+            return [np.bincount(g[g >= 0]).astype(np.int64) for g in self.judged.values()]
+        present = counts > 0
+        ends = np.where(present.any(axis=1), counts.shape[1] - np.argmax(present[:, ::-1], 1), 0)
+        return [row[:end] for row, end in zip(counts, ends.tolist(), strict=True)]
+
+    def has_judgements(self, topic: str) -> bool:
+        """Whether a topic has a judged document (a grade of 0 or more)."""
+        return topic in self.topics and len(self.levels[self.topics.index(topic)]) > 0
+
+    def only(self, topic: str) -> GradeTable:
+        """The same judgements restricted to one topic (trec_eval's `-D level.qid`)."""
+        if topic not in self.topics:
+            return GradeTable.from_mapping({}, self.file)
+        records = self.table.records
+        code = np.uint64(self.topics.index(topic))
+        places = np.flatnonzero(records[:-1, 1] >> np.uint64(32) == code)
+        judged = {}
+        for place in places.tolist():
+            size = int(records[place, 1] & np.uint64(2**32 - 1))
+            doc = records[place, 2:].astype("<u8").tobytes()[:size]
+            judged[doc] = int(self.raw_grades[self.table.order[place]])
+        return GradeTable.from_mapping({topic: judged}, self.file)
+
+    @classmethod
+    def from_trec(cls, qrels: TrecQrels) -> GradeTable:
+        """From TREC qrels; a document judged twice in a topic is refused, naming both lines
+        (qrels read with `check_duplicates=False` are checked here, by the look-up table)."""
+        table = cls(qrels.topic, qrels.doc, qrels.grade, qrels.file)
+        if table.table.duplicate:
+            raise qrels_duplicate_error(qrels.file)
+        return table
+
+    @classmethod
+    def from_mapping(cls, topics: Mapping[str, Mapping[bytes, int]], file: str = "") -> GradeTable:
+        """From topic -> {document: grade}."""
+        rows = [(t.encode(), d, g) for t, judged in topics.items() for d, g in judged.items()]
+        topic = binary_array([r[0] for r in rows])
+        doc = binary_array([r[1] for r in rows])
+        return cls(topic, doc, np.array([r[2] for r in rows], dtype=np.int64), file)
+
+    @classmethod
+    def from_fol(cls, qrels: Mapping[str, Mapping[str, Judgement]], file: str = "") -> GradeTable:
+        """FOL qrels: an article with highlighted characters has grade 1, the others 0."""
+        grades = {
+            topic: {article.encode(): int(j.rel_chars > 0) for article, j in judged.items()}
+            for topic, judged in qrels.items()
+        }
+        return cls.from_mapping(grades, file)
+
+    def topic_codes(self, topic: Any) -> tuple[Ints, list[str]]:
+        """A run's topic column as codes: a qrels topic's code, or for a topic the qrels do not
+        know, len(self.topics) + its index in the returned names (sorted)."""
+        if topic.type not in self._names_as:
+            self._names_as[topic.type] = pc.cast(self.names, topic.type)
+        found = _flat(pc.index_in(topic, value_set=self._names_as[topic.type]))
+        if not found.null_count:
+            return to_numpy(found).astype(np.int64), []
+        codes = to_numpy(found.fill_null(-1)).astype(np.int64)
+        missing = topic.take(numeric_array(np.flatnonzero(codes < 0)))
+        strange = _flat(pc.unique(missing)).sort()
+        where = to_numpy(_flat(pc.index_in(missing, value_set=strange))).astype(np.int64)
+        codes[codes < 0] = len(self.topics) + where
+        return codes, [t.decode(errors="replace") for t in strange.to_pylist()]
+
+    def grades_of(self, codes: Ints, docs: DocWords) -> Ints | None:
+        """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
+        a pair occurs twice (trec_eval refuses the run): rows that find the same qrels record
+        are duplicates, and the others are checked among themselves."""
+        rows = self.table.find(codes, docs)
+        judged = rows >= 0
+        if np.any(np.bincount(rows[judged], minlength=1) > 1):
+            return None
+        rest = np.flatnonzero(~judged)
+        alone = DocWords(docs.lengths[rest], docs.words[:, rest])
+        if has_duplicate(codes[rest], alone, fingerprints(codes[rest], alone)):
+            return None
+        grades = np.full(len(codes), NONPOOL, dtype=np.int64)
+        grades[judged] = self.record_grades[rows[judged]]
+        return grades
+
+    def counts(self, level: int) -> tuple[Ints, Ints]:
+        """Per topic code: judged documents with grade >= level, and with 0 <= grade < level."""
+        if level not in self._counts:
+            size, grade = len(self.topics), self.raw_grades
+            relevant = np.bincount(self.codes, grade >= level, minlength=size)
+            below = np.bincount(self.codes, (grade >= 0) & (grade < level), minlength=size)
+            self._counts[level] = (relevant.astype(np.int64), below.astype(np.int64))
+        return self._counts[level]
