@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from evaluation.formats.records import Judgement, Run
 from evaluation.formats.trec import TrecQrels, TrecRun
-from evaluation.measures.engines.trec_run import GradeTable, TrecEvaluation, TrecOptions
+from evaluation.measures.engines.trec_grades import GradeTable
+from evaluation.measures.engines.trec_run import TrecEvaluation, TrecOptions
 from evaluation.measures.prepared import PreparedQrels
 
 if TYPE_CHECKING:

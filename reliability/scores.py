@@ -201,7 +201,8 @@ def _trec_row(measure: str) -> str:
 def _trec_values(prepared: PreparedQrels, run: Run | RunColumns, measure: str) -> dict[str, float]:
     """Per-topic values of `measure` by trec_eval's engine on the FOL qrels (grade 1: an
     article with relevant text), every qrels topic counted (-c)."""
-    from evaluation.measures.engines.trec_run import GradeTable, TrecOptions, run_from_records
+    from evaluation.measures.engines.trec_grades import GradeTable
+    from evaluation.measures.engines.trec_run import TrecOptions, run_from_records
     from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
 
     if not isinstance(run, Run):

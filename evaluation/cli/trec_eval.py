@@ -29,8 +29,8 @@ from evaluation.formats.fol.arrow_table import FolTable, read_fol_table
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
+from evaluation.measures.engines.trec_grades import GradeTable
 from evaluation.measures.engines.trec_run import (
-    GradeTable,
     TrecEvaluation,
     TrecOptions,
     run_from_records,

@@ -35,10 +35,10 @@ from evaluation.errors import FormatError
 from evaluation.formats._source import UTF8_BOM, read_bytes
 from evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run, read_trec_qrels
 from evaluation.measures.articles.preferences import PreferenceError
+from evaluation.measures.engines.trec_grades import GradeTable
 from evaluation.measures.engines.trec_groups import evaluate_groups, read_qrels_jg, topics_of
 from evaluation.measures.engines.trec_prefs import evaluate_preferences, read_preferences
 from evaluation.measures.engines.trec_run import (
-    GradeTable,
     TrecEvaluation,
     TrecOptions,
     evaluate_trec,

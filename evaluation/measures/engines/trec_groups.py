@@ -17,8 +17,8 @@ from pathlib import Path
 from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
 from evaluation.formats.trec import DuplicateDocument, TrecRun
+from evaluation.measures.engines.trec_grades import GradeTable
 from evaluation.measures.engines.trec_run import (
-    GradeTable,
     Number,
     TrecEvaluation,
     TrecOptions,

@@ -21,8 +21,8 @@ from evaluation.formats._source import read_bytes
 from evaluation.formats.trec import TrecRun
 from evaluation.measures.articles.preference_measures import preference_value
 from evaluation.measures.articles.preferences import Preference, PreferenceError, count
+from evaluation.measures.engines.trec_grades import GradeTable
 from evaluation.measures.engines.trec_run import (
-    GradeTable,
     Number,
     TrecEvaluation,
     TrecOptions,

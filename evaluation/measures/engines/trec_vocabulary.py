@@ -15,8 +15,8 @@ import numpy as np
 
 from evaluation.formats.trec import TrecRun
 from evaluation.measures.articles.trec_measures import NONPOOL
+from evaluation.measures.engines.trec_grades import GradeTable
 from evaluation.measures.engines.trec_run import (
-    GradeTable,
     Number,
     TrecEvaluation,
     TrecOptions,
@@ -70,7 +70,7 @@ def evaluate_named(
 ) -> TrecEvaluation:
     """`evaluate_trec`, then each row apart with its own options, merged on the same topics.
 
-    >>> from evaluation.measures.engines.trec_run import GradeTable
+    >>> from evaluation.measures.engines.trec_grades import GradeTable
     >>> from evaluation.formats.trec import run_from_pairs
     >>> index = GradeTable.from_mapping({"q": {b"a": 2, b"b": 1}})
     >>> run = run_from_pairs("r", "", {"q": {b"a": 0.5, b"b": 0.9, b"x": 0.1}}, [])

@@ -12,8 +12,9 @@ from evaluation.cli.trec_eval import load_index, load_run
 from evaluation.formats.arrow import binary_array
 from evaluation.formats.trec import DuplicateDocument
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED
+from evaluation.measures.engines.trec_grades import GradeTable
 from evaluation.measures.engines.trec_keys import doc_words
-from evaluation.measures.engines.trec_run import GradeTable, TrecOptions, evaluate_trec
+from evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
 from evaluation.measures.registry.names import parse_trec
 
 TABLE = GradeTable.from_mapping({"1": {b"d1": 2, b"d2": 0, b"d3": -1}, "2": {b"d1": 1}})

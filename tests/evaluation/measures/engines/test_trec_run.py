@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from evaluation.cli.trec_eval import load_index, load_run
 from evaluation.measures.articles.trec_measures import recall_cutoff
-from evaluation.measures.engines.trec_run import GradeTable, TrecOptions, evaluate_trec
+from evaluation.measures.engines.trec_grades import GradeTable
+from evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
 from evaluation.measures.registry.names import parse_trec
 
 DOCS = [f"d{i}" for i in range(12)] + ["D5", "d10a", "x"]
