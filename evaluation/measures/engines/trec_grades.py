@@ -166,13 +166,12 @@ class GradeTable:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
         a pair occurs twice (trec_eval refuses the run): rows that find the same qrels record
         are duplicates, and the others are checked among themselves."""
-        rows = self.table.find(codes, docs)
+        keys = fingerprints(codes, docs)
+        rows = self.table.find(codes, docs, keys)
         judged = rows >= 0
         if np.any(np.bincount(rows[judged], minlength=1) > 1):
             return None
-        rest = np.flatnonzero(~judged)
-        alone = DocWords(docs.lengths[rest], docs.words[:, rest])
-        if has_duplicate(codes[rest], alone, fingerprints(codes[rest], alone)):
+        if has_duplicate(codes, docs, keys, np.flatnonzero(~judged)):
             return None
         grades = np.full(len(codes), NONPOOL, dtype=np.int64)
         grades[judged] = self.record_grades[rows[judged]]

@@ -123,21 +123,24 @@ def same_pairs(codes: Ints, docs: DocWords, rows: Ints, other_codes: Ints, other
     return equal  # equal lengths: no word past the narrower width is used
 
 
-def has_duplicate(codes: Ints, docs: DocWords, keys: Words) -> bool:
-    """Whether a (topic code, document) pair occurs twice: fingerprints sorted; the rows whose
-    fingerprint occurs more than once are then sorted by the pairs themselves and compared with
-    their neighbours (several different pairs may share a fingerprint)."""
-    if len(keys) < 2:
+def has_duplicate(codes: Ints, docs: DocWords, keys: Words, rows: Ints | None = None) -> bool:
+    """Whether a (topic code, document) pair occurs twice among `rows` (all when None), given
+    every row's fingerprint: fingerprints sorted; the rows whose fingerprint occurs more than
+    once are then sorted by the pairs themselves and compared with their neighbours (different
+    pairs may share a fingerprint)."""
+    chosen = keys if rows is None else keys[rows]
+    if len(chosen) < 2:
         return False
-    ordered = np.sort(keys)
+    ordered = np.sort(chosen)
     shared = ordered[1:][ordered[1:] == ordered[:-1]]
     if not len(shared):
         return False
-    rows = np.flatnonzero(np.isin(keys, shared))
-    exact = [*(docs.words[k, rows] for k in range(docs.words.shape[0])), docs.lengths[rows],
-             codes[rows], keys[rows]]  # fmt: skip
-    rows = rows[np.lexsort(exact)]
-    return bool(np.any(same_pairs(codes, docs, rows[1:], codes, docs, rows[:-1])))
+    near = np.flatnonzero(np.isin(chosen, shared))
+    near = near if rows is None else rows[near]
+    exact = [*(docs.words[k, near] for k in range(docs.words.shape[0])), docs.lengths[near],
+             codes[near], keys[near]]  # fmt: skip
+    near = near[np.lexsort(exact)]
+    return bool(np.any(same_pairs(codes, docs, near[1:], codes, docs, near[:-1])))
 
 
 class KeyTable:
@@ -166,6 +169,11 @@ class KeyTable:
         firsts = np.zeros((1 << self.bits) + 1, dtype=index)
         np.cumsum(np.bincount(homes, minlength=1 << self.bits), out=firsts[1:])
         self.spans = np.stack([firsts[:-1], firsts[1:]], axis=1)
+        # one bit for each eighth of a bucket, set where a record's fingerprint falls: most
+        # pairs the qrels do not hold stop at this small table, without reading a record
+        self.marks = np.zeros(max(1, 1 << self.bits), dtype=np.uint8)
+        eighths = (packed >> np.uint64(61 - self.bits)).astype(np.int64)
+        np.bitwise_or.at(self.marks, eighths >> 3, (1 << (eighths & 7)).astype(np.uint8))
         width = docs.words.shape[0]
         self.records = np.zeros((count + 1, 2 + width), dtype=np.uint64)  # + the sentinel
         self.records[:count, 0] = keys[self.order]
@@ -173,41 +181,52 @@ class KeyTable:
         self.records[count, 1] = np.uint64(2**64 - 1)  # no code and length is this
         for k in range(width):
             self.records[:count, 2 + k] = docs.words[k, self.order]
-        crowded = np.flatnonzero(np.diff(firsts) > 1)  # equal pairs share a bucket
-        rows = self.order[np.isin(homes, crowded)]
-        alone = DocWords(docs.lengths[rows], docs.words[:, rows])
-        self.duplicate = has_duplicate(codes[rows], alone, keys[rows])
+        self.duplicate = self._repeated()
 
-    def find(self, codes: Ints, docs: DocWords) -> Ints:
-        """The record of each (code, document) pair, -1 where the qrels do not hold it; in
-        slices, so that the look-up's own arrays stay a few MiB whatever the run's size."""
+    def _repeated(self) -> bool:
+        """Whether two records hold the same pair: equal pairs have equal fingerprints, so
+        they sit in one run of records with equal sort keys; such runs (rare but for
+        duplicates) are sorted by the whole record and neighbours compared."""
+        keys = self.records[:-1, 0] & self.high
+        tied = keys[1:] == keys[:-1]
+        if not np.any(tied):
+            return False
+        members = np.flatnonzero(np.concatenate(([False], tied)) | np.concatenate((tied, [False])))
+        rows = self.records[members]
+        order = np.lexsort([rows[:, k] for k in range(rows.shape[1] - 1, -1, -1)])
+        rows = rows[order]
+        same = np.all(rows[1:] == rows[:-1], axis=1)
+        return bool(np.any(same))
+
+    def find(self, codes: Ints, docs: DocWords, keys: Words) -> Ints:
+        """The record of each (code, document) pair, given their `fingerprints`; -1 where the
+        qrels do not hold it. In slices, so that the look-up's own arrays stay a few MiB
+        whatever the run's size."""
         rows = np.full(len(codes), -1, dtype=np.int64)
         for start in range(0, len(codes), SLICE):
             part = slice(start, start + SLICE)
             piece = DocWords(docs.lengths[part], docs.words[:, part])
-            rows[part] = self._find(codes[part], piece)
+            rows[part] = self._find(codes[part], piece, keys[part])
         return rows
 
-    def _find(self, codes: Ints, docs: DocWords) -> Ints:
-        keys = fingerprints(codes, docs)
+    def _find(self, codes: Ints, docs: DocWords, keys: Words) -> Ints:
+        rows = np.full(len(keys), -1, dtype=np.int64)
+        marks = (keys >> np.uint64(61 - self.bits)).astype(np.int64)  # 8 bits a bucket
+        pending = np.flatnonzero((self.marks[marks >> 3] >> (marks & 7).astype(np.uint8)) & 1)
+        span = np.take(self.spans, marks[pending] >> 3, axis=0)
+        at, end = span[:, 0].astype(np.int64), span[:, 1].astype(np.int64)
         mine = _code_and_length(codes, docs.lengths)
         width = min(docs.words.shape[0], self.records.shape[1] - 2)
-        span = np.take(self.spans, (keys >> np.uint64(64 - self.bits)).astype(np.int64), axis=0)
-        at, end = span[:, 0].astype(np.int64), span[:, 1].astype(np.int64)
-        at[at == end] = len(self.records) - 1  # an empty bucket: straight to the sentinel
-        rows = np.full(len(keys), -1, dtype=np.int64)
-        pending = np.arange(len(keys), dtype=np.int64)
-        first = True
         while len(pending):
             held = np.take(self.records, at, axis=0)  # rows: much faster than records[at]
-            wanted = keys if first else keys[pending]
-            hit = (held[:, 0] == wanted) & (held[:, 1] == (mine if first else mine[pending]))
+            wanted = keys[pending]
+            hit = (held[:, 0] == wanted) & (held[:, 1] == mine[pending])
             for k in range(width):  # equal lengths: no word past the narrower width is used
-                hit &= held[:, 2 + k] == (docs.words[k] if first else docs.words[k, pending])
+                hit &= held[:, 2 + k] == docs.words[k, pending]
             rows[pending[hit]] = at[hit]
             ahead = (held[:, 0] & self.high) <= (wanted & self.high)  # records in this order
             going = ~hit & (at + 1 < end) & ahead
-            pending, at, end, first = pending[going], at[going] + 1, end[going], False
+            pending, at, end = pending[going], at[going] + 1, end[going]
         return rows
 
 

@@ -45,8 +45,10 @@ def test_words_of_a_chunked_sliced_column_equal_those_of_the_whole() -> None:
     assert a.words.tolist() == b.words.tolist()
 
 
-def rows_of(table: KeyTable, records: np.ndarray) -> list[int]:
-    """The input rows of the records `find` gives (-1 stays -1)."""
+def rows_of(table: KeyTable, pairs: list[tuple[int, bytes]]) -> list[int]:
+    """The input rows of the records `find` gives for `pairs` (-1 stays -1)."""
+    codes, docs = table_of(pairs)
+    records = table.find(codes, docs, trec_keys.fingerprints(codes, docs))
     return [int(table.order[r]) if r >= 0 else -1 for r in records.tolist()]
 
 
@@ -57,7 +59,7 @@ def test_find_gives_the_qrels_row_of_each_pair(judged: list, asked: list) -> Non
     table = KeyTable(*table_of(judged))
     assert not table.duplicate
     expected = [judged.index(p) if p in judged else -1 for p in asked]
-    assert rows_of(table, table.find(*table_of(asked))) == expected
+    assert rows_of(table, asked) == expected
 
 
 @settings(max_examples=100, deadline=None)
@@ -70,7 +72,7 @@ def test_colliding_fingerprints_never_match_other_pairs(judged: list, asked: lis
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(trec_keys, "fingerprints", lambda codes, docs: real(codes, docs) & 1)
         table = KeyTable(*table_of(judged))
-        found = rows_of(table, table.find(*table_of(asked)))
+        found = rows_of(table, asked)
         codes, docs = table_of(asked)
         twice = has_duplicate(codes, docs, trec_keys.fingerprints(codes, docs))
     assert found == [judged.index(p) if p in judged else -1 for p in asked]
