@@ -120,9 +120,9 @@ def run_trec_eval(
         pa.default_memory_pool().release_unused()  # what reading the qrels needed and freed
 
         def evaluate(path: str) -> TrecEvaluation:
-            evaluation = evaluate_named(index, load_run(path, False), selection, options)
-            pa.default_memory_pool().release_unused()  # the run's columns: back to the system
-            return evaluation
+            run = index.prepare(load_run(path, False))  # the run's Arrow columns go here
+            pa.default_memory_pool().release_unused()  # back to the system
+            return evaluate_named(index, run, selection, options)
 
         if jobs <= 1 or len(run_paths) <= 1:
             evaluations = list(map(evaluate, run_paths))

@@ -9,6 +9,7 @@ qrels' own columns are not kept: at 10,000 queries the table is most of the engi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -19,11 +20,12 @@ import pyarrow.compute as pc
 
 from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
 from evaluation.formats.records import Judgement
-from evaluation.formats.trec import TrecQrels, qrels_duplicate_error
+from evaluation.formats.trec import TrecQrels, TrecRun, qrels_duplicate_error
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED, Floats
 from evaluation.measures.engines.trec_keys import (
     DocWords,
     KeyTable,
+    Words,
     doc_words,
     fingerprints,
     has_duplicate,
@@ -36,6 +38,23 @@ def _flat(array: Any) -> Any:
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
+@dataclass(frozen=True)
+class PreparedRun:
+    """A run in a `GradeTable`'s terms: topic codes (with the names of the topics the qrels do
+    not know), documents as words and fingerprints, scores. It replaces the run's Arrow columns
+    once made (`GradeTable.prepare`), so a run being evaluated holds one copy of itself."""
+
+    run_id: str
+    file: str
+    table: GradeTable
+    codes: Ints
+    unknown: list[str]
+    docs: DocWords
+    keys: Words
+    score: Floats
+    warnings: list[str] = field(default_factory=list)
+
+
 class GradeTable:
     """(topic, document) -> grade for many runs (negative grades stored as UNJUDGED), and each
     topic's counts, ideal DCG and judged documents per grade."""
@@ -45,10 +64,12 @@ class GradeTable:
         names = _flat(pc.unique(topic))
         self.names = names.take(pc.sort_indices(names))  # byte order
         self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
-        self.codes = to_numpy(_flat(pc.index_in(topic, value_set=self.names))).astype(np.int64)
+        self.codes = to_numpy(_flat(pc.index_in(topic, value_set=self.names)))  # int32
         self.raw_grades = grade
         self.table = KeyTable(self.codes, doc_words(doc))
-        self.record_grades = np.where(grade >= 0, grade, UNJUDGED)[self.table.order]
+        fits = grade.min(initial=0) >= -(2**31) and grade.max(initial=0) < 2**31
+        grades = np.where(grade >= 0, grade, UNJUDGED).astype(np.int32 if fits else np.int64)
+        self.record_grades = grades[self.table.order]
         self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
         self._counts: dict[int, tuple[Ints, Ints]] = {}
         self._names_as: dict[pa.DataType, Any] = {}
@@ -70,7 +91,7 @@ class GradeTable:
         size = len(self.topics) * (largest + 1)
         if size > 8 * len(self.codes) + 4096:
             return None
-        cells = self.codes[kept] * (largest + 1) + self.raw_grades[kept]
+        cells = self.codes[kept].astype(np.int64) * (largest + 1) + self.raw_grades[kept]
         return np.bincount(cells, minlength=size).reshape(len(self.topics), largest + 1)
 
     @cached_property
@@ -113,7 +134,7 @@ class GradeTable:
             return GradeTable.from_mapping({}, self.file)
         records = self.table.records
         code = np.uint64(self.topics.index(topic))
-        places = np.flatnonzero(records[:-1, 1] >> np.uint64(32) == code)
+        places = np.flatnonzero(records[:, 1] >> np.uint64(32) == code)
         judged = {}
         for place in places.tolist():
             size = int(records[place, 1] & np.uint64(2**32 - 1))
@@ -162,14 +183,28 @@ class GradeTable:
         codes[codes < 0] = len(self.topics) + where
         return codes, [t.decode(errors="replace") for t in strange.to_pylist()]
 
-    def grades_of(self, codes: Ints, docs: DocWords) -> Ints | None:
+    def prepare(self, run: TrecRun | PreparedRun) -> PreparedRun:
+        """The run for this table (a run prepared for it already is returned as it is)."""
+        if isinstance(run, PreparedRun) and run.table is self:
+            return run
+        if isinstance(run, PreparedRun):
+            raise ValueError("a run prepared for other qrels")
+        codes, unknown = self.topic_codes(run.topic)
+        docs = doc_words(run.doc)
+        keys = fingerprints(codes, docs)
+        return PreparedRun(run.run_id, run.file, self, codes, unknown, docs, keys, run.score,
+                           list(run.warnings))  # fmt: skip
+
+    def grades_of(self, codes: Ints, docs: DocWords, keys: Words) -> Ints | None:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
         a pair occurs twice (trec_eval refuses the run): rows that find the same qrels record
         are duplicates, and the others are checked among themselves."""
-        keys = fingerprints(codes, docs)
         rows = self.table.find(codes, docs, keys)
         judged = rows >= 0
-        if np.any(np.bincount(rows[judged], minlength=1) > 1):
+        found = rows[judged]
+        seen = np.zeros(len(self.table.records), dtype=bool)
+        seen[found] = True
+        if np.count_nonzero(seen) < len(found):  # two rows found one record
             return None
         if has_duplicate(codes, docs, keys, np.flatnonzero(~judged)):
             return None

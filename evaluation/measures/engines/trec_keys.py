@@ -74,6 +74,7 @@ def doc_words(column: Any) -> DocWords:
         data = np.frombuffer(buffers[2], np.uint8) if buffers[2] is not None else np.zeros(0)
         parts.append((offsets, data))
     lengths = np.concatenate([np.diff(offsets) for offsets, _ in parts] or [np.zeros(0, np.int64)])
+    lengths = lengths.astype(np.int32) if lengths.max(initial=0) < 2**31 else lengths
     width = max(1, -(-int(lengths.max(initial=0)) // 8))
     words = np.empty((width, len(lengths)), dtype=np.uint64)
     at = 0
@@ -147,10 +148,11 @@ class KeyTable:
     """The qrels' (topic code, document) pairs, for many runs' look-ups.
 
     Pairs are kept as records (fingerprint, code and length, words) sorted by fingerprint, so
-    that the top bits of a fingerprint name a bucket of about one record; `spans[b]` is bucket
-    b's first record and the next bucket's. A look-up reads a span, then the records of that
-    bucket in fingerprint order, side by side, and stops at its own fingerprint's place: about
-    two memory reads a pair. A last record that matches nothing ends every bucket's run.
+    that the top bits of a fingerprint name a bucket of about one record; `firsts[b]` is bucket
+    b's first record. A look-up first asks `marks`, a bit for each eighth of a bucket (a few
+    MiB, mostly in cache), whether a record may be there; if so it reads the bucket's bounds,
+    then its records in fingerprint order, side by side, and stops at its own fingerprint's
+    place: about two memory reads a pair the qrels hold, and one for most they do not.
     `order[i]` is the input row of record i.
     """
 
@@ -158,36 +160,40 @@ class KeyTable:
         count = len(codes)
         keys = fingerprints(codes, docs)
         self.bits = max(1, count.bit_length())
-        self.high = ~np.uint64((1 << max(1, count.bit_length())) - 1)
-        low = ~self.high
+        self.high = ~np.uint64((1 << self.bits) - 1)
         # the row number rides in the low bits of the sort (only ties in the other 40-odd bits
         # are then out of fingerprint order, and a look-up that meets one still compares it)
-        packed = np.sort((keys & self.high) | np.arange(count, dtype=np.uint64))
-        self.order = (packed & low).astype(np.int64)
-        homes = (packed >> np.uint64(64 - self.bits)).astype(np.int64)
+        packed = keys & self.high
+        packed |= np.arange(count, dtype=np.uint64)
+        packed.sort()
         index = np.int32 if count < 2**31 - 1 else np.int64
-        firsts = np.zeros((1 << self.bits) + 1, dtype=index)
-        np.cumsum(np.bincount(homes, minlength=1 << self.bits), out=firsts[1:])
-        self.spans = np.stack([firsts[:-1], firsts[1:]], axis=1)
+        self.order = (packed & ~self.high).astype(index)
+        eighths = (packed >> np.uint64(61 - self.bits)).astype(np.int64)
+        del packed
         # one bit for each eighth of a bucket, set where a record's fingerprint falls: most
         # pairs the qrels do not hold stop at this small table, without reading a record
-        self.marks = np.zeros(max(1, 1 << self.bits), dtype=np.uint8)
-        eighths = (packed >> np.uint64(61 - self.bits)).astype(np.int64)
-        np.bitwise_or.at(self.marks, eighths >> 3, (1 << (eighths & 7)).astype(np.uint8))
+        flags = np.zeros(8 << self.bits, dtype=bool)
+        flags[eighths] = True
+        self.marks = np.packbits(flags, bitorder="little")
+        del flags
+        eighths >>= 3  # the buckets
+        self.firsts = np.zeros((1 << self.bits) + 1, dtype=index)
+        np.cumsum(np.bincount(eighths, minlength=1 << self.bits), out=self.firsts[1:])
+        del eighths
         width = docs.words.shape[0]
-        self.records = np.zeros((count + 1, 2 + width), dtype=np.uint64)  # + the sentinel
-        self.records[:count, 0] = keys[self.order]
-        self.records[:count, 1] = _code_and_length(codes[self.order], docs.lengths[self.order])
-        self.records[count, 1] = np.uint64(2**64 - 1)  # no code and length is this
+        self.records = np.empty((count, 2 + width), dtype=np.uint64)
+        self.records[:, 0] = keys[self.order]
+        del keys
+        self.records[:, 1] = _code_and_length(codes[self.order], docs.lengths[self.order])
         for k in range(width):
-            self.records[:count, 2 + k] = docs.words[k, self.order]
+            self.records[:, 2 + k] = docs.words[k, self.order]
         self.duplicate = self._repeated()
 
     def _repeated(self) -> bool:
         """Whether two records hold the same pair: equal pairs have equal fingerprints, so
         they sit in one run of records with equal sort keys; such runs (rare but for
         duplicates) are sorted by the whole record and neighbours compared."""
-        keys = self.records[:-1, 0] & self.high
+        keys = self.records[:, 0] & self.high
         tied = keys[1:] == keys[:-1]
         if not np.any(tied):
             return False
@@ -213,8 +219,8 @@ class KeyTable:
         rows = np.full(len(keys), -1, dtype=np.int64)
         marks = (keys >> np.uint64(61 - self.bits)).astype(np.int64)  # 8 bits a bucket
         pending = np.flatnonzero((self.marks[marks >> 3] >> (marks & 7).astype(np.uint8)) & 1)
-        span = np.take(self.spans, marks[pending] >> 3, axis=0)
-        at, end = span[:, 0].astype(np.int64), span[:, 1].astype(np.int64)
+        buckets = marks[pending] >> 3
+        at, end = self.firsts[buckets].astype(np.int64), self.firsts[buckets + 1].astype(np.int64)
         mine = _code_and_length(codes, docs.lengths)
         width = min(docs.words.shape[0], self.records.shape[1] - 2)
         while len(pending):

@@ -5,25 +5,20 @@ Most runs are written in that order already, topic by topic with scores falling,
 case is checked in a few array passes and then costs no sort: the topic blocks are put in topic
 order, and only the rows whose score ties with a neighbour are sorted, by their document ids.
 Any other file (a topic split into several blocks, scores rising somewhere, a NaN score) is sorted
-whole by Arrow, which gives the same order.
+whole, on the same integer columns.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from evaluation.formats.arrow import numeric_array, to_numpy
 from evaluation.measures.engines.trec_keys import DocWords
 
 Ints = npt.NDArray[np.int64]
 
 
-def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: DocWords, doc_column: Any,
+def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: DocWords,
             ties: str = "descending") -> Ints:  # fmt: skip
     """Row indexes in trec_eval's order: topic code ascending (codes follow the topic ids' byte
     order), score descending, then document id `ties` (descending as trec_eval's measures,
@@ -34,12 +29,12 @@ def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: DocWords, doc_co
     change = codes[1:] != codes[:-1]
     starts = np.flatnonzero(np.concatenate(([True], change)))
     block_codes = codes[starts]
-    step = scores[1:] - scores[:-1]
     inside = ~change
-    if np.bincount(block_codes).max() > 1 or np.any(inside & ~(step <= 0)):
-        return _sorted(codes, scores, doc_column, ties)
+    falling = scores[1:] <= scores[:-1]  # False at a NaN
+    if np.bincount(block_codes).max() > 1 or np.any(inside & ~falling):
+        return _sorted(codes, scores, docs, ties)
     order = np.arange(count, dtype=np.int64)
-    tie = inside & (step == 0)
+    tie = inside & (scores[1:] == scores[:-1])
     if np.any(tie):
         _order_ties(order, tie, docs, ties == "descending")
     if np.any(block_codes[1:] < block_codes[:-1]):  # blocks in file order: put them in topic order
@@ -62,9 +57,12 @@ def _order_ties(order: Ints, tie: npt.NDArray[np.bool_], docs: DocWords, descend
     order[rows] = rows[np.lexsort(keys)]
 
 
-def _sorted(codes: Ints, scores: npt.NDArray[np.float64], doc_column: Any, ties: str) -> Ints:
-    table = pa.Table.from_arrays(
-        [numeric_array(codes), numeric_array(scores), doc_column], names=["topic", "score", "doc"]
-    )
-    keys = [("topic", "ascending"), ("score", "descending"), ("doc", ties)]
-    return to_numpy(pc.sort_indices(table, sort_keys=keys)).astype(np.int64)
+def _sorted(codes: Ints, scores: npt.NDArray[np.float64], docs: DocWords, ties: str) -> Ints:
+    """The whole run sorted: topic code, score descending (NaN last, as Arrow and trec_eval's
+    qsort leave it; -0.0 equal to 0.0), then document id."""
+    rows = np.arange(len(codes), dtype=np.int64)
+    missing = np.isnan(scores)
+    falling = np.where(missing, 0.0, -scores)
+    keys = [*docs.order_keys(rows, ties == "descending"), falling, missing, codes]
+    order: Ints = np.lexsort(keys).astype(np.int64)
+    return order

@@ -34,8 +34,7 @@ from evaluation.measures.articles.trec_measures import (
     Ranked,
     topic_values,
 )
-from evaluation.measures.engines.trec_grades import GradeTable
-from evaluation.measures.engines.trec_keys import doc_words
+from evaluation.measures.engines.trec_grades import GradeTable, PreparedRun
 from evaluation.measures.engines.trec_order import ranking
 from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, TEXT, Selection
 
@@ -90,17 +89,17 @@ def run_from_records(run: Run) -> TrecRun:
 
 
 def rank_run(
-    index: GradeTable, run: TrecRun, options: TrecOptions, ties: str = "descending"
+    index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, ties: str = "descending"
 ) -> tuple[Ranked, list[str], list[str]]:
     """The run's grades in trec_eval's order: topics by id, then score descending, then document
     id descending (byte order; `ties="ascending"` for trec_eval's preference measures), cut to
     `-M` per topic; with the topics the qrels know, and the run's topics they do not know."""
-    codes, unknown = index.topic_codes(run.topic)
-    docs = doc_words(run.doc)
-    every = index.grades_of(codes, docs)  # all rows: duplicates beyond -M count too
+    prepared = index.prepare(run)
+    every = index.grades_of(prepared.codes, prepared.docs, prepared.keys)  # beyond -M too
     if every is None:
-        raise duplicate_error(run.file)
-    order = ranking(codes, run.score, docs, run.doc, ties)
+        raise duplicate_error(prepared.file)
+    order = ranking(prepared.codes, prepared.score, prepared.docs, ties)
+    codes, unknown = prepared.codes, prepared.unknown
     codes = codes[order]
     count, known_count = len(codes), len(index.topics)
     starts = np.flatnonzero(np.concatenate(([count > 0], codes[1:] != codes[:-1])))
@@ -109,8 +108,10 @@ def rank_run(
     known = block_codes < known_count
     if options.max_docs is not None:
         sizes = np.minimum(sizes, options.max_docs)
-    kept = np.repeat(starts[known], sizes[known]) + _steps(sizes[known])
-    grades = every[order[kept]]
+    if np.all(known) and options.max_docs is None:  # every row kept
+        grades = every[order]
+    else:
+        grades = every[order[np.repeat(starts[known], sizes[known]) + _steps(sizes[known])]]
     kept_sizes = sizes[known]
     if options.judged_only:  # after -M, as trec_eval's form_res_rels.c does
         judged = grades >= 0
@@ -146,7 +147,7 @@ def _ranked(index: GradeTable, codes: npt.NDArray[np.int64], grades: npt.NDArray
 
 def evaluate_trec(
     index: GradeTable,
-    run: TrecRun,
+    run: TrecRun | PreparedRun,
     selection: Selection,
     options: TrecOptions,
     adjust: Callable[[TrecEvaluation], None] | None = None,

@@ -15,7 +15,7 @@ import numpy as np
 
 from evaluation.formats.trec import TrecRun
 from evaluation.measures.articles.trec_measures import NONPOOL
-from evaluation.measures.engines.trec_grades import GradeTable
+from evaluation.measures.engines.trec_grades import GradeTable, PreparedRun
 from evaluation.measures.engines.trec_run import (
     Number,
     TrecEvaluation,
@@ -66,11 +66,11 @@ def select(names: Sequence[str]) -> NamedSelection:
 
 
 def evaluate_named(
-    index: GradeTable, run: TrecRun, selection: Selection, options: TrecOptions
+    index: GradeTable, run: TrecRun | PreparedRun, selection: Selection, options: TrecOptions
 ) -> TrecEvaluation:
     """`evaluate_trec`, then each row apart with its own options, merged on the same topics.
 
-    >>> from evaluation.measures.engines.trec_grades import GradeTable
+    >>> from evaluation.measures.engines.trec_grades import GradeTable, PreparedRun
     >>> from evaluation.formats.trec import run_from_pairs
     >>> index = GradeTable.from_mapping({"q": {b"a": 2, b"b": 1}})
     >>> run = run_from_pairs("r", "", {"q": {b"a": 0.5, b"b": 0.9, b"x": 0.1}}, [])
@@ -92,7 +92,7 @@ def evaluate_named(
 
 
 def _apart(
-    index: GradeTable, run: TrecRun, options: TrecOptions, evaluation: TrecEvaluation,
+    index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, evaluation: TrecEvaluation,
     definition: Definition,
 ) -> tuple[list[Value], Number]:  # fmt: skip
     """One name's family evaluated alone with the options it carries."""
@@ -110,7 +110,7 @@ def _apart(
 
 
 def _judged(
-    index: GradeTable, run: TrecRun, options: TrecOptions, evaluation: TrecEvaluation,
+    index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, evaluation: TrecEvaluation,
     definition: Definition,
 ) -> tuple[list[Value], Number]:  # fmt: skip
     """Judged@k: documents of ranks 1..k present in the qrels, divided by the documents there

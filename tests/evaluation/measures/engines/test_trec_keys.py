@@ -86,7 +86,11 @@ def test_duplicates_in_qrels_are_found_while_building(pairs: list) -> None:
 
 
 ROWS = st.lists(
-    st.tuples(st.integers(0, 3), st.sampled_from([0.5, 1.0, 1.0, 2.0, -0.0, 0.0]), DOCS),
+    st.tuples(
+        st.integers(0, 3),
+        st.sampled_from([0.5, 1.0, 1.0, 2.0, -0.0, 0.0, float("nan"), float("inf"), float("-inf")]),
+        DOCS,
+    ),
     max_size=30,
 )
 
@@ -106,14 +110,15 @@ def arrow_order(rows: list, ties: str) -> list[int]:
 @given(ROWS, st.sampled_from(["descending", "ascending"]), st.booleans())
 def test_ranking_is_the_sort_of_trec_eval(rows: list, ties: str, written_sorted: bool) -> None:
     """Files already in trec_eval's order (blocks in any topic order, ties in any document order)
-    take the path without a sort; the others the full sort: both must give Arrow's order."""
+    take the path without a sort; the others the full sort on integer columns: both must give
+    Arrow's order (NaN scores last, -0.0 equal to 0.0)."""
     if written_sorted:  # topic blocks in file order, scores falling: the common layout
         rows = sorted(rows, key=lambda r: (-r[0] % 3, -r[1]))
     rows = list({(r[0], r[2]): r for r in rows}.values())  # a document once per topic
     codes = np.array([r[0] for r in rows], dtype=np.int64)
     scores = np.array([r[1] for r in rows], dtype=np.float64)
     column = binary_array([r[2] for r in rows])
-    order = ranking(codes, scores, doc_words(column), column, ties)
+    order = ranking(codes, scores, doc_words(column), ties)
     expected = arrow_order(rows, ties)
     # rows equal in topic, score and document cannot occur (a document once per topic)
     assert order.tolist() == expected
