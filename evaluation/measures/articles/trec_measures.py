@@ -139,9 +139,10 @@ def topic_values(
     out: dict[str, Floats | Ints | list[str]] = {}
     curves: dict[str, list[Floats]] = {}
     precision_here = np.where(relevant, cum / rank, 0.0)
-    first = np.full(topics, np.inf)
-    hit_topics, hit_index = np.unique(seg[relevant], return_index=True)
-    first[hit_topics] = rank[relevant][hit_index]
+    found_at = np.flatnonzero(relevant)  # positions in order, so their topics never fall
+    opens = np.concatenate(([True], seg[found_at[1:]] != seg[found_at[:-1]]))[: len(found_at)]
+    first = np.full(topics, np.inf)  # the rank of each topic's first relevant document
+    first[seg[found_at[opens]]] = rank[found_at[opens]]
     for row in selection.rows():
         name, family, k = row.name, row.family, row.parameter
         if family == "num_ret":

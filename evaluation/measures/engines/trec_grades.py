@@ -25,7 +25,6 @@ from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED, Floats
 from evaluation.measures.engines.trec_keys import (
     DocWords,
     KeyTable,
-    Words,
     doc_words,
     fingerprints,
     has_duplicate,
@@ -50,7 +49,6 @@ class PreparedRun:
     codes: Ints
     unknown: list[str]
     docs: DocWords
-    keys: Words
     score: Floats
     warnings: list[str] = field(default_factory=list)
 
@@ -175,8 +173,8 @@ class GradeTable:
             self._names_as[topic.type] = pc.cast(self.names, topic.type)
         found = _flat(pc.index_in(topic, value_set=self._names_as[topic.type]))
         if not found.null_count:
-            return to_numpy(found).astype(np.int64), []
-        codes = to_numpy(found.fill_null(-1)).astype(np.int64)
+            return to_numpy(found), []  # int32
+        codes = to_numpy(found.fill_null(-1))
         missing = topic.take(numeric_array(np.flatnonzero(codes < 0)))
         strange = _flat(pc.unique(missing)).sort()
         where = to_numpy(_flat(pc.index_in(missing, value_set=strange))).astype(np.int64)
@@ -190,15 +188,14 @@ class GradeTable:
         if isinstance(run, PreparedRun):
             raise ValueError("a run prepared for other qrels")
         codes, unknown = self.topic_codes(run.topic)
-        docs = doc_words(run.doc)
-        keys = fingerprints(codes, docs)
-        return PreparedRun(run.run_id, run.file, self, codes, unknown, docs, keys, run.score,
-                           list(run.warnings))  # fmt: skip
+        return PreparedRun(run.run_id, run.file, self, codes, unknown, doc_words(run.doc),
+                           run.score, list(run.warnings))  # fmt: skip
 
-    def grades_of(self, codes: Ints, docs: DocWords, keys: Words) -> Ints | None:
+    def grades_of(self, codes: Ints, docs: DocWords) -> Ints | None:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
         a pair occurs twice (trec_eval refuses the run): rows that find the same qrels record
         are duplicates, and the others are checked among themselves."""
+        keys = fingerprints(codes, docs)
         rows = self.table.find(codes, docs, keys)
         judged = rows >= 0
         found = rows[judged]

@@ -95,7 +95,7 @@ def rank_run(
     id descending (byte order; `ties="ascending"` for trec_eval's preference measures), cut to
     `-M` per topic; with the topics the qrels know, and the run's topics they do not know."""
     prepared = index.prepare(run)
-    every = index.grades_of(prepared.codes, prepared.docs, prepared.keys)  # beyond -M too
+    every = index.grades_of(prepared.codes, prepared.docs)  # beyond -M too
     if every is None:
         raise duplicate_error(prepared.file)
     order = ranking(prepared.codes, prepared.score, prepared.docs, ties)
