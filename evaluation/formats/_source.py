@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import mmap
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,20 +35,26 @@ def read_bytes(path: str | Path) -> bytes:
     return data.removeprefix(UTF8_BOM)
 
 
-def mapped_bytes(path: str | Path) -> bytes | mmap.mmap:
-    """`read_bytes` for a large file read by a columnar reader: the file mapped into memory,
-    read-only, rather than copied (a copy costs a fresh page of memory for every 4 KiB, and on
-    a virtual machine a fresh page is dear). Bytes-like for `find`, slicing and pyarrow; not for
-    `in` (an mmap's `in` looks for one byte). Unmapped when the last reference goes. An empty
-    file, or one that starts with a byte-order mark, is read as bytes instead."""
+def plain_file(path: str | Path, absent: bytes) -> bool:
+    """Whether a columnar reader may read `path` itself: a regular, non-empty file without a
+    byte-order mark and without any of the bytes `absent`. Scanned in 1 MiB pieces into one
+    buffer, so the check costs no memory: the reader that follows reads the file again (the
+    copy from the page cache is cheap; a fresh copy of a large file in memory is not, on a
+    virtual machine where every new page is a fault). An unreadable file is a FormatError."""
+    piece = bytearray(1 << 20)
     try:
         check_regular_file(path)
-        with Path(path).open("rb") as stream:
-            if stream.read(len(UTF8_BOM)) in (UTF8_BOM, b""):
-                return read_bytes(path)
-            return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+        with Path(path).open("rb", buffering=0) as stream:
+            size = stream.readinto(piece)
+            if not size or piece.startswith(UTF8_BOM):
+                return False
+            while size:
+                if any(piece.find(byte, 0, size) >= 0 for byte in (bytes([b]) for b in absent)):
+                    return False
+                size = stream.readinto(piece)
     except OSError as error:
         raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
+    return True
 
 
 def decode_lines(data: bytes, name: str | Path) -> list[str]:

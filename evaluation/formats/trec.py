@@ -19,7 +19,6 @@ the same columns: topic and document ids as Arrow binary arrays, grades or score
 
 from __future__ import annotations
 
-import mmap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,12 +34,12 @@ from evaluation.formats._source import (
     UTF8_BOM,
     check_regular_file,
     collector_paused,
-    mapped_bytes,
+    plain_file,
     read_bytes,
 )
 from evaluation.formats.arrow import binary_array, to_numpy
 
-Bytes = bytes | mmap.mmap  # a file's bytes, or the file mapped (`mapped_bytes`)
+SPECIAL = b"#\t\r"  # bytes that send a file to the line reader (comments, other whitespace)
 RUN_SHAPE = "`topic Q0 doc rank score run` (a TREC run)"
 QRELS_SHAPE = "`topic iter doc grade` (TREC qrels)"
 RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score", "run")
@@ -109,9 +108,9 @@ def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrel
     grade that is not an integer, or a document judged twice in a topic. `check_duplicates=
     False` leaves a columnar read's duplicate check to its caller (the article engine's look-up
     table finds them as it is built, then `qrels_duplicate_error`)."""
-    name, data = str(path), mapped_bytes(path)
-    plain = data.find(b"#") < 0
-    table = _arrow_table(data, QRELS_COLUMNS, {"grade": pa.int64()}) if plain else None
+    name = str(path)
+    plain = plain_file(path, SPECIAL)
+    table = _arrow_table(name, QRELS_COLUMNS, {"grade": pa.int64()}) if plain else None
     if table is not None:
         topic, doc, grade = table["topic"], table["doc"], table["grade"].combine_chunks()
         if not check_duplicates:  # columns as read, in chunks (the article engine's table)
@@ -119,7 +118,7 @@ def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrel
         topic, doc = topic.combine_chunks(), doc.combine_chunks()
         if distinct_pairs(topic, doc):
             return TrecQrels(name, topic, doc, to_numpy(grade))
-    return _read_qrels_lines(bytes(data), name)
+    return _read_qrels_lines(read_bytes(path), name)
 
 
 def qrels_duplicate_error(file: str) -> DuplicateDocument:
@@ -172,23 +171,37 @@ def _read_qrels_lines(data: bytes, name: str) -> TrecQrels:
 def read_trec_run(path: str | Path, check_duplicates: bool = True) -> TrecRun:
     """Parse a TREC run. Raises FormatError (file:line) for a line of fewer than six fields, a
     score that is not a number, or a document twice in one topic (trec_eval refuses it)."""
-    return parse_trec_run(mapped_bytes(path), str(path), check_duplicates)
+    name = str(path)
+    if plain_file(path, SPECIAL):
+        table = _arrow_table(name, RUN_COLUMNS, {"score": pa.float64()})
+        run = _run_of_table(table, name, check_duplicates)
+        if run is not None:
+            return run
+    return _read_lines(read_bytes(path), name)
 
 
-def parse_trec_run(data: Bytes, name: str, check_duplicates: bool = True) -> TrecRun:
+def parse_trec_run(data: bytes, name: str, check_duplicates: bool = True) -> TrecRun:
     """A TREC run from its bytes, as trec_eval 10.0 reads it: fields after the sixth ignored,
     blank lines and lines starting with `#` skipped, the run id of the last line kept.
     `check_duplicates=False` leaves a columnar read's duplicate check to its caller (the article
-    engine finds duplicates with the hash that looks up its grades, then `duplicate_error`)."""
-    plain = data.find(b"#") < 0
-    table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()}) if plain else None
-    if table is not None and table.num_rows:
-        topic, doc = table["topic"], table["doc"]
-        if not check_duplicates or distinct_pairs(topic.combine_chunks(), doc.combine_chunks()):
-            last = table.num_rows
-            run_id = _text(table["run"][last - 1].as_py(), name, last, "run id")
-            return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
-    return _read_lines(bytes(data), name)
+    engine finds duplicates as it looks up its grades, then `duplicate_error`)."""
+    if data and not any(byte in data for byte in (b"#", b"\t", b"\r")):
+        table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
+        run = _run_of_table(table, name, check_duplicates)
+        if run is not None:
+            return run
+    return _read_lines(data, name)
+
+
+def _run_of_table(table: pa.Table | None, name: str, check_duplicates: bool) -> TrecRun | None:
+    if table is None or not table.num_rows:
+        return None
+    topic, doc = table["topic"], table["doc"]
+    if check_duplicates and not distinct_pairs(topic.combine_chunks(), doc.combine_chunks()):
+        return None  # the line reader names both lines
+    last = table.num_rows
+    run_id = _text(table["run"][last - 1].as_py(), name, last, "run id")
+    return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
 
 
 def duplicate_error(file: str) -> DuplicateDocument:
@@ -218,19 +231,18 @@ def run_from_pairs(
 
 
 def _arrow_table(
-    data: Bytes, columns: tuple[str, ...], types: dict[str, pa.DataType]
+    source: bytes | str, columns: tuple[str, ...], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
-    """The file as columns when every line is the expected fields separated by single spaces;
-    None when pyarrow refuses it or the layout is not that plain (the line reader decides).
-    Two spaces in a row, or a space at either end of a line, make an empty field, which pyarrow
-    reads as an empty string or a missing number: any of these sends the file to the line
-    reader (looking for them in the columns costs less than searching the bytes for them)."""
-    if not len(data) or data.find(b"\t") >= 0 or data.find(b"\r") >= 0:
-        return None
+    """The file (its path, or its bytes) as columns when every line is the expected fields
+    separated by single spaces; None when pyarrow refuses it (the line reader decides). The
+    caller has made sure that there is no `#`, tab or carriage return (`SPECIAL`). Two spaces
+    in a row, or a space at either end of a line, make an empty field, which pyarrow reads as
+    an empty string or a missing number: any of these sends the file to the line reader
+    (looking for them in the columns costs less than searching the bytes for them)."""
     column_types = {c: types.get(c, pa.binary()) for c in columns}
     try:  # one thread: several are slower on a busy machine, and runs are a few MiB each
         table = pa_csv.read_csv(
-            pa.BufferReader(pa.py_buffer(data)),
+            pa.BufferReader(source) if isinstance(source, bytes) else source,
             read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=False),
             parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False),
             convert_options=pa_csv.ConvertOptions(column_types=column_types),
