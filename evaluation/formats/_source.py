@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,26 +36,38 @@ def read_bytes(path: str | Path) -> bytes:
     return data.removeprefix(UTF8_BOM)
 
 
-def plain_file(path: str | Path, absent: bytes) -> bool:
-    """Whether a columnar reader may read `path` itself: a regular, non-empty file without a
-    byte-order mark and without any of the bytes `absent`. Scanned in 1 MiB pieces into one
-    buffer, so the check costs no memory: the reader that follows reads the file again (the
-    copy from the page cache is cheap; a fresh copy of a large file in memory is not, on a
-    virtual machine where every new page is a fault). An unreadable file is a FormatError."""
-    piece = bytearray(1 << 20)
+SMALL_FILE = 8 << 20  # read whole into memory below this size; scanned, then read by path above
+
+
+def columnar_source(path: str | Path, absent: bytes) -> bytes | str | None:
+    """What a columnar reader should read of `path`: its bytes (a small file), its path (a
+    large one), or None when the file is empty, starts with a byte-order mark or holds any of
+    the bytes `absent` (the careful line reader takes those). A large file is scanned in 1 MiB
+    pieces into one buffer and left for pyarrow to read itself: a whole copy in memory would
+    cost a fresh page every 4 KiB, dear on a virtual machine, where the scan and the second
+    read from the page cache are cheap. An unreadable file is a FormatError."""
     try:
         check_regular_file(path)
         with Path(path).open("rb", buffering=0) as stream:
+            if os.fstat(stream.fileno()).st_size <= SMALL_FILE:
+                data = stream.readall()
+                plain = data and not data.startswith(UTF8_BOM) and _lacks(data, len(data), absent)
+                return data if plain else None
+            piece = bytearray(1 << 20)
             size = stream.readinto(piece)
-            if not size or piece.startswith(UTF8_BOM):
-                return False
+            if piece.startswith(UTF8_BOM):
+                return None
             while size:
-                if any(piece.find(byte, 0, size) >= 0 for byte in (bytes([b]) for b in absent)):
-                    return False
+                if not _lacks(piece, size, absent):
+                    return None
                 size = stream.readinto(piece)
     except OSError as error:
         raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
-    return True
+    return str(path)
+
+
+def _lacks(data: bytes | bytearray, size: int, absent: bytes) -> bool:
+    return all(data.find(bytes([byte]), 0, size) < 0 for byte in absent)
 
 
 def decode_lines(data: bytes, name: str | Path) -> list[str]:

@@ -34,7 +34,7 @@ from evaluation.formats._source import (
     UTF8_BOM,
     check_regular_file,
     collector_paused,
-    plain_file,
+    columnar_source,
     read_bytes,
 )
 from evaluation.formats.arrow import binary_array, to_numpy
@@ -108,9 +108,8 @@ def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrel
     grade that is not an integer, or a document judged twice in a topic. `check_duplicates=
     False` leaves a columnar read's duplicate check to its caller (the article engine's look-up
     table finds them as it is built, then `qrels_duplicate_error`)."""
-    name = str(path)
-    plain = plain_file(path, SPECIAL)
-    table = _arrow_table(name, QRELS_COLUMNS, {"grade": pa.int64()}) if plain else None
+    name, source = str(path), columnar_source(path, SPECIAL)
+    table = None if source is None else _arrow_table(source, QRELS_COLUMNS, {"grade": pa.int64()})
     if table is not None:
         topic, doc, grade = table["topic"], table["doc"], table["grade"].combine_chunks()
         if not check_duplicates:  # columns as read, in chunks (the article engine's table)
@@ -171,9 +170,9 @@ def _read_qrels_lines(data: bytes, name: str) -> TrecQrels:
 def read_trec_run(path: str | Path, check_duplicates: bool = True) -> TrecRun:
     """Parse a TREC run. Raises FormatError (file:line) for a line of fewer than six fields, a
     score that is not a number, or a document twice in one topic (trec_eval refuses it)."""
-    name = str(path)
-    if plain_file(path, SPECIAL):
-        table = _arrow_table(name, RUN_COLUMNS, {"score": pa.float64()})
+    name, source = str(path), columnar_source(path, SPECIAL)
+    if source is not None:
+        table = _arrow_table(source, RUN_COLUMNS, {"score": pa.float64()})
         run = _run_of_table(table, name, check_duplicates)
         if run is not None:
             return run
