@@ -239,10 +239,11 @@ def _arrow_table(
     an empty string or a missing number: any of these sends the file to the line reader
     (looking for them in the columns costs less than searching the bytes for them)."""
     column_types = {c: types.get(c, pa.binary()) for c in columns}
-    try:  # one thread: several are slower on a busy machine, and runs are a few MiB each
+    small = isinstance(source, bytes)  # a small file: its blocks parsed on several threads
+    try:  # a large one on one thread, as the runs being read at once each take a core
         table = pa_csv.read_csv(
-            pa.BufferReader(source) if isinstance(source, bytes) else source,
-            read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=False),
+            pa.BufferReader(source) if small else source,
+            read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=small),
             parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False),
             convert_options=pa_csv.ConvertOptions(column_types=column_types),
         )
