@@ -120,8 +120,12 @@ def run_trec_eval(
         pa.default_memory_pool().release_unused()  # what reading the qrels needed and freed
 
         def evaluate(path: str) -> TrecEvaluation:
-            run = index.prepare(load_run(path, False))  # the run's Arrow columns go here
-            pa.default_memory_pool().release_unused()  # back to the system
+            read = load_run(path, False)
+            pool = pa.default_memory_pool()
+            pool.release_unused()  # the columns the engine does not keep: back to the system
+            run = index.prepare(read)  # the engine's own columns replace Arrow's
+            del read
+            pool.release_unused()
             return evaluate_named(index, run, selection, options)
 
         if jobs <= 1 or len(run_paths) <= 1:
