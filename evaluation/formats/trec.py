@@ -199,7 +199,7 @@ def _run_of_table(table: pa.Table | None, name: str, check_duplicates: bool) -> 
     if check_duplicates and not distinct_pairs(topic.combine_chunks(), doc.combine_chunks()):
         return None  # the line reader names both lines
     last = table.num_rows
-    run_id = _text(table["run"][last - 1].as_py(), name, last, "run id")
+    run_id = text_field(table["run"][last - 1].as_py(), name, last, "run id")
     return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
 
 
@@ -249,14 +249,18 @@ def _arrow_table(
         )
     except pa.ArrowException:
         return None
-    for column in table.columns:
-        if column.null_count or (
-            pa.types.is_binary(column.type)
-            and len(column)
-            and pc.min(pc.binary_length(column)).as_py() == 0
-        ):
-            return None
-    return table
+    return None if has_empty_field(table.columns) else table
+
+
+def has_empty_field(columns: list[Any]) -> bool:
+    """Whether a column read by pyarrow's CSV reader holds an empty field: a missing number or
+    an empty string, the sign of two spaces in a row or a space at an end of a line."""
+    return any(
+        column.null_count
+        or (pa.types.is_binary(column.type) and len(column)
+            and pc.min(pc.binary_length(column)).as_py() == 0)
+        for column in columns
+    )  # fmt: skip
 
 
 def _read_lines(data: bytes, name: str) -> TrecRun:
@@ -286,7 +290,7 @@ def _read_lines(data: bytes, name: str) -> TrecRun:
                     "documents in a topic",
                 )  # fmt: skip
             first[pair] = number
-            run_id = _text(words[5], name, number, "run id")  # the last line's, as trec_eval
+            run_id = text_field(words[5], name, number, "run id")  # the last line's, as trec_eval
             topics.append(words[0])
             docs.append(words[2])
     return TrecRun(
@@ -295,7 +299,8 @@ def _read_lines(data: bytes, name: str) -> TrecRun:
     )  # fmt: skip
 
 
-def _text(token: bytes, name: str, line: int, what: str) -> str:
+def text_field(token: bytes, name: str, line: int, what: str) -> str:
+    """A field as UTF-8 text, or a FormatError naming the file and line."""
     try:
         return token.decode()
     except UnicodeDecodeError:

@@ -20,7 +20,8 @@ import pyarrow.compute as pc
 
 from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
 from evaluation.formats.records import Judgement
-from evaluation.formats.trec import TrecQrels, TrecRun, qrels_duplicate_error
+from evaluation.formats.trec import TrecQrels, TrecRun, qrels_duplicate_error, read_trec_run
+from evaluation.formats.trec_batches import stream_trec_run
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED, Floats
 from evaluation.measures.engines.trec_keys import (
     DocWords,
@@ -190,6 +191,35 @@ class GradeTable:
         codes, unknown = self.topic_codes(run.topic)
         return PreparedRun(run.run_id, run.file, self, codes, unknown, doc_words(run.doc),
                            run.score, list(run.warnings))  # fmt: skip
+
+    def prepare_file(self, path: str) -> PreparedRun:
+        """A TREC run file prepared batch by batch (`trec_batches`), so that Arrow's columns
+        never hold the whole run; a file that is not plain goes through `read_trec_run`."""
+        parts: list[tuple[Ints, list[str], DocWords, Floats]] = []
+
+        def consume(batch: pa.RecordBatch) -> None:
+            codes, strange = self.topic_codes(batch.column(0))
+            parts.append((codes, strange, doc_words(batch.column(2)), to_numpy(batch.column(4))))
+
+        run_id = stream_trec_run(path, consume)
+        if run_id is None:
+            return self.prepare(read_trec_run(path, False))
+        names = sorted({name for part in parts for name in part[1]})
+        for codes, strange, _, _ in parts:  # a batch's own unknown topics: the run's numbers
+            if strange:
+                at = np.array([names.index(name) for name in strange], dtype=codes.dtype)
+                outside = codes >= len(self.topics)
+                codes[outside] = len(self.topics) + at[codes[outside] - len(self.topics)]
+        width = max(part[2].words.shape[0] for part in parts)
+        words = np.zeros((width, sum(len(part[0]) for part in parts)), dtype=np.uint64)
+        start = 0
+        for _, _, docs, _ in parts:
+            words[: docs.words.shape[0], start : start + len(docs)] = docs.words
+            start += len(docs)
+        lengths = np.concatenate([part[2].lengths for part in parts])
+        return PreparedRun(run_id, path, self, np.concatenate([part[0] for part in parts]), names,
+                           DocWords(lengths, words), np.concatenate([part[3] for part in parts]),
+                           [])  # fmt: skip
 
     def grades_of(self, codes: Ints, docs: DocWords) -> Ints | None:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
