@@ -103,14 +103,22 @@ def _mix(value: Words) -> Words:
     return mixed
 
 
+def _multipliers(count: int) -> Words:
+    """An odd 64-bit multiplier for each word position (the same for every call)."""
+    steps = (np.arange(1, count + 1, dtype=np.uint64) * _GOLDEN) | np.uint64(1)
+    return _mix(steps) | np.uint64(1)
+
+
 def fingerprints(codes: Ints, docs: DocWords) -> Words:
-    """A 64-bit fingerprint per (topic code, document): equal pairs, equal fingerprints, whatever
-    the width of the words (words past a string's end play no part)."""
-    start = codes.astype(np.uint64) * _GOLDEN + docs.lengths.astype(np.uint64)
-    value = _mix(start)
-    for k in range(docs.words.shape[0]):
-        value = np.where(docs.lengths > 8 * k, _mix(value ^ docs.words[k]), value)
-    return value
+    """A 64-bit fingerprint per (topic code, document): the words weighted by a multiplier of
+    their position and summed (mod 2^64), with the code and the length, then mixed. Words past
+    a string's end are zero and add nothing: equal pairs have equal fingerprints whatever the
+    width of their words."""
+    value = codes.astype(np.uint64) * _GOLDEN
+    value ^= docs.lengths.astype(np.uint64)
+    for k, multiplier in enumerate(_multipliers(docs.words.shape[0])):
+        value += docs.words[k] * multiplier
+    return _mix(value)
 
 
 def same_pairs(codes: Ints, docs: DocWords, rows: Ints, other_codes: Ints, other: DocWords,
@@ -147,23 +155,31 @@ def has_duplicate(codes: Ints, docs: DocWords, keys: Words, rows: Ints | None = 
 class KeyTable:
     """The qrels' (topic code, document) pairs, for many runs' look-ups.
 
-    Pairs are kept as records (fingerprint, code and length, words) sorted by fingerprint, so
-    that the top bits of a fingerprint name a bucket of about one record; `firsts[b]` is bucket
-    b's first record. A look-up first asks `marks`, a bit for each eighth of a bucket (a few
-    MiB, mostly in cache), whether a record may be there; if so it reads the bucket's bounds,
-    then its records in fingerprint order, side by side, and stops at its own fingerprint's
-    place: about two memory reads a pair the qrels hold, and one for most they do not.
-    `order[i]` is the input row of record i.
+    Each topic has its own buckets, a power of two of them, about one pair each; a pair's
+    bucket is its topic's first bucket plus the top bits of its fingerprint. The pairs are
+    kept as records (place, code and length, words) sorted by place: bucket, then fingerprint.
+    So a topic's records sit together, and a run, written topic by topic, reads the table
+    almost in order. `firsts[b]` is bucket b's first record. A look-up first asks `marks`, a
+    bit for each eighth of a bucket, whether a record may be there; if so it reads the bucket's
+    records, side by side, up to its own place: about two memory reads a pair the qrels hold,
+    one for most they do not. A fingerprint only routes the look-up: a match is confirmed on
+    the code, the length and the words. `order[i]` is the input row of record i.
     """
 
     def __init__(self, codes: Ints, docs: DocWords) -> None:
         count = len(codes)
-        keys = fingerprints(codes, docs)
-        self.bits = max(1, count.bit_length())
-        self.high = ~np.uint64((1 << self.bits) - 1)
-        # the row number rides in the low bits of the sort (only ties in the other 40-odd bits
+        topics = int(codes.max(initial=-1)) + 1
+        sizes = np.bincount(codes, minlength=topics)
+        self.topic_bits = np.array([int(n).bit_length() for n in sizes.tolist()] + [0], np.int64)
+        spans = np.left_shift(1, self.topic_bits[:-1])
+        self.bases = np.concatenate(([0], np.cumsum(spans)))  # the last: one empty bucket
+        buckets = int(self.bases[-1]) + 1
+        self.bits = max(1, buckets.bit_length())
+        self.high = ~np.uint64((1 << max(1, count.bit_length())) - 1)
+        places = self.places(codes, fingerprints(codes, docs))
+        # the row number rides in the low bits of the sort (only ties in the other 20-odd bits
         # are then out of fingerprint order, and a look-up that meets one still compares it)
-        packed = keys & self.high
+        packed = places & self.high
         packed |= np.arange(count, dtype=np.uint64)
         packed.sort()
         index = np.int32 if count < 2**31 - 1 else np.int64
@@ -172,22 +188,34 @@ class KeyTable:
         del packed
         # one bit for each eighth of a bucket, set where a record's fingerprint falls: most
         # pairs the qrels do not hold stop at this small table, without reading a record
-        flags = np.zeros(8 << self.bits, dtype=bool)
+        flags = np.zeros(8 * buckets, dtype=bool)
         flags[eighths] = True
         self.marks = np.packbits(flags, bitorder="little")
         del flags
         eighths >>= 3  # the buckets
-        self.firsts = np.zeros((1 << self.bits) + 1, dtype=index)
-        np.cumsum(np.bincount(eighths, minlength=1 << self.bits), out=self.firsts[1:])
+        self.firsts = np.zeros(buckets + 1, dtype=index)
+        np.cumsum(np.bincount(eighths, minlength=buckets), out=self.firsts[1:])
         del eighths
         width = docs.words.shape[0]
         self.records = np.empty((count, 2 + width), dtype=np.uint64)
-        self.records[:, 0] = keys[self.order]
-        del keys
+        self.records[:, 0] = places[self.order]
+        del places
         self.records[:, 1] = _code_and_length(codes[self.order], docs.lengths[self.order])
         for k in range(width):
             self.records[:, 2 + k] = docs.words[k, self.order]
         self.duplicate = self._repeated()
+
+    def places(self, codes: Ints, keys: Words) -> Words:
+        """Each pair's place: its bucket in the top bits (its topic's first bucket plus the top
+        bits of its fingerprint; a topic without judgements: the empty last bucket), then the
+        rest of its fingerprint."""
+        known = np.minimum(codes, len(self.topic_bits) - 1)
+        own = self.topic_bits[known].astype(np.uint64)
+        inside = (keys >> np.uint64(1)) >> (np.uint64(63) - own)  # the top `own` bits
+        bucket = self.bases[known].astype(np.uint64) + inside
+        rest = (keys << own) >> np.uint64(self.bits)
+        placed: Words = (bucket << np.uint64(64 - self.bits)) | rest
+        return placed
 
     def _repeated(self) -> bool:
         """Whether two records hold the same pair: equal pairs have equal fingerprints, so
@@ -208,6 +236,7 @@ class KeyTable:
         """The record of each (code, document) pair, given their `fingerprints`; -1 where the
         qrels do not hold it. In slices, so that the look-up's own arrays stay a few MiB
         whatever the run's size."""
+        keys = self.places(codes, keys)
         rows = np.full(len(codes), -1, dtype=np.int64)
         for start in range(0, len(codes), SLICE):
             part = slice(start, start + SLICE)
