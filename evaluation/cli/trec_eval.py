@@ -19,14 +19,13 @@ from typing import TextIO
 import click
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from evaluation.cli.eval_output import Intervals
 from evaluation.cli.trec.layout import trec_lines
 from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
-from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
-from evaluation.formats.fol.arrow_table import FolTable, read_fol_table
+from evaluation.formats.fol.arrow_table import read_fol_table
+from evaluation.formats.fol.article_runs import articles_of_table
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
 from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
@@ -104,30 +103,6 @@ def prepared_run(index: GradeTable, path: str) -> PreparedRun:
     return index.prepare(load_run(path, False))
 
 
-def articles_of_table(table: FolTable, name: str) -> TrecRun:
-    """A FOL run's columns at article level: the best score of each (topic, article), found on
-    integer keys with numpy (no Python loop over the results, and no pyarrow Table, whose
-    construction imports pandas when it is installed)."""
-    assert table.passages is not None  # read with passages=True
-    size = len(table)
-    blocks = np.diff(np.append(table.firsts, size))
-    topic_index = np.repeat(np.arange(len(table.topics), dtype=np.int64), blocks)
-    articles = np.asarray(table.articles).astype(np.int64)  # ids, or indexes into table.names
-    width = int(articles.max()) + 1 if size else 1
-    keys, inverse = np.unique(topic_index * width + articles, return_inverse=True)
-    best = np.full(len(keys), -np.inf)
-    scores = table.passages.scores
-    np.maximum.at(best, inverse, scores if isinstance(scores, np.ndarray) else to_numpy(scores))
-    topics = binary_array([t.encode() for t in table.topics])
-    topic = topics.take(numeric_array(keys // width))
-    if table.names is None:  # every id a plain number
-        doc = pc.cast(pc.cast(numeric_array(keys % width), pa.string()), pa.large_binary())
-    else:
-        names = binary_array([n.encode() for n in table.names])
-        doc = names.take(numeric_array(keys % width))
-    return TrecRun(table.run_id, name, topic, doc, best)
-
-
 def run_trec_eval(
     qrels_path: str, run_paths: Sequence[str], measures: Sequence[str], options: TrecOptions,
     per_topic: bool, output_format: str, jobs: int = 1, confidence: float | None = None,
@@ -182,7 +157,6 @@ def trec_intervals(
 ) -> Intervals:
     """The interval over the topics of every `all` row equal to the mean of its per-topic
     values (to 1e-12), per run (the bootstrap with seed 0)."""
-    import numpy as np
 
     from evaluation.statistics.significance.effects import bootstrap_intervals, t_intervals
 
