@@ -60,12 +60,37 @@ def check_count(value: int | None, what: str, name: str, line: int | None) -> No
 
 
 def check_run(run: Run) -> Run:
-    """Every result of `run` within the bounds (the first one out of them named)."""
+    """Every result of `run` within the bounds (the first one out of them named): checked on
+    whole columns, and result by result only when a column fails, to name the result."""
     check_id(run.run_id, "run id", RUN_ID_LENGTH, run.file, _first_line(run))
+    if _run_within(run):
+        return run
     for topic, results in run.topics.items():
         for result in results:
             _check_result(topic, result, run.file)
     return run
+
+
+def _run_within(run: Run) -> bool:
+    """Whether every result passes `_check_result`, checked on whole columns."""
+    results = [result for results in run.topics.values() for result in results]
+    if not results:
+        return True
+    if not ids_within(list(run.topics), TOPIC_ID_LENGTH):
+        return False
+    if not ids_within(list(map(attrgetter("article"), results)), ARTICLE_ID_LENGTH):
+        return False
+    ranks: list[int] = list(map(attrgetter("rank"), results))
+    if max(ranks) > MAX_COUNT or min(ranks) < -MAX_COUNT:
+        return False
+    scores: list[float] = list(map(attrgetter("score"), results))
+    if any(map(math.isnan, scores)):
+        return False
+    for field in ("start", "length"):
+        counts = [c for c in map(attrgetter(field), results) if c is not None]
+        if counts and not (min(counts) >= 0 and max(counts) <= MAX_COUNT):
+            return False
+    return True
 
 
 def _first_line(run: Run) -> int | None:

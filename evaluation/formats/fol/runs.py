@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from itertools import repeat
+from operator import methodcaller
 from pathlib import Path
 from typing import TextIO, TypeVar, cast
 
@@ -100,7 +101,7 @@ def parse_run_bytes(data: bytes, name: str, kind: RunKind | None = None) -> Run:
         starts, missing = _offsets(columns[6], numbers, name)
         lengths = column.counts(columns[7], "a non-negative integer length")
     elif detected == "element":
-        paths = column.convert(columns[6], _element_path, "an element path like /article[1]/sec[2]")
+        paths = _element_paths(column, columns[6])
     results = build_results(
         topics, articles, ranks, scores, numbers, starts, lengths, paths, missing
     )
@@ -280,6 +281,19 @@ def _count(token: bytes) -> int:
     if value < 0:
         raise ValueError(token)
     return value
+
+
+def _element_paths(column: _ColumnReader, tokens: Sequence[bytes]) -> list[str]:
+    """Element paths: decoded and checked on the whole column (C-level maps), then token by
+    token only to name the first bad one."""
+    expected = "an element path like /article[1]/sec[2]"
+    try:
+        paths = list(map(bytes.decode, tokens))
+    except UnicodeDecodeError:
+        paths = []
+    if paths and all(map(methodcaller("startswith", "/"), paths)) and min(map(len, paths)) > 1:
+        return paths
+    return column.convert(tokens, _element_path, expected)
 
 
 def _element_path(token: bytes) -> str:

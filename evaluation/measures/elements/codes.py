@@ -53,7 +53,7 @@ class Codes:
     def many(self, names: list[str], paths: bool) -> NDArray[np.int64]:
         """The ids of `names` (articles, or paths when `paths`), interning the new ones."""
         known = self.paths if paths else self.articles
-        ids = [known.get(name) for name in names]
+        ids = list(map(known.get, names))
         if None in ids:
             intern = self.path if paths else self.article
             ids = [intern(name) if i is None else i for name, i in zip(names, ids, strict=True)]
