@@ -3,7 +3,8 @@
 `focal eval` turns each run into integer columns of its own (`GradeTable.prepare`). Reading the
 whole file into Arrow columns first holds the run twice, and at 10,000 queries and more that
 is most of the memory of a run in flight. Here pyarrow's streaming CSV reader hands the rows
-over a few MiB at a time, and the caller converts each batch and lets it go.
+over a few MiB at a time, and the caller converts each batch and lets it go. A small file (see
+`columnar_source`) is read whole, on pyarrow's threads, and handed over in the same batches.
 
 Only a plain file (single spaces, six fields a line, no `#` line, tab or carriage return; see
 `trec.columnar_source`) is streamed; for any other, and for a file pyarrow refuses part way,
@@ -13,7 +14,7 @@ line reader names the bad line. A batch already consumed is then simply thrown a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pyarrow as pa
@@ -23,6 +24,7 @@ from evaluation.formats._source import columnar_source
 from evaluation.formats.trec import RUN_COLUMNS, SPECIAL, has_empty_field, text_field
 
 BATCH_BYTES = 4 << 20  # bytes of the file a batch holds
+PARSE = pa_csv.ParseOptions(delimiter=" ", quote_char=False)
 
 
 def stream_trec_run(path: str | Path, consume: Callable[[pa.RecordBatch], None]) -> str | None:
@@ -34,16 +36,25 @@ def stream_trec_run(path: str | Path, consume: Callable[[pa.RecordBatch], None])
         return None
     types = {name: pa.binary() for name in RUN_COLUMNS} | {"score": pa.float64()}
     try:
-        reader = pa_csv.open_csv(
-            pa.BufferReader(source) if isinstance(source, bytes) else source,
-            read_options=pa_csv.ReadOptions(
+        if isinstance(source, bytes):  # a small file: read whole, its blocks on pyarrow's threads
+            batches: Iterable[pa.RecordBatch] = pa_csv.read_csv(
+                pa.BufferReader(source),
+                read_options=pa_csv.ReadOptions(column_names=list(RUN_COLUMNS)),
+                parse_options=PARSE,
+                convert_options=pa_csv.ConvertOptions(column_types=types),
+            ).to_batches()
+        else:
+            options = pa_csv.ReadOptions(
                 column_names=list(RUN_COLUMNS), use_threads=False, block_size=BATCH_BYTES
-            ),
-            parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False),
-            convert_options=pa_csv.ConvertOptions(column_types=types),
-        )
+            )
+            batches = pa_csv.open_csv(
+                source,
+                read_options=options,
+                parse_options=PARSE,
+                convert_options=pa_csv.ConvertOptions(column_types=types),
+            )
         last, count = None, 0
-        for batch in reader:
+        for batch in batches:
             if has_empty_field(batch.columns):
                 return None
             consume(batch)

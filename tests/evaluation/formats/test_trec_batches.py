@@ -80,14 +80,17 @@ def test_batches_give_the_columns_of_the_whole_file(tmp_path_factory: pytest.Tem
     path = tmp_path_factory.mktemp("run") / "run"
     path.write_text("".join(f"{t} Q0 {d} 1 {s!r} tag\n" for t, d, s in rows))
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_source, "SMALL_FILE", 10)  # read as a large file: in batches
         patch.setattr(trec_batches, "BATCH_BYTES", 64)
         batched = QRELS.prepare_file(str(path))
+    same_run(QRELS.prepare_file(str(path)), batched)  # a small file: read whole
     same_run(batched, QRELS.prepare(load_run(str(path), False)))
 
 
 def test_a_bad_line_after_the_first_batch_is_named_by_the_line_reader(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(_source, "SMALL_FILE", 10)  # read as a large file: in batches
     monkeypatch.setattr(trec_batches, "BATCH_BYTES", 64)
     path = tmp_path / "run"
     good = "".join(f"1 Q0 d{i} {i} 1.0 tag\n" for i in range(1, 30))
