@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import stat
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,15 +38,17 @@ def read_bytes(path: str | Path) -> bytes:
 
 
 SMALL_FILE = 8 << 20  # read whole into memory below this size; scanned, then read by path above
+_PIECES = threading.local()  # each thread's 1 MiB buffer for scanning a large file
 
 
 def columnar_source(path: str | Path, absent: bytes) -> bytes | str | None:
     """What a columnar reader should read of `path`: its bytes (a small file), its path (a
     large one), or None when the file is empty, starts with a byte-order mark or holds any of
     the bytes `absent` (the careful line reader takes those). A large file is scanned in 1 MiB
-    pieces into one buffer and left for pyarrow to read itself: a whole copy in memory would
-    cost a fresh page every 4 KiB, dear on a virtual machine, where the scan and the second
-    read from the page cache are cheap. An unreadable file is a FormatError."""
+    pieces into one buffer (one per thread, kept) and left for pyarrow to read itself: a whole
+    copy in memory would cost a fresh page every 4 KiB, dear on a virtual machine, where the
+    scan and the second read from the page cache are cheap. An unreadable file is a
+    FormatError."""
     try:
         check_regular_file(path)
         with Path(path).open("rb", buffering=0) as stream:
@@ -53,7 +56,9 @@ def columnar_source(path: str | Path, absent: bytes) -> bytes | str | None:
                 data = stream.readall()
                 plain = data and not data.startswith(UTF8_BOM) and _lacks(data, len(data), absent)
                 return data if plain else None
-            piece = bytearray(1 << 20)
+            piece = getattr(_PIECES, "buffer", None)
+            if piece is None:
+                piece = _PIECES.buffer = bytearray(1 << 20)
             size = stream.readinto(piece)
             if piece.startswith(UTF8_BOM):
                 return None
