@@ -63,3 +63,9 @@ def to_numpy(array: Any) -> npt.NDArray[Any]:
         array.offset : array.offset + len(array)
     ]
     return data.astype(bool) if dtype is np.int8 else data
+
+
+def combined(array: Any) -> Any:
+    """One Arrow array from an array or a chunked array (compute results on chunked input are
+    chunked)."""
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array

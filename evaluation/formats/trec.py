@@ -39,6 +39,7 @@ from evaluation.formats._source import (
 )
 from evaluation.formats.arrow import binary_array, to_numpy
 
+CSV_PARSE = pa_csv.ParseOptions(delimiter=" ", quote_char=False)  # one space between fields
 SPECIAL = b"#\t\r"  # bytes that send a file to the line reader (comments, other whitespace)
 RUN_SHAPE = "`topic Q0 doc rank score run` (a TREC run)"
 QRELS_SHAPE = "`topic iter doc grade` (TREC qrels)"
@@ -109,7 +110,7 @@ def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrel
     False` leaves a columnar read's duplicate check to its caller (the article engine's look-up
     table finds them as it is built, then `qrels_duplicate_error`)."""
     name, source = str(path), columnar_source(path, SPECIAL)
-    table = None if source is None else _arrow_table(source, QRELS_COLUMNS, {"grade": pa.int64()})
+    table = None if source is None else arrow_table(source, QRELS_COLUMNS, {"grade": pa.int64()})
     if table is not None:
         topic, doc, grade = table["topic"], table["doc"], table["grade"].combine_chunks()
         if not check_duplicates:  # columns as read, in chunks (the article engine's table)
@@ -172,7 +173,7 @@ def read_trec_run(path: str | Path, check_duplicates: bool = True) -> TrecRun:
     score that is not a number, or a document twice in one topic (trec_eval refuses it)."""
     name, source = str(path), columnar_source(path, SPECIAL)
     if source is not None:
-        table = _arrow_table(source, RUN_COLUMNS, {"score": pa.float64()})
+        table = arrow_table(source, RUN_COLUMNS, {"score": pa.float64()})
         run = _run_of_table(table, name, check_duplicates)
         if run is not None:
             return run
@@ -185,7 +186,7 @@ def parse_trec_run(data: bytes, name: str, check_duplicates: bool = True) -> Tre
     `check_duplicates=False` leaves a columnar read's duplicate check to its caller (the article
     engine finds duplicates as it looks up its grades, then `duplicate_error`)."""
     if data and not any(byte in data for byte in (b"#", b"\t", b"\r")):
-        table = _arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
+        table = arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
         run = _run_of_table(table, name, check_duplicates)
         if run is not None:
             return run
@@ -229,7 +230,7 @@ def run_from_pairs(
     )  # fmt: skip
 
 
-def _arrow_table(
+def arrow_table(
     source: bytes | str, columns: tuple[str, ...], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
     """The file (its path, or its bytes) as columns when every line is the expected fields
@@ -238,18 +239,22 @@ def _arrow_table(
     in a row, or a space at either end of a line, make an empty field, which pyarrow reads as
     an empty string or a missing number: any of these sends the file to the line reader
     (looking for them in the columns costs less than searching the bytes for them)."""
-    column_types = {c: types.get(c, pa.binary()) for c in columns}
     small = isinstance(source, bytes)  # a small file: its blocks parsed on several threads
     try:  # a large one on one thread, as the runs being read at once each take a core
         table = pa_csv.read_csv(
             pa.BufferReader(source) if small else source,
             read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=small),
-            parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False),
-            convert_options=pa_csv.ConvertOptions(column_types=column_types),
+            parse_options=CSV_PARSE,
+            convert_options=converting(columns, types),
         )
     except pa.ArrowException:
         return None
     return None if has_empty_field(table.columns) else table
+
+
+def converting(columns: tuple[str, ...], types: dict[str, pa.DataType]) -> Any:
+    """pyarrow's conversion of a TREC file's columns: `types` where given, bytes elsewhere."""
+    return pa_csv.ConvertOptions(column_types={c: types.get(c, pa.binary()) for c in columns})
 
 
 def has_empty_field(columns: list[Any]) -> bool:

@@ -21,10 +21,17 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 from evaluation.formats._source import columnar_source
-from evaluation.formats.trec import RUN_COLUMNS, SPECIAL, has_empty_field, text_field
+from evaluation.formats.trec import (
+    CSV_PARSE,
+    RUN_COLUMNS,
+    SPECIAL,
+    arrow_table,
+    converting,
+    has_empty_field,
+    text_field,
+)
 
 BATCH_BYTES = 4 << 20  # bytes of the file a batch holds
-PARSE = pa_csv.ParseOptions(delimiter=" ", quote_char=False)
 
 
 def stream_trec_run(path: str | Path, consume: Callable[[pa.RecordBatch], None]) -> str | None:
@@ -34,25 +41,19 @@ def stream_trec_run(path: str | Path, consume: Callable[[pa.RecordBatch], None])
     source = columnar_source(path, SPECIAL)
     if source is None:
         return None
-    types = {name: pa.binary() for name in RUN_COLUMNS} | {"score": pa.float64()}
+    types = {"score": pa.float64()}
     try:
         if isinstance(source, bytes):  # a small file: read whole, its blocks on pyarrow's threads
-            batches: Iterable[pa.RecordBatch] = pa_csv.read_csv(
-                pa.BufferReader(source),
-                read_options=pa_csv.ReadOptions(column_names=list(RUN_COLUMNS)),
-                parse_options=PARSE,
-                convert_options=pa_csv.ConvertOptions(column_types=types),
-            ).to_batches()
+            table = arrow_table(source, RUN_COLUMNS, types)
+            if table is None:
+                return None
+            batches: Iterable[pa.RecordBatch] = table.to_batches()
         else:
             options = pa_csv.ReadOptions(
                 column_names=list(RUN_COLUMNS), use_threads=False, block_size=BATCH_BYTES
             )
-            batches = pa_csv.open_csv(
-                source,
-                read_options=options,
-                parse_options=PARSE,
-                convert_options=pa_csv.ConvertOptions(column_types=types),
-            )
+            batches = pa_csv.open_csv(source, read_options=options, parse_options=CSV_PARSE,
+                                      convert_options=converting(RUN_COLUMNS, types))  # fmt: skip
         last, count = None, 0
         for batch in batches:
             if has_empty_field(batch.columns):

@@ -18,7 +18,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
+from evaluation.formats.arrow import binary_array, combined, numeric_array, to_numpy
 from evaluation.formats.records import Judgement
 from evaluation.formats.trec import TrecQrels, TrecRun, qrels_duplicate_error, read_trec_run
 from evaluation.formats.trec_batches import stream_trec_run
@@ -32,10 +32,6 @@ from evaluation.measures.engines.trec_keys import (
 )
 
 Ints = npt.NDArray[np.int64]
-
-
-def _flat(array: Any) -> Any:
-    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 @dataclass(frozen=True)
@@ -60,10 +56,10 @@ class GradeTable:
 
     def __init__(self, topic: Any, doc: Any, grade: Ints, file: str = "") -> None:
         self.file = file
-        names = _flat(pc.unique(topic))
+        names = combined(pc.unique(topic))
         self.names = names.take(pc.sort_indices(names))  # byte order
         self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
-        self.codes = to_numpy(_flat(pc.index_in(topic, value_set=self.names)))  # int32
+        self.codes = to_numpy(combined(pc.index_in(topic, value_set=self.names)))  # int32
         self.raw_grades = grade
         self.table = KeyTable(self.codes, doc_words(doc))
         fits = grade.min(initial=0) >= -(2**31) and grade.max(initial=0) < 2**31
@@ -172,13 +168,13 @@ class GradeTable:
         know, len(self.topics) + its index in the returned names (sorted)."""
         if topic.type not in self._names_as:
             self._names_as[topic.type] = pc.cast(self.names, topic.type)
-        found = _flat(pc.index_in(topic, value_set=self._names_as[topic.type]))
+        found = combined(pc.index_in(topic, value_set=self._names_as[topic.type]))
         if not found.null_count:
             return to_numpy(found), []  # int32
         codes = to_numpy(found.fill_null(-1))
         missing = topic.take(numeric_array(np.flatnonzero(codes < 0)))
-        strange = _flat(pc.unique(missing)).sort()
-        where = to_numpy(_flat(pc.index_in(missing, value_set=strange))).astype(np.int64)
+        strange = combined(pc.unique(missing)).sort()
+        where = to_numpy(combined(pc.index_in(missing, value_set=strange))).astype(np.int64)
         codes[codes < 0] = len(self.topics) + where
         return codes, [t.decode(errors="replace") for t in strange.to_pylist()]
 
