@@ -20,6 +20,7 @@ from evaluation.cli.eval_output import WRITERS
 from evaluation.errors import FormatError
 from evaluation.formats.convert import Collection
 from evaluation.formats.elements.qrels import MAPPING_NOTE, ElementQrels
+from evaluation.formats.elements.run_table import read_element_table
 from evaluation.formats.elements.runs import read_element_run
 from evaluation.measures.elements import quantisation
 from evaluation.measures.elements.precall import NonRelevance, Ties
@@ -28,7 +29,9 @@ from evaluation.measures.elements.xcg import PartWeights
 from evaluation.measures.engines.element_topics import (
     PreparedElementQrels,
     check_quantisation,
+    evaluate_element_table,
     evaluate_elements,
+    on_columns,
 )
 from evaluation.measures.evaluate import RunEvaluation, Settings
 from evaluation.measures.registry.names import DEFAULTS
@@ -63,6 +66,10 @@ def _evaluate_path(path: str) -> RunEvaluation:
     collection = _SHARED["collection"]
     settings = _SHARED["settings"]
     assert isinstance(prepared, PreparedElementQrels) and isinstance(settings, Settings)
+    if collection is None and on_columns(prepared, settings):
+        table = read_element_table(path)  # None: a file for the careful reader
+        if table is not None:
+            return evaluate_element_table(prepared, table, settings)
     run, spans = read_element_run(path, collection if isinstance(collection, Collection) else None)
     return evaluate_elements(prepared, run, settings, spans)
 

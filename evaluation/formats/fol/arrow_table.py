@@ -29,32 +29,31 @@ there is no Python object per result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-# pyarrow's compute kernels through `call_function`, which `pyarrow.compute` re-exports: that
-# module also builds a Python wrapper for each of the hundreds of kernels as it is imported
-# (about 16 ms, a twentieth of `focal eval`'s serial part), and this reader needs five kernels.
-# `pyarrow._compute` is where `pyarrow.compute` takes them from; should a release move them, the
-# public module (slower to import, same functions) is used instead.
-try:
-    from pyarrow._compute import CastOptions, call_function
-except ImportError:  # pragma: no cover - depends on the installed pyarrow
-    from pyarrow.compute import CastOptions, call_function
-
+from evaluation.formats.arrow_columns import (
+    call_function,
+    cast_exact,
+    data_of,
+    dictionary_codes,
+    numbers_of,
+    single_chunk,
+    value_offsets,
+)
 from evaluation.formats.bounds import ARTICLE_ID_LENGTH, MAX_COUNT, RUN_ID_LENGTH, TOPIC_ID_LENGTH
 from evaluation.formats.fol.tokens import MAX_DIGITS
 
 Ints = npt.NDArray[np.int64]
 
 FOL_COLUMNS = ("topic", "q0", "article", "rank", "score", "run", "offset", "length")
+ELEMENT_COLUMNS = ("topic", "q0", "article", "rank", "score", "run", "path")
 _TEXT = ("topic", "q0", "article", "run")  # read as bytes; the others as numbers
 _TYPES = {
-    **dict.fromkeys(_TEXT, pa.binary()),
+    **dict.fromkeys((*_TEXT, "path"), pa.binary()),
     **dict.fromkeys(("rank", "offset", "length"), pa.uint64()),
     "score": pa.float64(),
 }
@@ -112,8 +111,9 @@ def read_fol_table(data: bytes, passages: bool = False) -> FolTable | None:
     return None if parsed is None else checked_fol(parsed, passages)
 
 
-def parse_fol(data: bytes) -> ParsedFol | None:
-    """pyarrow's reading of `data` (None: not for the fast path). It spends nearly all its time
+def parse_fol(data: bytes, columns: tuple[str, ...] = FOL_COLUMNS) -> ParsedFol | None:
+    """pyarrow's reading of `data` (None: not for the fast path), by default as a FOL run
+    (`ELEMENT_COLUMNS` reads an element run the same way). It spends nearly all its time
     in pyarrow without the GIL, so runs can be parsed on a thread while Python does other work.
 
     Ranks, offsets and lengths are read as unsigned integers and scores as doubles by the reader
@@ -136,13 +136,15 @@ def parse_fol(data: bytes) -> ParsedFol | None:
             # `focal eval`), and pyarrow's own pool on top of that costs CPU time without saving
             # any wall time.
             read_options=pa_csv.ReadOptions(
-                column_names=list(FOL_COLUMNS), block_size=1 << 26, use_threads=False
+                column_names=list(columns), block_size=1 << 26, use_threads=False
             ),
             parse_options=pa_csv.ParseOptions(
                 delimiter=" ", quote_char=False, ignore_empty_lines=False
             ),
             convert_options=pa_csv.ConvertOptions(
-                column_types=_TYPES, strings_can_be_null=False, null_values=[]
+                column_types={name: _TYPES[name] for name in columns},
+                strings_can_be_null=False,
+                null_values=[],
             ),
         )
     except (pa.ArrowException, ValueError):
@@ -159,16 +161,52 @@ def checked_fol(parsed: ParsedFol, passages: bool = False) -> FolTable | None:
         return None
 
 
+@dataclass(frozen=True)
+class CheckedRun:
+    """What every run read by pyarrow shares once `checked_run` passes: the run id, the topic
+    blocks, the id columns, the number columns and the scores."""
+
+    run_id: str
+    topics: list[str]
+    firsts: Ints
+    columns: dict[str, pa.Array]
+    counts: dict[str, npt.NDArray[np.uint64]]
+    scores: npt.NDArray[np.float64]
+    widths: dict[str, int]  # the longest value of each id column
+    texts: dict[str, bytes]  # the values of each id column but the run's, concatenated
+
+
 def _checked(parsed: ParsedFol, passages: bool) -> FolTable | None:
+    checked = checked_run(parsed, ("offset", "length"))
+    if checked is None:
+        return None
+    extra = None
+    if passages:
+        starts, sizes = (checked.counts[name].view(np.int64) for name in ("offset", "length"))
+        extra = Passages(checked.scores, starts, sizes)
+    column = checked.columns["article"]
+    numbers = _plain_numbers(column, checked.texts["article"], checked.widths["article"])
+    if numbers is not None:
+        return FolTable(checked.run_id, checked.topics, checked.firsts, numbers, None, extra)
+    names, codes = dictionary_codes(column)
+    return FolTable(checked.run_id, checked.topics, checked.firsts, codes, names, extra)
+
+
+def checked_run(
+    parsed: ParsedFol, counted: tuple[str, ...] = (), texts: tuple[str, ...] = ()
+) -> CheckedRun | None:
+    """The checks of the module docstring shared by every kind of run: ids, run id, ranks and
+    the `counted` columns, scores, topic blocks; `texts` are further id-like columns (printable
+    ASCII, not empty). None when any check fails."""
     table = parsed.table
     if not table.num_rows:
         return None
-    columns = {name: _single_chunk(table[name]) for name in _TEXT}
+    columns = {name: single_chunk(table[name]) for name in (*_TEXT, *texts)}
     widths, shortest = {}, {}
     for name, column in columns.items():
-        # With eight fields on every line, a doubled, leading or trailing space or a blank
-        # line shows as an empty field (`bytes.split` would see another field count); the
-        # number columns refuse an empty field themselves.
+        # With a fixed number of fields on every line, a doubled, leading or trailing space
+        # or a blank line shows as an empty field (`bytes.split` would see another field
+        # count); the number columns refuse an empty field themselves.
         lengths = call_function("binary_length", [column])
         least, widest = call_function("min_max", [lengths]).values()
         shortest[name], widths[name] = least.as_py(), widest.as_py()
@@ -178,70 +216,29 @@ def _checked(parsed: ParsedFol, passages: bool) -> FolTable | None:
     for name, limit in limits.items():
         if widths[name] > limit:
             return None
-    texts = {name: _data(columns[name]) for name in ("topic", "q0", "article")}
-    if any(text.translate(None, _PRINTABLE) for text in texts.values()):
+    text = {name: data_of(columns[name]) for name in ("topic", "q0", "article", *texts)}
+    if any(value.translate(None, _PRINTABLE) for value in text.values()):
         return None
     run = columns["run"]
     first_run = run[0].as_py()
-    if shortest["run"] != widths["run"] or _data(run) != first_run * len(run):
+    if shortest["run"] != widths["run"] or data_of(run) != first_run * len(run):
         return None  # ids of one length, concatenated as the first repeated: all the same
     if first_run.translate(None, _PRINTABLE):
         return None
     if parsed.letters_x:
-        ids = [*texts.values(), first_run * len(run)]
-        if sum(text.count(b"x") + text.count(b"X") for text in ids) != parsed.letters_x:
+        ids = [*text.values(), first_run * len(run)]
+        if sum(value.count(b"x") + value.count(b"X") for value in ids) != parsed.letters_x:
             return None  # an `x` in a number column: `0x1f`, which `int` refuses
-    counts = {name: _numbers(table[name], np.uint64) for name in ("rank", "offset", "length")}
+    counts = {name: numbers_of(table[name], np.uint64) for name in ("rank", *counted)}
     if any(len(values) and int(values.max()) > MAX_COUNT for values in counts.values()):
         return None  # out of the bounds of `limits`: the careful reader names the line
-    scores = _numbers(table["score"], np.float64)
+    scores = numbers_of(table["score"], np.float64)
     if not np.isfinite(scores).all():
         return None  # `nan` is refused and infinities kept by the careful reader
     blocks = _blocks(columns["topic"])
     if blocks is None:
         return None
-    topics, firsts = blocks
-    extra = None
-    if passages:
-        starts, sizes = (counts[name].view(np.int64) for name in ("offset", "length"))
-        extra = Passages(scores, starts, sizes)
-    numbers = _plain_numbers(columns["article"], texts["article"], widths["article"])
-    if numbers is not None:
-        return FolTable(first_run.decode(), topics, firsts, numbers, None, extra)
-    encoded = call_function("dictionary_encode", [columns["article"]])
-    names = _cast(encoded.dictionary, pa.large_string()).to_pylist()
-    codes = np.frombuffer(encoded.indices.buffers()[1], np.int32)[: len(encoded)]
-    return FolTable(first_run.decode(), topics, firsts, codes, names, extra)
-
-
-def _numbers(column: pa.ChunkedArray, dtype: type[np.generic]) -> npt.NDArray[Any]:
-    """A number column read by pyarrow as one numpy array (no copy when in one chunk)."""
-    array = _single_chunk(column)
-    values: npt.NDArray[Any] = np.frombuffer(array.buffers()[1], dtype)
-    return values[array.offset : array.offset + len(array)]
-
-
-def _cast(column: pa.Array, target: pa.DataType) -> pa.Array:
-    """`pyarrow.compute.cast(column, target)`: raises unless every value converts exactly."""
-    return call_function("cast", [column], CastOptions.safe(target))
-
-
-def _single_chunk(column: pa.ChunkedArray) -> pa.Array:
-    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
-
-
-def _offsets(column: pa.Array) -> npt.NDArray[np.int32]:
-    """Where each value of a binary column begins in its data buffer, and where the last ends."""
-    offsets: npt.NDArray[np.int32] = np.frombuffer(column.buffers()[1], np.int32)
-    return offsets[column.offset : column.offset + len(column) + 1]
-
-
-def _data(column: pa.Array) -> bytes:
-    """The bytes of every value of a binary column, concatenated."""
-    offsets = _offsets(column)
-    begin, end = int(offsets[0]), int(offsets[-1])
-    data: bytes = column.buffers()[2].slice(begin, end - begin).to_pybytes()
-    return data
+    return CheckedRun(first_run.decode(), *blocks, columns, counts, scores, widths, text)
 
 
 def _plain_numbers(
@@ -251,15 +248,15 @@ def _plain_numbers(
     the column's values concatenated."""
     if widest > MAX_DIGITS or text.translate(None, _DIGITS):
         return None
-    offsets = _offsets(column)
+    offsets = value_offsets(column)
     data = np.frombuffer(column.buffers()[2], np.uint8)
     leading = data[offsets[:-1]] == _ZERO
     if (leading & (offsets[1:] - offsets[:-1] > 1)).any():
         return None  # `007` is not the id `7`
     try:  # MAX_COUNT is the largest int32: the cast fails exactly when an id exceeds it
-        small = _cast(column, pa.int32())
+        small = cast_exact(column, pa.int32())
     except pa.ArrowInvalid:
-        return np.frombuffer(_cast(column, pa.int64()).buffers()[1], np.int64)[: len(column)]
+        return np.frombuffer(cast_exact(column, pa.int64()).buffers()[1], np.int64)[: len(column)]
     ids: npt.NDArray[np.int32] = np.frombuffer(small.buffers()[1], np.int32)[: len(column)]
     return ids
 
@@ -267,7 +264,7 @@ def _plain_numbers(
 def _blocks(topic: pa.Array) -> tuple[list[str], Ints] | None:
     """The topic of each block of lines and its first line; None if a topic comes back."""
     changes = call_function("not_equal", [topic[1:], topic[:-1]])
-    flags = np.frombuffer(_cast(changes, pa.int8()).buffers()[1], np.int8)[: len(changes)]
+    flags = np.frombuffer(cast_exact(changes, pa.int8()).buffers()[1], np.int8)[: len(changes)]
     firsts = np.r_[0, np.flatnonzero(flags) + 1].astype(np.int64)
     topics = [topic[int(first)].as_py().decode() for first in firsts]
     if len(set(topics)) != len(topics):

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from evaluation.formats.elements.run_table import ElementTable
 from evaluation.measures.elements import cutoffs, precall, xcg
 from evaluation.measures.elements.codes import Codes, pack
 from evaluation.measures.elements.topic import PreparedTopic
@@ -89,10 +90,6 @@ class QrelsColumns:
             self.children.setdefault(at[parent], []).append((at[child], weight))
         return self
 
-    def prepared_of(self, ranked: Sequence[Ranked]) -> list[PreparedTopic]:
-        """The prepared judgements of each topic of `ranked`."""
-        return [self.prepared[self.topics[topic]] for topic, _ in ranked]
-
 
 def _lookup(
     keys: NDArray[np.int64], table: NDArray[np.int64], values: NDArray[Any], missing: Any
@@ -104,26 +101,65 @@ def _lookup(
     return np.where(table[at] == keys, values[at], missing)
 
 
+@dataclass(frozen=True)
+class RankedColumns:
+    """A run's results on the qrels topics it answers, as integer columns in rank order: the
+    results of topic `topics[t]` (its index in the qrels) are `starts[t]` up to `starts[t + 1]`;
+    articles and paths are `Codes` ids."""
+
+    topics: list[int]
+    starts: NDArray[np.int64]
+    articles: NDArray[np.int64]
+    paths: NDArray[np.int64]
+    scores: NDArray[np.float64]
+
+
+def ranked_columns(qrels: QrelsColumns, codes: Codes, ranked: Sequence[Ranked]) -> RankedColumns:
+    """The columns of results given topic by topic as lists (topics of the qrels, run order)."""
+    lengths = [len(results[0]) for _, results in ranked]
+    return RankedColumns(
+        [qrels.topics[t] for t, _ in ranked],
+        np.concatenate(([0], np.cumsum(lengths, dtype=np.int64))).astype(np.int64),
+        codes.many([a for _, rs in ranked for a in rs[0]], paths=False),
+        codes.many([p for _, rs in ranked for p in rs[1]], paths=True),
+        np.array([x for _, rs in ranked for x in rs[2]], dtype=np.float64),
+    )
+
+
+def table_columns(qrels: QrelsColumns, codes: Codes, table: ElementTable) -> RankedColumns:
+    """The columns of a run read as a table, without the topics the qrels lack."""
+    known = np.array([t in qrels.topics for t in table.topics], dtype=bool)
+    sizes = np.diff(np.append(table.firsts, len(table))).astype(np.int64)
+    articles = codes.many(table.article_names, paths=False)[table.articles]
+    paths = codes.many(table.path_names, paths=True)[table.paths]
+    scores = table.scores
+    if not known.all():
+        keep = np.repeat(known, sizes)
+        articles, paths, scores = articles[keep], paths[keep], scores[keep]
+    return RankedColumns(
+        [qrels.topics[t] for t in table.topics if t in qrels.topics],
+        np.concatenate(([0], np.cumsum(sizes[known]))).astype(np.int64),
+        articles, paths, np.asarray(scores, dtype=np.float64),
+    )  # fmt: skip
+
+
 def evaluate_run(
     qrels: QrelsColumns,
     codes: Codes,
-    ranked: Sequence[Ranked],
+    ranked: RankedColumns,
     alpha: float,
     ties: precall.Ties,
     nonrel: precall.NonRelevance,
     wanted: Sequence[str],
 ) -> list[dict[str, float]]:
-    """The rows `wanted` of each topic of `ranked` (topics of the qrels, in run order)."""
-    if not ranked:
+    """The rows `wanted` of each topic of `ranked`, in its order."""
+    if not ranked.topics:
         return []
-    lengths = [len(results[0]) for _, results in ranked]
-    n = sum(lengths)
-    starts = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    topic_of = np.repeat(np.arange(len(ranked)), lengths)
-    topic_ids = np.array([qrels.topics[t] for t, _ in ranked], dtype=np.int64)[topic_of]
-    articles = codes.many([a for _, rs in ranked for a in rs[0]], paths=False)
-    paths = codes.many([p for _, rs in ranked for p in rs[1]], paths=True)
-    scores = np.array([x for _, rs in ranked for x in rs[2]], dtype=np.float64)
+    starts = ranked.starts
+    n = int(starts[-1])
+    topic_of = np.repeat(np.arange(len(ranked.topics)), np.diff(starts))
+    topic_ids = np.array(ranked.topics, dtype=np.int64)[topic_of]
+    articles, paths, scores = ranked.articles, ranked.paths, ranked.scores
     table, depths = codes.table()
     keys = pack(topic_ids, articles, paths)
     position = np.arange(n, dtype=np.int64)
@@ -144,13 +180,14 @@ def evaluate_run(
     below = _lookup(keys, parents, descendant_at, _NONE)
     x = _lookup(keys, qrels.codes, qrels.values, 0.0)
 
-    out: list[dict[str, float]] = [dict.fromkeys(wanted, 0.0) for _ in ranked]
+    bases = [qrels.prepared[t] for t in ranked.topics]
+    out: list[dict[str, float]] = [dict.fromkeys(wanted, 0.0) for _ in bases]
     cut = {
         name: [int(r.split("@")[1]) for r in wanted if r.startswith(name + "@")]
         for name in ("P", "overlap", "nxCG")
     }
     if cut["P"]:  # each topic's own cumulative sum, so that the sums are the topic path's
-        for t in range(len(ranked)):
+        for t in range(len(bases)):
             gained = x[starts[t] : starts[t + 1]].tolist()
             for k, value in cutoffs.precision_at(gained, cut["P"]).items():
                 out[t][f"P@{k}"] = value
@@ -159,11 +196,11 @@ def evaluate_run(
         rank = position - starts[topic_of]
         partner_rank = np.where(partner < _NONE, partner - starts[topic_of], _NONE)
         for k in cut["overlap"]:
-            hits = np.bincount(topic_of[(rank < k) & (partner_rank < k)], minlength=len(ranked))
+            hits = np.bincount(topic_of[(rank < k) & (partner_rank < k)], minlength=len(bases))
             for t, value in enumerate((hits / k).tolist()):
                 out[t][f"overlap@{k}"] = value
     if any(r == "inex_eval" or r.startswith("inex_eval[") for r in wanted):
-        for t, prepared in enumerate(qrels.prepared_of(ranked)):
+        for t, prepared in enumerate(bases):
             a, b = starts[t], starts[t + 1]
             total = sum(prepared.values.values())
             gained, scored = x[a:b].tolist(), scores[a:b].tolist()
@@ -172,7 +209,7 @@ def evaluate_run(
     if cut["nxCG"] or "MAep" in wanted:
         found = (unique, first, parents, descendant_at)
         gains = _xcg_gains(qrels, keys, x, seen, below, found, alpha)
-        for t, prepared in enumerate(qrels.prepared_of(ranked)):
+        for t, prepared in enumerate(bases):
             ideal = prepared.base.ideal_values
             run = gains[starts[t] : starts[t + 1]].tolist()
             for k, value in xcg.nxcg_at(run, ideal, cut["nxCG"]).items():

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from evaluation.errors import FormatError
 from evaluation.formats.elements.qrels import ElementJudgement, ElementQrels
+from evaluation.formats.elements.run_table import ElementTable
 from evaluation.formats.records import Run
 from evaluation.measures.elements import quantisation, run_columns
 from evaluation.measures.elements import topic as element_topic
@@ -25,7 +26,13 @@ from evaluation.measures.elements.codes import MAX_TOPICS, Codes
 from evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation, aggregate
 from evaluation.measures.registry.names import element_rows
 
-__all__ = ["PreparedElementQrels", "aggregate", "evaluate_elements"]
+__all__ = [
+    "PreparedElementQrels",
+    "aggregate",
+    "evaluate_element_table",
+    "evaluate_elements",
+    "on_columns",
+]
 
 
 @dataclass
@@ -76,6 +83,14 @@ def check_quantisation(qrels: ElementQrels, quant: str) -> None:
         raise FormatError(qrels.file, None, str(error)) from None
 
 
+def on_columns(prepared: PreparedElementQrels, settings: Settings) -> bool:
+    """Whether runs against `prepared` are evaluated whole on columns (`run_columns`): unless
+    inex_eval_ng (which counts characters) is asked for or the qrels hold more topics than the
+    element codes can number."""
+    wanted = element_rows(settings.measures)
+    return not element_topic.needs_spans(wanted) and len(prepared.qrels.topics) <= MAX_TOPICS
+
+
 def evaluate_elements(
     qrels: ElementQrels | PreparedElementQrels,
     run: Run,
@@ -89,8 +104,8 @@ def evaluate_elements(
 
     Topics are the run's topics found in the qrels, in run order, then every qrels topic the
     run misses, scored 0 (spec section 5 averages over the qrels topics). The whole run is
-    evaluated at once on columns (`run_columns`) unless inex_eval_ng is asked for or `by_topic`
-    is set: then topic by topic (`topic.evaluate_topic`), which gives the same values.
+    evaluated at once on columns (`run_columns`) when `on_columns` says so and `by_topic` is
+    not set; else topic by topic (`topic.evaluate_topic`), which gives the same values.
     """
     options = settings.elements or element_topic.ElementOptions()
     prepared = qrels if isinstance(qrels, PreparedElementQrels) else PreparedElementQrels(qrels)
@@ -102,7 +117,7 @@ def evaluate_elements(
     wanted = element_rows(settings.measures)
     evaluation.unknown_topics.extend(t for t in run.topics if t not in qrels.topics)
     found = [(t, results) for t, results in run.topics.items() if t in qrels.topics]
-    if by_topic or element_topic.needs_spans(wanted) or len(qrels.topics) > MAX_TOPICS:
+    if by_topic or not on_columns(prepared, settings):
         lookup = spans or {}
         for topic, results in found:
             ranked = [
@@ -120,14 +135,52 @@ def evaluate_elements(
             (t, ([r.article for r in rs], [r.path or "" for r in rs], [r.score for r in rs]))
             for t, rs in found
         ]
-        rows = run_columns.evaluate_run(
-            columns, prepared.codes, keys, options.alpha, options.ties, options.nonrel, wanted
-        )
-        for (topic, _), values in zip(found, rows, strict=True):
-            evaluation.topics.append(TopicEvaluation(topic, values))
+        ranked_columns = run_columns.ranked_columns(columns, prepared.codes, keys)
+        _evaluate_columns(evaluation, prepared, ranked_columns, [t for t, _ in found])
+    _add_unanswered(evaluation, prepared, set(run.topics))
+    return evaluation
+
+
+def evaluate_element_table(
+    prepared: PreparedElementQrels, table: ElementTable, settings: Settings
+) -> RunEvaluation:
+    """`evaluate_elements` of a run read as a table (`formats.elements.run_table`), for the
+    qrels and settings `on_columns` accepts: the same values, with no record per result."""
+    options = settings.elements or element_topic.ElementOptions()
+    qrels = prepared.qrels
+    check_quantisation(qrels, options.quant)
+    evaluation = RunEvaluation(table.run_id, table.file, settings, [], [])
+    evaluation.unknown_topics.extend(t for t in table.topics if t not in qrels.topics)
+    columns = prepared.columns(options)
+    ranked = run_columns.table_columns(columns, prepared.codes, table)
+    _evaluate_columns(evaluation, prepared, ranked, [t for t in table.topics if t in qrels.topics])
+    _add_unanswered(evaluation, prepared, set(table.topics))
+    return evaluation
+
+
+def _evaluate_columns(
+    evaluation: RunEvaluation, prepared: PreparedElementQrels,
+    ranked: run_columns.RankedColumns, topics: list[str],
+) -> None:  # fmt: skip
+    """The values of each of `topics` (those of `ranked`), added to `evaluation`."""
+    options = evaluation.settings.elements or element_topic.ElementOptions()
+    rows = run_columns.evaluate_run(
+        prepared.columns(options), prepared.codes, ranked, options.alpha, options.ties,
+        options.nonrel, element_rows(evaluation.settings.measures),
+    )  # fmt: skip
+    for topic, values in zip(topics, rows, strict=True):
+        evaluation.topics.append(TopicEvaluation(topic, values))
+
+
+def _add_unanswered(
+    evaluation: RunEvaluation, prepared: PreparedElementQrels, answered: set[str]
+) -> None:
+    """Every qrels topic the run does not answer, scored 0, added to `evaluation`."""
+    options = evaluation.settings.elements or element_topic.ElementOptions()
+    wanted = element_rows(evaluation.settings.measures)
+    qrels = prepared.qrels
     for topic, judged in qrels.topics.items():
-        if topic not in run.topics:
+        if topic not in answered:
             base = prepared.topic(topic, judged, options)
             values = element_topic.evaluate_topic([], base, qrels.scale, options, wanted)
             evaluation.topics.append(TopicEvaluation(topic, dict(values), answered=False))
-    return evaluation
