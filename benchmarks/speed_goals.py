@@ -11,7 +11,9 @@ benchmarks/passages.py's launcher. Values are checked before a ratio is printed.
 2. The same on TREC runs (benchmarks/articles.py's files); ir_measures, ranx and the C trec_eval
    (when on PATH) are timed beside it for information.
 3. 10,000 queries x 100 documents x 10 TREC runs: Focal's peak memory against pytrec_eval's, and
-   its time against the floor (pyarrow's CSV reader reading the runs and nothing else).
+   its time against the floor (pyarrow's CSV reader reading the runs and nothing else), and for
+   information against pyarrow reading every input, the qrels too (benchmarks/trec_eval_cli.py's
+   floor).
 4. `focal eval --task elements -j 0` (benchmarks/elements.py's files): the cost per run and the
    fixed cost, from two numbers of runs; the `-j 0` output must equal the `-j 1` output.
 5. `focal reliability sample` (benchmarks/reliability.py's campaign): the cost per trial, from
@@ -173,6 +175,7 @@ def large_rows(folder: Path, scale: float) -> list[Row]:
     ours, means = focal_eval(folder, qrels, runs, TREC_NAMES, "large")
     theirs, expected = peer(folder, "pytrec_eval", qrels, runs)
     floor, _ = peer(folder, "pyarrow", qrels, runs)
+    inputs, _ = peer(folder, "pyarrow_inputs", qrels, runs)
     memory = ours[2] / theirs[2]
     values = agreement(means, expected)
     return [
@@ -181,6 +184,9 @@ def large_rows(folder: Path, scale: float) -> list[Row]:
             values),
         versus(f"{size}, time against the floor", ours, floor, "pyarrow reads the runs", 2.0,
                values),
+        Row(f"{size}, time against reading every input (information)", said(ours),
+            f"pyarrow reads the qrels and the runs {said(inputs)}", ours[0] / inputs[0],
+            ours[1] / inputs[1], "-", None, f"{ours[2]:.0f} / {inputs[2]:.0f} MiB", values),
     ]  # fmt: skip
 
 

@@ -10,6 +10,7 @@ TOOL is one of:
   and a run's article scores its best result;
 - `ir_measures`, `ranx`: their own TREC readers and evaluation of the same measures;
 - `pyarrow`: the floor, pyarrow's CSV reader reading every run into a table, nothing more.
+- `pyarrow_inputs`: the same with the qrels read too (every input Focal reads).
 
 Every tool prints one JSON object on its last line: the mean of MAP, P@10 and nDCG@10 of each run
 over its topics (trec_eval's names), or `{}` for the floor. Timing and memory are the launcher's.
@@ -126,12 +127,23 @@ def pyarrow_floor(qrels: str, runs: list[str]) -> Means:
     return {}
 
 
+def pyarrow_inputs(qrels: str, runs: list[str]) -> Means:
+    """What reading every input costs at the least: the qrels too (the read floor of
+    benchmarks/trec_eval_cli.py)."""
+    from pyarrow import csv
+
+    csv.read_csv(qrels, read_options=csv.ReadOptions(column_names=["topic", "it", "doc", "grade"]),
+                 parse_options=csv.ParseOptions(delimiter=" "))  # fmt: skip
+    return pyarrow_floor(qrels, runs)
+
+
 TOOLS: dict[str, Callable[[str, list[str]], Means]] = {
     "pytrec_eval": with_pytrec(trec_qrels, trec_run),
     "pytrec_eval_fol": with_pytrec(fol_qrels, fol_run),
     "ir_measures": ir_measures,
     "ranx": ranx,
     "pyarrow": pyarrow_floor,
+    "pyarrow_inputs": pyarrow_inputs,
 }
 
 if __name__ == "__main__":
