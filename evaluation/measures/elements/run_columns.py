@@ -20,14 +20,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from evaluation.formats.elements.run_table import ElementTable
 from evaluation.measures.elements import cutoffs, precall, xcg
-from evaluation.measures.elements.codes import Codes, pack
+from evaluation.measures.elements.codes import Codes, RankedColumns, pack
 from evaluation.measures.elements.topic import PreparedTopic
 
 _NONE = np.iinfo(np.int64).max  # "no such position"
-Ranked = tuple[str, tuple[Sequence[str], Sequence[str], Sequence[float]]]
-"""A topic and its results in rank order: articles, paths, scores."""
 
 
 @dataclass
@@ -99,48 +96,6 @@ def _lookup(
         return np.full(keys.shape, missing, dtype=values.dtype)
     at = np.minimum(np.searchsorted(table, keys), table.size - 1)
     return np.where(table[at] == keys, values[at], missing)
-
-
-@dataclass(frozen=True)
-class RankedColumns:
-    """A run's results on the qrels topics it answers, as integer columns in rank order: the
-    results of topic `topics[t]` (its index in the qrels) are `starts[t]` up to `starts[t + 1]`;
-    articles and paths are `Codes` ids."""
-
-    topics: list[int]
-    starts: NDArray[np.int64]
-    articles: NDArray[np.int64]
-    paths: NDArray[np.int64]
-    scores: NDArray[np.float64]
-
-
-def ranked_columns(qrels: QrelsColumns, codes: Codes, ranked: Sequence[Ranked]) -> RankedColumns:
-    """The columns of results given topic by topic as lists (topics of the qrels, run order)."""
-    lengths = [len(results[0]) for _, results in ranked]
-    return RankedColumns(
-        [qrels.topics[t] for t, _ in ranked],
-        np.concatenate(([0], np.cumsum(lengths, dtype=np.int64))).astype(np.int64),
-        codes.many([a for _, rs in ranked for a in rs[0]], paths=False),
-        codes.many([p for _, rs in ranked for p in rs[1]], paths=True),
-        np.array([x for _, rs in ranked for x in rs[2]], dtype=np.float64),
-    )
-
-
-def table_columns(qrels: QrelsColumns, codes: Codes, table: ElementTable) -> RankedColumns:
-    """The columns of a run read as a table, without the topics the qrels lack."""
-    known = np.array([t in qrels.topics for t in table.topics], dtype=bool)
-    sizes = np.diff(np.append(table.firsts, len(table))).astype(np.int64)
-    articles = codes.many(table.article_names, paths=False)[table.articles]
-    paths = codes.many(table.path_names, paths=True)[table.paths]
-    scores = table.scores
-    if not known.all():
-        keep = np.repeat(known, sizes)
-        articles, paths, scores = articles[keep], paths[keep], scores[keep]
-    return RankedColumns(
-        [qrels.topics[t] for t in table.topics if t in qrels.topics],
-        np.concatenate(([0], np.cumsum(sizes[known]))).astype(np.int64),
-        articles, paths, np.asarray(scores, dtype=np.float64),
-    )  # fmt: skip
 
 
 def evaluate_run(

@@ -22,7 +22,13 @@ from evaluation.formats.elements.run_table import ElementTable
 from evaluation.formats.records import Run
 from evaluation.measures.elements import quantisation, run_columns
 from evaluation.measures.elements import topic as element_topic
-from evaluation.measures.elements.codes import MAX_TOPICS, Codes
+from evaluation.measures.elements.codes import (
+    MAX_TOPICS,
+    Codes,
+    RankedColumns,
+    ranked_columns,
+    table_columns,
+)
 from evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation, aggregate
 from evaluation.measures.registry.names import element_rows
 
@@ -135,8 +141,8 @@ def evaluate_elements(
             (t, ([r.article for r in rs], [r.path or "" for r in rs], [r.score for r in rs]))
             for t, rs in found
         ]
-        ranked_columns = run_columns.ranked_columns(columns, prepared.codes, keys)
-        _evaluate_columns(evaluation, prepared, ranked_columns, [t for t, _ in found])
+        whole = ranked_columns(columns.topics, prepared.codes, keys)
+        _evaluate_columns(evaluation, prepared, whole, [t for t, _ in found])
     _add_unanswered(evaluation, prepared, set(run.topics))
     return evaluation
 
@@ -152,7 +158,7 @@ def evaluate_element_table(
     evaluation = RunEvaluation(table.run_id, table.file, settings, [], [])
     evaluation.unknown_topics.extend(t for t in table.topics if t not in qrels.topics)
     columns = prepared.columns(options)
-    ranked = run_columns.table_columns(columns, prepared.codes, table)
+    ranked = table_columns(columns.topics, prepared.codes, table)
     _evaluate_columns(evaluation, prepared, ranked, [t for t in table.topics if t in qrels.topics])
     _add_unanswered(evaluation, prepared, set(table.topics))
     return evaluation
@@ -160,7 +166,7 @@ def evaluate_element_table(
 
 def _evaluate_columns(
     evaluation: RunEvaluation, prepared: PreparedElementQrels,
-    ranked: run_columns.RankedColumns, topics: list[str],
+    ranked: RankedColumns, topics: list[str],
 ) -> None:  # fmt: skip
     """The values of each of `topics` (those of `ranked`), added to `evaluation`."""
     options = evaluation.settings.elements or element_topic.ElementOptions()
