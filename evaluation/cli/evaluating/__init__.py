@@ -1,2 +1,2 @@
-"""How the commands get their runs' values from Focal's own engines: `focal eval`'s passage
-tasks and article measures, and the per-topic values `focal compare` tests."""
+"""Runs evaluated for the commands: `focal eval`'s path through Focal's own engines, and the
+per-topic values `focal compare` tests (read from files, or evaluated as `focal eval` does)."""
