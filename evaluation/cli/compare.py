@@ -1,8 +1,9 @@
 """`focal compare`: significance tests between every pair of runs (spec section 8).
 
 The runs are evaluated exactly as `focal eval` evaluates them (`eval_workers.evaluate_files`),
-or per-topic values are read from `focal eval -q --format tsv` output (`--scores`); then one
-measure's values are paired by topic and every pair i < j is tested and corrected.
+or per-topic values are read from `focal eval -q --format tsv` output (`--scores`; both in
+`cli.evaluating.per_topic`); then one measure's values are paired by topic and every pair i < j
+is tested and corrected.
 
 `focal compare agreement ...` is a second form. Click cannot give a group both its own
 positional arguments (QRELS RUN...) and sub-commands, so `compare` is one command whose
@@ -12,16 +13,15 @@ usage and errors are then the sub-command's own.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import secrets
 import sys
-from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import click
 
 from evaluation.cli.compare_report import FORMATS, WRITERS, write_agreement, write_curve
+from evaluation.cli.evaluating.per_topic import evaluated_values, scores_values
 from evaluation.errors import FormatError
 from evaluation.measures.registry.declarations import TASKS, topic_rows
 from evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
@@ -88,64 +88,6 @@ def comparison_effects(
 ) -> Effects:
     """The intervals and effect sizes printed beside the p-values (bootstrap: --samples, --seed)."""
     return effect_sizes(comparison, confidence, method, settings["samples"], settings["seed"])
-
-
-def scores_values(paths: Sequence[str], measure: str | None) -> tuple[str, dict[str, Any]]:
-    """(measure, run → topic → value) from --scores files; FormatError for bad files."""
-    from evaluation.formats.scores import read_scores
-
-    scores = read_scores(paths)
-    available = scores.measures()
-    if measure is None:
-        defaults = [m for m in ("AiP", "AgP", "MAP") if m in available]
-        if not defaults and len(available) != 1:
-            raise FormatError(paths[0], None, "several measures: choose one with -m")
-        measure = defaults[0] if defaults else available[0]
-    elif measure not in available:  # another spelling of a printed row: AP for map
-        from evaluation.measures.registry.vocabulary import asked_rows
-
-        with contextlib.suppress(ValueError):
-            measure = asked_rows([measure], available)[0][1]
-    values = scores.of_measure(measure)
-    if not values:
-        raise FormatError(", ".join(paths), None, f"no per-topic values of measure {measure}")
-    return measure, values
-
-
-def evaluated_values(
-    qrels: str,
-    runs: Sequence[str],
-    task: str,
-    measure: str,
-    evaluation: dict[str, Any],
-    jobs: int = 1,
-) -> tuple[dict[str, dict[str, float]], list[str]]:
-    """Evaluate the runs as `focal eval` does: (run → topic → value, the qrels topics); the
-    values are those of the topics each run answers (`pair_by_topic` scores the others 0)."""
-    if task == "articles":
-        from evaluation.cli import trec_eval
-        from evaluation.measures import providers
-
-        call = providers.Call(task, (measure,), trec_eval.is_trec_qrels(qrels))
-        if providers.choose(call)[0] is providers.TREC_RUN:  # the names `focal eval` reads
-            from evaluation.measures.engines.trec_run import TrecOptions
-
-            return trec_eval.per_topic_values(qrels, runs, measure, TrecOptions())
-    from evaluation.cli.eval_workers import evaluate_files
-    from evaluation.formats.fol.qrels import read_qrels
-    from evaluation.measures.evaluate import PreparedQrels, Settings
-
-    evaluation = {**evaluation, "complete": False}
-    settings = Settings(task=task, **evaluation)
-    if task == "articles":
-        settings = Settings(task=task, measures=(measure,), **evaluation)
-    prepared = PreparedQrels(read_qrels(qrels))
-    values: dict[str, dict[str, float]] = {}
-    for path, result in zip(runs, evaluate_files(prepared, settings, runs, jobs), strict=True):
-        if result.run_id in values:
-            raise FormatError(path, None, f"a second run named {result.run_id}")
-        values[result.run_id] = {t.topic: float(t.values[measure]) for t in result.topics}
-    return values, list(prepared.qrels)
 
 
 class CompareCommand(click.Command):

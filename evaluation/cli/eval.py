@@ -2,45 +2,21 @@
 
 Output goes to stdout in the official layout by default; notes (averaging used, strict mode,
 warnings, run topics absent from the qrels) go to stderr so that stdout stays comparable with the
-official program. Errors in input files are one line on stderr and exit code 2.
+official program. Errors in input files are one line on stderr and exit code 2. This module
+reads the command line and chooses the engine; each engine's path is a module of its own
+(`cli.trec_eval`, `cli.eval_elements`, `cli.evaluating.focal_engines`).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Literal
 
 import click
 
 from evaluation.cli.eval_output import FORMATS
-from evaluation.errors import FormatError
 from evaluation.measures.tasks import ALL_PASSAGE_TASKS, TASKS
-
-if TYPE_CHECKING:  # the measures are loaded once the focused runs are being parsed (below)
-    from evaluation.measures.evaluate import RunEvaluation
-
-SHOWN_WARNINGS = 10  # per run; the rest are counted
-
-
-def _notes(evaluation: RunEvaluation) -> list[str]:
-    name = evaluation.run_id
-    notes = [f"{name}: {evaluation.averaging}"]
-    if evaluation.settings.strict:
-        notes.append(
-            f"{name}: strict mode: exact recall bins and gP[k] = sum/k; NOT the official program"
-        )
-    if evaluation.unknown_topics:
-        notes.append(
-            f"{name}: run topics absent from the qrels (ignored): "
-            + " ".join(evaluation.unknown_topics)
-        )
-    shown = evaluation.warnings[:SHOWN_WARNINGS]
-    notes.extend(f"{name}: warning: {w}" for w in shown)
-    if len(evaluation.warnings) > len(shown):
-        notes.append(f"{name}: ... and {len(evaluation.warnings) - len(shown)} more warnings")
-    return notes
 
 
 @click.command("eval")
@@ -268,68 +244,14 @@ def eval_command(
 
     if measures and task != "articles":
         raise click.UsageError("-m/--measure is for --task articles and elements")
-    from evaluation.formats._source import collector_paused
+    from evaluation.cli.evaluating.focal_engines import run_focal_engines
 
-    # Modules, records and arrays hold no cycles worth collecting: the cyclic collector would go
-    # through numpy's and pyarrow's modules as they load, then through the qrels' objects, some
-    # 60 times in a call of 20 runs (20-25 ms holding the GIL), and once more through every
-    # object of the call as the output is written, freeing nothing.
-    with collector_paused():
-        with ExitStack() as stack:
-            runs = None
-            if task == "focused":  # parsed from here on, while the measures load and qrels are read
-                from evaluation.formats.fol.read_ahead import ReadAhead
-
-                runs = stack.enter_context(ReadAhead(run_paths))
-            from evaluation.cli.eval_workers import evaluate_files
-            from evaluation.formats.fol.qrels import read_qrels_columns
-            from evaluation.measures.evaluate import PreparedQrels, Settings
-
-            try:
-                chosen = cast(dict[str, Any], {"measures": measures} if measures else {})
-                settings = Settings(
-                    task=task, complete=complete, beta=beta, n=bep_window, irr=irr,
-                    strict=strict, **chosen,
-                )  # fmt: skip
-            except ValueError as error:
-                raise click.UsageError(str(error)) from error
-            try:
-                prepared = PreparedQrels(*read_qrels_columns(qrels_path))
-                jobs = jobs or os.cpu_count() or 1
-                evaluations = evaluate_files(prepared, settings, run_paths, jobs, runs)
-            except FormatError as error:
-                click.echo(f"focal eval: {error}", err=True)
-                sys.exit(2)
-        _write(
-            evaluations, output_format, per_topic, None if task == "articles" else plot_path,
-            confidence, ci_method,
-        )  # fmt: skip
-    if plot_path and task == "articles":  # the same relevance (rel_chars > 0) as trec_eval's
-        from evaluation.cli.trec_eval import plot_recall_curves
-        from evaluation.measures.engines.trec_run import TrecOptions
-
-        plot_recall_curves(qrels_path, run_paths, TrecOptions(complete=complete), plot_path)
-
-
-def _write(
-    evaluations: list[RunEvaluation], output_format: str, per_topic: bool, plot_path: str | None,
-    confidence: float | None = None, ci_method: str = "t",
-) -> None:  # fmt: skip
-    """The notes on stderr, the evaluations on stdout, and the plot if asked for."""
-    from evaluation.cli.eval_output import WRITERS, mean_intervals
-
-    for evaluation in evaluations:
-        for note in _notes(evaluation):
-            click.echo(note, err=True)
-    intervals = None
-    if confidence is not None:
-        intervals = mean_intervals(evaluations, confidence, ci_method, seed=0)
-    WRITERS[output_format](evaluations, sys.stdout, per_topic, intervals)
-    if plot_path:
-        from evaluation.cli.plot import plot_curves
-
-        plot_curves(evaluations, plot_path)
-        click.echo(f"plot written to {plot_path}", err=True)
+    run_focal_engines(
+        task, qrels_path, run_paths, measures, complete=complete, beta=beta,
+        bep_window=bep_window, irr=irr, strict=strict, output_format=output_format,
+        per_topic=per_topic, plot_path=plot_path, confidence=confidence, ci_method=ci_method,
+        jobs=jobs,
+    )  # fmt: skip
 
 
 @click.command("measures")

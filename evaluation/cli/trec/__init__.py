@@ -1,2 +1,3 @@
-"""`focal trec_eval`: trec_eval 10.0's command line (options, files, output, exit codes) over
-the article engine that `focal eval --task articles` uses too."""
+"""trec_eval's command line and layouts: `focal trec_eval` (trec_eval 10.0's options, files,
+output and exit codes) over the article engine that `focal eval --task articles` uses too, and
+the layouts both print."""

@@ -43,7 +43,8 @@ from evaluation.measures.engines.trec_run import (
     TrecOptions,
     evaluate_trec,
 )
-from evaluation.measures.registry.names import UnknownMeasure, c_atol, parse_trec
+from evaluation.measures.registry.c_numbers import c_atol
+from evaluation.measures.registry.names import UnknownMeasure, parse_trec
 from evaluation.measures.registry.trec import GROUP_MEASURES, Selection
 
 VERSION = "10.0-rc3"

@@ -3,7 +3,8 @@
 A name is a base, then optionally ir_measures' arguments `(rel=2)`, a parameter after `@`
 (`P@10`, `nxCG@k`, `IPrec@0.5`), a curve `[x]` (`inex_eval[x]`), or trec_eval's parameters after
 the first dot (`P.5,10`, `iprec_at_recall.0.1,0.5`, `set_F.0.5`). `split` reads that syntax;
-`parse` finds the declaration the name stands for in one vocabulary, with its parameters.
+`parse` finds the declaration the name stands for in one vocabulary, with its parameters
+(trec_eval's parameters read with C's readers, `registry.c_numbers`).
 
 The vocabulary is explicit because one spelling may name two measures:
 - `articles`: Focal's article measures on FOL qrels (MAP, P@k, nDCG(gain=fraction)@k, Rprec,
@@ -28,6 +29,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from evaluation.measures.registry import trec
+from evaluation.measures.registry.c_numbers import c_atof as c_atof  # for engines.trec_prefs
+from evaluation.measures.registry.c_numbers import c_atol, c_pairs
 from evaluation.measures.registry.declarations import ARTICLE_MEASURES, ELEMENT_MEASURES
 
 Vocabulary = Literal["articles", "trec", "elements"]
@@ -206,53 +209,6 @@ def _trec_family(text: str, name: str, params: str | None) -> Request:
     if len(set(values)) != len(values):
         raise ValueError(f"duplicate cut-offs in {name}.{params} (trec_eval refuses them)")
     return Request(text, "trec", name, tuple(values))
-
-
-_ATOL = re.compile(r"\s*([+-]?\d+)")
-_ATOF = re.compile(r"\s*([+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))")
-
-
-def c_atol(text: str) -> int:
-    """C's `atol`: the leading integer, 0 when there is none.
-
-    >>> c_atol("23.4"), c_atol("x"), c_atol(" -7b")
-    (23, 0, -7)
-    """
-    match = _ATOL.match(text)
-    return int(match[1]) if match else 0
-
-
-def c_atof(text: str) -> float:
-    """C's `atof`: the leading number, 0.0 when there is none.
-
-    >>> c_atof(".25"), c_atof("2x"), c_atof("")
-    (0.25, 2.0, 0.0)
-    """
-    match = _ATOF.match(text)
-    return float(match[1]) if match else 0.0
-
-
-def c_pairs(params: str) -> list[tuple[str, float]]:
-    """`name=value,...` as trec_eval's `get_param_pairs` reads it: refused unless `=` and `,`
-    alternate, starting with a name; values with `atof`.
-
-    >>> c_pairs("1=3,2=9,4=4.5")
-    [('1', 3.0), ('2', 9.0), ('4', 4.5)]
-    """
-    last = ","
-    for char in params:
-        if char in ",=":
-            if char == last:
-                last = ","
-                break
-            last = char
-    if last != "=":
-        raise ValueError(f"malformed pair parameters in {params!r} (expected name=value,...)")
-    pairs = []
-    for item in params.split(","):
-        key, _, value = item.partition("=")
-        pairs.append((key, c_atof(value)))
-    return pairs
 
 
 def parse_trec(specs: Sequence[str]) -> trec.Selection:

@@ -19,6 +19,7 @@ MODULES = [
     "evaluation.measures.evaluate",
     "evaluation.measures.providers",
     "evaluation.measures.registry.names",
+    "evaluation.measures.registry.c_numbers",
     "evaluation.cli.eval_output",
 ]
 
