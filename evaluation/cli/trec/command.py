@@ -255,7 +255,7 @@ def _adjuster(zscores: dict[tuple[str, str], tuple[float, float]] | None):  # ty
 
 
 def render(evaluation: TrecEvaluation, selection: Selection, request: Request) -> str:
-    """trec_eval's output for the run (`evaluation.cli.trec_eval.trec_lines`)."""
+    """trec_eval's output for the run (`layout.trec_lines`)."""
     return "".join(
         trec_lines(evaluation, selection, request.per_topic, request.summary,
                    request.zscores is not None)
