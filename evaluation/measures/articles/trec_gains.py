@@ -1,10 +1,9 @@
 """trec_eval 10.0's gain-based and unjudged-document measures, topic by topic.
 
-Gains (`gain_init.c`): each grade of the topic's judgements (0 up to its largest judged grade)
-gains its own value unless `-m measure.grade=gain,...` gives another; a grade absent from the
-qrels (a document outside the pool, -1, or unjudged, -2) gains 0. The ideal ranking takes the
-judged documents by gain, highest first, and stops at the first gain that is not positive.
-With r the rank, g(r) the gain at r and I(r) the ideal gain at r:
+Gains come from the topic's gain table (`trec_gain_table`, trec_eval's `gain_init.c`): by
+default each judged grade gains its own value, a document outside the pool or unjudged 0; the
+ideal ranking takes the judged documents by gain, highest first. With r the rank, g(r) the gain
+at r and I(r) the ideal gain at r:
 
 - ndcg: Σ g(r)/log2(r+1) ÷ Σ I(r)/log2(r+1) (Järvelin & Kekäläinen, TOIS 2002); dcg and
   ideal_dcg are the two sums.
@@ -27,86 +26,25 @@ last bit; they run only for the families asked for.
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from evaluation.measures.articles.trec_gain_table import (
+    Gain,
+    IdealWalk,
+    Ints,
+    Pairs,
+    gain_of,
+    gains,
+    ideal,
+)
+
 NONPOOL = -1
 UNJUDGED = -2
 RBP_PERSISTENCE = 0.9
-Pairs = Sequence[tuple[str, float]]
-Ints = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class Gain:
-    """One gain level: the grade, its gain, and how many judged documents have the grade."""
-
-    grade: int
-    gain: float
-    count: int
-
-
-def _is_int(text: str) -> bool:
-    digits = text[1:] if text[:1] in "+-" else text
-    return digits.isdigit() and digits.isascii()
-
-
-def gains(pairs: Pairs, levels: Ints) -> list[Gain]:
-    """The topic's gain levels, lowest gain first: given grades first, then every grade up to
-    the largest judged one at its own value (`setup_gains`). trec_eval compares gains as the
-    integer part of their difference; the same comparison is kept, with a stable sort."""
-    table = [Gain(int(name), value, 0) for name, value in pairs if _is_int(name)]
-    for grade, count in enumerate(levels.tolist()):
-        at = next((i for i, g in enumerate(table) if g.grade == grade), None)
-        if at is None:
-            table.append(Gain(grade, float(grade), int(count)))
-        else:
-            table[at] = Gain(grade, table[at].gain, int(count))
-
-    def compare(a: Gain, b: Gain) -> int:
-        return int(a.gain - b.gain)
-
-    return sorted(table, key=functools.cmp_to_key(compare))
-
-
-def gain_of(table: list[Gain], grades: Ints) -> npt.NDArray[np.float64]:
-    """Each retrieved grade's gain (the first level with that grade; 0 for none)."""
-    lookup: dict[int, float] = {}
-    for level in table:
-        lookup.setdefault(level.grade, level.gain)
-    return np.array([lookup.get(g, 0.0) for g in grades.tolist()], dtype=np.float64)
-
-
-class _IdealWalk:
-    """The ideal ranking walked rank by rank, as trec_eval walks it: `gain` is the ideal gain
-    at the rank `step` reached (0 once the positive gains are used up)."""
-
-    def __init__(self, table: list[Gain]) -> None:
-        self.table = table
-        self.level = len(table) - 1
-        self.gain = table[self.level].gain if self.level >= 0 else 0.0
-        self.count = 0
-
-    def step(self) -> float:
-        self.count += 1
-        while self.level >= 0 and self.count > self.table[self.level].count:
-            self.count, self.level = 1, self.level - 1
-            self.gain = self.table[self.level].gain if self.level >= 0 else 0.0
-        return self.gain
-
-
-def ideal(table: list[Gain]) -> list[float]:
-    """The ideal ranking's gains, rank by rank, up to the first that is not positive."""
-    walk, out = _IdealWalk(table), []
-    while walk.gain > 0.0 and walk.step() > 0.0:
-        out.append(walk.gain)
-    return out
 
 
 def dcg_values(family: str, pairs: Pairs, grades: Ints, levels: Ints, num_rel: int) -> float:
@@ -136,7 +74,7 @@ def dcg_values(family: str, pairs: Pairs, grades: Ints, levels: Ints, num_rel: i
 def _ndcg_rel(gained: list[float], table: list[Gain]) -> float:
     """`m_ndcg_rel.c`, step for step (a relevant document past the ideal's end divides by the
     ideal DCG so far; a topic without positive gains scores 0)."""
-    walk = _IdealWalk(table)
+    walk = IdealWalk(table)
     results = best = total = 0.0
     relevant = found = i = 0
     while i < len(gained) and walk.gain > 0.0:
@@ -175,7 +113,7 @@ def _ratio(numerator: float, denominator: float) -> float:
 
 def _rndcg(gained: list[float], table: list[Gain]) -> float:
     """`m_Rndcg.c`, step for step: ndcg is sampled wherever the ideal gain changes."""
-    walk = _IdealWalk(table)
+    walk = IdealWalk(table)
     results = best = total = 0.0
     changes = i = 0
     previous = walk.gain
@@ -213,7 +151,7 @@ def _rndcg(gained: list[float], table: list[Gain]) -> float:
 
 def _g(gained: list[float], table: list[Gain]) -> float:
     """`m_G.c`: the cost of a rank is its ideal gain, at least 1."""
-    walk = _IdealWalk(table)
+    walk = IdealWalk(table)
     value = so_far = cost = 0.0
     i = 0
     while i < len(gained) and walk.gain > 0.0:

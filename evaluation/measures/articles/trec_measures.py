@@ -22,7 +22,7 @@ relevant documents in ranks 1..r):
   the topic's judged grades (Järvelin & Kekäläinen, TOIS 2002); the level plays no part.
 - iprec_at_recall_p: the highest precision at or below the rank where the cut-off's
   relevant document was found; cut-off = (long)(p·R + 0.9) in trec_eval 9,
-  lround(p·R) in trec_eval 10 (see `recall_cutoff`). 11pt_avg: their mean.
+  lround(p·R) in trec_eval 10 (see `trec_interpolated.recall_cutoff`). 11pt_avg: their mean.
 - Rprec_mult_m: precision at rank (long)(m·R + 0.9); utility: p1·c(n) + p2·(n − c(n)) +
   p3·(R − c(n)) + p4·(−n − R + c(n)) with (1, −1, 0, 0) by default (no collection size: trec_eval's
   -N is 0 unless given, and Focal does not take it).
@@ -36,7 +36,6 @@ relevant documents in ranks 1..r):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -45,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluation.measures.articles import trec_gains
+from evaluation.measures.articles.trec_interpolated import interpolated, mean_reversed
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -86,29 +86,6 @@ class Ranked:
     num_nonrel: Ints  # per topic: judged documents with 0 <= grade < level
     ideal: list[Floats]  # per topic: cumulative ideal DCG at ranks 1, 2, ...
     levels: list[Ints] = field(default_factory=list)  # per topic: judged documents per grade
-
-
-def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:
-    """How many relevant documents a recall level needs: 9.x `(long)(p·R + 0.9)`, 10.0
-    `lround(p·R)` (halves away from zero).
-
-    3 relevant documents at 10 % recall: 0.3 + 0.9 = 1.2 -> 1 in 9.x; lround(0.3) = 0 in 10.0.
-    >>> recall_cutoff(0.1, 3, 9), recall_cutoff(0.1, 3, 10)
-    (1, 0)
-    >>> recall_cutoff(0.5, 3, 9), recall_cutoff(0.5, 3, 10)
-    (2, 2)
-    """
-    return int(recall_cutoffs(fraction, np.array([num_rel]), version)[0])
-
-
-def recall_cutoffs(fraction: float, num_rel: Ints, version: int) -> Ints:
-    """`recall_cutoff` for every topic at once."""
-    product = fraction * num_rel.astype(np.float64)
-    if version == 9:
-        return (product + 0.9).astype(np.int64)
-    whole = np.floor(product)  # lround: halves away from zero (p and R are not negative)
-    rounded: Ints = (whole + (product - whole >= 0.5)).astype(np.int64)
-    return rounded
 
 
 def topic_values(
@@ -204,11 +181,11 @@ def topic_values(
         elif family in ("iprec_at_recall", "11pt_avg"):
             levels = selection.parameters(family)
             if family not in curves:
-                curves[family] = _interpolated(
+                curves[family] = interpolated(
                     ranked, cum, rank, relevant, num_rel_ret, levels, version
                 )
             curve = curves[family]
-            out[name] = curve[levels.index(k)] if k is not None else _mean_reversed(curve)
+            out[name] = curve[levels.index(k)] if k is not None else mean_reversed(curve)
         elif family in ("set_P", "set_recall", "set_F", "set_relative_P", "set_map"):
             out[name] = _set_measure(family, num_ret, num_rel, num_rel_ret, selection)
     return out
@@ -261,40 +238,6 @@ def _normalise(dcg: Floats, ideal: list[Floats], cut: int | None) -> Floats:
     ])  # fmt: skip
     ratio: Floats = np.divide(dcg, best, out=np.zeros(len(dcg)), where=best > 0)
     return ratio
-
-
-def _interpolated(
-    ranked: Ranked, cum: Ints, rank: Ints, relevant: npt.NDArray[np.bool_],
-    num_rel_ret: Ints, levels: tuple[float, ...], version: int,
-) -> list[Floats]:  # fmt: skip
-    """iprec at each recall level, per topic (trec_eval `m_iprec_at_recall.c`)."""
-    precision = cum / rank
-    ends = np.append(ranked.starts[1:], len(precision))
-    best_below = np.empty_like(precision)
-    for start, end in zip(ranked.starts.tolist(), ends.tolist(), strict=True):
-        best_below[start:end] = np.maximum.accumulate(precision[start:end][::-1])[::-1]
-    at_relevant = best_below[relevant]  # per relevant position, topic after topic
-    first_relevant = np.concatenate(([0], np.cumsum(num_rel_ret)))[:-1]
-    num_rel, found = ranked.num_rel, num_rel_ret
-    empty = np.diff(np.append(ranked.starts, len(precision))) == 0
-    curves = []
-    for fraction in levels:
-        needed = recall_cutoffs(fraction, num_rel, version)
-        reached = (needed <= found) & (found > 0)
-        at = first_relevant + np.maximum(needed, 1) - 1
-        picked = at_relevant[np.where(reached, at, 0)] if len(at_relevant) else np.zeros(len(at))
-        values = np.where(reached, picked, 0.0)
-        values[(needed <= found) & empty] = math.nan  # nothing retrieved (-J): trec_eval's 0/0
-        curves.append(values)
-    return curves
-
-
-def _mean_reversed(curve: list[Floats]) -> Floats:
-    """The mean over recall levels, summed from the last level down as trec_eval sums."""
-    total = np.zeros_like(curve[0])
-    for values in reversed(curve):
-        total = total + values
-    return total / len(curve)
 
 
 def _set_measure(family: str, num_ret: Ints, num_rel: Ints, num_rel_ret: Ints,

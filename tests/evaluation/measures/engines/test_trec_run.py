@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaluation.cli.trec_eval import load_index, load_run
-from evaluation.measures.articles.trec_measures import recall_cutoff
+from evaluation.measures.articles.trec_interpolated import recall_cutoff
 from evaluation.measures.engines.trec_grades import GradeTable
 from evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
 from evaluation.measures.registry.names import parse_trec
