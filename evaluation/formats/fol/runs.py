@@ -11,22 +11,22 @@ the official INEX program. Topics whose lines are not contiguous are grouped (fi
 and reported in `Run.warnings`.
 
 Parsing is columnar: a line is split once, the columns are converted with `map` at C speed, and
-only when a conversion fails do we walk the lines again to name the first bad one.
+only when a conversion fails do we walk the lines again to name the first bad one (`run_fields`).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import fields
 from itertools import repeat
-from operator import methodcaller
 from pathlib import Path
-from typing import TextIO, TypeVar, cast
+from typing import TextIO
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import collector_paused, read_bytes
 from evaluation.formats.bounds import check_run
+from evaluation.formats.fol.run_fields import ColumnReader, element_paths, offsets, single_run_id
 from evaluation.formats.records import Result, Run, RunKind, group_results
 
 FIELDS_OF_KIND: dict[RunKind, int] = {"fol": 8, "element": 7, "article": 6}
@@ -41,9 +41,6 @@ A_RUN: dict[RunKind, str] = {
     "element": "an element run",
     "article": "an article run",
 }
-MISSING_OFFSETS = frozenset({b"X", b"x", b"-1"})
-
-T = TypeVar("T")
 
 
 def read_run(path: str | Path, kind: RunKind | None = None) -> Run:
@@ -86,8 +83,8 @@ def parse_run_bytes(data: bytes, name: str, kind: RunKind | None = None) -> Run:
             f"expected {A_RUN[kind]} with {FIELDS_OF_KIND[kind]} fields {SHAPES[kind]}, "
             f"found {FIELDS_OF_KIND[detected]} fields",
         )
-    column = _ColumnReader(numbers, name)
-    run_id = _single_run_id(columns[5], numbers, name)
+    column = ColumnReader(numbers, name)
+    run_id = single_run_id(columns[5], numbers, name)
     topics = column.text(columns[0], "a UTF-8 topic id")
     articles = column.text(columns[2], "a UTF-8 article id")
     ranks = column.convert(columns[3], int, "an integer rank")
@@ -98,10 +95,10 @@ def parse_run_bytes(data: bytes, name: str, kind: RunKind | None = None) -> Run:
     paths: Sequence[str | None] = [None] * count
     missing: Sequence[bool] = [False] * count
     if detected == "fol":
-        starts, missing = _offsets(columns[6], numbers, name)
+        starts, missing = offsets(columns[6], numbers, name)
         lengths = column.counts(columns[7], "a non-negative integer length")
     elif detected == "element":
-        paths = _element_paths(column, columns[6])
+        paths = element_paths(column, columns[6])
     results = build_results(
         topics, articles, ranks, scores, numbers, starts, lengths, paths, missing
     )
@@ -193,118 +190,6 @@ def _detect_kind(rows: list[list[bytes]], numbers: list[int], name: str) -> RunK
             f"found {len(rows[index])}",
         )
     return kind
-
-
-def _single_run_id(run_ids: Sequence[bytes], numbers: list[int], name: str) -> str:
-    first = run_ids[0]
-    if run_ids.count(first) != len(run_ids):
-        index = next(i for i, run_id in enumerate(run_ids) if run_id != first)
-        raise FormatError(
-            name,
-            numbers[index],
-            f"expected run id {_show(first)} as on line {numbers[0]}, "
-            f"found {_show(run_ids[index])}",
-        )
-    try:
-        return first.decode()
-    except UnicodeDecodeError:
-        raise FormatError(name, numbers[0], f"expected a UTF-8 run id, found {first!r}") from None
-
-
-class _ColumnReader:
-    """Converts whole columns at C speed; on failure, finds and names the first bad line."""
-
-    def __init__(self, numbers: list[int], name: str) -> None:
-        self.numbers = numbers
-        self.name = name
-
-    def convert(
-        self, tokens: Sequence[bytes], convert: Callable[[bytes], T], expected: str
-    ) -> list[T]:
-        try:
-            return list(map(convert, tokens))
-        except ValueError:
-            for index, token in enumerate(tokens):
-                try:
-                    convert(token)
-                except ValueError:
-                    raise FormatError(
-                        self.name, self.numbers[index], f"expected {expected}, found {_show(token)}"
-                    ) from None
-            raise  # pragma: no cover - the loop above always finds the token
-
-    def counts(self, tokens: Sequence[bytes], expected: str) -> list[int]:
-        values = self.convert(tokens, int, expected)
-        if min(values) < 0:
-            index = next(i for i, value in enumerate(values) if value < 0)
-            raise FormatError(
-                self.name, self.numbers[index], f"expected {expected}, found {values[index]}"
-            )
-        return values
-
-    def text(self, tokens: Sequence[bytes], expected: str) -> list[str]:
-        return self.convert(tokens, bytes.decode, expected)
-
-
-def _offsets(
-    tokens: Sequence[bytes], numbers: list[int], name: str
-) -> tuple[list[int | None], list[bool]]:
-    """FOL offsets; `X` or `-1` marks a result that does not exist in the article."""
-    try:
-        values = list(map(int, tokens))
-        if min(values) >= 0:
-            return cast(list[int | None], values), [False] * len(tokens)
-    except ValueError:
-        pass
-    starts: list[int | None] = []
-    missing: list[bool] = []
-    for index, token in enumerate(tokens):
-        if token in MISSING_OFFSETS:
-            starts.append(None)
-            missing.append(True)
-            continue
-        try:
-            starts.append(_count(token))
-        except ValueError:
-            raise FormatError(
-                name,
-                numbers[index],
-                "expected a non-negative integer offset (or X or -1 for a missing result), "
-                f"found {_show(token)}",
-            ) from None
-        missing.append(False)
-    return starts, missing
-
-
-def _count(token: bytes) -> int:
-    value = int(token)
-    if value < 0:
-        raise ValueError(token)
-    return value
-
-
-def _element_paths(column: _ColumnReader, tokens: Sequence[bytes]) -> list[str]:
-    """Element paths: decoded and checked on the whole column (C-level maps), then token by
-    token only to name the first bad one."""
-    expected = "an element path like /article[1]/sec[2]"
-    try:
-        paths = list(map(bytes.decode, tokens))
-    except UnicodeDecodeError:
-        paths = []
-    if paths and all(map(methodcaller("startswith", "/"), paths)) and min(map(len, paths)) > 1:
-        return paths
-    return column.convert(tokens, _element_path, expected)
-
-
-def _element_path(token: bytes) -> str:
-    path = token.decode()
-    if not path.startswith("/") or len(path) < 2:
-        raise ValueError(path)
-    return path
-
-
-def _show(token: bytes) -> str:
-    return repr(token.decode("utf-8", "replace"))
 
 
 def write_run(run: Run, stream: TextIO) -> None:
