@@ -34,6 +34,7 @@ from assessor.web.auth import (
     signed_in_user,
 )
 from assessor.web.rendering import render_file
+from assessor.web.views.assess import navigation
 from assessor.web.views.htmx import page_or_fragment
 
 blueprint = Blueprint("assess", __name__)
@@ -62,19 +63,15 @@ def my_topics() -> ResponseReturnValue:
     session = get_session()
     user = signed_in_user()
     rows = [
-        (assignment, assignments.progress(session, assignment), _resume(session, assignment))
+        (
+            assignment,
+            assignments.progress(session, assignment),
+            navigation.resume(session, assignment),
+        )
         for assignment in assignments.assignments_for(session, user)
         if assignment.user_id == user.id
     ]
     return _always_fresh(page_or_fragment("assess/topics.html", "assignments", rows=rows))
-
-
-def _resume(session: Session, assignment: Assignment) -> tuple[str, int, int] | None:
-    """ "Continue where I stopped": (article, its position from 1, pool size), or None when
-    every article is finished."""
-    rows = pool_list.pool_list(session, assignment).rows
-    row = pool_list.resume_point(rows)
-    return None if row is None else (row.article, row.position + 1, len(rows))
 
 
 def _always_fresh(response: Response) -> Response:
@@ -128,13 +125,6 @@ def _choice(name: str, allowed: tuple[str, ...]) -> str:
     return value if value in allowed else allowed[0]
 
 
-def _neighbours(articles: list[str], article: str) -> tuple[str | None, str | None]:
-    position = articles.index(article)
-    previous = articles[position - 1] if position > 0 else None
-    following = articles[position + 1] if position + 1 < len(articles) else None
-    return previous, following
-
-
 @blueprint.get("/assignments/<int:assignment_id>/articles/<article>")
 @login_required
 def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
@@ -147,7 +137,7 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         abort(404)
     state = judgements.get_state(session, assignment, article)
     articles = assignments.pool_articles(session, assignment.topic_id)
-    previous, following = _neighbours(articles, article)
+    previous, following = navigation.neighbours(articles, article)
     adaptive = ordering.topic_order(ordering.topic_pool(session, assignment.topic_id)) is not None
     if row.file is None or row.text_sha256 is None:
         return _without_text(assignment, article, state, articles, previous, following)
@@ -290,30 +280,15 @@ def keywords(assignment_id: int) -> ResponseReturnValue:
 @blueprint.get("/assignments/<int:assignment_id>/next")
 @login_required
 def next_article(assignment_id: int) -> ResponseReturnValue:
-    """Go on to the article the topic's judging order offers now (`campaign.pools.ordering`);
-    for a topic in a fixed order, the article after `?after=` in display order (else the first
-    unjudged one). `?relevant=1|0` is the page's judgement of `after`, which may not be saved
-    yet; an article left unjudged is not offered again at once (the display order's next is).
-    The suggestion an assessor follows is logged; an organiser looking on is only shown it.
-    The pool page, when nothing is left to offer (pool judged or budget spent)."""
+    """Go on to the article `navigation.next_article` offers after `?after=` (`?relevant=1|0` is
+    the page's judgement of `after`, which may not be saved yet); the pool page, when nothing is
+    left to offer (pool judged or budget spent)."""
     session = get_session()
     assignment = _assignment(session, assignment_id)
-    articles = assignments.pool_articles(session, assignment.topic_id)
     after = request.args.get("after", "")
     verdict = request.args.get("relevant")
-    pending = (after, verdict == "1") if after in articles and verdict in ("0", "1") else None
-    choice = ordering.suggestion(session, assignment, pending)
-    following = _neighbours(articles, after)[1] if after in articles else None
-    if choice is None or choice.article == after:
-        target = following
-        if target is None and after not in articles:
-            listed = pool_list.pool_list(session, assignment)
-            target = next((r.article for r in listed.rows if r.status == "unjudged"), None)
-    else:
-        target = choice.article
-        if target is not None and assignment.user_id == signed_in_user().id:
-            ordering.log_suggestion(session, assignment, choice)
-            session.commit()
+    by_assessor = assignment.user_id == signed_in_user().id
+    target = navigation.next_article(session, assignment, after, verdict, by_assessor)
     if target is None:
         return redirect(url_for(".pool", assignment_id=assignment.id), 303)
     return redirect(url_for(".article_screen", assignment_id=assignment.id, article=target), 303)
