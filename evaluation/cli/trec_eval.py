@@ -11,6 +11,7 @@ over the topics, as `eval_output.Intervals` words it.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ import pyarrow as pa
 from evaluation.cli.eval_output import Intervals
 from evaluation.cli.trec.writers import WRITERS
 from evaluation.errors import FormatError
-from evaluation.formats._source import read_bytes
+from evaluation.formats._source import SMALL_FILE, read_bytes
 from evaluation.formats.fol.arrow_table import read_fol_table
 from evaluation.formats.fol.article_runs import articles_of_table
 from evaluation.formats.fol.qrels import read_qrels
@@ -91,6 +92,17 @@ def one_arena() -> None:
         pass
 
 
+def is_large(path: str) -> bool:
+    """Whether a run is read from its path in batches rather than whole (`columnar_source`):
+    the runs whose reading the worker threads take in turn, so that a run's columns are built
+    while another run is evaluated, never two runs' at once. A file that cannot be sized is
+    taken as large (its reader then says what is wrong with it)."""
+    try:
+        return os.path.getsize(path) > SMALL_FILE
+    except OSError:
+        return True
+
+
 def prepared_run(index: GradeTable, path: str) -> PreparedRun:
     """A run in the engine's columns: a TREC run read in batches (`GradeTable.prepare_file`),
     any other through `load_run`."""
@@ -117,9 +129,11 @@ def run_trec_eval(
         index = load_index(qrels_path)
         pa.default_memory_pool().release_unused()  # what reading the qrels needed and freed
 
-        reading = threading.Lock()  # one run read at a time, while the others are evaluated
+        reading = threading.Lock()  # one large run read at a time, while others are evaluated
 
         def evaluate(path: str) -> TrecEvaluation:
+            if not is_large(path):  # a few MiB: read side by side, nothing to hold back
+                return evaluate_named(index, prepared_run(index, path), selection, options)
             with reading:
                 run = prepared_run(index, path)
                 pa.default_memory_pool().release_unused()  # what reading needed: to the system
