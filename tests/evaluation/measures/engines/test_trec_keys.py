@@ -122,3 +122,17 @@ def test_ranking_is_the_sort_of_trec_eval(rows: list, ties: str, written_sorted:
     expected = arrow_order(rows, ties)
     # rows equal in topic, score and document cannot occur (a document once per topic)
     assert order.tolist() == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(PAIRS, st.data())
+def test_duplicates_among_chosen_rows_are_found(pairs: list, data: st.DataObject) -> None:
+    """`has_duplicate` with the real fingerprints on a subset of rows: a pair repeated among
+    the chosen rows is found, one repeated only outside them is not."""
+    codes, docs = table_of(pairs)
+    chosen = sorted(data.draw(st.sets(st.integers(0, max(0, len(pairs) - 1)))) if pairs else [])
+    rows = np.array(chosen, dtype=np.int64)
+    keys = trec_keys.fingerprints(codes, docs)
+    picked = [pairs[i] for i in chosen]
+    assert has_duplicate(codes, docs, keys, rows) == (len(set(picked)) < len(picked))
+    assert has_duplicate(codes, docs, keys) == (len(set(pairs)) < len(pairs))
