@@ -11,10 +11,12 @@ over the topics, as `eval_output.Intervals` words it.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
 from collections.abc import Sequence
+from typing import cast
 
 import click
 import numpy as np
@@ -36,7 +38,7 @@ from evaluation.measures.engines.trec_run import (
     run_from_records,
 )
 from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
-from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY
+from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
 
 TREC_FORMATS = ("trec", "tsv", "json", "table")
 # The measures of `table` when no -m is given (trec_eval's `official` set has 30 rows).
@@ -103,6 +105,39 @@ def is_large(path: str) -> bool:
         return True
 
 
+_SHARED: dict[str, object] = {}  # what forked workers inherit: the qrels' table and the measures
+
+
+def forking() -> bool:
+    """Whether worker processes can be forked here (they inherit the qrels' table)."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _evaluate_shared(path: str) -> TrecEvaluation:
+    index = cast(GradeTable, _SHARED["index"])
+    selection = cast(Selection, _SHARED["selection"])
+    return evaluate_named(index, prepared_run(index, path), selection,
+                          cast(TrecOptions, _SHARED["options"]))  # fmt: skip
+
+
+def on_processes(run_paths: Sequence[str], jobs: int) -> list[TrecEvaluation]:
+    """Small runs evaluated on forked processes, one run a task, in order. A run of a few MiB
+    is read and evaluated in many short numpy and pyarrow steps with Python between them:
+    on threads those steps wait for each other's GIL; a process returns only its rows."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    gc.freeze()  # keep each worker's collector off the inherited qrels (no copy of their pages)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(jobs, len(run_paths)), mp_context=context) as pool:
+            return list(pool.map(_evaluate_shared, run_paths))
+    finally:
+        gc.unfreeze()
+
+
 def prepared_run(index: GradeTable, path: str) -> PreparedRun:
     """A run in the engine's columns: a TREC run read in batches (`GradeTable.prepare_file`),
     any other through `load_run`."""
@@ -141,6 +176,9 @@ def run_trec_eval(
 
         if jobs <= 1 or len(run_paths) <= 1:
             evaluations = list(map(evaluate, run_paths))
+        elif not any(map(is_large, run_paths)) and forking():
+            _SHARED.update(index=index, selection=selection, options=options)
+            evaluations = on_processes(run_paths, jobs)
         else:
             from concurrent.futures import ThreadPoolExecutor
 

@@ -1,6 +1,6 @@
-"""`run_trec_eval` on worker threads: small runs are read side by side, large ones (read in
-batches from their path) one at a time; either way the output is the serial output, byte for
-byte, and a bad file is still reported by name."""
+"""`run_trec_eval` on several workers: small runs on forked processes, large ones (read in
+batches from their path) on threads, read one at a time; either way the output is the serial
+output, byte for byte, and a bad file is still reported by name."""
 
 from __future__ import annotations
 
@@ -40,17 +40,21 @@ def output(capsys: pytest.CaptureFixture[str], qrels: str, runs: list[str], jobs
 
 
 @pytest.mark.parametrize("large", [False, True])
-def test_threads_give_the_serial_output(
+def test_workers_give_the_serial_output(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
     large: bool,
 ) -> None:  # fmt: skip
     qrels, runs = write_files(tmp_path, 6)
     if large:
-        monkeypatch.setattr(trec_eval, "SMALL_FILE", 10)  # every run taken in turn
+        monkeypatch.setattr(trec_eval, "SMALL_FILE", 10)  # threads, every run read in turn
     assert all(is_large(path) == large for path in runs)
+    forked: list[int] = []
+    real = trec_eval.on_processes
+    monkeypatch.setattr(trec_eval, "on_processes", lambda *a: forked.append(1) or real(*a))
     serial = output(capsys, qrels, runs, 1)
     assert serial.count("\tall\t") == 6 * len(MEASURES)
     assert output(capsys, qrels, runs, 2) == serial
+    assert forked == ([] if large else [1])
 
 
 def test_a_file_that_cannot_be_sized_is_taken_in_turn_and_reported(
@@ -63,3 +67,15 @@ def test_a_file_that_cannot_be_sized_is_taken_in_turn_and_reported(
         run_trec_eval(qrels, [*runs, missing], MEASURES, TrecOptions(), False, "trec", 2)
     assert stopped.value.code == 2
     assert "absent.txt" in capsys.readouterr().err
+
+
+def test_a_bad_run_on_a_worker_process_is_reported_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    qrels, runs = write_files(tmp_path, 3)
+    Path(runs[1]).write_text("1 Q0 d1 1 not-a-score run1\n")
+    with pytest.raises(SystemExit) as stopped:
+        run_trec_eval(qrels, runs, MEASURES, TrecOptions(), False, "trec", 2)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "run1.txt:1" in err and "Traceback" not in err
