@@ -11,21 +11,18 @@ over the topics, as `eval_output.Intervals` words it.
 
 from __future__ import annotations
 
-import gc
-import os
 import sys
-import threading
 from collections.abc import Sequence
-from typing import cast
 
 import click
 import numpy as np
 import pyarrow as pa
 
 from evaluation.cli.eval_output import Intervals
+from evaluation.cli.trec.workers import evaluate_runs, one_arena
 from evaluation.cli.trec.writers import WRITERS
 from evaluation.errors import FormatError
-from evaluation.formats._source import SMALL_FILE, read_bytes
+from evaluation.formats._source import read_bytes
 from evaluation.formats.fol.arrow_table import read_fol_table
 from evaluation.formats.fol.article_runs import articles_of_table
 from evaluation.formats.fol.qrels import read_qrels
@@ -38,7 +35,7 @@ from evaluation.measures.engines.trec_run import (
     run_from_records,
 )
 from evaluation.measures.engines.trec_vocabulary import evaluate_named, select
-from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
+from evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY
 
 TREC_FORMATS = ("trec", "tsv", "json", "table")
 # The measures of `table` when no -m is given (trec_eval's `official` set has 30 rows).
@@ -80,64 +77,6 @@ def load_run(path: str, check_duplicates: bool = True) -> TrecRun:
     return run_from_records(read_run(path))
 
 
-def one_arena() -> None:
-    """Ask glibc's allocator for one arena for every thread (`mallopt(M_ARENA_MAX, 1)`), before
-    the worker threads start. By default each thread gets an arena of its own, and each arena
-    keeps the memory its large numpy arrays freed: with two runs of 10,000 queries in flight
-    that is some 60 MiB more at the peak, and fresh pages where one arena would reuse its own
-    (measured in docs/performance.md). Nothing happens where the C library is not glibc."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX
-    except (OSError, AttributeError):
-        pass
-
-
-def is_large(path: str) -> bool:
-    """Whether a run is read from its path in batches rather than whole (`columnar_source`):
-    the runs whose reading the worker threads take in turn, so that a run's columns are built
-    while another run is evaluated, never two runs' at once. A file that cannot be sized is
-    taken as large (its reader then says what is wrong with it)."""
-    try:
-        return os.path.getsize(path) > SMALL_FILE
-    except OSError:
-        return True
-
-
-_SHARED: dict[str, object] = {}  # what forked workers inherit: the qrels' table and the measures
-
-
-def forking() -> bool:
-    """Whether worker processes can be forked here (they inherit the qrels' table)."""
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
-def _evaluate_shared(path: str) -> TrecEvaluation:
-    index = cast(GradeTable, _SHARED["index"])
-    selection = cast(Selection, _SHARED["selection"])
-    return evaluate_named(index, prepared_run(index, path), selection,
-                          cast(TrecOptions, _SHARED["options"]))  # fmt: skip
-
-
-def on_processes(run_paths: Sequence[str], jobs: int) -> list[TrecEvaluation]:
-    """Small runs evaluated on forked processes, one run a task, in order. A run of a few MiB
-    is read and evaluated in many short numpy and pyarrow steps with Python between them:
-    on threads those steps wait for each other's GIL; a process returns only its rows."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    gc.freeze()  # keep each worker's collector off the inherited qrels (no copy of their pages)
-    try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(min(jobs, len(run_paths)), mp_context=context) as pool:
-            return list(pool.map(_evaluate_shared, run_paths))
-    finally:
-        gc.unfreeze()
-
-
 def prepared_run(index: GradeTable, path: str) -> PreparedRun:
     """A run in the engine's columns: a TREC run read in batches (`GradeTable.prepare_file`),
     any other through `load_run`."""
@@ -153,8 +92,8 @@ def run_trec_eval(
     ci_method: str = "t",
 ) -> None:  # fmt: skip
     """Evaluate and print; a bad file or measure name is one line on stderr and exit code 2.
-    Runs are read and evaluated on `jobs` threads (pyarrow reads and sorts them, and numpy
-    computes the measures, mostly without the GIL); the first bad file in order is reported."""
+    Runs are read and evaluated on `jobs` workers (`cli.trec.workers`); the first bad file in
+    order is reported."""
     if output_format == "table" and not measures:
         measures = TABLE_DEFAULT
     if jobs > 1:
@@ -164,26 +103,10 @@ def run_trec_eval(
         index = load_index(qrels_path)
         pa.default_memory_pool().release_unused()  # what reading the qrels needed and freed
 
-        reading = threading.Lock()  # one large run read at a time, while others are evaluated
-
-        def evaluate(path: str) -> TrecEvaluation:
-            if not is_large(path):  # a few MiB: read side by side, nothing to hold back
-                return evaluate_named(index, prepared_run(index, path), selection, options)
-            with reading:
-                run = prepared_run(index, path)
-                pa.default_memory_pool().release_unused()  # what reading needed: to the system
-            return evaluate_named(index, run, selection, options)
-
-        if jobs <= 1 or len(run_paths) <= 1:
-            evaluations = list(map(evaluate, run_paths))
-        elif not any(map(is_large, run_paths)) and forking():
-            _SHARED.update(index=index, selection=selection, options=options)
-            evaluations = on_processes(run_paths, jobs)
-        else:
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(jobs) as threads:
-                evaluations = list(threads.map(evaluate, run_paths))
+        evaluations = evaluate_runs(
+            run_paths, jobs, lambda path: prepared_run(index, path),
+            lambda run: evaluate_named(index, run, selection, options),
+        )  # fmt: skip
     except (FormatError, ValueError) as error:
         click.echo(f"focal eval: {error}", err=True)
         sys.exit(2)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.cli import trec_eval
-from evaluation.cli.trec_eval import is_large, run_trec_eval
+from evaluation.cli.trec import workers
+from evaluation.cli.trec.workers import is_large
+from evaluation.cli.trec_eval import run_trec_eval
 from evaluation.measures.engines.trec_run import TrecOptions
 
 MEASURES = ("map", "P.10", "ndcg_cut.10", "num_ret")
@@ -46,11 +47,11 @@ def test_workers_give_the_serial_output(
 ) -> None:  # fmt: skip
     qrels, runs = write_files(tmp_path, 6)
     if large:
-        monkeypatch.setattr(trec_eval, "SMALL_FILE", 10)  # threads, every run read in turn
+        monkeypatch.setattr(workers, "SMALL_FILE", 10)  # threads, every run read in turn
     assert all(is_large(path) == large for path in runs)
     forked: list[int] = []
-    real = trec_eval.on_processes
-    monkeypatch.setattr(trec_eval, "on_processes", lambda *a: forked.append(1) or real(*a))
+    real = workers.on_processes
+    monkeypatch.setattr(workers, "on_processes", lambda *a: forked.append(1) or real(*a))
     serial = output(capsys, qrels, runs, 1)
     assert serial.count("\tall\t") == 6 * len(MEASURES)
     assert output(capsys, qrels, runs, 2) == serial

@@ -1,0 +1,110 @@
+"""How `focal eval --task articles` and `focal trec_eval` spread their runs over workers (`-j`).
+
+- **Small runs** (none over 8 MiB, the size below which a run is read whole,
+  `formats._source.SMALL_FILE`): forked worker processes, one run a task, in order. Such a run is
+  read and evaluated in many short pyarrow and numpy steps with Python between them; on threads
+  those steps wait for each other's GIL. The workers inherit the qrels' table and send back only
+  their rows.
+- **Large runs**: threads, which read one run at a time (a run's columns are built while another
+  run is evaluated, never two runs' at once: the peak memory of 10,000-query runs), with one
+  glibc arena for them all (`one_arena`).
+
+docs/performance.md has the measurements behind both.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import pyarrow as pa
+
+from evaluation.formats._source import SMALL_FILE
+
+Prepared = TypeVar("Prepared")
+Evaluation = TypeVar("Evaluation")
+
+_SHARED: dict[str, Callable[[str], object]] = {}  # what forked workers inherit
+
+
+def one_arena() -> None:
+    """Ask glibc's allocator for one arena for every thread (`mallopt(M_ARENA_MAX, 1)`), before
+    the worker threads start. By default each thread gets an arena of its own, and each arena
+    keeps the memory its large numpy arrays freed: with two runs of 10,000 queries in flight
+    that is some 60 MiB more at the peak, and fresh pages where one arena would reuse its own
+    (measured in docs/performance.md). Nothing happens where the C library is not glibc."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX
+    except (OSError, AttributeError):
+        pass
+
+
+def is_large(path: str) -> bool:
+    """Whether a run is read from its path in batches rather than whole (`columnar_source`):
+    the runs whose reading the worker threads take in turn. A file that cannot be sized is
+    taken as large (its reader then says what is wrong with it)."""
+    try:
+        return os.path.getsize(path) > SMALL_FILE
+    except OSError:
+        return True
+
+
+def forking() -> bool:
+    """Whether worker processes can be forked here (they inherit the qrels' table)."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def evaluate_runs(
+    run_paths: Sequence[str], jobs: int, prepare: Callable[[str], Prepared],
+    evaluate: Callable[[Prepared], Evaluation],
+) -> list[Evaluation]:  # fmt: skip
+    """`evaluate(prepare(path))` of every run, in order, on up to `jobs` workers (see above);
+    the first error in run order is raised."""
+    reading = threading.Lock()  # one large run read at a time, while others are evaluated
+
+    def one(path: str) -> Evaluation:
+        if not is_large(path):  # a few MiB: read side by side, nothing to hold back
+            return evaluate(prepare(path))
+        with reading:
+            run = prepare(path)
+            pa.default_memory_pool().release_unused()  # what reading needed: to the system
+        return evaluate(run)
+
+    if jobs <= 1 or len(run_paths) <= 1:
+        return list(map(one, run_paths))
+    if not any(map(is_large, run_paths)) and forking():
+        return on_processes(one, run_paths, jobs)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(jobs) as threads:
+        return list(threads.map(one, run_paths))
+
+
+def _call_shared(path: str) -> object:
+    return _SHARED["evaluate"](path)
+
+
+def on_processes(
+    evaluate: Callable[[str], Evaluation], run_paths: Sequence[str], jobs: int
+) -> list[Evaluation]:
+    """`evaluate` of every run on forked processes, one run a task, in order: the forked
+    workers inherit `evaluate` (and what it holds, the qrels' table), and only paths go out."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _SHARED["evaluate"] = evaluate
+    gc.freeze()  # keep each worker's collector off the inherited qrels (no copy of their pages)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(jobs, len(run_paths)), mp_context=context) as pool:
+            return list(pool.map(_call_shared, run_paths))  # type: ignore[arg-type]
+    finally:
+        gc.unfreeze()
+        _SHARED.clear()  # the qrels go when the caller lets them go
