@@ -8,6 +8,8 @@
 - **Large runs**: threads, which read one run at a time (a run's columns are built while another
   run is evaluated, never two runs' at once: the peak memory of 10,000-query runs), with one
   glibc arena for them all (`one_arena`).
+- **Runs of less than 1 MiB in all** (`FEW_BYTES`): in turn, in this process; starting workers
+  would cost more than they save.
 
 docs/performance.md has the measurements behind both.
 """
@@ -27,6 +29,7 @@ from evaluation.formats._source import SMALL_FILE
 Prepared = TypeVar("Prepared")
 Evaluation = TypeVar("Evaluation")
 
+FEW_BYTES = 1 << 20  # runs smaller than this in all are evaluated in turn
 _SHARED: dict[str, Callable[[str], object]] = {}  # what forked workers inherit
 
 
@@ -77,7 +80,7 @@ def evaluate_runs(
             pa.default_memory_pool().release_unused()  # what reading needed: to the system
         return evaluate(run)
 
-    if jobs <= 1 or len(run_paths) <= 1:
+    if jobs <= 1 or len(run_paths) <= 1 or _total_size(run_paths) < FEW_BYTES:
         return list(map(one, run_paths))
     if not any(map(is_large, run_paths)) and forking():
         return on_processes(one, run_paths, jobs)
@@ -85,6 +88,14 @@ def evaluate_runs(
 
     with ThreadPoolExecutor(jobs) as threads:
         return list(threads.map(one, run_paths))
+
+
+def _total_size(paths: Sequence[str]) -> float:
+    """The bytes of the files together (infinite when one cannot be sized)."""
+    try:
+        return sum(map(os.path.getsize, paths))
+    except OSError:
+        return float("inf")
 
 
 def _call_shared(path: str) -> object:

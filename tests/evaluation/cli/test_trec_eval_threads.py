@@ -1,6 +1,6 @@
 """`run_trec_eval` on several workers: small runs on forked processes, large ones (read in
-batches from their path) on threads, read one at a time; either way the output is the serial
-output, byte for byte, and a bad file is still reported by name."""
+batches from their path) on threads, read one at a time, a few kilobytes in all in turn; every
+way the output is the serial output, byte for byte, and a bad file is still reported by name."""
 
 from __future__ import annotations
 
@@ -46,6 +46,9 @@ def test_workers_give_the_serial_output(
     large: bool,
 ) -> None:  # fmt: skip
     qrels, runs = write_files(tmp_path, 6)
+    monkeypatch.setattr(
+        workers, "FEW_BYTES", 0
+    )  # the files are a few kilobytes: workers all the same
     if large:
         monkeypatch.setattr(workers, "SMALL_FILE", 10)  # threads, every run read in turn
     assert all(is_large(path) == large for path in runs)
@@ -80,3 +83,12 @@ def test_a_bad_run_on_a_worker_process_is_reported_by_name(
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "run1.txt:1" in err and "Traceback" not in err
+
+
+def test_a_few_kilobytes_of_runs_are_evaluated_in_turn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    qrels, runs = write_files(tmp_path, 3)
+    serial = output(capsys, qrels, runs, 1)
+    monkeypatch.setattr(workers, "on_processes", lambda *a: pytest.fail("forked for 3 small runs"))
+    assert output(capsys, qrels, runs, 2) == serial
