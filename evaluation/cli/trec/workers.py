@@ -47,14 +47,19 @@ def one_arena() -> None:
         pass
 
 
+def file_size(path: str) -> float:
+    """The bytes of a file; infinite when it cannot be sized (it is then taken as large, and
+    its reader says what is wrong with it)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return float("inf")
+
+
 def is_large(path: str) -> bool:
     """Whether a run is read from its path in batches rather than whole (`columnar_source`):
-    the runs whose reading the worker threads take in turn. A file that cannot be sized is
-    taken as large (its reader then says what is wrong with it)."""
-    try:
-        return os.path.getsize(path) > SMALL_FILE
-    except OSError:
-        return True
+    the runs whose reading the worker threads take in turn."""
+    return file_size(path) > SMALL_FILE
 
 
 def forking() -> bool:
@@ -70,32 +75,25 @@ def evaluate_runs(
 ) -> list[Evaluation]:  # fmt: skip
     """`evaluate(prepare(path))` of every run, in order, on up to `jobs` workers (see above);
     the first error in run order is raised."""
+    sizes = {path: file_size(path) for path in run_paths}
     reading = threading.Lock()  # one large run read at a time, while others are evaluated
 
     def one(path: str) -> Evaluation:
-        if not is_large(path):  # a few MiB: read side by side, nothing to hold back
+        if sizes[path] <= SMALL_FILE:  # a few MiB: read side by side, nothing to hold back
             return evaluate(prepare(path))
         with reading:
             run = prepare(path)
             pa.default_memory_pool().release_unused()  # what reading needed: to the system
         return evaluate(run)
 
-    if jobs <= 1 or len(run_paths) <= 1 or _total_size(run_paths) < FEW_BYTES:
+    if jobs <= 1 or len(run_paths) <= 1 or sum(sizes.values()) < FEW_BYTES:
         return list(map(one, run_paths))
-    if not any(map(is_large, run_paths)) and forking():
+    if max(sizes.values()) <= SMALL_FILE and forking():
         return on_processes(one, run_paths, jobs)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(jobs) as threads:
         return list(threads.map(one, run_paths))
-
-
-def _total_size(paths: Sequence[str]) -> float:
-    """The bytes of the files together (infinite when one cannot be sized)."""
-    try:
-        return sum(map(os.path.getsize, paths))
-    except OSError:
-        return float("inf")
 
 
 def _call_shared(path: str) -> object:

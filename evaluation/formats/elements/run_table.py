@@ -64,9 +64,7 @@ def read_element_table(path: str | Path) -> ElementTable | None:
         if checked is None:
             return None
         written, paths = dictionary_codes(checked.columns["path"])
-        if not all(name.startswith("/") and len(name) > 1 for name in written):
-            return None  # the careful reader names the line
-        canonical = list(map(canonical_path, written))
+        canonical = list(map(canonical_path, written))  # PathError: the careful reader names it
         names, articles = dictionary_codes(checked.columns["article"])
     except (pa.ArrowException, UnicodeDecodeError, ValueError, PathError):
         return None
