@@ -12,7 +12,8 @@ SYSTEM_PACKAGES := chromium postgresql redis-server nginx nodejs npm
 
 .PHONY: demo test install system-packages lint jslint typecheck pytest benchmarks clean
 
-$(STAMP): pyproject.toml
+# The C sources are built by the install (pyproject.toml: ext-modules).
+$(STAMP): pyproject.toml $(wildcard evaluation/*/*/*.c)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'

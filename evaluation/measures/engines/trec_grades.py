@@ -1,7 +1,7 @@
 """Qrels prepared once for many runs of the article engine (`trec_run`).
 
 Topics get codes in their ids' byte order (trec_eval's `strcmp` order), (topic, document) pairs
-go into a `trec_keys.KeyTable`, and per topic what does not depend on the run is kept: judged
+go into a `trec_keys.PairIndex`, and per topic what does not depend on the run is kept: judged
 counts at each relevance level (`-l`), the ideal DCG and the judged documents per grade. The
 qrels' own columns are not kept: at 10,000 queries the table is most of the engine's memory.
 """
@@ -23,13 +23,7 @@ from evaluation.formats.records import Judgement
 from evaluation.formats.trec import TrecQrels, TrecRun, qrels_duplicate_error, read_trec_run
 from evaluation.formats.trec_batches import stream_trec_run
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED, Floats
-from evaluation.measures.engines.trec_keys import (
-    DocWords,
-    KeyTable,
-    doc_words,
-    fingerprints,
-    has_duplicate,
-)
+from evaluation.measures.engines.trec_keys import PairIndex
 
 Ints = npt.NDArray[np.int64]
 
@@ -37,15 +31,15 @@ Ints = npt.NDArray[np.int64]
 @dataclass(frozen=True)
 class PreparedRun:
     """A run in a `GradeTable`'s terms: topic codes (with the names of the topics the qrels do
-    not know), documents as words and fingerprints, scores. It replaces the run's Arrow columns
-    once made (`GradeTable.prepare`), so a run being evaluated holds one copy of itself."""
+    not know), the document ids (Arrow, in the chunks they were read in), scores. It replaces
+    the run's other Arrow columns once made (`GradeTable.prepare`)."""
 
     run_id: str
     file: str
     table: GradeTable
     codes: Ints
     unknown: list[str]
-    docs: DocWords
+    docs: pa.ChunkedArray
     score: Floats
     warnings: list[str] = field(default_factory=list)
 
@@ -61,10 +55,11 @@ class GradeTable:
         self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
         self.codes = to_numpy(combined(pc.index_in(topic, value_set=self.names)))  # int32
         self.raw_grades = grade
-        self.table = KeyTable(self.codes, doc_words(doc))
+        self.pairs = PairIndex(self.codes, doc, len(self.topics))
         fits = grade.min(initial=0) >= -(2**31) and grade.max(initial=0) < 2**31
-        grades = np.where(grade >= 0, grade, UNJUDGED).astype(np.int32 if fits else np.int64)
-        self.record_grades = grades[self.table.order]
+        self.row_grades = np.where(grade >= 0, grade, UNJUDGED).astype(
+            np.int32 if fits else np.int64
+        )
         self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
         self._counts: dict[int, tuple[Ints, Ints]] = {}
         self._names_as: dict[pa.DataType, Any] = {}
@@ -127,14 +122,9 @@ class GradeTable:
         """The same judgements restricted to one topic (trec_eval's `-D level.qid`)."""
         if topic not in self.topics:
             return GradeTable.from_mapping({}, self.file)
-        records = self.table.records
-        code = np.uint64(self.topics.index(topic))
-        places = np.flatnonzero(records[:, 1] >> np.uint64(32) == code)
-        judged = {}
-        for place in places.tolist():
-            size = int(records[place, 1] & np.uint64(2**32 - 1))
-            doc = records[place, 2:].astype("<u8").tobytes()[:size]
-            judged[doc] = int(self.raw_grades[self.table.order[place]])
+        rows = np.flatnonzero(self.codes == self.topics.index(topic))
+        docs = self.pairs.docs.take(numeric_array(rows)).to_pylist()
+        judged = dict(zip(docs, self.raw_grades[rows].tolist(), strict=True))
         return GradeTable.from_mapping({topic: judged}, self.file)
 
     @classmethod
@@ -142,7 +132,7 @@ class GradeTable:
         """From TREC qrels; a document judged twice in a topic is refused, naming both lines
         (qrels read with `check_duplicates=False` are checked here, by the look-up table)."""
         table = cls(qrels.topic, qrels.doc, qrels.grade, qrels.file)
-        if table.table.duplicate:
+        if table.pairs.duplicate:
             raise qrels_duplicate_error(qrels.file)
         return table
 
@@ -185,17 +175,18 @@ class GradeTable:
         if isinstance(run, PreparedRun):
             raise ValueError("a run prepared for other qrels")
         codes, unknown = self.topic_codes(run.topic)
-        return PreparedRun(run.run_id, run.file, self, codes, unknown, doc_words(run.doc),
-                           run.score, list(run.warnings))  # fmt: skip
+        docs = run.doc if isinstance(run.doc, pa.ChunkedArray) else pa.chunked_array([run.doc])
+        return PreparedRun(run.run_id, run.file, self, codes, unknown, docs, run.score,
+                           list(run.warnings))  # fmt: skip
 
     def prepare_file(self, path: str) -> PreparedRun:
         """A TREC run file prepared batch by batch (`trec_batches`), so that Arrow's columns
         never hold the whole run; a file that is not plain goes through `read_trec_run`."""
-        parts: list[tuple[Ints, list[str], DocWords, Floats]] = []
+        parts: list[tuple[Ints, list[str], pa.Array, Floats]] = []
 
         def consume(batch: pa.RecordBatch) -> None:
             codes, strange = self.topic_codes(batch.column(0))
-            parts.append((codes, strange, doc_words(batch.column(2)), to_numpy(batch.column(4))))
+            parts.append((codes, strange, batch.column(2), to_numpy(batch.column(4))))
 
         run_id = stream_trec_run(path, consume)
         if run_id is None:
@@ -206,33 +197,19 @@ class GradeTable:
                 at = np.array([names.index(name) for name in strange], dtype=codes.dtype)
                 outside = codes >= len(self.topics)
                 codes[outside] = len(self.topics) + at[codes[outside] - len(self.topics)]
-        width = max(part[2].words.shape[0] for part in parts)
-        words = np.zeros((width, sum(len(part[0]) for part in parts)), dtype=np.uint64)
-        start = 0
-        for _, _, docs, _ in parts:
-            words[: docs.words.shape[0], start : start + len(docs)] = docs.words
-            start += len(docs)
-        lengths = np.concatenate([part[2].lengths for part in parts])
+        docs = pa.chunked_array([part[2] for part in parts], type=parts[0][2].type)
         return PreparedRun(run_id, path, self, np.concatenate([part[0] for part in parts]), names,
-                           DocWords(lengths, words), np.concatenate([part[3] for part in parts]),
-                           [])  # fmt: skip
+                           docs, np.concatenate([part[3] for part in parts]), [])  # fmt: skip
 
-    def grades_of(self, codes: Ints, docs: DocWords) -> Ints | None:
+    def grades_of(self, codes: Ints, docs: pa.ChunkedArray) -> Ints | None:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
-        a pair occurs twice (trec_eval refuses the run): rows that find the same qrels record
-        are duplicates, and the others are checked among themselves."""
-        keys = fingerprints(codes, docs)
-        rows = self.table.find(codes, docs, keys)
-        judged = rows >= 0
-        found = rows[judged]
-        seen = np.zeros(len(self.table.records), dtype=bool)
-        seen[found] = True
-        if np.count_nonzero(seen) < len(found):  # two rows found one record
-            return None
-        if has_duplicate(codes, docs, keys, np.flatnonzero(~judged)):
+        a pair occurs twice (trec_eval refuses the run)."""
+        rows = self.pairs.find(codes, docs)
+        if rows is None:
             return None
         grades = np.full(len(codes), NONPOOL, dtype=np.int64)
-        grades[judged] = self.record_grades[rows[judged]]
+        judged = rows >= 0
+        grades[judged] = self.row_grades[rows[judged]]
         return grades
 
     def counts(self, level: int) -> tuple[Ints, Ints]:

@@ -10,19 +10,22 @@ whole, on the same integer columns.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
-from evaluation.measures.engines.trec_keys import DocWords
+from evaluation.formats.arrow import numeric_array
+from evaluation.measures.engines.trec_keys import doc_words
 
 Ints = npt.NDArray[np.int64]
 
 
-def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: DocWords,
+def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: Any,
             ties: str = "descending") -> Ints:  # fmt: skip
     """Row indexes in trec_eval's order: topic code ascending (codes follow the topic ids' byte
     order), score descending, then document id `ties` (descending as trec_eval's measures,
-    ascending for its preference measures)."""
+    ascending for its preference measures). `docs`: the ids, an Arrow binary (chunked) array."""
     count = len(codes)
     if count == 0:
         return np.zeros(0, dtype=np.int64)
@@ -45,7 +48,7 @@ def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: DocWords,
     return order
 
 
-def _order_ties(order: Ints, tie: npt.NDArray[np.bool_], docs: DocWords, descending: bool) -> None:
+def _order_ties(order: Ints, tie: npt.NDArray[np.bool_], docs: Any, descending: bool) -> None:
     """Sort, in place, each run of rows sharing a topic and a score by document id."""
     member = np.zeros(len(order), dtype=bool)
     member[:-1] |= tie
@@ -53,16 +56,17 @@ def _order_ties(order: Ints, tie: npt.NDArray[np.bool_], docs: DocWords, descend
     opens = member & ~np.concatenate(([False], tie))
     rows = np.flatnonzero(member)
     group = np.cumsum(opens)[rows]
-    keys = [*docs.order_keys(rows, descending), group]
+    words = doc_words(docs.take(numeric_array(rows)))
+    keys = [*words.order_keys(np.arange(len(rows)), descending), group]
     order[rows] = rows[np.lexsort(keys)]
 
 
-def _sorted(codes: Ints, scores: npt.NDArray[np.float64], docs: DocWords, ties: str) -> Ints:
+def _sorted(codes: Ints, scores: npt.NDArray[np.float64], docs: Any, ties: str) -> Ints:
     """The whole run sorted: topic code, score descending (NaN last, as Arrow and trec_eval's
     qsort leave it; -0.0 equal to 0.0), then document id."""
     rows = np.arange(len(codes), dtype=np.int64)
     missing = np.isnan(scores)
     falling = np.where(missing, 0.0, -scores)
-    keys = [*docs.order_keys(rows, ties == "descending"), falling, missing, codes]
+    keys = [*doc_words(docs).order_keys(rows, ties == "descending"), falling, missing, codes]
     order: Ints = np.lexsort(keys).astype(np.int64)
     return order

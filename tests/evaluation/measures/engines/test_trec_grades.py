@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from evaluation.cli.trec_eval import load_index, load_run
@@ -13,7 +14,6 @@ from evaluation.formats.arrow import binary_array
 from evaluation.formats.trec import DuplicateDocument
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED
 from evaluation.measures.engines.trec_grades import GradeTable
-from evaluation.measures.engines.trec_keys import doc_words
 from evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
 from evaluation.measures.registry.names import parse_trec
 
@@ -22,7 +22,7 @@ TABLE = GradeTable.from_mapping({"1": {b"d1": 2, b"d2": 0, b"d3": -1}, "2": {b"d
 
 def grades(pairs: list[tuple[bytes, bytes]]) -> list[int] | None:
     codes, _ = TABLE.topic_codes(binary_array([t for t, _ in pairs]))
-    docs = doc_words(binary_array([d for _, d in pairs]))
+    docs = pa.chunked_array([binary_array([d for _, d in pairs])])
     found = TABLE.grades_of(codes, docs)
     return None if found is None else found.tolist()
 

@@ -1,6 +1,6 @@
-"""The article engine's integer look-ups and ranking: `KeyTable` against a dict, `ranking` against
-Arrow's sort of the same rows, on random runs; fingerprint collisions forced to check that a
-match is always confirmed on the pair itself."""
+"""The article engine's look-ups and ranking: `PairIndex` (C) against a dict, `ranking` against
+Arrow's sort of the same rows, on random runs; hash collisions forced (`weak`: a one-bit hash)
+to check that a match is always confirmed on the pair itself."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
-from evaluation.measures.engines import trec_keys
-from evaluation.measures.engines.trec_keys import KeyTable, doc_words, has_duplicate
+from evaluation.measures.engines import _pair_index, trec_keys
+from evaluation.measures.engines.trec_keys import PairIndex, column_buffers, doc_words
 from evaluation.measures.engines.trec_order import ranking
 
 # short ids, some sharing prefixes and some longer than a word, so lengths and words both matter
@@ -45,44 +45,94 @@ def test_words_of_a_chunked_sliced_column_equal_those_of_the_whole() -> None:
     assert a.words.tolist() == b.words.tolist()
 
 
-def rows_of(table: KeyTable, pairs: list[tuple[int, bytes]]) -> list[int]:
-    """The input rows of the records `find` gives for `pairs` (-1 stays -1)."""
-    codes, docs = table_of(pairs)
-    records = table.find(codes, docs, trec_keys.fingerprints(codes, docs))
-    return [int(table.order[r]) if r >= 0 else -1 for r in records.tolist()]
+def index_of(pairs: list[tuple[int, bytes]], topics: int = 5) -> PairIndex:
+    codes = np.array([c for c, _ in pairs], dtype=np.int32)
+    return PairIndex(codes, binary_array([d for _, d in pairs]), topics)
+
+
+def found(index: PairIndex, pairs: list[tuple[int, bytes]], weak: bool = False,
+          split: int = 1) -> list[int] | None:  # fmt: skip
+    """`find_pairs` on `pairs` cut into chunks of `split` rows (a run read in batches)."""
+    codes = np.array([c for c, _ in pairs], dtype=np.int32)
+    column = binary_array([d for _, d in pairs])
+    chunks = [column.slice(at, split) for at in range(0, len(pairs), split)]
+    rows = np.empty(len(pairs), dtype=np.int64)
+    offsets, data = column_buffers(index.docs)
+    columns = [column_buffers(chunk) for chunk in chunks]
+    if _pair_index.find_pairs(columns, codes, index.bases, index.slots, offsets, data, rows,
+                              weak=weak):  # fmt: skip
+        return None
+    return rows.tolist()
 
 
 @settings(max_examples=200, deadline=None)
-@given(PAIRS, PAIRS)
-def test_find_gives_the_qrels_row_of_each_pair(judged: list, asked: list) -> None:
-    judged = list(dict.fromkeys(judged))  # qrels pairs are distinct
-    table = KeyTable(*table_of(judged))
-    assert not table.duplicate
+@given(PAIRS, PAIRS, st.integers(1, 7))
+def test_find_gives_the_qrels_row_of_each_pair(judged: list, asked: list, split: int) -> None:
+    """Codes 5 and more are topics the qrels do not know: never found, still checked for
+    repeats; the run's chunks may cut a topic's rows anywhere."""
+    judged = list(dict.fromkeys((c % 5, d) for c, d in judged))  # qrels pairs are distinct
+    asked = [(c * 2 % 7, d) for c, d in asked]
+    index = index_of(judged)
+    assert not index.duplicate
     expected = [judged.index(p) if p in judged else -1 for p in asked]
-    assert rows_of(table, asked) == expected
+    repeated = len(set(asked)) < len(asked)
+    assert found(index, asked, split=split) == (None if repeated else expected)
+    wanted = index.find(np.array([c for c, _ in asked], dtype=np.int32),
+                        binary_array([d for _, d in asked]))  # fmt: skip
+    assert (None if wanted is None else wanted.tolist()) == (None if repeated else expected)
 
 
 @settings(max_examples=100, deadline=None)
 @given(PAIRS, PAIRS)
-def test_colliding_fingerprints_never_match_other_pairs(judged: list, asked: list) -> None:
-    """Every pair given one of two fingerprints: each probe meets many equal fingerprints, and
-    only the pair's own row may answer it."""
+def test_colliding_hashes_never_match_other_pairs(judged: list, asked: list) -> None:
+    """Every id hashed to one of two values: each probe meets many equal hashes, and only the
+    pair's own row may answer it; repeats are told from collisions on the bytes."""
     judged = list(dict.fromkeys(judged))
-    real = trec_keys.fingerprints
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(trec_keys, "fingerprints", lambda codes, docs: real(codes, docs) & 1)
-        table = KeyTable(*table_of(judged))
-        found = rows_of(table, asked)
-        codes, docs = table_of(asked)
-        twice = has_duplicate(codes, docs, trec_keys.fingerprints(codes, docs))
-    assert found == [judged.index(p) if p in judged else -1 for p in asked]
-    assert twice == (len(set(asked)) < len(asked))
+    codes = np.array([c for c, _ in judged], dtype=np.int32)
+    index = index_of(judged)
+    index.slots[:] = 0
+    offsets, data = column_buffers(index.docs)
+    assert not _pair_index.index_pairs(codes, offsets, data, index.bases, index.slots, weak=True)
+    repeated = len(set(asked)) < len(asked)
+    expected = [judged.index(p) if p in judged else -1 for p in asked]
+    assert found(index, asked, weak=True) == (None if repeated else expected)
 
 
 @settings(max_examples=100, deadline=None)
 @given(PAIRS)
 def test_duplicates_in_qrels_are_found_while_building(pairs: list) -> None:
-    assert KeyTable(*table_of(pairs)).duplicate == (len(set(pairs)) < len(pairs))
+    assert index_of(pairs).duplicate == (len(set(pairs)) < len(pairs))
+
+
+def test_repeats_are_found_when_a_topic_comes_back() -> None:
+    """A topic split into two blocks: the check over the whole run finds the repeat."""
+    index = index_of([(0, b"a")])
+    assert found(index, [(1, b"x"), (2, b"y"), (1, b"z"), (2, b"q")]) == [-1, -1, -1, -1]
+    assert found(index, [(1, b"x"), (2, b"y"), (1, b"x")], split=2) is None
+    assert found(index, [(0, b"a"), (1, b"a"), (0, b"a")]) is None
+
+
+def test_wrong_buffers_are_refused_not_read() -> None:
+    """The C side checks what it is given: offsets past the bytes, codes beyond the tables, a
+    table that is not cut into powers of two, or too few result slots raise ValueError."""
+    index = index_of([(0, b"a"), (1, b"bb")])
+    offsets, data = column_buffers(index.docs)
+    codes = np.array([0, 1], dtype=np.int32)
+    with pytest.raises(ValueError, match="offsets"):
+        _pair_index.index_pairs(codes, np.array([0, 1, 99], np.int32), data, index.bases,
+                                np.zeros_like(index.slots))  # fmt: skip
+    with pytest.raises(ValueError, match="code"):
+        _pair_index.index_pairs(np.array([0, 9], np.int32), offsets, data, index.bases,
+                                np.zeros_like(index.slots))  # fmt: skip
+    with pytest.raises(ValueError, match="powers of two"):
+        _pair_index.index_pairs(codes, offsets, data, np.array([0, 3, 4], np.int64),
+                                np.zeros(4, np.uint64))  # fmt: skip
+    with pytest.raises(ValueError, match="match the rows"):
+        _pair_index.find_pairs([(offsets, data)], codes, index.bases, index.slots, offsets,
+                               data, np.empty(1, np.int64))  # fmt: skip
+    with pytest.raises(ValueError, match="items of 4 bytes"):
+        _pair_index.find_pairs([(offsets, data)], codes.astype(np.int64), index.bases,
+                               index.slots, offsets, data, np.empty(2, np.int64))  # fmt: skip
 
 
 ROWS = st.lists(
@@ -118,21 +168,7 @@ def test_ranking_is_the_sort_of_trec_eval(rows: list, ties: str, written_sorted:
     codes = np.array([r[0] for r in rows], dtype=np.int64)
     scores = np.array([r[1] for r in rows], dtype=np.float64)
     column = binary_array([r[2] for r in rows])
-    order = ranking(codes, scores, doc_words(column), ties)
+    order = ranking(codes, scores, pa.chunked_array([column]), ties)
     expected = arrow_order(rows, ties)
     # rows equal in topic, score and document cannot occur (a document once per topic)
     assert order.tolist() == expected
-
-
-@settings(max_examples=100, deadline=None)
-@given(PAIRS, st.data())
-def test_duplicates_among_chosen_rows_are_found(pairs: list, data: st.DataObject) -> None:
-    """`has_duplicate` with the real fingerprints on a subset of rows: a pair repeated among
-    the chosen rows is found, one repeated only outside them is not."""
-    codes, docs = table_of(pairs)
-    chosen = sorted(data.draw(st.sets(st.integers(0, max(0, len(pairs) - 1)))) if pairs else [])
-    rows = np.array(chosen, dtype=np.int64)
-    keys = trec_keys.fingerprints(codes, docs)
-    picked = [pairs[i] for i in chosen]
-    assert has_duplicate(codes, docs, keys, rows) == (len(set(picked)) < len(picked))
-    assert has_duplicate(codes, docs, keys) == (len(set(pairs)) < len(pairs))

@@ -1,0 +1,469 @@
+/* Exact (topic code, document id) look-ups for the article engine, in one pass over a run.
+ *
+ * trec_eval gives each retrieved document the grade its topic's qrels give it and refuses a run
+ * that names a document twice in a topic (docs/trec_eval.md). At 10,000 topics and a million
+ * rows a run, that look-up is most of the engine's work beyond reading the file, and numpy can
+ * only do it in whole-array passes. Here it is one pass in C, reading the document ids straight
+ * from their Arrow buffers (offsets and bytes), without the interpreter lock, so runs evaluated
+ * on threads run side by side.
+ *
+ * The qrels: each topic has its own open-addressing table, a power of two of slots at least
+ * twice its judged documents, so a run written topic by topic probes one small region at a time.
+ * A slot holds the top 32 bits of the document's hash (a tag) and its qrels row + 1 (0: empty).
+ * A tag only routes a probe: every match is confirmed on the bytes themselves, so a collision
+ * costs a probe, never a wrong grade.
+ *
+ * A run's repeated pairs: while each topic's rows come in one block (the usual layout), a small
+ * table per block; otherwise one table over the whole run, keyed by the topic code too.
+ *
+ * Called from trec_keys.py (PairIndex), which sizes the tables; the buffers are checked here
+ * (lengths, offsets within the bytes, codes within the tables) so that a wrong call raises an
+ * error instead of reading outside memory.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const uint8_t *bytes;
+    const void *offsets;
+    int wide;         /* 64-bit offsets (large_binary) rather than 32-bit */
+    Py_ssize_t first; /* row number of the column's first id in the whole run */
+    Py_ssize_t rows;
+} Column;
+
+static inline int64_t offset_at(const Column *c, Py_ssize_t i) {
+    return c->wide ? ((const int64_t *)c->offsets)[i] : (int64_t)((const int32_t *)c->offsets)[i];
+}
+
+static inline uint64_t mix(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* A 64-bit hash of a byte string; `weak` keeps one bit of it (tests force collisions). */
+static inline uint64_t hash_bytes(const uint8_t *p, size_t n, int weak) {
+    uint64_t h = (uint64_t)n * 0x9E3779B97F4A7C15ULL, word;
+    while (n >= 8) {
+        memcpy(&word, p, 8);
+        h = (h ^ word) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    word = 0;
+    memcpy(&word, p, n);
+    h = mix(h ^ word);
+    return weak ? (h & 1) : h;
+}
+
+/* Take a readable buffer of `itemsize`-byte items (0: any); -1 with an exception set. */
+static int take(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize,
+                const char *what) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0)
+        return -1;
+    if (itemsize && view->itemsize != itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes expected", what, itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* A column from its offsets (32- or 64-bit) and bytes, checked: offsets rising within the bytes. */
+static int take_column(PyObject *offsets, PyObject *bytes, Py_buffer views[2], Column *c) {
+    if (take(offsets, &views[0], 0, 0, "offsets") < 0)
+        return -1;
+    if (take(bytes, &views[1], 0, 0, "bytes") < 0) {
+        PyBuffer_Release(&views[0]);
+        return -1;
+    }
+    c->wide = views[0].itemsize == 8;
+    c->offsets = views[0].buf;
+    c->bytes = (const uint8_t *)views[1].buf;
+    c->rows = views[0].len / views[0].itemsize - 1;
+    int bad = (views[0].itemsize != 4 && views[0].itemsize != 8) || c->rows < 0;
+    for (Py_ssize_t i = 0; !bad && i <= c->rows; i++) {
+        int64_t at = offset_at(c, i);
+        bad = at < 0 || at > views[1].len || (i > 0 && at < offset_at(c, i - 1));
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "offsets must rise within the bytes");
+        PyBuffer_Release(&views[0]);
+        PyBuffer_Release(&views[1]);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const int64_t *bases; /* topic t's slots: [bases[t], bases[t + 1]) */
+    uint64_t *slots;
+    Py_ssize_t topics;
+} Tables;
+
+static int take_tables(PyObject *bases, PyObject *slots, Py_buffer views[2], Tables *t) {
+    if (take(bases, &views[0], 0, 8, "bases") < 0)
+        return -1;
+    if (take(slots, &views[1], 1, 8, "slots") < 0) {
+        PyBuffer_Release(&views[0]);
+        return -1;
+    }
+    t->bases = (const int64_t *)views[0].buf;
+    t->slots = (uint64_t *)views[1].buf;
+    t->topics = views[0].len / 8 - 1;
+    int bad = t->topics < 0 || t->bases[0] != 0 || t->bases[t->topics] != views[1].len / 8;
+    for (Py_ssize_t i = 0; !bad && i < t->topics; i++) {
+        int64_t span = t->bases[i + 1] - t->bases[i];
+        bad = span < 1 || (span & (span - 1)) != 0;
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "bases must cut the slots into powers of two");
+        PyBuffer_Release(&views[0]);
+        PyBuffer_Release(&views[1]);
+        return -1;
+    }
+    return 0;
+}
+
+static int same_bytes(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m) {
+    return n == m && memcmp(a, b, (size_t)n) == 0;
+}
+
+/* index_pairs(codes, offsets, bytes, bases, slots, weak=False) -> bool: fill the qrels' tables
+ * (slots zeroed by the caller); True when a pair occurs twice. */
+static PyObject *index_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"codes", "offsets", "bytes", "bases", "slots", "weak", NULL};
+    PyObject *codes_obj, *offsets, *bytes, *bases, *slots;
+    int weak = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO|p", names, &codes_obj, &offsets, &bytes,
+                                     &bases, &slots, &weak))
+        return NULL;
+    Py_buffer code_view, column_views[2], table_views[2];
+    Column column;
+    Tables t;
+    if (take(codes_obj, &code_view, 0, 4, "codes") < 0)
+        return NULL;
+    if (take_column(offsets, bytes, column_views, &column) < 0) {
+        PyBuffer_Release(&code_view);
+        return NULL;
+    }
+    if (take_tables(bases, slots, table_views, &t) < 0) {
+        PyBuffer_Release(&code_view);
+        PyBuffer_Release(&column_views[0]);
+        PyBuffer_Release(&column_views[1]);
+        return NULL;
+    }
+    const int32_t *codes = (const int32_t *)code_view.buf;
+    Py_ssize_t rows = column.rows;
+    const char *problem = NULL;
+    int repeated = 0;
+    int64_t *filled = calloc((size_t)t.topics + 1, sizeof(int64_t));
+    if (code_view.len / 4 != rows)
+        problem = "one code a row expected";
+    else if (rows >= 0xFFFFFFFFLL)
+        problem = "too many rows";
+    else if (filled == NULL)
+        problem = "out of memory";
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; problem == NULL && !repeated && r < rows; r++) {
+        int32_t code = codes[r];
+        if (code < 0 || code >= t.topics || ++filled[code] >= t.bases[code + 1] - t.bases[code]) {
+            problem = "a code outside the tables, or a table too small";
+            break;
+        }
+        int64_t at = offset_at(&column, r), size = offset_at(&column, r + 1) - at;
+        uint64_t h = hash_bytes(column.bytes + at, (size_t)size, weak), *base = t.slots + t.bases[code];
+        uint64_t mask = (uint64_t)(t.bases[code + 1] - t.bases[code] - 1), tag = h >> 32;
+        for (uint64_t s = h & mask;; s = (s + 1) & mask) {
+            uint64_t entry = base[s];
+            if (entry == 0) {
+                base[s] = (tag << 32) | (uint64_t)(r + 1);
+                break;
+            }
+            if (entry >> 32 == tag) {
+                int64_t other = (int64_t)(entry & 0xFFFFFFFFULL) - 1;
+                int64_t from = offset_at(&column, other), length = offset_at(&column, other + 1) - from;
+                if (same_bytes(column.bytes + at, size, column.bytes + from, length)) {
+                    repeated = 1;
+                    break;
+                }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free(filled);
+    PyBuffer_Release(&code_view);
+    PyBuffer_Release(&column_views[0]);
+    PyBuffer_Release(&column_views[1]);
+    PyBuffer_Release(&table_views[0]);
+    PyBuffer_Release(&table_views[1]);
+    if (problem != NULL) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    return PyBool_FromLong(repeated);
+}
+
+/* The run's ids, over its columns (batches): the bytes of row r. */
+typedef struct {
+    Column *columns;
+    Py_ssize_t count;
+} Run;
+
+static const uint8_t *row_bytes(const Run *run, Py_ssize_t r, int64_t *size) {
+    Py_ssize_t low = 0, high = run->count - 1;
+    while (low < high) { /* the last column whose first row is at most r */
+        Py_ssize_t middle = (low + high + 1) / 2;
+        if (run->columns[middle].first <= r)
+            low = middle;
+        else
+            high = middle - 1;
+    }
+    const Column *c = &run->columns[low];
+    int64_t at = offset_at(c, r - c->first);
+    *size = offset_at(c, r - c->first + 1) - at;
+    return c->bytes + at;
+}
+
+/* A set of the run's pairs: 0 empty, else tag << 32 | (row - first + 1). */
+typedef struct {
+    uint64_t *slots;
+    uint64_t mask;
+    Py_ssize_t first;
+} Seen;
+
+/* Whether row r's pair (hash h) is in the set already; else adds it. */
+static int seen_before(Seen *seen, const Run *run, const int32_t *codes, Py_ssize_t r, uint64_t h,
+                       const uint8_t *own, int64_t size) {
+    uint64_t tag = h >> 32;
+    for (uint64_t s = h & seen->mask;; s = (s + 1) & seen->mask) {
+        uint64_t entry = seen->slots[s];
+        if (entry == 0) {
+            seen->slots[s] = (tag << 32) | (uint64_t)(r - seen->first + 1);
+            return 0;
+        }
+        if (entry >> 32 == tag) {
+            Py_ssize_t other = (Py_ssize_t)(entry & 0xFFFFFFFFULL) - 1 + seen->first;
+            int64_t length;
+            const uint8_t *theirs = row_bytes(run, other, &length);
+            if (codes[other] == codes[r] && same_bytes(own, size, theirs, length))
+                return 1;
+        }
+    }
+}
+
+enum { AHEAD = 16 }; /* rows hashed, and their slots fetched, ahead of their look-up */
+
+static uint64_t power_above(uint64_t n) {
+    uint64_t p = 1;
+    while (p < 2 * n)
+        p <<= 1;
+    return p;
+}
+
+/* Whether some topic's rows come in more than one block. */
+static int topics_split(const int32_t *codes, Py_ssize_t rows) {
+    int32_t largest = 0;
+    for (Py_ssize_t r = 0; r < rows; r++)
+        largest = codes[r] > largest ? codes[r] : largest;
+    uint8_t *met = calloc((size_t)largest + 1, 1);
+    if (met == NULL)
+        return 1;
+    int split = 0;
+    for (Py_ssize_t r = 0; r < rows && !split; r++) {
+        if (r == 0 || codes[r] != codes[r - 1]) {
+            split = met[codes[r]];
+            met[codes[r]] = 1;
+        }
+    }
+    free(met);
+    return split;
+}
+
+/* The look-up and repeat check, without the interpreter lock: 1 repeated, 0 not, -1 no memory. */
+static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const Tables *t,
+                   const Column *judged, int64_t *found, int weak) {
+    int split = topics_split(codes, rows);
+    Seen seen = {NULL, 0, 0};
+    uint64_t capacity = split ? power_above((uint64_t)rows) : 0;
+    if (split && (seen.slots = calloc(capacity, 8)) == NULL)
+        return -1;
+    seen.mask = capacity - 1;
+    Py_ssize_t block_end = 0;
+    int repeated = 0;
+    for (Py_ssize_t c = 0; c < run->count && !repeated; c++) {
+        const Column *column = &run->columns[c];
+        uint64_t hashes[AHEAD];
+        for (Py_ssize_t i = 0; i < column->rows; i++) {
+            if (i % AHEAD == 0) { /* hash the next rows and fetch their slots ahead of use */
+                for (Py_ssize_t k = i; k < i + AHEAD && k < column->rows; k++) {
+                    int64_t from = offset_at(column, k);
+                    uint64_t g = hash_bytes(column->bytes + from,
+                                            (size_t)(offset_at(column, k + 1) - from), weak);
+                    int32_t c = codes[column->first + k];
+                    hashes[k - i] = g;
+                    if (c < t->topics)
+                        __builtin_prefetch(t->slots + t->bases[c] +
+                                           (g & (uint64_t)(t->bases[c + 1] - t->bases[c] - 1)));
+                }
+            }
+            Py_ssize_t r = column->first + i;
+            int32_t code = codes[r];
+            int64_t at = offset_at(column, i), size = offset_at(column, i + 1) - at;
+            const uint8_t *own = column->bytes + at;
+            uint64_t h = hashes[i % AHEAD];
+            found[r] = -1;
+            if (code < t->topics) {
+                const uint64_t *base = t->slots + t->bases[code];
+                uint64_t mask = (uint64_t)(t->bases[code + 1] - t->bases[code] - 1), tag = h >> 32;
+                for (uint64_t s = h & mask, probes = 0; probes <= mask; s = (s + 1) & mask, probes++) {
+                    uint64_t entry = base[s];
+                    if (entry == 0)
+                        break;
+                    if (entry >> 32 == tag) {
+                        int64_t q = (int64_t)(entry & 0xFFFFFFFFULL) - 1; /* checked: */
+                        int64_t from = q < judged->rows ? offset_at(judged, q) : 0;
+                        int64_t length = q < judged->rows ? offset_at(judged, q + 1) - from : -1;
+                        if (q < judged->rows && same_bytes(own, size, judged->bytes + from, length)) {
+                            found[r] = q;
+                            break;
+                        }
+                    }
+                }
+            }
+            if (!split && r == block_end) { /* a new topic block: a fresh set sized for it */
+                while (block_end < rows && codes[block_end] == code)
+                    block_end++;
+                uint64_t want = power_above((uint64_t)(block_end - r));
+                if (want > capacity) {
+                    free(seen.slots);
+                    if ((seen.slots = malloc(want * 8)) == NULL)
+                        return -1;
+                    capacity = want;
+                }
+                memset(seen.slots, 0, want * 8);
+                seen.mask = want - 1;
+                seen.first = r;
+            }
+            uint64_t key = split ? mix(h ^ ((uint64_t)code * 0x9E3779B97F4A7C15ULL)) : h;
+            if (seen_before(&seen, run, codes, r, key, own, size)) {
+                repeated = 1;
+                break;
+            }
+        }
+    }
+    free(seen.slots);
+    return repeated;
+}
+
+/* find_pairs(columns, codes, bases, slots, judged_offsets, judged_bytes, found, weak=False)
+ * -> bool: found[r] = the qrels row of run row r's pair, or -1; True when the run names a pair
+ * twice (then `found` is incomplete). `columns`: the run's (offsets, bytes) in row order. */
+static PyObject *find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"columns", "codes", "bases", "slots", "judged_offsets",
+                            "judged_bytes", "found", "weak", NULL};
+    PyObject *columns_obj, *codes_obj, *bases, *slots, *judged_offsets, *judged_bytes, *found_obj;
+    int weak = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOO|p", names, &columns_obj, &codes_obj,
+                                     &bases, &slots, &judged_offsets, &judged_bytes, &found_obj,
+                                     &weak))
+        return NULL;
+    PyObject *sequence = PySequence_Fast(columns_obj, "columns must be a sequence");
+    if (sequence == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence), taken = 0, rows = 0;
+    Column *columns = PyMem_Calloc((size_t)count + 1, sizeof(Column));
+    Py_buffer *views = PyMem_Calloc(2 * (size_t)count + 6, sizeof(Py_buffer));
+    Py_buffer *code_view = &views[2 * count], *table_views = code_view + 1;
+    Py_buffer *judged_views = table_views + 2, *found_view = judged_views + 2;
+    int ready = 0, stage = 0, outcome = 0;
+    Tables t;
+    Column judged;
+    if (columns == NULL || views == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; taken < count; taken++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(sequence, taken);
+        PyObject *offsets, *bytes;
+        if (!PyArg_ParseTuple(pair, "OO", &offsets, &bytes) ||
+            take_column(offsets, bytes, &views[2 * taken], &columns[taken]) < 0)
+            goto done;
+        columns[taken].first = rows;
+        rows += columns[taken].rows;
+    }
+    if (take(codes_obj, code_view, 0, 4, "codes") < 0)
+        goto done;
+    stage = 1;
+    if (take_tables(bases, slots, table_views, &t) < 0)
+        goto done;
+    stage = 2;
+    if (take_column(judged_offsets, judged_bytes, judged_views, &judged) < 0)
+        goto done;
+    stage = 3;
+    if (take(found_obj, found_view, 1, 8, "found") < 0)
+        goto done;
+    stage = 4;
+    const int32_t *codes = (const int32_t *)code_view->buf;
+    int bad = code_view->len / 4 != rows || found_view->len / 8 != rows || rows >= 0xFFFFFFFFLL;
+    for (Py_ssize_t r = 0; !bad && r < rows; r++)
+        bad = codes[r] < 0;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "codes, found and the tables do not match the rows");
+        goto done;
+    }
+    if (count == 0)
+        columns[0].first = 0; /* no rows: row_bytes is never asked */
+    Run run = {columns, count};
+    Py_BEGIN_ALLOW_THREADS
+    outcome = look_up(&run, codes, rows, &t, &judged, (int64_t *)found_view->buf, weak);
+    Py_END_ALLOW_THREADS
+    if (outcome < 0)
+        PyErr_NoMemory();
+    else
+        ready = 1;
+done:
+    for (Py_ssize_t i = 0; i < taken; i++) {
+        PyBuffer_Release(&views[2 * i]);
+        PyBuffer_Release(&views[2 * i + 1]);
+    }
+    if (stage >= 1)
+        PyBuffer_Release(code_view);
+    if (stage >= 2) {
+        PyBuffer_Release(&table_views[0]);
+        PyBuffer_Release(&table_views[1]);
+    }
+    if (stage >= 3) {
+        PyBuffer_Release(&judged_views[0]);
+        PyBuffer_Release(&judged_views[1]);
+    }
+    if (stage >= 4)
+        PyBuffer_Release(found_view);
+    PyMem_Free(columns);
+    PyMem_Free(views);
+    Py_DECREF(sequence);
+    return ready ? PyBool_FromLong(outcome) : NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"index_pairs", (PyCFunction)(void (*)(void))index_pairs, METH_VARARGS | METH_KEYWORDS,
+     "Fill the qrels' per-topic tables; True when a (topic, document) pair occurs twice."},
+    {"find_pairs", (PyCFunction)(void (*)(void))find_pairs, METH_VARARGS | METH_KEYWORDS,
+     "The qrels row of each run row's pair (-1: not judged); True when the run repeats a pair."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_pair_index",
+    "Exact (topic code, document id) look-ups on Arrow buffers (see trec_keys.py).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__pair_index(void) { return PyModule_Create(&module); }

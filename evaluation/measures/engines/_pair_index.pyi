@@ -1,0 +1,21 @@
+"""Types of the C look-up of (topic code, document id) pairs (_pair_index.c)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+# numpy arrays and pyarrow buffers (the buffer protocol; numpy's stubs do not say so on 3.11)
+Buffer = Any
+
+def index_pairs(
+    codes: Buffer, offsets: Buffer, bytes: Buffer, bases: Buffer, slots: Buffer, weak: bool = ...
+) -> bool: ...
+def find_pairs(
+    columns: Sequence[tuple[Buffer, Buffer]],
+    codes: Buffer,
+    bases: Buffer,
+    slots: Buffer,
+    judged_offsets: Buffer,
+    judged_bytes: Buffer,
+    found: Buffer,
+    weak: bool = ...,
+) -> bool: ...
