@@ -18,14 +18,24 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from evaluation.errors import FormatError
+from evaluation.formats._source import check_regular_file
 from evaluation.formats.arrow import binary_array, combined, numeric_array, to_numpy
 from evaluation.formats.records import Judgement
-from evaluation.formats.trec import TrecQrels, TrecRun, qrels_duplicate_error, read_trec_run
+from evaluation.formats.trec import (
+    TrecQrels,
+    TrecRun,
+    qrels_duplicate_error,
+    read_trec_run,
+    text_field,
+)
 from evaluation.formats.trec_batches import stream_trec_run
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED, Floats
-from evaluation.measures.engines.trec_keys import PairIndex
+from evaluation.measures.engines import _article_kernel
+from evaluation.measures.engines.trec_keys import PairIndex, column_buffers
 
 Ints = npt.NDArray[np.int64]
+PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
 
 
 @dataclass(frozen=True)
@@ -180,8 +190,12 @@ class GradeTable:
                            list(run.warnings))  # fmt: skip
 
     def prepare_file(self, path: str) -> PreparedRun:
-        """A TREC run file prepared batch by batch (`trec_batches`), so that Arrow's columns
-        never hold the whole run; a file that is not plain goes through `read_trec_run`."""
+        """A TREC run file prepared block by block in C (`plain_run`); a file that reader does
+        not take goes through pyarrow's reader batch by batch (`trec_batches`), so that Arrow's
+        columns never hold the whole run, and a file that is not plain through `read_trec_run`."""
+        plain = self.plain_run(path)
+        if plain is not None:
+            return plain
         parts: list[tuple[Ints, list[str], pa.Array, Floats]] = []
 
         def consume(batch: pa.RecordBatch) -> None:
@@ -200,6 +214,58 @@ class GradeTable:
         docs = pa.chunked_array([part[2] for part in parts], type=parts[0][2].type)
         return PreparedRun(run_id, path, self, np.concatenate([part[0] for part in parts]), names,
                            docs, np.concatenate([part[3] for part in parts]), [])  # fmt: skip
+
+    @cached_property
+    def _topic_index(self) -> PairIndex:
+        """The qrels' topic ids in one table (every code 0): its rows are the topic codes."""
+        return PairIndex(np.zeros(len(self.names), dtype=np.int32), self.names, 1)
+
+    def plain_run(self, path: str) -> PreparedRun | None:
+        """A run read by `_article_kernel.parse_run`, 4 MiB at a time: topic codes, scores and
+        the document ids straight from the bytes, in one pass. None when the file is not one
+        it takes (see `_article_kernel.c`: six plain fields a line, a plain decimal score, a
+        topic the qrels know) or cannot be opened: the other readers then decide, and name
+        what is wrong."""
+        names = self._topic_index
+        offsets, data = column_buffers(names.docs)
+        parts: list[tuple[bytes, bytes, Any]] = []
+        run: bytes | None = None
+        try:
+            check_regular_file(path)
+            stream = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
+        except (OSError, FormatError):
+            return None
+        buffer, held = bytearray(PLAIN_BLOCK), 0
+        with stream:
+            while True:
+                if held == len(buffer):  # a line longer than the buffer
+                    buffer.extend(bytes(len(buffer)))
+                with memoryview(buffer) as view:
+                    end = held + stream.readinto(view[held:])
+                    final = end == held
+                    answer = _article_kernel.parse_run(view[:end], final, names.bases,
+                                                       names.slots, offsets, data)  # fmt: skip
+                if answer is None:
+                    return None
+                used, rows, codes, scores, ends, docs, last = answer
+                if rows:
+                    buffers = [None, pa.py_buffer(ends), pa.py_buffer(docs)]
+                    column = pa.Array.from_buffers(pa.binary(), rows, buffers)
+                    parts.append((codes, scores, column))
+                    run = last
+                if final:
+                    break
+                buffer[: end - used] = buffer[used:end]
+                held = end - used
+        if run is None:
+            return None
+        count = sum(len(part[2]) for part in parts)
+        return PreparedRun(
+            text_field(run, path, count, "run id"), path, self,
+            np.concatenate([np.frombuffer(part[0], dtype=np.int32) for part in parts]), [],
+            pa.chunked_array([part[2] for part in parts], type=pa.binary()),
+            np.concatenate([np.frombuffer(part[1], dtype=np.float64) for part in parts]), [],
+        )  # fmt: skip
 
     def grades_of(self, codes: Ints, docs: pa.ChunkedArray) -> Ints | None:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when

@@ -3,7 +3,7 @@
 trec_eval gives each retrieved document the grade its topic's qrels give it, and refuses a run
 that names a document twice in a topic (docs/trec_eval.md). With thousands of topics and millions
 of rows this look-up is most of the work beyond reading the files, so `PairIndex` hands it to C
-(`_pair_index.c`): one pass a run over the document ids' own Arrow buffers, with per-topic hash
+(`_article_kernel.c`): one pass a run over the document ids' own Arrow buffers, with per-topic hash
 tables built once per qrels, outside the interpreter lock. A hash only routes a probe: every
 match is confirmed on the bytes, so a collision costs a probe, never a wrong grade.
 
@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from evaluation.measures.engines import _pair_index
+from evaluation.measures.engines import _article_kernel
 
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
@@ -79,7 +79,7 @@ def doc_words(column: Any) -> DocWords:
 
 def column_buffers(chunk: Any) -> tuple[npt.NDArray[Any], Any]:
     """A binary or string Arrow array's offsets (numpy, 32- or 64-bit, from its own offset) and
-    its bytes, for `_pair_index`."""
+    its bytes, for `_article_kernel`."""
     if chunk.null_count:
         raise ValueError("document ids may not be null")
     wide = pa.types.is_large_binary(chunk.type) or pa.types.is_large_string(chunk.type)
@@ -99,7 +99,7 @@ class PairIndex:
     """The qrels' (topic code, document) pairs, for many runs' look-ups.
 
     Topic t owns `bases[t + 1] - bases[t]` slots of `slots`, a power of two at least twice its
-    judged documents (so a probe meets an empty slot soon); `_pair_index.c` fills them with the
+    judged documents (so a probe meets an empty slot soon); `_article_kernel.c` fills them with the
     qrels rows. The qrels' document column is kept, one chunk, for the look-ups to confirm each
     match on the bytes. `duplicate`: whether the qrels judge a document twice in a topic.
     """
@@ -116,7 +116,9 @@ class PairIndex:
         np.cumsum(spans, out=self.bases[1:])
         self.slots = np.zeros(int(self.bases[-1]), dtype=np.uint64)
         offsets, data = column_buffers(self.docs)
-        self.duplicate = _pair_index.index_pairs(self.codes, offsets, data, self.bases, self.slots)
+        self.duplicate = _article_kernel.index_pairs(
+            self.codes, offsets, data, self.bases, self.slots
+        )
 
     def find(self, codes: npt.NDArray[Any], docs: Any) -> Ints | None:
         """The qrels row of each run row's (code, document) pair, -1 where not judged (codes
@@ -126,6 +128,6 @@ class PairIndex:
         columns = [column_buffers(chunk) for chunk in chunks_of(docs)]
         offsets, data = column_buffers(self.docs)
         codes = np.ascontiguousarray(codes, dtype=np.int32)
-        if _pair_index.find_pairs(columns, codes, self.bases, self.slots, offsets, data, found):
+        if _article_kernel.find_pairs(columns, codes, self.bases, self.slots, offsets, data, found):
             return None
         return found

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
-from evaluation.measures.engines import _pair_index, trec_keys
+from evaluation.measures.engines import _article_kernel, trec_keys
 from evaluation.measures.engines.trec_keys import PairIndex, column_buffers, doc_words
 from evaluation.measures.engines.trec_order import ranking
 
@@ -59,7 +59,7 @@ def found(index: PairIndex, pairs: list[tuple[int, bytes]], weak: bool = False,
     rows = np.empty(len(pairs), dtype=np.int64)
     offsets, data = column_buffers(index.docs)
     columns = [column_buffers(chunk) for chunk in chunks]
-    if _pair_index.find_pairs(columns, codes, index.bases, index.slots, offsets, data, rows,
+    if _article_kernel.find_pairs(columns, codes, index.bases, index.slots, offsets, data, rows,
                               weak=weak):  # fmt: skip
         return None
     return rows.tolist()
@@ -92,7 +92,7 @@ def test_colliding_hashes_never_match_other_pairs(judged: list, asked: list) -> 
     index = index_of(judged)
     index.slots[:] = 0
     offsets, data = column_buffers(index.docs)
-    assert not _pair_index.index_pairs(codes, offsets, data, index.bases, index.slots, weak=True)
+    assert not _article_kernel.index_pairs(codes, offsets, data, index.bases, index.slots, weak=True)
     repeated = len(set(asked)) < len(asked)
     expected = [judged.index(p) if p in judged else -1 for p in asked]
     assert found(index, asked, weak=True) == (None if repeated else expected)
@@ -119,19 +119,19 @@ def test_wrong_buffers_are_refused_not_read() -> None:
     offsets, data = column_buffers(index.docs)
     codes = np.array([0, 1], dtype=np.int32)
     with pytest.raises(ValueError, match="offsets"):
-        _pair_index.index_pairs(codes, np.array([0, 1, 99], np.int32), data, index.bases,
+        _article_kernel.index_pairs(codes, np.array([0, 1, 99], np.int32), data, index.bases,
                                 np.zeros_like(index.slots))  # fmt: skip
     with pytest.raises(ValueError, match="code"):
-        _pair_index.index_pairs(np.array([0, 9], np.int32), offsets, data, index.bases,
+        _article_kernel.index_pairs(np.array([0, 9], np.int32), offsets, data, index.bases,
                                 np.zeros_like(index.slots))  # fmt: skip
     with pytest.raises(ValueError, match="powers of two"):
-        _pair_index.index_pairs(codes, offsets, data, np.array([0, 3, 4], np.int64),
+        _article_kernel.index_pairs(codes, offsets, data, np.array([0, 3, 4], np.int64),
                                 np.zeros(4, np.uint64))  # fmt: skip
     with pytest.raises(ValueError, match="match the rows"):
-        _pair_index.find_pairs([(offsets, data)], codes, index.bases, index.slots, offsets,
+        _article_kernel.find_pairs([(offsets, data)], codes, index.bases, index.slots, offsets,
                                data, np.empty(1, np.int64))  # fmt: skip
     with pytest.raises(ValueError, match="items of 4 bytes"):
-        _pair_index.find_pairs([(offsets, data)], codes.astype(np.int64), index.bases,
+        _article_kernel.find_pairs([(offsets, data)], codes.astype(np.int64), index.bases,
                                index.slots, offsets, data, np.empty(2, np.int64))  # fmt: skip
 
 

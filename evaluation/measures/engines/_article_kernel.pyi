@@ -1,4 +1,4 @@
-"""Types of the C look-up of (topic code, document id) pairs (_pair_index.c)."""
+"""Types of the C look-up of (topic code, document id) pairs (_article_kernel.c)."""
 
 from collections.abc import Sequence
 from typing import Any
