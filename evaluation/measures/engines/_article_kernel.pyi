@@ -1,4 +1,4 @@
-"""Types of the C look-up of (topic code, document id) pairs (_article_kernel.c)."""
+"""Types of the article engine's C part (_article_kernel.c): plain TREC runs read, pairs looked up."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -19,3 +19,6 @@ def find_pairs(
     found: Buffer,
     weak: bool = ...,
 ) -> bool: ...
+def parse_run(
+    block: Buffer, final: bool, bases: Buffer, slots: Buffer, name_offsets: Buffer, name_bytes: Buffer
+) -> tuple[int, int, bytes, bytes, bytes, bytes, bytes | None] | None: ...

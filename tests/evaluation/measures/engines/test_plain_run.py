@@ -1,0 +1,124 @@
+"""The C reader of plain TREC runs (`GradeTable.plain_run`, `_article_kernel.parse_run`) against
+the other readers: on random files, some plain and some not, cut into blocks of a few bytes, it
+either declines (None) or gives exactly the columns the careful line reader gives, scores to the
+bit; a file the line reader refuses is always declined."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluation.cli.trec_eval import load_run
+from evaluation.errors import FormatError
+from evaluation.measures.engines import trec_grades
+from evaluation.measures.engines.trec_grades import GradeTable
+
+QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": {b"c": 1}})
+
+# plain forms and forms the C reader leaves to the others (a sign, no digit before or after the
+# point, words, hex), long mantissas and exponents beyond the fast path, under- and overflow
+SCORES = st.sampled_from(["1", "-0", "0", "2.5", "-7.125", "1e5", "1E-3", "3.0e+2", "+1", ".5",
+                          "5.", "inf", "nan", "-inf", "0x10", "1e400", "1e-400", "4.9e-324",
+                          "0.1000000000000000055511151231257827", "9007199254740993",
+                          "123456789012345678901234", "-1.7976931348623157e308", "1e22", "1e23",
+                          "0.000001234", "00012.50"])  # fmt: skip
+TOKENS = st.sampled_from(["Q0", "x", "a-much-longer-document-id", "r1", "é", "a#b", '"q"'])
+SEPARATORS = st.sampled_from([" "] * 12 + ["  ", "\t"])
+ENDINGS = st.sampled_from(["\n"] * 12 + ["\r\n", " \n", "\n\n"])
+LINE = st.tuples(st.sampled_from(["1", "2", "10", "10", "x"]), TOKENS,
+                 st.sampled_from(["a", "b", "c", "a-much-longer-document-id"]), st.integers(0, 9),
+                 st.one_of(SCORES, st.floats(allow_nan=False).map(repr)), TOKENS, SEPARATORS,
+                 ENDINGS)  # fmt: skip
+PLAIN_LINE = st.tuples(st.sampled_from(["1", "2", "10"]), st.sampled_from(["Q0", "r1", "\"q\""]),
+                       st.sampled_from(["a", "b", "c", "a-much-longer-document-id"]),
+                       st.integers(0, 9),
+                       st.one_of(st.sampled_from(["1", "-0", "2.5", "1e5", "1E-3", "1e400"]),
+                                 st.floats(allow_nan=False, allow_infinity=False).map(repr)),
+                       st.sampled_from(["r", "run-2"]), st.just(" "), st.just("\n"))  # fmt: skip
+# half the files plain throughout (the reader takes them), half with anything anywhere
+FILES = st.one_of(st.lists(PLAIN_LINE, min_size=1, max_size=25),
+                  st.lists(LINE, min_size=1, max_size=25))  # fmt: skip
+
+
+def text_of(lines: list[tuple], last_newline: bool) -> str:
+    text = "".join(
+        sep.join([t, q, d, str(r), s, run]) + end for t, q, d, r, s, run, sep, end in lines
+    )
+    return text if last_newline else text.rstrip("\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(FILES, st.booleans(), st.integers(8, 80))
+def test_plain_runs_give_the_line_readers_columns(tmp_path_factory: pytest.TempPathFactory,
+                                                  lines: list, last_newline: bool,
+                                                  block: int) -> None:  # fmt: skip
+    """Blocks of `block` bytes put line ends and long lines (the buffer grows) anywhere."""
+    path = tmp_path_factory.mktemp("run") / "run"
+    path.write_text(text_of(lines, last_newline), encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(trec_grades, "PLAIN_BLOCK", block)
+        plain = QRELS.plain_run(str(path))
+    try:
+        expected = QRELS.prepare(load_run(str(path), False))
+    except FormatError:
+        assert plain is None
+        return
+    if plain is None:
+        return
+    assert (plain.run_id, plain.unknown, plain.warnings) == (expected.run_id, [], [])
+    assert plain.codes.tolist() == expected.codes.tolist()
+    assert plain.docs.to_pylist() == expected.docs.to_pylist()
+    assert plain.score.view(np.int64).tolist() == expected.score.view(np.int64).tolist()
+
+
+def test_a_plain_file_is_taken_and_others_declined(tmp_path: Path) -> None:
+    """The reader's own rules, each on a one-line change to a plain file."""
+    plain = "1 Q0 a 1 2.5 r\n10 Q0 c 2 -1e-3 r\n2 Q0 a 3 7 last"
+    cases = {
+        plain: True,
+        plain + "\n": True,
+        plain.replace("2.5", "+2.5"): False,  # a sign the reader leaves to pyarrow
+        plain.replace("2.5", ".5"): False,
+        plain.replace("1 Q0 a", "x Q0 a"): False,  # a topic the qrels do not know
+        plain.replace("Q0 c", "Q0  c"): False,
+        plain.replace(" last", " last extra"): False,  # seven fields
+        plain.replace(" 7 last", " 7"): False,  # five
+        plain + "\n\n": False,  # an empty line
+        "": False,
+    }
+    for text, taken in cases.items():
+        path = tmp_path / "run"
+        path.write_text(text)
+        run = QRELS.plain_run(str(path))
+        assert (run is not None) == taken, text
+    path.write_text(plain)
+    run = QRELS.plain_run(str(path))
+    assert run is not None and run.run_id == "last"  # trec_eval keeps the last line's
+    assert run.codes.tolist() == [0, 1, 2]  # codes in the topic ids' byte order: 1, 10, 2
+    assert run.score.tolist() == [2.5, -0.001, 7.0]
+    assert QRELS.plain_run(str(tmp_path / "missing")) is None
+    assert QRELS.plain_run(str(tmp_path)) is None  # a folder: the other readers name it
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(
+    st.floats(min_value=0, allow_infinity=False).map(repr),
+    st.tuples(st.integers(0, 10**25), st.integers(0, 30), st.integers(-330, 330)).map(
+        lambda t: f"{str(t[0])[: len(str(t[0])) - t[1]] or '0'}.{str(t[0])[-t[1]:] or '0'}e{t[2]}"),
+    st.integers(0, 2**64).map(str),
+))  # fmt: skip
+def test_scores_are_read_as_python_reads_them(tmp_path_factory: pytest.TempPathFactory,
+                                              score: str) -> None:  # fmt: skip
+    """Every decimal form the reader takes gives float()'s double, bit for bit: the fast path
+    (short mantissas, small powers of ten) and strtod beyond it."""
+    path = tmp_path_factory.mktemp("run") / "run"
+    path.write_text(f"1 Q0 a 1 {score} r\n2 Q0 a 1 -{score} r\n")
+    run = QRELS.plain_run(str(path))
+    assert run is not None, score
+    bits = [struct.unpack("<q", struct.pack("<d", v))[0] for v in (float(score), -float(score))]
+    assert run.score.view(np.int64).tolist() == bits
