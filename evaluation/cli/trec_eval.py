@@ -27,7 +27,7 @@ from evaluation.formats.fol.arrow_table import read_fol_table
 from evaluation.formats.fol.article_runs import articles_of_table
 from evaluation.formats.fol.qrels import read_qrels
 from evaluation.formats.fol.runs import read_run
-from evaluation.formats.trec import TrecRun, first_fields, read_trec_qrels, read_trec_run
+from evaluation.formats.trec import TrecRun, first_fields, read_trec_run
 from evaluation.measures.engines.trec_grades import GradeTable, PreparedRun
 from evaluation.measures.engines.trec_run import (
     TrecEvaluation,
@@ -55,7 +55,7 @@ def load_index(path: str) -> GradeTable:
     """TREC qrels (first line of at most 4 fields; comments only: empty) or FOL qrels (an
     article with highlighted text has grade 1)."""
     if 0 <= first_fields(path) <= 4:
-        return GradeTable.from_trec(read_trec_qrels(path, check_duplicates=False))
+        return GradeTable.from_trec_file(path)
     return GradeTable.from_fol(read_qrels(path), path)
 
 

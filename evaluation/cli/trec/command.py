@@ -33,7 +33,7 @@ from evaluation.cli.trec.layout import trec_lines
 from evaluation.cli.trec.zscores import read_zscores, to_zscores
 from evaluation.errors import FormatError
 from evaluation.formats._source import UTF8_BOM, read_bytes
-from evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run, read_trec_qrels
+from evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run
 from evaluation.measures.articles.preferences import PreferenceError
 from evaluation.measures.engines.trec_grades import GradeTable
 from evaluation.measures.engines.trec_groups import evaluate_groups, read_qrels_jg, topics_of
@@ -188,7 +188,7 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
         evaluation = evaluate_preferences(judgements, run, selection, options, request.qrels)
         qrels_topics = sorted(judgements)
     else:
-        index = GradeTable.from_trec(read_trec_qrels(request.qrels, check_duplicates=False))
+        index = GradeTable.from_trec_file(request.qrels)
         run = _read_results(request, stdin)
         zscores = read_zscores(request.zscores) if request.zscores else None
         if request.only_topic is not None:  # trec_eval.c skips every other qrels topic

@@ -42,7 +42,11 @@ def one_arena() -> None:
     try:
         import ctypes
 
-        ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-8, 1)  # M_ARENA_MAX
+        if os.environ.get("MT"):
+            libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+            libc.mallopt(-1, 512 << 20)  # M_TRIM_THRESHOLD
     except (OSError, AttributeError):
         pass
 

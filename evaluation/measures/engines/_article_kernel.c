@@ -278,7 +278,47 @@ static int seen_before(Seen *seen, const Run *run, const int32_t *codes, Py_ssiz
     }
 }
 
-enum { AHEAD = 16 }; /* rows hashed, and their slots fetched, ahead of their look-up */
+/* The look-up of a run's rows is a chain of memory reads, each waiting on the one before: the
+ * slot (where the hash says), the judged row's offsets (where the slot says), its bytes (where
+ * the offsets say). Most are cache misses, so they are fetched ahead: a row's slot 3 * AHEAD
+ * rows before its turn, its offsets 2 * AHEAD, its bytes AHEAD, each stage reading what the
+ * stage before fetched. RING (a power of two above 3 * AHEAD) holds the rows in flight. */
+enum { AHEAD = 8, RING = 32 };
+
+static void ahead_slot(const Column *column, Py_ssize_t k, const int32_t *codes, const Tables *t,
+                       uint64_t *hashes, int weak) {
+    int64_t from = offset_at(column, k);
+    uint64_t h = hash_bytes(column->bytes + from, (size_t)(offset_at(column, k + 1) - from), weak);
+    int32_t code = codes[column->first + k];
+    hashes[k % RING] = h;
+    if (code < t->topics)
+        __builtin_prefetch(t->slots + t->bases[code] +
+                           (h & (uint64_t)(t->bases[code + 1] - t->bases[code] - 1)));
+}
+
+static void ahead_offsets(const Column *column, Py_ssize_t k, const int32_t *codes,
+                          const Tables *t, const Column *judged, const uint64_t *hashes,
+                          int64_t *judged_rows) {
+    int32_t code = codes[column->first + k];
+    uint64_t h = hashes[k % RING];
+    judged_rows[k % RING] = -1;
+    if (code >= t->topics)
+        return;
+    uint64_t entry = t->slots[t->bases[code] +
+                              (int64_t)(h & (uint64_t)(t->bases[code + 1] - t->bases[code] - 1))];
+    int64_t q = (int64_t)(entry & 0xFFFFFFFFULL) - 1;
+    if (entry >> 32 == h >> 32 && q >= 0 && q < judged->rows) {
+        judged_rows[k % RING] = q;
+        __builtin_prefetch(judged->wide ? (const void *)((const int64_t *)judged->offsets + q)
+                                        : (const void *)((const int32_t *)judged->offsets + q));
+    }
+}
+
+static void ahead_bytes(const Column *judged, Py_ssize_t k, const int64_t *judged_rows) {
+    int64_t q = judged_rows[k % RING];
+    if (q >= 0)
+        __builtin_prefetch(judged->bytes + offset_at(judged, q));
+}
 
 static uint64_t power_above(uint64_t n) {
     uint64_t p = 1;
@@ -319,25 +359,27 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
     int repeated = 0;
     for (Py_ssize_t c = 0; c < run->count && !repeated; c++) {
         const Column *column = &run->columns[c];
-        uint64_t hashes[AHEAD];
+        uint64_t hashes[RING];
+        int64_t judged_rows[RING];
+        for (Py_ssize_t k = 0; k < 3 * AHEAD && k < column->rows; k++)
+            ahead_slot(column, k, codes, t, hashes, weak);
+        for (Py_ssize_t k = 0; k < 2 * AHEAD && k < column->rows; k++)
+            ahead_offsets(column, k, codes, t, judged, hashes, judged_rows);
+        for (Py_ssize_t k = 0; k < AHEAD && k < column->rows; k++)
+            ahead_bytes(judged, k, judged_rows);
         for (Py_ssize_t i = 0; i < column->rows; i++) {
-            if (i % AHEAD == 0) { /* hash the next rows and fetch their slots ahead of use */
-                for (Py_ssize_t k = i; k < i + AHEAD && k < column->rows; k++) {
-                    int64_t from = offset_at(column, k);
-                    uint64_t g = hash_bytes(column->bytes + from,
-                                            (size_t)(offset_at(column, k + 1) - from), weak);
-                    int32_t c = codes[column->first + k];
-                    hashes[k - i] = g;
-                    if (c < t->topics)
-                        __builtin_prefetch(t->slots + t->bases[c] +
-                                           (g & (uint64_t)(t->bases[c + 1] - t->bases[c] - 1)));
-                }
-            }
+            /* three rows in flight at each stage: slot, then offsets, then bytes fetched */
+            if (i + 3 * AHEAD < column->rows)
+                ahead_slot(column, i + 3 * AHEAD, codes, t, hashes, weak);
+            if (i + 2 * AHEAD < column->rows)
+                ahead_offsets(column, i + 2 * AHEAD, codes, t, judged, hashes, judged_rows);
+            if (i + AHEAD < column->rows)
+                ahead_bytes(judged, i + AHEAD, judged_rows);
             Py_ssize_t r = column->first + i;
             int32_t code = codes[r];
             int64_t at = offset_at(column, i), size = offset_at(column, i + 1) - at;
             const uint8_t *own = column->bytes + at;
-            uint64_t h = hashes[i % AHEAD];
+            uint64_t h = hashes[i % RING];
             found[r] = code < t->topics ? probe(t, code, judged, own, size, h) : -1;
             if (!split && r == block_end) { /* a new topic block: a fresh set sized for it */
                 while (block_end < rows && codes[block_end] == code)
@@ -620,6 +662,176 @@ static PyObject *parse_run(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
     return result;
 }
 
+/* ---- Reading plain TREC qrels ----
+ *
+ * A qrels line is `topic iter doc grade`. A file whose every line is four fields of printable
+ * ASCII but `#`, one space apart, with a grade -?D{1,18}, is read here in one pass: each row's
+ * topic numbered in order of first appearance (with the topic ids in that order), the document
+ * ids as an Arrow binary column's offsets and bytes, and the grades. Any other file answers None,
+ * and the caller reads it with pyarrow or line by line (trec.py), which name what is wrong. */
+
+typedef struct {
+    const uint8_t *at;
+    int64_t size;
+} Span;
+
+/* The number of topic id `own` among `names` (hash table `slots`, mask `mask`), added if new;
+ * -1 when memory runs out. */
+static int32_t topic_number(Span **names, int64_t *count, int64_t *capacity, uint64_t **slots,
+                            uint64_t *mask, const uint8_t *own, int64_t size) {
+    uint64_t h = hash_bytes(own, (size_t)size, 0), tag = h >> 32;
+    uint64_t s = h & *mask;
+    for (;; s = (s + 1) & *mask) {
+        uint64_t entry = (*slots)[s];
+        if (entry == 0)
+            break;
+        Span *name = &(*names)[(entry & 0xFFFFFFFFULL) - 1];
+        if (entry >> 32 == tag && same_bytes(own, size, name->at, name->size))
+            return (int32_t)((entry & 0xFFFFFFFFULL) - 1);
+    }
+    if (*count == *capacity) { /* room for more names, and a table twice their number */
+        int64_t more = 2 * *capacity;
+        Span *grown = realloc(*names, (size_t)more * sizeof(Span));
+        uint64_t *table = calloc((size_t)(4 * more), 8);
+        if (grown == NULL || table == NULL) {
+            free(table);
+            if (grown != NULL)
+                *names = grown;
+            return -1;
+        }
+        *names = grown;
+        *capacity = more;
+        *mask = (uint64_t)(4 * more - 1);
+        for (int64_t i = 0; i < *count; i++) {
+            uint64_t g = hash_bytes(grown[i].at, (size_t)grown[i].size, 0), t = g & *mask;
+            while (table[t] != 0)
+                t = (t + 1) & *mask;
+            table[t] = (g >> 32 << 32) | (uint64_t)(i + 1);
+        }
+        free(*slots);
+        *slots = table;
+        for (s = h & *mask; (*slots)[s] != 0; s = (s + 1) & *mask)
+            ;
+    }
+    (*names)[*count] = (Span){own, size};
+    (*slots)[s] = (tag << 32) | (uint64_t)(*count + 1);
+    return (int32_t)(*count)++;
+}
+
+/* The grade in [p, end): -?D{1,18}; 0 when not of that form. */
+static int read_grade(const uint8_t *p, const uint8_t *end, int64_t *value) {
+    int negative = p < end && *p == '-';
+    p += negative;
+    if (end - p < 1 || end - p > 18)
+        return 0;
+    int64_t v = 0;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9')
+            return 0;
+        v = v * 10 + (*p - '0');
+    }
+    *value = negative ? -v : v;
+    return 1;
+}
+
+/* parse_qrels(data) -> None, or (rows, codes, names, doc_offsets, doc_bytes, grades): codes
+ * int32 (topics numbered as they first appear), names the topic ids in that order (bytes),
+ * doc_offsets int32 from 0, grades int64. */
+static PyObject *parse_qrels(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *data_obj;
+    if (!PyArg_ParseTuple(args, "O", &data_obj))
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(data_obj, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const uint8_t *data = (const uint8_t *)view.buf, *stop = data + view.len;
+    Py_ssize_t lines = 0;
+    for (const uint8_t *at = data; at < stop && (at = memchr(at, '\n', (size_t)(stop - at))); at++)
+        lines++;
+    lines += stop > data && stop[-1] != '\n';
+    int plain = lines > 0 && view.len < INT32_MAX;
+    PyObject *codes = NULL, *offsets = NULL, *docs = NULL, *grades = NULL, *result = NULL;
+    Span *names = NULL;
+    uint64_t *slots = NULL, mask = 63;
+    int64_t count = 0, capacity = 16, used = 0;
+    if (plain) {
+        codes = PyBytes_FromStringAndSize(NULL, 4 * lines);
+        offsets = PyBytes_FromStringAndSize(NULL, 4 * (lines + 1));
+        docs = PyBytes_FromStringAndSize(NULL, view.len);
+        grades = PyBytes_FromStringAndSize(NULL, 8 * lines);
+        names = malloc((size_t)capacity * sizeof(Span));
+        slots = calloc(mask + 1, 8);
+    }
+    int memory = 1;
+    if (codes && offsets && docs && grades && names && slots) {
+        int32_t *code_out = (int32_t *)PyBytes_AS_STRING(codes);
+        int32_t *offset_out = (int32_t *)PyBytes_AS_STRING(offsets);
+        uint8_t *doc_out = (uint8_t *)PyBytes_AS_STRING(docs);
+        int64_t *grade_out = (int64_t *)PyBytes_AS_STRING(grades);
+        Py_BEGIN_ALLOW_THREADS
+        const uint8_t *p = data, *last_topic = NULL;
+        int64_t last_size = 0;
+        int32_t last_code = -1;
+        offset_out[0] = 0;
+        for (Py_ssize_t row = 0; plain && row < lines; row++) {
+            const uint8_t *field[4], *ends[4];
+            for (int f = 0; f < 4 && plain; f++) {
+                field[f] = p;
+                while (p < stop && TOKEN[*p])
+                    p++;
+                ends[f] = p;
+                plain = p > field[f] && (f == 3 ? (p == stop || *p == '\n') : (p < stop && *p == ' '));
+                p++;
+            }
+            if (!plain)
+                break;
+            int64_t size = ends[0] - field[0];
+            if (last_topic == NULL || !same_bytes(field[0], size, last_topic, last_size)) {
+                last_code = topic_number(&names, &count, &capacity, &slots, &mask, field[0], size);
+                last_topic = field[0];
+                last_size = size;
+                memory = plain = last_code >= 0;
+            }
+            plain = plain && read_grade(field[3], ends[3], &grade_out[row]);
+            code_out[row] = last_code;
+            memcpy(doc_out + used, field[2], (size_t)(ends[2] - field[2]));
+            used += ends[2] - field[2];
+            offset_out[row + 1] = (int32_t)used;
+        }
+        Py_END_ALLOW_THREADS
+        PyObject *ids = plain ? PyList_New(count) : NULL;
+        for (int64_t i = 0; ids && i < count; i++) {
+            PyObject *id = PyBytes_FromStringAndSize((const char *)names[i].at, names[i].size);
+            if (id == NULL) {
+                Py_CLEAR(ids);
+                break;
+            }
+            PyList_SET_ITEM(ids, i, id);
+        }
+        if (ids != NULL) {
+            if (_PyBytes_Resize(&docs, used) == 0)
+                result = Py_BuildValue("nONOOO", lines, codes, ids, offsets, docs, grades);
+            else
+                Py_DECREF(ids);
+        } else if (!plain && memory)
+            result = Py_NewRef(Py_None);
+        else if (!plain)
+            PyErr_NoMemory();
+    } else if (!plain) {
+        result = Py_NewRef(Py_None);
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    free(names);
+    free(slots);
+    Py_XDECREF(codes);
+    Py_XDECREF(offsets);
+    Py_XDECREF(docs);
+    Py_XDECREF(grades);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"index_pairs", (PyCFunction)(void (*)(void))index_pairs, METH_VARARGS | METH_KEYWORDS,
      "Fill the qrels' per-topic tables; True when a (topic, document) pair occurs twice."},
@@ -627,6 +839,8 @@ static PyMethodDef methods[] = {
      "The qrels row of each run row's pair (-1: not judged); True when the run repeats a pair."},
     {"parse_run", (PyCFunction)(void (*)(void))parse_run, METH_VARARGS | METH_KEYWORDS,
      "The columns of a block of a plain TREC run, or None (another reader takes the file)."},
+    {"parse_qrels", parse_qrels, METH_VARARGS,
+     "The columns of plain TREC qrels, or None (another reader takes the file)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,4 +1,4 @@
-"""Types of the article engine's C part (_article_kernel.c): plain TREC runs read, pairs looked up."""
+"""Types of the article engine's C part (_article_kernel.c): plain TREC files read, pairs found."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -20,5 +20,11 @@ def find_pairs(
     weak: bool = ...,
 ) -> bool: ...
 def parse_run(
-    block: Buffer, final: bool, bases: Buffer, slots: Buffer, name_offsets: Buffer, name_bytes: Buffer
+    block: Buffer,
+    final: bool,
+    bases: Buffer,
+    slots: Buffer,
+    name_offsets: Buffer,
+    name_bytes: Buffer,
 ) -> tuple[int, int, bytes, bytes, bytes, bytes, bytes | None] | None: ...
+def parse_qrels(data: Buffer) -> tuple[int, bytes, list[bytes], bytes, bytes, bytes] | None: ...

@@ -8,6 +8,8 @@ qrels' own columns are not kept: at 10,000 queries the table is most of the engi
 
 from __future__ import annotations
 
+import mmap
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,6 +28,7 @@ from evaluation.formats.trec import (
     TrecQrels,
     TrecRun,
     qrels_duplicate_error,
+    read_trec_qrels,
     read_trec_run,
     text_field,
 )
@@ -35,6 +38,7 @@ from evaluation.measures.engines import _article_kernel
 from evaluation.measures.engines.trec_keys import PairIndex, column_buffers
 
 Ints = npt.NDArray[np.int64]
+PlainQrels = tuple[int, bytes, list[bytes], bytes, bytes, bytes]
 PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
 
 
@@ -58,12 +62,16 @@ class GradeTable:
     """(topic, document) -> grade for many runs (negative grades stored as UNJUDGED), and each
     topic's counts, ideal DCG and judged documents per grade."""
 
-    def __init__(self, topic: Any, doc: Any, grade: Ints, file: str = "") -> None:
+    def __init__(self, topic: Any, doc: Any, grade: Ints, file: str = "",
+                 coded: tuple[Any, npt.NDArray[np.int32]] | None = None) -> None:  # fmt: skip
+        """`coded`: the topic ids in byte order and each row's code, in place of `topic`."""
         self.file = file
-        names = combined(pc.unique(topic))
-        self.names = names.take(pc.sort_indices(names))  # byte order
+        if coded is None:
+            names = combined(pc.unique(topic))
+            names = names.take(pc.sort_indices(names))  # byte order
+            coded = names, to_numpy(combined(pc.index_in(topic, value_set=names)))  # int32
+        self.names, self.codes = coded
         self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
-        self.codes = to_numpy(combined(pc.index_in(topic, value_set=self.names)))  # int32
         self.raw_grades = grade
         self.pairs = PairIndex(self.codes, doc, len(self.topics))
         fits = grade.min(initial=0) >= -(2**31) and grade.max(initial=0) < 2**31
@@ -144,6 +152,26 @@ class GradeTable:
         table = cls(qrels.topic, qrels.doc, qrels.grade, qrels.file)
         if table.pairs.duplicate:
             raise qrels_duplicate_error(qrels.file)
+        return table
+
+    @classmethod
+    def from_trec_file(cls, path: str) -> GradeTable:
+        """TREC qrels from their file: read in C when plain (`_article_kernel.parse_qrels`: four
+        plain fields a line, an integer grade), otherwise by `read_trec_qrels`, which names what
+        is wrong; a document judged twice in a topic is refused either way."""
+        read = plain_qrels(path)
+        if read is None:
+            return cls.from_trec(read_trec_qrels(path, check_duplicates=False))
+        rows, numbers, ids, ends, docs, grades = read
+        order = sorted(range(len(ids)), key=ids.__getitem__)  # byte order
+        code_of = np.empty(len(ids), dtype=np.int32)
+        code_of[order] = np.arange(len(ids), dtype=np.int32)
+        coded = binary_array([ids[i] for i in order]), code_of[np.frombuffer(numbers, np.int32)]
+        doc = pa.Array.from_buffers(pa.binary(), rows, [None, pa.py_buffer(ends),
+                                                         pa.py_buffer(docs)])  # fmt: skip
+        table = cls(None, doc, np.frombuffer(grades, dtype=np.int64), path, coded)
+        if table.pairs.duplicate:
+            raise qrels_duplicate_error(path)
         return table
 
     @classmethod
@@ -273,16 +301,38 @@ class GradeTable:
         rows = self.pairs.find(codes, docs)
         if rows is None:
             return None
-        grades = np.full(len(codes), NONPOOL, dtype=np.int64)
-        judged = rows >= 0
-        grades[judged] = self.row_grades[rows[judged]]
-        return grades
+        return self._grade_or_nonpool[rows]  # row -1: the last, NONPOOL
+
+    @cached_property
+    def _grade_or_nonpool(self) -> Ints:
+        """Each qrels row's grade, then NONPOOL (for the look-up's -1)."""
+        return np.append(self.row_grades, NONPOOL).astype(np.int64)
 
     def counts(self, level: int) -> tuple[Ints, Ints]:
         """Per topic code: judged documents with grade >= level, and with 0 <= grade < level."""
         if level not in self._counts:
-            size, grade = len(self.topics), self.raw_grades
-            relevant = np.bincount(self.codes, grade >= level, minlength=size)
-            below = np.bincount(self.codes, (grade >= 0) & (grade < level), minlength=size)
+            per_grade = self._per_grade
+            if per_grade is not None:  # judged documents per (topic, grade): sum the columns
+                relevant = per_grade[:, level:].sum(axis=1)
+                below = per_grade[:, : min(level, per_grade.shape[1])].sum(axis=1)
+            else:
+                size, grade, codes = len(self.topics), self.raw_grades, self.codes
+                relevant = np.bincount(codes[grade >= level], minlength=size)
+                below = np.bincount(codes[(grade >= 0) & (grade < level)], minlength=size)
             self._counts[level] = (relevant.astype(np.int64), below.astype(np.int64))
         return self._counts[level]
+
+
+def plain_qrels(path: str) -> PlainQrels | None:
+    """`_article_kernel.parse_qrels` of the file, mapped into memory (its pages are the page
+    cache's: nothing to copy, nothing fresh to clear); None when it is not a readable regular
+    file, is empty, or is not plain qrels."""
+    try:
+        check_regular_file(path)
+        with open(path, "rb") as stream:
+            if os.fstat(stream.fileno()).st_size == 0:
+                return None
+            with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return _article_kernel.parse_qrels(data)
+    except (OSError, FormatError, ValueError):
+        return None

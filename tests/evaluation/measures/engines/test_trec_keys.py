@@ -92,7 +92,9 @@ def test_colliding_hashes_never_match_other_pairs(judged: list, asked: list) -> 
     index = index_of(judged)
     index.slots[:] = 0
     offsets, data = column_buffers(index.docs)
-    assert not _article_kernel.index_pairs(codes, offsets, data, index.bases, index.slots, weak=True)
+    assert not _article_kernel.index_pairs(
+        codes, offsets, data, index.bases, index.slots, weak=True
+    )
     repeated = len(set(asked)) < len(asked)
     expected = [judged.index(p) if p in judged else -1 for p in asked]
     assert found(index, asked, weak=True) == (None if repeated else expected)
