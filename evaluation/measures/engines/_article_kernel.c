@@ -13,8 +13,10 @@
  * A tag only routes a probe: every match is confirmed on the bytes themselves, so a collision
  * costs a probe, never a wrong grade.
  *
- * A run's repeated pairs: while each topic's rows come in one block (the usual layout), a small
- * table per block; otherwise one table over the whole run, keyed by the topic code too.
+ * A run's repeated pairs: a judged pair is repeated when its qrels row is found twice (a bit per
+ * qrels row); the others go into a small table per topic block while each topic's rows come in
+ * one block (the usual layout), otherwise into one table over the whole run, keyed by the topic
+ * code too.
  *
  * Called from trec_keys.py (PairIndex), which sizes the tables; the buffers are checked here
  * (lengths, offsets within the bytes, codes within the tables) so that a wrong call raises an
@@ -57,7 +59,8 @@ static inline uint64_t hash_bytes(const uint8_t *p, size_t n, int weak) {
         n -= 8;
     }
     word = 0;
-    memcpy(&word, p, n);
+    for (size_t i = 0; i < n; i++) /* the last bytes, little-endian (a short loop, no call) */
+        word |= (uint64_t)p[i] << (8 * i);
     h = mix(h ^ word);
     return weak ? (h & 1) : h;
 }
@@ -89,9 +92,18 @@ static int take_column(PyObject *offsets, PyObject *bytes, Py_buffer views[2], C
     c->bytes = (const uint8_t *)views[1].buf;
     c->rows = views[0].len / views[0].itemsize - 1;
     int bad = (views[0].itemsize != 4 && views[0].itemsize != 8) || c->rows < 0;
-    for (Py_ssize_t i = 0; !bad && i <= c->rows; i++) {
-        int64_t at = offset_at(c, i);
-        bad = at < 0 || at > views[1].len || (i > 0 && at < offset_at(c, i - 1));
+    if (!bad && c->rows >= 0) { /* rising from at least 0 up to at most the bytes' length */
+        int fall = 0;
+        if (c->wide) {
+            const int64_t *o = (const int64_t *)c->offsets;
+            for (Py_ssize_t i = 0; i < c->rows; i++)
+                fall |= o[i + 1] < o[i];
+        } else {
+            const int32_t *o = (const int32_t *)c->offsets;
+            for (Py_ssize_t i = 0; i < c->rows; i++)
+                fall |= o[i + 1] < o[i];
+        }
+        bad = fall || offset_at(c, 0) < 0 || offset_at(c, c->rows) > views[1].len;
     }
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "offsets must rise within the bytes");
@@ -132,8 +144,21 @@ static int take_tables(PyObject *bases, PyObject *slots, Py_buffer views[2], Tab
     return 0;
 }
 
-static int same_bytes(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m) {
-    return n == m && memcmp(a, b, (size_t)n) == 0;
+/* Whether two byte strings are equal: inline, as ids are short (a call to memcmp costs more). */
+static inline int same_bytes(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m) {
+    if (n != m)
+        return 0;
+    uint64_t x, y;
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    for (; n > 0; n--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
 }
 
 /* The row of `judged` holding the bytes `own` in topic `code`'s table (hash h), or -1. */
@@ -352,8 +377,12 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
     int split = topics_split(codes, rows);
     Seen seen = {NULL, 0, 0};
     uint64_t capacity = split ? power_above((uint64_t)rows) : 0;
-    if (split && (seen.slots = calloc(capacity, 8)) == NULL)
+    /* judged pairs: a bit per qrels row; the others: a set per topic block (or one set) */
+    uint8_t *taken = calloc((size_t)(judged->rows / 8 + 1), 1);
+    if (taken == NULL || (split && (seen.slots = calloc(capacity, 8)) == NULL)) {
+        free(taken);
         return -1;
+    }
     seen.mask = capacity - 1;
     Py_ssize_t block_end = 0;
     int repeated = 0;
@@ -380,15 +409,25 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
             int64_t at = offset_at(column, i), size = offset_at(column, i + 1) - at;
             const uint8_t *own = column->bytes + at;
             uint64_t h = hashes[i % RING];
-            found[r] = code < t->topics ? probe(t, code, judged, own, size, h) : -1;
-            if (!split && r == block_end) { /* a new topic block: a fresh set sized for it */
-                while (block_end < rows && codes[block_end] == code)
+            int64_t q = code < t->topics ? probe(t, code, judged, own, size, h) : -1;
+            found[r] = q;
+            if (q >= 0) { /* a judged pair: met before if its qrels row was */
+                repeated = (taken[q >> 3] >> (q & 7)) & 1;
+                taken[q >> 3] |= (uint8_t)(1 << (q & 7));
+                if (repeated)
+                    break;
+                continue;
+            }
+            if (!split && r >= block_end) { /* a new topic block: a fresh set sized for it */
+                for (block_end = r; block_end < rows && codes[block_end] == code;)
                     block_end++;
                 uint64_t want = power_above((uint64_t)(block_end - r));
                 if (want > capacity) {
                     free(seen.slots);
-                    if ((seen.slots = malloc(want * 8)) == NULL)
+                    if ((seen.slots = malloc(want * 8)) == NULL) {
+                        free(taken);
                         return -1;
+                    }
                     capacity = want;
                 }
                 memset(seen.slots, 0, want * 8);
@@ -402,6 +441,7 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
             }
         }
     }
+    free(taken);
     free(seen.slots);
     return repeated;
 }
