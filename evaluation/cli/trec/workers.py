@@ -1,13 +1,13 @@
 """How `focal eval --task articles` and `focal trec_eval` spread their runs over workers (`-j`).
 
-- **Small runs** (none over 8 MiB, the size below which a run is read whole,
-  `formats._source.SMALL_FILE`): forked worker processes, one run a task, in order. Such a run is
-  read and evaluated in many short pyarrow and numpy steps with Python between them; on threads
-  those steps wait for each other's GIL. The workers inherit the qrels' table and send back only
-  their rows.
-- **Large runs**: threads, which read one run at a time (a run's columns are built while another
-  run is evaluated, never two runs' at once: the peak memory of 10,000-query runs), with one
-  glibc arena for them all (`one_arena`).
+- **Where processes can be forked** (Linux): forked worker processes, one run a task, in order.
+  A run is read and evaluated in short C, pyarrow and numpy steps with Python between them; on
+  threads those steps wait for each other's GIL. The workers inherit the qrels' table (its pages
+  shared, not copied) and send back only their rows; each holds one run at a time, so the
+  largest process holds the qrels and one run (the peak memory of 10,000-query runs).
+- **Elsewhere**: threads, which read one large run at a time (a run's columns are built while
+  another run is evaluated, never two large runs' at once), with one glibc arena for them all
+  (`one_arena`).
 - **Runs of less than 1 MiB in all** (`FEW_BYTES`): in turn, in this process; starting workers
   would cost more than they save.
 
@@ -92,7 +92,7 @@ def evaluate_runs(
 
     if jobs <= 1 or len(run_paths) <= 1 or sum(sizes.values()) < FEW_BYTES:
         return list(map(one, run_paths))
-    if max(sizes.values()) <= SMALL_FILE and forking():
+    if forking():
         return on_processes(one, run_paths, jobs)
     from concurrent.futures import ThreadPoolExecutor
 

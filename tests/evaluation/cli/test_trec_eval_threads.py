@@ -1,6 +1,6 @@
-"""`run_trec_eval` on several workers: small runs on forked processes, large ones (read in
-batches from their path) on threads, read one at a time, a few kilobytes in all in turn; every
-way the output is the serial output, byte for byte, and a bad file is still reported by name."""
+"""`run_trec_eval` on several workers: forked processes, or threads where processes cannot be
+forked (large runs read one at a time), a few kilobytes in all in turn; every way the output is
+the serial output, byte for byte, and a bad file is still reported by name."""
 
 from __future__ import annotations
 
@@ -40,25 +40,24 @@ def output(capsys: pytest.CaptureFixture[str], qrels: str, runs: list[str], jobs
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("large", [False, True])
+@pytest.mark.parametrize("fork", [True, False])
 def test_workers_give_the_serial_output(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-    large: bool,
+    fork: bool,
 ) -> None:  # fmt: skip
     qrels, runs = write_files(tmp_path, 6)
-    monkeypatch.setattr(
-        workers, "FEW_BYTES", 0
-    )  # the files are a few kilobytes: workers all the same
-    if large:
-        monkeypatch.setattr(workers, "SMALL_FILE", 10)  # threads, every run read in turn
-    assert all(is_large(path) == large for path in runs)
+    monkeypatch.setattr(workers, "FEW_BYTES", 0)  # a few kilobytes: workers all the same
+    if not fork:  # threads, every run taken as large: read in turn
+        monkeypatch.setattr(workers, "forking", lambda: False)
+        monkeypatch.setattr(workers, "SMALL_FILE", 10)
+        assert all(is_large(path) for path in runs)
     forked: list[int] = []
     real = workers.on_processes
     monkeypatch.setattr(workers, "on_processes", lambda *a: forked.append(1) or real(*a))
     serial = output(capsys, qrels, runs, 1)
     assert serial.count("\tall\t") == 6 * len(MEASURES)
     assert output(capsys, qrels, runs, 2) == serial
-    assert forked == ([] if large else [1])
+    assert forked == ([1] if fork else [])
 
 
 def test_a_file_that_cannot_be_sized_is_taken_in_turn_and_reported(
