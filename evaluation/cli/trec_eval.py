@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from evaluation.cli.eval_output import Intervals
-from evaluation.cli.trec.workers import evaluate_runs, one_arena
+from evaluation.cli.trec.workers import evaluate_runs, tune_malloc
 from evaluation.cli.trec.writers import WRITERS
 from evaluation.errors import FormatError
 from evaluation.formats._source import read_bytes
@@ -96,8 +96,7 @@ def run_trec_eval(
     order is reported."""
     if output_format == "table" and not measures:
         measures = TABLE_DEFAULT
-    if jobs > 1:
-        one_arena()
+    tune_malloc()
     try:
         selection = select(measures)
         index = load_index(qrels_path)

@@ -7,7 +7,7 @@
   largest process holds the qrels and one run (the peak memory of 10,000-query runs).
 - **Elsewhere**: threads, which read one large run at a time (a run's columns are built while
   another run is evaluated, never two large runs' at once), with one glibc arena for them all
-  (`one_arena`).
+  (`tune_malloc`).
 - **Runs of less than 1 MiB in all** (`FEW_BYTES`): in turn, in this process; starting workers
   would cost more than they save.
 
@@ -33,20 +33,24 @@ FEW_BYTES = 1 << 20  # runs smaller than this in all are evaluated in turn
 _SHARED: dict[str, Callable[[str], object]] = {}  # what forked workers inherit
 
 
-def one_arena() -> None:
-    """Ask glibc's allocator for one arena for every thread (`mallopt(M_ARENA_MAX, 1)`), before
-    the worker threads start. By default each thread gets an arena of its own, and each arena
-    keeps the memory its large numpy arrays freed: with two runs of 10,000 queries in flight
-    that is some 60 MiB more at the peak, and fresh pages where one arena would reuse its own
-    (measured in docs/performance.md). Nothing happens where the C library is not glibc."""
+def tune_malloc() -> None:
+    """Ask glibc's allocator to keep and reuse the memory of freed arrays, before any run is read:
+    - one arena for every thread (`M_ARENA_MAX` 1): by default each thread gets an arena of its
+      own, which keeps what its large arrays freed (with two runs of 10,000 queries in flight,
+      some 60 MiB more at the peak);
+    - arrays up to 32 MiB from the heap (`M_MMAP_THRESHOLD`, glibc's largest) and the heap kept
+      (`M_TRIM_THRESHOLD` 1 GiB): by default an array over 128 KiB is a fresh mapping, and every
+      page of a fresh mapping is a fault and a page for the kernel to clear. On a virtual
+      machine that clearing was a sixth of a 10,000-query evaluation's time; run after run, the
+      heap gives the same pages back instead (docs/performance.md).
+    Nothing happens where the C library is not glibc."""
     try:
         import ctypes
 
         libc = ctypes.CDLL(None)
         libc.mallopt(-8, 1)  # M_ARENA_MAX
-        if os.environ.get("MT"):
-            libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
-            libc.mallopt(-1, 512 << 20)  # M_TRIM_THRESHOLD
+        libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
     except (OSError, AttributeError):
         pass
 
