@@ -100,6 +100,7 @@ def run_trec_eval(
     try:
         selection = select(measures)
         index = load_index(qrels_path)
+        index.prepare_for(options.level)  # once, before the workers are forked
         pa.default_memory_pool().release_unused()  # what reading the qrels needed and freed
 
         evaluations = evaluate_runs(

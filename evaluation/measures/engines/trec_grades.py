@@ -308,6 +308,13 @@ class GradeTable:
         """Each qrels row's grade, then NONPOOL (for the look-up's -1)."""
         return np.append(self.row_grades, NONPOOL).astype(np.int64)
 
+    def prepare_for(self, level: int) -> None:
+        """Compute now what every run's evaluation at relevance `level` reads of the qrels (the
+        judged counts, ideal DCG and grade levels per topic, otherwise computed on first use):
+        forked workers then inherit them instead of each computing them on its first run."""
+        self.counts(level)
+        _ = self.ideal, self.levels, self._grade_or_nonpool
+
     def counts(self, level: int) -> tuple[Ints, Ints]:
         """Per topic code: judged documents with grade >= level, and with 0 <= grade < level."""
         if level not in self._counts:
