@@ -17,28 +17,24 @@ a whole run at once. `choose` returns the capable engines of a call, preferred f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from evaluation.errors import FormatError
-from evaluation.formats.fol.columns import RunColumns, TopicColumns
-from evaluation.formats.records import Result, Run
-from evaluation.measures.engines import article_topics, passage_topics
-from evaluation.measures.prepared import PreparedQrels
-from evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation
+from evaluation.measures.records import RunEvaluation, Settings
 from evaluation.measures.registry import declarations, trec
 from evaluation.measures.registry.names import Vocabulary, claims
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engines' own modules are imported when first used (a command's start)
     from evaluation.formats.fol.arrow_table import ParsedFol
+    from evaluation.formats.fol.columns import RunColumns
+    from evaluation.formats.records import Run
+    from evaluation.measures.prepared import PreparedQrels
 
 Reader = Literal["fol_table", "columns", "records", "trec", "elements"]
-TopicFunction = Callable[
-    [PreparedQrels, str, Sequence[Result] | TopicColumns, RunEvaluation], TopicEvaluation
-]
-MissingFunction = Callable[[PreparedQrels, str, Settings], TopicEvaluation]
 
 
 @dataclass(frozen=True)
@@ -50,26 +46,26 @@ class Engine:
     vocabulary: Vocabulary | None  # None: the official program's layout, no -m
     provides: frozenset[str]  # declared names (`registry`) it computes
     reads: Reader  # what it evaluates: a FOL table, run columns or records, a TREC run
-    whole_run: bool = False  # every topic at once, or topic by topic (`topic`, `missing`)
-    topic: TopicFunction | None = None
-    missing: MissingFunction | None = None
+    whole_run: bool = False  # every topic at once, or topic by topic (`module`)
+    # the module whose `evaluate_topic` and `missing_topic` evaluate one topic (topic by topic)
+    module: str | None = None
 
 
-def _passage_names(tasks: Sequence[str]) -> frozenset[str]:
+def _declared_names(tasks: Sequence[str]) -> frozenset[str]:
     return frozenset(m.name for m in declarations.MEASURES if set(m.tasks) & set(tasks))
 
 
 FOCUSED_RUN = Engine(
-    "focused_run", ("focused",), None, _passage_names(("focused",)), "fol_table", whole_run=True
+    "focused_run", ("focused",), None, _declared_names(("focused",)), "fol_table", whole_run=True
 )
 PASSAGE_TOPICS = Engine(
     "passage_topics", declarations.ALL_PASSAGE_TASKS, None,
-    _passage_names(declarations.ALL_PASSAGE_TASKS), "columns",
-    topic=passage_topics.evaluate_topic, missing=passage_topics.missing_topic,
+    _declared_names(declarations.ALL_PASSAGE_TASKS), "columns",
+    module="evaluation.measures.engines.passage_topics",
 )  # fmt: skip
-ARTICLE_TOPICS = Engine(
-    "article_topics", ("articles",), "articles", article_topics.PROVIDES, "records",
-    topic=article_topics.evaluate_topic, missing=article_topics.missing_topic,
+ARTICLE_TOPICS = Engine(  # its measures: article_topics.PROVIDES (a test keeps them equal)
+    "article_topics", ("articles",), "articles", _declared_names(("articles",)), "records",
+    module="evaluation.measures.engines.article_topics",
 )  # fmt: skip
 TREC_RUN = Engine(
     "trec_run", ("articles",), "trec", frozenset(trec.FAMILIES), "trec", whole_run=True
@@ -134,11 +130,12 @@ def evaluate_run(
     """`run` evaluated topic by topic: the run's topics found in the qrels, in run order; with
     `complete`, the qrels topics the run misses follow, scored 0."""
     engine = topic_engine(settings.task)
-    if engine.topic is None or engine.missing is None:
+    if engine.module is None:
         raise ValueError(
             "element runs are scored against element qrels: "
             "evaluation.measures.engines.element_topics"
         )
+    functions = importlib.import_module(engine.module)
     task = settings.task
     evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
     if engine.reads == "columns" and run.kind != "fol":
@@ -147,11 +144,11 @@ def evaluate_run(
         if topic not in prepared.qrels:
             evaluation.unknown_topics.append(topic)
             continue
-        evaluation.topics.append(engine.topic(prepared, topic, results, evaluation))
+        evaluation.topics.append(functions.evaluate_topic(prepared, topic, results, evaluation))
     if settings.complete:
         for topic in prepared.qrels:
             if topic not in run.topics:
-                evaluation.topics.append(engine.missing(prepared, topic, settings))
+                evaluation.topics.append(functions.missing_topic(prepared, topic, settings))
     if task in declarations.CONTEXT_TASKS:
         evaluation.qrels_relevant = prepared.relevant_totals()
     return evaluation

@@ -3,6 +3,8 @@ engine or an explicit refusal."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from evaluation.measures import providers
@@ -45,7 +47,7 @@ def test_every_task_has_a_topic_engine_or_its_own_command() -> None:
     for task in TASKS:
         engine = providers.topic_engine(task)
         assert task in engine.tasks
-        assert (engine.topic is None) == (task == "elements")
+        assert (engine.module is None) == (task == "elements")
 
 
 def test_every_declared_measure_has_an_engine_or_an_explicit_refusal() -> None:
@@ -74,3 +76,15 @@ def test_a_refused_name_exits_2_with_a_clear_message(tmp_path: object) -> None:
     )
     assert result.exit_code == 2 and result.stdout == ""
     assert "measure ERR@10 is not provided by any engine for task articles" in result.stderr
+
+
+def test_the_topic_engines_modules_compute_what_their_engines_declare() -> None:
+    """An engine names its module (imported when first used) and declares its measures from the
+    registry: the module computes exactly those."""
+    from evaluation.measures.engines import article_topics
+
+    assert providers.ARTICLE_TOPICS.provides == article_topics.PROVIDES
+    for engine in (providers.ARTICLE_TOPICS, providers.PASSAGE_TOPICS):
+        assert engine.module is not None
+        module = importlib.import_module(engine.module)
+        assert callable(module.evaluate_topic) and callable(module.missing_topic)
