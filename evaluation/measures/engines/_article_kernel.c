@@ -303,46 +303,33 @@ static int seen_before(Seen *seen, const Run *run, const int32_t *codes, Py_ssiz
     }
 }
 
-/* The look-up of a run's rows is a chain of memory reads, each waiting on the one before: the
- * slot (where the hash says), the judged row's offsets (where the slot says), its bytes (where
- * the offsets say). Most are cache misses, so they are fetched ahead: a row's slot 3 * AHEAD
- * rows before its turn, its offsets 2 * AHEAD, its bytes AHEAD, each stage reading what the
- * stage before fetched. RING (a power of two above 3 * AHEAD) holds the rows in flight. */
-enum { AHEAD = 8, RING = 32 };
+/* A look-up reads three places, each found from the one before: the slot (where the hash says),
+ * the judged row's offsets (where the slot says), its bytes (where the offsets say). A run is
+ * written topic by topic, and a topic's slots, offsets and bytes are a few KiB each (the qrels
+ * are written topic by topic too): so while one topic's rows are looked up, the next topic's
+ * three regions are fetched into the cache, and its look-ups find them there. `spans[2t]`,
+ * `spans[2t + 1]`: topic t's first judged row and the row after its last, when its rows are
+ * together (else equal: its slots alone are fetched). */
+enum { REGION = 1 << 15 }; /* at most this many bytes of a region fetched ahead */
 
-static void ahead_slot(const Column *column, Py_ssize_t k, const int32_t *codes, const Tables *t,
-                       uint64_t *hashes, int weak) {
-    int64_t from = offset_at(column, k);
-    uint64_t h = hash_bytes(column->bytes + from, (size_t)(offset_at(column, k + 1) - from), weak);
-    int32_t code = codes[column->first + k];
-    hashes[k % RING] = h;
-    if (code < t->topics)
-        __builtin_prefetch(t->slots + t->bases[code] +
-                           (h & (uint64_t)(t->bases[code + 1] - t->bases[code] - 1)));
+static void fetch_region(const char *from, const char *to) {
+    for (const char *p = from; p < to && p < from + REGION; p += 64)
+        __builtin_prefetch(p);
 }
 
-static void ahead_offsets(const Column *column, Py_ssize_t k, const int32_t *codes,
-                          const Tables *t, const Column *judged, const uint64_t *hashes,
-                          int64_t *judged_rows) {
-    int32_t code = codes[column->first + k];
-    uint64_t h = hashes[k % RING];
-    judged_rows[k % RING] = -1;
-    if (code >= t->topics)
+static void fetch_topic(const Tables *t, const Column *judged, const int64_t *spans, int32_t code) {
+    if (code < 0 || code >= t->topics)
         return;
-    uint64_t entry = t->slots[t->bases[code] +
-                              (int64_t)(h & (uint64_t)(t->bases[code + 1] - t->bases[code] - 1))];
-    int64_t q = (int64_t)(entry & 0xFFFFFFFFULL) - 1;
-    if (entry >> 32 == h >> 32 && q >= 0 && q < judged->rows) {
-        judged_rows[k % RING] = q;
-        __builtin_prefetch(judged->wide ? (const void *)((const int64_t *)judged->offsets + q)
-                                        : (const void *)((const int32_t *)judged->offsets + q));
-    }
-}
-
-static void ahead_bytes(const Column *judged, Py_ssize_t k, const int64_t *judged_rows) {
-    int64_t q = judged_rows[k % RING];
-    if (q >= 0)
-        __builtin_prefetch(judged->bytes + offset_at(judged, q));
+    fetch_region((const char *)(t->slots + t->bases[code]),
+                 (const char *)(t->slots + t->bases[code + 1]));
+    int64_t first = spans[2 * code], end = spans[2 * code + 1];
+    if (first >= end)
+        return;
+    int64_t size = judged->wide ? 8 : 4;
+    fetch_region((const char *)judged->offsets + first * size,
+                 (const char *)judged->offsets + (end + 1) * size);
+    fetch_region((const char *)judged->bytes + offset_at(judged, first),
+                 (const char *)judged->bytes + offset_at(judged, end));
 }
 
 static uint64_t power_above(uint64_t n) {
@@ -373,7 +360,7 @@ static int topics_split(const int32_t *codes, Py_ssize_t rows) {
 
 /* The look-up and repeat check, without the interpreter lock: 1 repeated, 0 not, -1 no memory. */
 static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const Tables *t,
-                   const Column *judged, int64_t *found, int weak) {
+                   const Column *judged, const int64_t *spans, int64_t *found, int weak) {
     int split = topics_split(codes, rows);
     Seen seen = {NULL, 0, 0};
     uint64_t capacity = split ? power_above((uint64_t)rows) : 0;
@@ -384,31 +371,24 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
         return -1;
     }
     seen.mask = capacity - 1;
-    Py_ssize_t block_end = 0;
+    Py_ssize_t block_end = 0, topic_end = 0;
     int repeated = 0;
+    if (rows > 0)
+        fetch_topic(t, judged, spans, codes[0]);
     for (Py_ssize_t c = 0; c < run->count && !repeated; c++) {
         const Column *column = &run->columns[c];
-        uint64_t hashes[RING];
-        int64_t judged_rows[RING];
-        for (Py_ssize_t k = 0; k < 3 * AHEAD && k < column->rows; k++)
-            ahead_slot(column, k, codes, t, hashes, weak);
-        for (Py_ssize_t k = 0; k < 2 * AHEAD && k < column->rows; k++)
-            ahead_offsets(column, k, codes, t, judged, hashes, judged_rows);
-        for (Py_ssize_t k = 0; k < AHEAD && k < column->rows; k++)
-            ahead_bytes(judged, k, judged_rows);
         for (Py_ssize_t i = 0; i < column->rows; i++) {
-            /* three rows in flight at each stage: slot, then offsets, then bytes fetched */
-            if (i + 3 * AHEAD < column->rows)
-                ahead_slot(column, i + 3 * AHEAD, codes, t, hashes, weak);
-            if (i + 2 * AHEAD < column->rows)
-                ahead_offsets(column, i + 2 * AHEAD, codes, t, judged, hashes, judged_rows);
-            if (i + AHEAD < column->rows)
-                ahead_bytes(judged, i + AHEAD, judged_rows);
+            if (column->first + i == topic_end) { /* a new topic block: fetch the next one's */
+                for (; topic_end < rows && codes[topic_end] == codes[column->first + i];)
+                    topic_end++;
+                if (topic_end < rows)
+                    fetch_topic(t, judged, spans, codes[topic_end]);
+            }
             Py_ssize_t r = column->first + i;
             int32_t code = codes[r];
             int64_t at = offset_at(column, i), size = offset_at(column, i + 1) - at;
             const uint8_t *own = column->bytes + at;
-            uint64_t h = hashes[i % RING];
+            uint64_t h = hash_bytes(own, (size_t)size, weak);
             int64_t q = code < t->topics ? probe(t, code, judged, own, size, h) : -1;
             found[r] = q;
             if (q >= 0) { /* a judged pair: met before if its qrels row was */
@@ -446,26 +426,29 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
     return repeated;
 }
 
-/* find_pairs(columns, codes, bases, slots, judged_offsets, judged_bytes, found, weak=False)
- * -> bool: found[r] = the qrels row of run row r's pair, or -1; True when the run names a pair
- * twice (then `found` is incomplete). `columns`: the run's (offsets, bytes) in row order. */
+/* find_pairs(columns, codes, bases, slots, judged_offsets, judged_bytes, spans, found,
+ * weak=False) -> bool: found[r] = the qrels row of run row r's pair, or -1; True when the run
+ * names a pair twice (then `found` is incomplete). `columns`: the run's (offsets, bytes) in row
+ * order; `spans`: each topic's judged rows (see fetch_topic). */
 static PyObject *find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
     static char *names[] = {"columns", "codes", "bases", "slots", "judged_offsets",
-                            "judged_bytes", "found", "weak", NULL};
-    PyObject *columns_obj, *codes_obj, *bases, *slots, *judged_offsets, *judged_bytes, *found_obj;
+                            "judged_bytes", "spans", "found", "weak", NULL};
+    PyObject *columns_obj, *codes_obj, *bases, *slots, *judged_offsets, *judged_bytes, *spans_obj;
+    PyObject *found_obj;
     int weak = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOO|p", names, &columns_obj, &codes_obj,
-                                     &bases, &slots, &judged_offsets, &judged_bytes, &found_obj,
-                                     &weak))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOO|p", names, &columns_obj, &codes_obj,
+                                     &bases, &slots, &judged_offsets, &judged_bytes, &spans_obj,
+                                     &found_obj, &weak))
         return NULL;
     PyObject *sequence = PySequence_Fast(columns_obj, "columns must be a sequence");
     if (sequence == NULL)
         return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence), taken = 0, rows = 0;
     Column *columns = PyMem_Calloc((size_t)count + 1, sizeof(Column));
-    Py_buffer *views = PyMem_Calloc(2 * (size_t)count + 6, sizeof(Py_buffer));
+    Py_buffer *views = PyMem_Calloc(2 * (size_t)count + 7, sizeof(Py_buffer));
     Py_buffer *code_view = &views[2 * count], *table_views = code_view + 1;
     Py_buffer *judged_views = table_views + 2, *found_view = judged_views + 2;
+    Py_buffer *span_view = found_view + 1;
     int ready = 0, stage = 0, outcome = 0;
     Tables t;
     Column judged;
@@ -494,10 +477,17 @@ static PyObject *find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject 
     if (take(found_obj, found_view, 1, 8, "found") < 0)
         goto done;
     stage = 4;
+    if (take(spans_obj, span_view, 0, 8, "spans") < 0)
+        goto done;
+    stage = 5;
     const int32_t *codes = (const int32_t *)code_view->buf;
+    const int64_t *spans = (const int64_t *)span_view->buf;
     int bad = code_view->len / 4 != rows || found_view->len / 8 != rows || rows >= 0xFFFFFFFFLL;
     for (Py_ssize_t r = 0; !bad && r < rows; r++)
         bad = codes[r] < 0;
+    bad = bad || span_view->len / 8 != 2 * t.topics;
+    for (Py_ssize_t i = 0; !bad && i < t.topics; i++)
+        bad = spans[2 * i] < 0 || spans[2 * i] > spans[2 * i + 1] || spans[2 * i + 1] > judged.rows;
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "codes, found and the tables do not match the rows");
         goto done;
@@ -506,7 +496,7 @@ static PyObject *find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject 
         columns[0].first = 0; /* no rows: row_bytes is never asked */
     Run run = {columns, count};
     Py_BEGIN_ALLOW_THREADS
-    outcome = look_up(&run, codes, rows, &t, &judged, (int64_t *)found_view->buf, weak);
+    outcome = look_up(&run, codes, rows, &t, &judged, spans, (int64_t *)found_view->buf, weak);
     Py_END_ALLOW_THREADS
     if (outcome < 0)
         PyErr_NoMemory();
@@ -529,6 +519,8 @@ done:
     }
     if (stage >= 4)
         PyBuffer_Release(found_view);
+    if (stage >= 5)
+        PyBuffer_Release(span_view);
     PyMem_Free(columns);
     PyMem_Free(views);
     Py_DECREF(sequence);

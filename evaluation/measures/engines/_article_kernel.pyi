@@ -16,6 +16,7 @@ def find_pairs(
     slots: Buffer,
     judged_offsets: Buffer,
     judged_bytes: Buffer,
+    spans: Buffer,
     found: Buffer,
     weak: bool = ...,
 ) -> bool: ...

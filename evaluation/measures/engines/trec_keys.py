@@ -115,6 +115,16 @@ class PairIndex:
         self.bases = np.zeros(topics + 1, dtype=np.int64)
         np.cumsum(spans, out=self.bases[1:])
         self.slots = np.zeros(int(self.bases[-1]), dtype=np.uint64)
+        # each topic's judged rows [first, end) when they are together (else [0, 0)): the
+        # look-up fetches a topic's offsets and bytes ahead of its rows
+        self.spans = np.zeros((topics, 2), dtype=np.int64)
+        starts = np.flatnonzero(
+            np.concatenate(([len(self.codes) > 0], self.codes[1:] != self.codes[:-1]))
+        )
+        block_codes = self.codes[starts]
+        alone = np.bincount(block_codes, minlength=topics)[block_codes] == 1
+        ends = np.append(starts[1:], len(self.codes))
+        self.spans[block_codes[alone]] = np.stack([starts[alone], ends[alone]], axis=1)
         offsets, data = column_buffers(self.docs)
         self.duplicate = _article_kernel.index_pairs(
             self.codes, offsets, data, self.bases, self.slots
@@ -128,6 +138,7 @@ class PairIndex:
         columns = [column_buffers(chunk) for chunk in chunks_of(docs)]
         offsets, data = column_buffers(self.docs)
         codes = np.ascontiguousarray(codes, dtype=np.int32)
-        if _article_kernel.find_pairs(columns, codes, self.bases, self.slots, offsets, data, found):
+        if _article_kernel.find_pairs(columns, codes, self.bases, self.slots, offsets, data,
+                                      self.spans, found):  # fmt: skip
             return None
         return found

@@ -59,8 +59,8 @@ def found(index: PairIndex, pairs: list[tuple[int, bytes]], weak: bool = False,
     rows = np.empty(len(pairs), dtype=np.int64)
     offsets, data = column_buffers(index.docs)
     columns = [column_buffers(chunk) for chunk in chunks]
-    if _article_kernel.find_pairs(columns, codes, index.bases, index.slots, offsets, data, rows,
-                              weak=weak):  # fmt: skip
+    if _article_kernel.find_pairs(columns, codes, index.bases, index.slots, offsets, data,
+                                  index.spans, rows, weak=weak):  # fmt: skip
         return None
     return rows.tolist()
 
@@ -131,10 +131,11 @@ def test_wrong_buffers_are_refused_not_read() -> None:
                                 np.zeros(4, np.uint64))  # fmt: skip
     with pytest.raises(ValueError, match="match the rows"):
         _article_kernel.find_pairs([(offsets, data)], codes, index.bases, index.slots, offsets,
-                               data, np.empty(1, np.int64))  # fmt: skip
+                               data, index.spans, np.empty(1, np.int64))  # fmt: skip
     with pytest.raises(ValueError, match="items of 4 bytes"):
         _article_kernel.find_pairs([(offsets, data)], codes.astype(np.int64), index.bases,
-                               index.slots, offsets, data, np.empty(2, np.int64))  # fmt: skip
+                                   index.slots, offsets, data, index.spans,
+                                   np.empty(2, np.int64))  # fmt: skip
 
 
 ROWS = st.lists(
