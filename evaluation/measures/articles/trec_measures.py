@@ -103,11 +103,20 @@ def topic_values(
     cum = _within(np.cumsum(relevant), ranked.starts, seg)
     num_rel = ranked.num_rel
     num_ret = np.bincount(seg, minlength=topics)
-    num_rel_ret = np.bincount(seg, relevant, minlength=topics).astype(np.int64)
+    found_at = np.flatnonzero(relevant)  # positions in order, so their topics never fall
+    num_rel_ret = np.bincount(seg[found_at], minlength=topics).astype(np.int64)
 
     def total(weights: npt.ArrayLike) -> Floats:
         sums = np.bincount(seg, np.asarray(weights, np.float64), minlength=topics)
         return sums.astype(np.float64)
+
+    # Sums over some positions only (the others would add 0.0, which changes no sum of terms
+    # of one sign): the same additions in the same order as `total` over every position.
+    def total_at(positions: Ints, terms: Floats) -> Floats:
+        return np.bincount(seg[positions], terms, minlength=topics).astype(np.float64)
+
+    def found_within(k: float) -> Floats:  # relevant documents at rank k or better
+        return np.bincount(seg[found_at[rank[found_at] <= k]], minlength=topics).astype(np.float64)
 
     def per_rel(sums: Floats) -> Floats:
         ratio: Floats = np.divide(sums, num_rel, out=np.zeros(topics), where=num_rel > 0)
@@ -115,8 +124,7 @@ def topic_values(
 
     out: dict[str, Floats | Ints | list[str]] = {}
     curves: dict[str, list[Floats]] = {}
-    precision_here = np.where(relevant, cum / rank, 0.0)
-    found_at = np.flatnonzero(relevant)  # positions in order, so their topics never fall
+    precision_found = cum[found_at] / rank[found_at]  # precision at each relevant document
     opens = np.concatenate(([True], seg[found_at[1:]] != seg[found_at[:-1]]))[: len(found_at)]
     first = np.full(topics, np.inf)  # the rank of each topic's first relevant document
     first[seg[found_at[opens]]] = rank[found_at[opens]]
@@ -129,10 +137,10 @@ def topic_values(
         elif family == "num_rel_ret":
             out[name] = num_rel_ret
         elif family == "yaap":  # Robertson, ECIR 2012: ln((1 + S) / (1 + R − S)), S the map sum
-            found = total(precision_here)
+            found = total_at(found_at, precision_found)
             out[name] = np.log((1.0 + found) / (1.0 + num_rel - found))
         elif family in ("map", "gm_map"):
-            ap = per_rel(total(precision_here))
+            ap = per_rel(total_at(found_at, precision_found))
             out[name] = ap if family == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN))
         elif family == "Rprec":
             out[name] = per_rel(total(relevant & (rank <= num_rel[seg])))
@@ -142,13 +150,13 @@ def topic_values(
         elif family == "recip_rank":
             out[name] = 1.0 / first
         elif family == "P" and k is not None:
-            out[name] = total(relevant & (rank <= k)) / k
+            out[name] = found_within(k) / k
         elif family == "recall" and k is not None:
-            out[name] = per_rel(total(relevant & (rank <= k)))
+            out[name] = per_rel(found_within(k))
         elif family == "success" and k is not None:
             out[name] = (first <= k).astype(np.float64)
         elif family == "relative_P" and k is not None:
-            found = total(relevant & (rank <= k))
+            found = found_within(k)
             out[name] = np.divide(found, np.minimum(num_rel, k), out=np.zeros(topics),
                                   where=num_rel > 0)  # fmt: skip
         elif family == "Rprec_mult" and k is not None:
@@ -164,7 +172,8 @@ def topic_values(
                 np.int64
             )
         elif family == "map_cut" and k is not None:
-            out[name] = per_rel(total(np.where(rank <= k, precision_here, 0.0)))
+            within = rank[found_at] <= k
+            out[name] = per_rel(total_at(found_at[within], precision_found[within]))
         elif family == "infAP":
             out[name] = per_rel(total(_infap_terms(grades, relevant, cum, rank, ranked, seg)))
         elif family in trec_gains.BY_TOPIC or (family == "ndcg" and family in selection.pairs):
@@ -174,9 +183,10 @@ def topic_values(
             terms = np.where(relevant, 1.0 / np.log2(2.0 + rank - cum), 0.0)
             out[name] = per_rel(total(terms))
         elif family in ("ndcg", "ndcg_cut"):
-            gains = np.where(grades > 0, grades, 0) / np.log2(rank + 1.0)
             cut = None if k is None else int(k)
-            dcg = total(gains if cut is None else np.where(rank <= cut, gains, 0.0))
+            kept = np.arange(len(grades)) if cut is None else np.flatnonzero(rank <= cut)
+            gains = np.where(grades[kept] > 0, grades[kept], 0) / np.log2(rank[kept] + 1.0)
+            dcg = total_at(kept, gains)
             out[name] = _normalise(dcg, ranked.ideal, cut)
         elif family in ("iprec_at_recall", "11pt_avg"):
             levels = selection.parameters(family)
