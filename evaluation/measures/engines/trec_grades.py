@@ -39,6 +39,8 @@ from evaluation.measures.engines.trec_keys import PairIndex, column_buffers
 
 Ints = npt.NDArray[np.int64]
 PlainQrels = tuple[int, bytes, list[bytes], bytes, bytes, bytes]
+# the file's pages mapped at once (Linux), rather than one fault at a time
+POPULATE = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
 PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
 
 
@@ -339,7 +341,7 @@ def plain_qrels(path: str) -> PlainQrels | None:
         with open(path, "rb") as stream:
             if os.fstat(stream.fileno()).st_size == 0:
                 return None
-            with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            with mmap.mmap(stream.fileno(), 0, flags=POPULATE, prot=mmap.PROT_READ) as data:
                 return _article_kernel.parse_qrels(data)
     except (OSError, FormatError, ValueError):
         return None
