@@ -539,6 +539,26 @@ done:
 
 static uint8_t TOKEN[256]; /* 1 for the bytes a field may hold */
 
+/* The end of the field starting at p: the first byte at or after p (before stop) that a field
+ * may not hold. Eight bytes at a time: a mask with the high bit of each byte below 0x21, above
+ * 0x7E or equal to '#' (each test exact for the lowest byte it flags, the one wanted). */
+static inline const uint8_t *field_end(const uint8_t *p, const uint8_t *stop) {
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    for (uint64_t w; p + 8 <= stop; p += 8) {
+        memcpy(&w, p, 8);
+        uint64_t below = (w - ones * 0x21) & ~w & highs;
+        uint64_t above = ((w + ones * (0x7F - 0x7E)) | w) & highs;
+        uint64_t hashes = w ^ (ones * '#');
+        uint64_t hash = (hashes - ones) & ~hashes & highs;
+        uint64_t special = below | above | hash;
+        if (special)
+            return p + (__builtin_ctzll(special) >> 3);
+    }
+    while (p < stop && TOKEN[*p])
+        p++;
+    return p;
+}
+
 static const double POWERS[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -645,8 +665,7 @@ static PyObject *parse_run(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
             const uint8_t *field[6], *ends[6];
             for (int f = 0; f < 6 && plain; f++) {
                 field[f] = p;
-                while (p < stop && TOKEN[*p])
-                    p++;
+                p = field_end(p, stop);
                 ends[f] = p;
                 int last = f == 5;
                 plain = p > field[f] && (last ? (p == stop || *p == '\n') : (p < stop && *p == ' '));
@@ -809,8 +828,7 @@ static PyObject *parse_qrels(PyObject *Py_UNUSED(self), PyObject *args) {
             const uint8_t *field[4], *ends[4];
             for (int f = 0; f < 4 && plain; f++) {
                 field[f] = p;
-                while (p < stop && TOKEN[*p])
-                    p++;
+                p = field_end(p, stop);
                 ends[f] = p;
                 plain = p > field[f] && (f == 3 ? (p == stop || *p == '\n') : (p < stop && *p == ' '));
                 p++;
