@@ -152,6 +152,9 @@ def _read_qrels_lines(data: bytes, name: str) -> TrecQrels:
             except ValueError:
                 message = f"expected an integer grade, found {_show(words[3])}"
                 raise FormatError(name, number, message) from None
+            if not -(2**63) <= grade < 2**63:
+                message = f"expected a grade within 64 bits, found {_show(words[3])}"
+                raise FormatError(name, number, message)
             pair = (words[0], words[2])
             if pair in seen_at:
                 raise DuplicateDocument(

@@ -1,7 +1,7 @@
-"""The C reader of plain TREC runs (`GradeTable.plain_run`, `_article_kernel.parse_run`) against
-the other readers: on random files, some plain and some not, cut into blocks of a few bytes, it
-either declines (None) or gives exactly the columns the careful line reader gives, scores to the
-bit; a file the line reader refuses is always declined."""
+"""The C readers of plain TREC runs and qrels (`GradeTable.plain_run`, `plain_qrels`) against the
+other readers: on random files, some plain and some not (runs cut into blocks of a few bytes),
+they either decline (None) or give exactly the columns the careful line reader gives, scores to
+the bit; a file the line reader refuses is always declined."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from evaluation.cli.trec_eval import load_run
 from evaluation.errors import FormatError
+from evaluation.formats.trec import read_trec_qrels
 from evaluation.measures.engines import trec_grades
-from evaluation.measures.engines.trec_grades import GradeTable
+from evaluation.measures.engines.trec_grades import GradeTable, plain_qrels
 
 QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": {b"c": 1}})
 
@@ -122,3 +123,64 @@ def test_scores_are_read_as_python_reads_them(tmp_path_factory: pytest.TempPathF
     assert run is not None, score
     bits = [struct.unpack("<q", struct.pack("<d", v))[0] for v in (float(score), -float(score))]
     assert run.score.view(np.int64).tolist() == bits
+
+
+QRELS_LINE = st.tuples(st.sampled_from(["1", "2", "10", "x-y", "1"]), st.sampled_from(["0", "Q0"]),
+                       st.sampled_from(["a", "b", "c", "a-much-longer-document-id"]),
+                       st.sampled_from(["0", "1", "2", "-1", "-0", "007"]), st.just(" "),
+                       st.just("\n"))  # fmt: skip
+ODD_QRELS_LINE = st.tuples(st.sampled_from(["1", "2", "é", "a#b"]), st.sampled_from(["0", ""]),
+                           st.sampled_from(["a", "b"]),
+                           st.sampled_from(["1", "+1", "1.0", "x", "12345678901234567890"]),
+                           SEPARATORS, ENDINGS)  # fmt: skip
+QRELS_FILES = st.one_of(
+    st.lists(QRELS_LINE, min_size=1, max_size=30),
+    st.lists(st.one_of(QRELS_LINE, ODD_QRELS_LINE), min_size=1, max_size=30),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(QRELS_FILES, st.booleans())
+def test_plain_qrels_give_the_line_readers_table(
+    tmp_path_factory: pytest.TempPathFactory, lines: list, last_newline: bool
+) -> None:
+    """`GradeTable.from_trec_file` (the C reader when it takes the file) against the table of
+    `read_trec_qrels`: the same topics and codes, documents and grades, or the same error (a
+    document judged twice, a bad line) with the same message."""
+    path = tmp_path_factory.mktemp("qrels") / "qrels"
+    text = "".join(sep.join(fields) + end for *fields, sep, end in lines)
+    path.write_text(text if last_newline else text.rstrip("\n"), encoding="utf-8")
+    try:
+        expected = GradeTable.from_trec(read_trec_qrels(str(path), check_duplicates=False))
+    except FormatError as error:
+        with pytest.raises(FormatError) as raised:
+            GradeTable.from_trec_file(str(path))
+        assert str(raised.value) == str(error)
+        return
+    table = GradeTable.from_trec_file(str(path))
+    assert table.topics == expected.topics
+    assert table.codes.tolist() == expected.codes.tolist()
+    assert table.pairs.docs.to_pylist() == expected.pairs.docs.to_pylist()
+    assert table.raw_grades.tolist() == expected.raw_grades.tolist()
+
+
+def test_plain_qrels_are_read_in_c_and_others_declined(tmp_path: Path) -> None:
+    plain = "10 0 a 1\n2 0 b 0\n10 0 c -1\n1 Q0 a 2"
+    path = tmp_path / "qrels"
+    for text, taken in {plain: True, plain + "\n": True, plain.replace(" 2", " +2"): False,
+                        plain.replace("2 0 b", "2  0 b"): False, plain + " x": False,
+                        plain + "\n\n": False}.items():  # fmt: skip
+        path.write_text(text)
+        assert (plain_qrels(str(path)) is not None) == taken, text
+    path.write_text(plain)
+    table = GradeTable.from_trec_file(str(path))
+    assert table.topics == ["1", "10", "2"]  # byte order
+    assert table.codes.tolist() == [1, 2, 1, 0]
+    assert table.raw_grades.tolist() == [1, 0, -1, 2]
+    path.write_text(plain + "\n2 0 b 1\n")
+    with pytest.raises(FormatError, match="qrels"):  # judged twice: the line reader names both
+        GradeTable.from_trec_file(str(path))
+    assert plain_qrels(str(tmp_path / "missing")) is None
+    path.write_text("1 0 a 12345678901234567890\n")  # beyond 64 bits: refused by name
+    with pytest.raises(FormatError, match=r"qrels:1: expected a grade within 64 bits"):
+        GradeTable.from_trec_file(str(path))
