@@ -170,6 +170,7 @@ def c_trec(folder: Path, qrels: Path, runs: list[Path]) -> Figures:
 def large_rows(folder: Path, scale: float) -> list[Row]:
     queries = max(10, round(10_000 * scale))
     runs = sibling("articles").write_files(folder, 10, queries, 100, seed=11)
+    os.sync()  # the 400 MB just written reach the disk now, not while the first side is timed
     qrels = folder / "qrels.txt"
     size = f"{queries:,} queries × 100 docs × 10 TREC runs"
     ours, means = focal_eval(folder, qrels, runs, TREC_NAMES, "large")
