@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 
 
 def binary_array(values: Sequence[bytes]) -> Any:
@@ -47,6 +46,8 @@ def scalar(value: bytes | int) -> Any:
 
 def to_numpy(array: Any) -> npt.NDArray[Any]:
     """An int64, float64 or boolean pyarrow array without nulls as numpy (booleans as bool)."""
+    import pyarrow.compute as pc  # (imported when first used: 30 ms)
+
     if array.type == pa.bool_():
         array = pc.cast(array, pa.int8())
         dtype: type = np.int8

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from evaluation.errors import FormatError
@@ -93,6 +92,8 @@ def first_fields(path: str | Path) -> int:
 def distinct_pairs(topic: pa.Array, doc: pa.Array) -> bool:
     """Whether no (topic, document) pair occurs twice: the rows sorted by topic and document,
     then neighbours compared (a sort of two columns costs less than hashing joined keys)."""
+    import pyarrow.compute as pc  # (imported when first used: 30 ms)
+
     count = len(topic)
     if count < 2:
         return True
@@ -263,6 +264,8 @@ def converting(columns: tuple[str, ...], types: dict[str, pa.DataType]) -> Any:
 def has_empty_field(columns: list[Any]) -> bool:
     """Whether a column read by pyarrow's CSV reader holds an empty field: a missing number or
     an empty string, the sign of two spaces in a row or a space at an end of a line."""
+    import pyarrow.compute as pc  # (imported when first used: 30 ms)
+
     return any(
         column.null_count
         or (pa.types.is_binary(column.type) and len(column)

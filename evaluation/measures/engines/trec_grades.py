@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import check_regular_file
@@ -68,7 +67,9 @@ class GradeTable:
                  coded: tuple[Any, npt.NDArray[np.int32]] | None = None) -> None:  # fmt: skip
         """`coded`: the topic ids in byte order and each row's code, in place of `topic`."""
         self.file = file
-        if coded is None:
+        if coded is None:  # (pyarrow.compute imported when first used: 30 ms)
+            import pyarrow.compute as pc
+
             names = combined(pc.unique(topic))
             names = names.take(pc.sort_indices(names))  # byte order
             coded = names, to_numpy(combined(pc.index_in(topic, value_set=names)))  # int32
@@ -196,6 +197,8 @@ class GradeTable:
     def topic_codes(self, topic: Any) -> tuple[Ints, list[str]]:
         """A run's topic column as codes: a qrels topic's code, or for a topic the qrels do not
         know, len(self.topics) + its index in the returned names (sorted)."""
+        import pyarrow.compute as pc  # (imported when first used: 30 ms)
+
         if topic.type not in self._names_as:
             self._names_as[topic.type] = pc.cast(self.names, topic.type)
         found = combined(pc.index_in(topic, value_set=self._names_as[topic.type]))

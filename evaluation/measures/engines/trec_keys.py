@@ -50,31 +50,38 @@ class DocWords:
         return keys
 
 
-def doc_words(column: Any) -> DocWords:
-    """The `DocWords` of a binary or string Arrow array or chunked array without nulls."""
-    parts = []
-    for chunk in chunks_of(column):
+def doc_words(column: Any, rows: Ints | None = None) -> DocWords:
+    """The `DocWords` of a binary or string Arrow array or chunked array without nulls: of every
+    row, or of `rows` (in that order), read from the chunks' own buffers."""
+    chunks = chunks_of(column)
+    firsts = np.cumsum([0] + [len(chunk) for chunk in chunks])
+    wanted = np.arange(firsts[-1], dtype=np.int64) if rows is None else np.asarray(rows, np.int64)
+    chunk_of = np.searchsorted(firsts, wanted, side="right") - 1
+    parts = []  # per chunk: the positions it answers, their starts in its bytes, its bytes
+    lengths = np.zeros(len(wanted), dtype=np.int64)
+    for c, chunk in enumerate(chunks):
+        mine = np.flatnonzero(chunk_of == c) if len(chunks) > 1 else np.arange(len(wanted))
         offsets, data = column_buffers(chunk)
-        parts.append((offsets.astype(np.int64), np.frombuffer(data, np.uint8)))
-    lengths = np.concatenate([np.diff(offsets) for offsets, _ in parts] or [np.zeros(0, np.int64)])
-    lengths = lengths.astype(np.int32) if lengths.max(initial=0) < 2**31 else lengths
+        local = wanted[mine] - firsts[c]
+        starts = offsets[local].astype(np.int64)
+        lengths[mine] = offsets[local + 1] - starts
+        parts.append((mine, starts, np.frombuffer(data, np.uint8)))
     width = max(1, -(-int(lengths.max(initial=0)) // 8))
-    words = np.empty((width, len(lengths)), dtype=np.uint64)
-    at = 0
-    for offsets, data in parts:  # in place where it can be: fresh arrays cost page faults
-        count, low, high = len(offsets) - 1, int(offsets[0]), int(offsets[-1])
+    words = np.empty((width, len(wanted)), dtype=np.uint64)
+    for mine, starts, data in parts:
+        if not len(mine):
+            continue
+        size = lengths[mine]
+        low, high = int(starts.min()), int((starts + size).max())  # the bytes wanted
         padded = np.zeros(high - low + 8 * width + 8, dtype=np.uint8)
         padded[: high - low] = data[low:high]
         # every byte position as the start of an unaligned 8-byte word
         view = np.ndarray((high - low + 8 * width,), dtype="<u8", buffer=padded, strides=(1,))
-        starts, size = offsets[:-1] - low, lengths[at : at + count]
-        left, position = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
         for k in range(width):
-            np.clip(np.subtract(size, 8 * k, out=left), 0, 8, out=left)
-            np.add(starts, 8 * k, out=position)
-            np.bitwise_and(view[position], _MASKS[left], out=words[k, at : at + count])
-        at += count
-    return DocWords(lengths, words)
+            left = np.clip(size - 8 * k, 0, 8)
+            words[k, mine] = view[starts - low + 8 * k] & _MASKS[left]
+    narrow = lengths.max(initial=0) < 2**31
+    return DocWords(lengths.astype(np.int32) if narrow else lengths, words)
 
 
 def column_buffers(chunk: Any) -> tuple[npt.NDArray[Any], Any]:

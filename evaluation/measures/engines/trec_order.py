@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from evaluation.formats.arrow import numeric_array
 from evaluation.measures.engines.trec_keys import doc_words
 
 Ints = npt.NDArray[np.int64]
@@ -56,7 +55,7 @@ def _order_ties(order: Ints, tie: npt.NDArray[np.bool_], docs: Any, descending: 
     opens = member & ~np.concatenate(([False], tie))
     rows = np.flatnonzero(member)
     group = np.cumsum(opens)[rows]
-    words = doc_words(docs.take(numeric_array(rows)))
+    words = doc_words(docs, rows)
     keys = [*words.order_keys(np.arange(len(rows)), descending), group]
     order[rows] = rows[np.lexsort(keys)]
 

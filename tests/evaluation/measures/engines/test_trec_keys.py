@@ -175,3 +175,14 @@ def test_ranking_is_the_sort_of_trec_eval(rows: list, ties: str, written_sorted:
     expected = arrow_order(rows, ties)
     # rows equal in topic, score and document cannot occur (a document once per topic)
     assert order.tolist() == expected
+
+
+def test_words_of_chosen_rows_are_those_of_the_whole_column() -> None:
+    """`doc_words(column, rows)` across chunks, rows in any order and repeated, equals the words
+    of every row, taken at those rows."""
+    whole = binary_array([b"x", b"yy", b"zzzzzzzzzz", b"w", b"", b"abcdefghijk"])
+    chunked = pa.chunked_array([whole.slice(0, 2), whole.slice(2, 1), whole.slice(3, 3)])
+    rows = np.array([5, 0, 2, 2, 4, 3], dtype=np.int64)
+    every, some = doc_words(whole), doc_words(chunked, rows)
+    assert some.lengths.tolist() == every.lengths[rows].tolist()
+    assert some.words.tolist() == every.words[:, rows].tolist()
