@@ -8,8 +8,6 @@ qrels' own columns are not kept: at 10,000 queries the table is most of the engi
 
 from __future__ import annotations
 
-import mmap
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,8 +17,6 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from evaluation.errors import FormatError
-from evaluation.formats._source import check_regular_file
 from evaluation.formats.arrow import binary_array, combined, numeric_array, to_numpy
 from evaluation.formats.records import Judgement
 from evaluation.formats.trec import (
@@ -29,18 +25,13 @@ from evaluation.formats.trec import (
     qrels_duplicate_error,
     read_trec_qrels,
     read_trec_run,
-    text_field,
 )
 from evaluation.formats.trec_batches import stream_trec_run
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED, Floats
-from evaluation.measures.engines import _article_kernel
-from evaluation.measures.engines.trec_keys import PairIndex, column_buffers
+from evaluation.measures.engines.trec_files import plain_qrels, plain_run
+from evaluation.measures.engines.trec_keys import PairIndex
 
 Ints = npt.NDArray[np.int64]
-PlainQrels = tuple[int, bytes, list[bytes], bytes, bytes, bytes]
-# the file's pages mapped at once (Linux), rather than one fault at a time
-POPULATE = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
-PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
 
 
 @dataclass(frozen=True)
@@ -254,51 +245,13 @@ class GradeTable:
         return PairIndex(np.zeros(len(self.names), dtype=np.int32), self.names, 1)
 
     def plain_run(self, path: str) -> PreparedRun | None:
-        """A run read by `_article_kernel.parse_run`, 4 MiB at a time: topic codes, scores and
-        the document ids straight from the bytes, in one pass. None when the file is not one
-        it takes (see `_article_kernel.c`: six plain fields a line, a plain decimal score, a
-        topic the qrels know) or cannot be opened: the other readers then decide, and name
-        what is wrong."""
-        names = self._topic_index
-        offsets, data = column_buffers(names.docs)
-        parts: list[tuple[bytes, bytes, Any]] = []
-        run: bytes | None = None
-        try:
-            check_regular_file(path)
-            stream = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
-        except (OSError, FormatError):
+        """A run read in C (`trec_files.plain_run`): topic codes, scores and the document ids
+        straight from the bytes, in one pass; None when that reader does not take the file."""
+        read = plain_run(path, self._topic_index)
+        if read is None:
             return None
-        buffer, held = bytearray(PLAIN_BLOCK), 0
-        with stream:
-            while True:
-                if held == len(buffer):  # a line longer than the buffer
-                    buffer.extend(bytes(len(buffer)))
-                with memoryview(buffer) as view:
-                    end = held + stream.readinto(view[held:])
-                    final = end == held
-                    answer = _article_kernel.parse_run(view[:end], final, names.bases,
-                                                       names.slots, offsets, data)  # fmt: skip
-                if answer is None:
-                    return None
-                used, rows, codes, scores, ends, docs, last = answer
-                if rows:
-                    buffers = [None, pa.py_buffer(ends), pa.py_buffer(docs)]
-                    column = pa.Array.from_buffers(pa.binary(), rows, buffers)
-                    parts.append((codes, scores, column))
-                    run = last
-                if final:
-                    break
-                buffer[: end - used] = buffer[used:end]
-                held = end - used
-        if run is None:
-            return None
-        count = sum(len(part[2]) for part in parts)
-        return PreparedRun(
-            text_field(run, path, count, "run id"), path, self,
-            np.concatenate([np.frombuffer(part[0], dtype=np.int32) for part in parts]), [],
-            pa.chunked_array([part[2] for part in parts], type=pa.binary()),
-            np.concatenate([np.frombuffer(part[1], dtype=np.float64) for part in parts]), [],
-        )  # fmt: skip
+        run_id, codes, docs, scores = read
+        return PreparedRun(run_id, path, self, codes, [], docs, scores, [])
 
     def grades_of(self, codes: Ints, docs: pa.ChunkedArray) -> Ints | None:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
@@ -333,18 +286,3 @@ class GradeTable:
                 below = np.bincount(codes[(grade >= 0) & (grade < level)], minlength=size)
             self._counts[level] = (relevant.astype(np.int64), below.astype(np.int64))
         return self._counts[level]
-
-
-def plain_qrels(path: str) -> PlainQrels | None:
-    """`_article_kernel.parse_qrels` of the file, mapped into memory (its pages are the page
-    cache's: nothing to copy, nothing fresh to clear); None when it is not a readable regular
-    file, is empty, or is not plain qrels."""
-    try:
-        check_regular_file(path)
-        with open(path, "rb") as stream:
-            if os.fstat(stream.fileno()).st_size == 0:
-                return None
-            with mmap.mmap(stream.fileno(), 0, flags=POPULATE, prot=mmap.PROT_READ) as data:
-                return _article_kernel.parse_qrels(data)
-    except (OSError, FormatError, ValueError):
-        return None

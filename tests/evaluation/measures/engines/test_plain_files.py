@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from evaluation.cli.trec_eval import load_run
 from evaluation.errors import FormatError
 from evaluation.formats.trec import read_trec_qrels
-from evaluation.measures.engines import trec_grades
-from evaluation.measures.engines.trec_grades import GradeTable, plain_qrels
+from evaluation.measures.engines import trec_files
+from evaluation.measures.engines.trec_files import plain_qrels
+from evaluation.measures.engines.trec_grades import GradeTable
 
 QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": {b"c": 1}})
 
@@ -62,7 +63,7 @@ def test_plain_runs_give_the_line_readers_columns(tmp_path_factory: pytest.TempP
     path = tmp_path_factory.mktemp("run") / "run"
     path.write_text(text_of(lines, last_newline), encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(trec_grades, "PLAIN_BLOCK", block)
+        patch.setattr(trec_files, "PLAIN_BLOCK", block)
         plain = QRELS.plain_run(str(path))
     try:
         expected = QRELS.prepare(load_run(str(path), False))
