@@ -13,7 +13,7 @@ SYSTEM_PACKAGES := chromium postgresql redis-server nginx nodejs npm
 .PHONY: demo test install system-packages lint jslint typecheck pytest benchmarks clean
 
 # The C sources are built by the install (pyproject.toml: ext-modules).
-$(STAMP): pyproject.toml $(wildcard evaluation/*/*/*.c)
+$(STAMP): pyproject.toml $(wildcard evaluation/*/*/*.c evaluation/*/*/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'

@@ -1,0 +1,111 @@
+/* The article engine's C part (`_article_kernel`): what its three files share.
+ *
+ * _article_kernel.c: the module, and the checks of the buffers it is given;
+ * _kernel_pairs.c: the qrels' per-topic tables and the look-up of a run's pairs;
+ * _kernel_plain.c: plain TREC runs and qrels read into columns.
+ * docs/trec_eval.md ("Reading", "The article engine") says what they do and why.
+ */
+#ifndef ARTICLE_KERNEL_H
+#define ARTICLE_KERNEL_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const uint8_t *bytes;
+    const void *offsets;
+    int wide;         /* 64-bit offsets (large_binary) rather than 32-bit */
+    Py_ssize_t first; /* row number of the column's first id in the whole run */
+    Py_ssize_t rows;
+} Column;
+
+static inline int64_t offset_at(const Column *c, Py_ssize_t i) {
+    return c->wide ? ((const int64_t *)c->offsets)[i] : (int64_t)((const int32_t *)c->offsets)[i];
+}
+
+static inline uint64_t mix(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* A 64-bit hash of a byte string; `weak` keeps one bit of it (tests force collisions). */
+static inline uint64_t hash_bytes(const uint8_t *p, size_t n, int weak) {
+    uint64_t h = (uint64_t)n * 0x9E3779B97F4A7C15ULL, word;
+    while (n >= 8) {
+        memcpy(&word, p, 8);
+        h = (h ^ word) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    word = 0;
+    for (size_t i = 0; i < n; i++) /* the last bytes, little-endian (a short loop, no call) */
+        word |= (uint64_t)p[i] << (8 * i);
+    h = mix(h ^ word);
+    return weak ? (h & 1) : h;
+}
+
+typedef struct {
+    const int64_t *bases; /* topic t's slots: [bases[t], bases[t + 1]) */
+    uint64_t *slots;
+    Py_ssize_t topics;
+} Tables;
+
+
+/* Whether two byte strings are equal: inline, as ids are short (a call to memcmp costs more). */
+static inline int same_bytes(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m) {
+    if (n != m)
+        return 0;
+    uint64_t x, y;
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    for (; n > 0; n--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
+}
+
+extern uint8_t TOKEN[256]; /* 1 for the bytes a field may hold */
+
+/* The end of the field starting at p: the first byte at or after p (before stop) that a field
+ * may not hold. Eight bytes at a time: a mask with the high bit of each byte below 0x21, above
+ * 0x7E or equal to '#' (each test exact for the lowest byte it flags, the one wanted). */
+static inline const uint8_t *field_end(const uint8_t *p, const uint8_t *stop) {
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    for (uint64_t w; p + 8 <= stop; p += 8) {
+        memcpy(&w, p, 8);
+        uint64_t below = (w - ones * 0x21) & ~w & highs;
+        uint64_t above = ((w + ones * (0x7F - 0x7E)) | w) & highs;
+        uint64_t hashes = w ^ (ones * '#');
+        uint64_t hash = (hashes - ones) & ~hashes & highs;
+        uint64_t special = below | above | hash;
+        if (special)
+            return p + (__builtin_ctzll(special) >> 3);
+    }
+    while (p < stop && TOKEN[*p])
+        p++;
+    return p;
+}
+
+int take(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize, const char *what);
+int take_column(PyObject *offsets, PyObject *bytes, Py_buffer views[2], Column *c);
+int take_tables(PyObject *bases, PyObject *slots, Py_buffer views[2], Tables *t);
+int64_t probe(const Tables *t, int32_t code, const Column *judged, const uint8_t *own,
+              int64_t size, uint64_t h);
+
+PyObject *kernel_index_pairs(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *kernel_find_pairs(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *kernel_parse_run(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *kernel_parse_qrels(PyObject *self, PyObject *args);
+
+#endif
