@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page, Route, expect
 
 from ..conftest import Browse, wait_for
 from ..screenshots import screenshot
@@ -72,7 +72,7 @@ def test_highlight_selection_is_disabled_without_a_selection_and_h_says_why(ui: 
         page.keyboard.press("ArrowRight")
     for _ in range(len("𝄞𝄞 starts")):
         page.keyboard.press("Shift+ArrowRight")
-    assert button.is_enabled()
+    expect(button).to_be_enabled()  # as the page hears of the selection change: waited for
     button.click()
     ui.wait_saved(page)
     start = ui.site.document("astral").text.index("𝄞𝄞 starts")
@@ -117,7 +117,7 @@ def test_ctrl_z_undoes_and_ctrl_shift_z_redoes(ui: Any) -> None:
     page.keyboard.press("Control+z")
     ui.wait_saved(page)
     assert ui.stored_state(page, "alice", "astral")["passages"] == []
-    assert redo.is_enabled()
+    expect(redo).to_be_enabled()
     page.keyboard.press("Control+Shift+z")
     ui.wait_saved(page)
     assert ui.stored_state(page, "alice", "astral")["passages"] == highlighted
@@ -126,7 +126,7 @@ def test_ctrl_z_undoes_and_ctrl_shift_z_redoes(ui: Any) -> None:
     redo.click()
     ui.wait_saved(page)
     assert ui.stored_state(page, "alice", "astral")["passages"] == highlighted
-    assert redo.is_disabled()
+    expect(redo).to_be_disabled()
 
 
 def test_the_narrative_is_one_key_away_and_on_the_pool_page(ui: Any) -> None:
