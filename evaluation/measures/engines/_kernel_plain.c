@@ -9,6 +9,25 @@
  * readers take, and gives the same columns. */
 #include "_article_kernel.h"
 
+/* The `count` fields of the line at *p: one space apart, the last one ending at a newline (or
+ * at `stop`: a last line without one), none empty. Their starts and ends, and *p moved past the
+ * line; 0 when the line is not that. */
+static int split_line(const uint8_t **at, const uint8_t *stop, int count, const uint8_t **field,
+                      const uint8_t **ends) {
+    const uint8_t *p = *at;
+    for (int f = 0; f < count; f++) {
+        field[f] = p;
+        p = field_end(p, stop);
+        ends[f] = p;
+        int last = f == count - 1;
+        if (p == field[f] || !(last ? (p == stop || *p == '\n') : (p < stop && *p == ' ')))
+            return 0;
+        p++; /* past the space or the newline */
+    }
+    *at = p;
+    return 1;
+}
+
 static const double POWERS[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -113,15 +132,7 @@ PyObject *kernel_parse_run(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
         const uint8_t *p = data;
         for (Py_ssize_t row = 0; plain && row < lines; row++) {
             const uint8_t *field[6], *ends[6];
-            for (int f = 0; f < 6 && plain; f++) {
-                field[f] = p;
-                p = field_end(p, stop);
-                ends[f] = p;
-                int last = f == 5;
-                plain = p > field[f] && (last ? (p == stop || *p == '\n') : (p < stop && *p == ' '));
-                p++; /* past the space or the newline */
-            }
-            if (!plain)
+            if (!(plain = split_line(&p, stop, 6, field, ends)))
                 break;
             int64_t size = ends[0] - field[0];
             if (last_topic == NULL || !same_bytes(field[0], size, last_topic, last_size)) {
@@ -276,14 +287,7 @@ PyObject *kernel_parse_qrels(PyObject *Py_UNUSED(self), PyObject *args) {
         offset_out[0] = 0;
         for (Py_ssize_t row = 0; plain && row < lines; row++) {
             const uint8_t *field[4], *ends[4];
-            for (int f = 0; f < 4 && plain; f++) {
-                field[f] = p;
-                p = field_end(p, stop);
-                ends[f] = p;
-                plain = p > field[f] && (f == 3 ? (p == stop || *p == '\n') : (p < stop && *p == ' '));
-                p++;
-            }
-            if (!plain)
+            if (!(plain = split_line(&p, stop, 4, field, ends)))
                 break;
             int64_t size = ends[0] - field[0];
             if (last_topic == NULL || !same_bytes(field[0], size, last_topic, last_size)) {
