@@ -10,10 +10,11 @@ NODE_STAMP := node_modules/.installed
 # test that runs static/assess/passages.js), where the machine has none.
 SYSTEM_PACKAGES := chromium postgresql redis-server nginx nodejs npm
 
-.PHONY: demo test install system-packages lint jslint typecheck pytest benchmarks clean
+.PHONY: demo test install build-tools system-packages lint jslint typecheck pytest benchmarks clean
 
 # The C sources are built by the install (pyproject.toml: ext-modules).
 $(STAMP): pyproject.toml $(wildcard evaluation/*/*/*.c evaluation/*/*/*.h)
+	@$(MAKE) --no-print-directory build-tools
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
@@ -25,6 +26,19 @@ $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: make system-packages installs Debian's nodejs and npm" >&2; exit 2; }
 	npm ci --no-audit --no-fund
 	touch $(NODE_STAMP)
+
+# A C compiler and the Python headers, for the article engine's C module (pyproject.toml:
+# ext-modules), from Debian when they are missing (needs root or sudo).
+build-tools:
+	@missing=""; \
+	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
+	$(PYTHON) -c "import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" || missing="$$missing python3-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
 
 # Installs Chromium, PostgreSQL, Redis, nginx and Node.js (with npm) from Debian when they are
 # missing (needs root or sudo).

@@ -68,10 +68,8 @@ class GradeTable:
         self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
         self.raw_grades = grade
         self.pairs = PairIndex(self.codes, doc, len(self.topics))
-        fits = grade.min(initial=0) >= -(2**31) and grade.max(initial=0) < 2**31
-        self.row_grades = np.where(grade >= 0, grade, UNJUDGED).astype(
-            np.int32 if fits else np.int64
-        )
+        # each qrels row's grade (negative: UNJUDGED), then NONPOOL for the look-up's -1
+        self.grade_or_nonpool = np.append(np.where(grade >= 0, grade, UNJUDGED), NONPOOL)
         self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
         self._counts: dict[int, tuple[Ints, Ints]] = {}
         self._names_as: dict[pa.DataType, Any] = {}
@@ -259,19 +257,15 @@ class GradeTable:
         rows = self.pairs.find(codes, docs)
         if rows is None:
             return None
-        return self._grade_or_nonpool[rows]  # row -1: the last, NONPOOL
-
-    @cached_property
-    def _grade_or_nonpool(self) -> Ints:
-        """Each qrels row's grade, then NONPOOL (for the look-up's -1)."""
-        return np.append(self.row_grades, NONPOOL).astype(np.int64)
+        grades: Ints = self.grade_or_nonpool[rows]  # row -1: the last, NONPOOL
+        return grades
 
     def prepare_for(self, level: int) -> None:
         """Compute now what every run's evaluation at relevance `level` reads of the qrels (the
         judged counts, ideal DCG and grade levels per topic, otherwise computed on first use):
         forked workers then inherit them instead of each computing them on its first run."""
         self.counts(level)
-        _ = self.ideal, self.levels, self._grade_or_nonpool
+        _ = self.ideal, self.levels
 
     def counts(self, level: int) -> tuple[Ints, Ints]:
         """Per topic code: judged documents with grade >= level, and with 0 <= grade < level."""

@@ -116,8 +116,8 @@ class PairIndex:
         if column.nbytes >= 2**31 - 1 and pa.types.is_binary(column.type):
             column = column.cast(pa.large_binary())
         self.docs = column.combine_chunks()
-        self.codes = np.ascontiguousarray(codes, dtype=np.int32)
-        sizes = np.bincount(self.codes, minlength=topics)
+        codes = np.ascontiguousarray(codes, dtype=np.int32)
+        sizes = np.bincount(codes, minlength=topics)
         spans = [1 << (2 * max(1, n) - 1).bit_length() for n in sizes.tolist()]
         self.bases = np.zeros(topics + 1, dtype=np.int64)
         np.cumsum(spans, out=self.bases[1:])
@@ -125,17 +125,13 @@ class PairIndex:
         # each topic's judged rows [first, end) when they are together (else [0, 0)): the
         # look-up fetches a topic's offsets and bytes ahead of its rows
         self.spans = np.zeros((topics, 2), dtype=np.int64)
-        starts = np.flatnonzero(
-            np.concatenate(([len(self.codes) > 0], self.codes[1:] != self.codes[:-1]))
-        )
-        block_codes = self.codes[starts]
+        starts = np.flatnonzero(np.concatenate(([len(codes) > 0], codes[1:] != codes[:-1])))
+        block_codes = codes[starts]
         alone = np.bincount(block_codes, minlength=topics)[block_codes] == 1
-        ends = np.append(starts[1:], len(self.codes))
+        ends = np.append(starts[1:], len(codes))
         self.spans[block_codes[alone]] = np.stack([starts[alone], ends[alone]], axis=1)
         offsets, data = column_buffers(self.docs)
-        self.duplicate = _article_kernel.index_pairs(
-            self.codes, offsets, data, self.bases, self.slots
-        )
+        self.duplicate = _article_kernel.index_pairs(codes, offsets, data, self.bases, self.slots)
 
     def find(self, codes: npt.NDArray[Any], docs: Any) -> Ints | None:
         """The qrels row of each run row's (code, document) pair, -1 where not judged (codes

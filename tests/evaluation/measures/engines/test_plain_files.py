@@ -43,8 +43,8 @@ PLAIN_LINE = st.tuples(st.sampled_from(["1", "2", "10"]), st.sampled_from(["Q0",
                                  st.floats(allow_nan=False, allow_infinity=False).map(repr)),
                        st.sampled_from(["r", "run-2"]), st.just(" "), st.just("\n"))  # fmt: skip
 # half the files plain throughout (the reader takes them), half with anything anywhere
-FILES = st.one_of(st.lists(PLAIN_LINE, min_size=1, max_size=25),
-                  st.lists(LINE, min_size=1, max_size=25))  # fmt: skip
+FILES = st.one_of(st.tuples(st.just(True), st.lists(PLAIN_LINE, min_size=1, max_size=25)),
+                  st.tuples(st.just(False), st.lists(LINE, min_size=1, max_size=25)))  # fmt: skip
 
 
 def text_of(lines: list[tuple], last_newline: bool) -> str:
@@ -57,9 +57,11 @@ def text_of(lines: list[tuple], last_newline: bool) -> str:
 @settings(max_examples=300, deadline=None)
 @given(FILES, st.booleans(), st.integers(8, 80))
 def test_plain_runs_give_the_line_readers_columns(tmp_path_factory: pytest.TempPathFactory,
-                                                  lines: list, last_newline: bool,
+                                                  drawn: tuple, last_newline: bool,
                                                   block: int) -> None:  # fmt: skip
-    """Blocks of `block` bytes put line ends and long lines (the buffer grows) anywhere."""
+    """Blocks of `block` bytes put line ends and long lines (the buffer grows) anywhere; a file
+    of plain lines only is always taken."""
+    all_plain, lines = drawn
     path = tmp_path_factory.mktemp("run") / "run"
     path.write_text(text_of(lines, last_newline), encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:
@@ -71,6 +73,7 @@ def test_plain_runs_give_the_line_readers_columns(tmp_path_factory: pytest.TempP
         assert plain is None
         return
     if plain is None:
+        assert not all_plain
         return
     assert (plain.run_id, plain.unknown, plain.warnings) == (expected.run_id, [], [])
     assert plain.codes.tolist() == expected.codes.tolist()
