@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluation.measures.articles import trec_gains
+from evaluation.measures.articles.trec_ideal import IdealDCG
 from evaluation.measures.articles.trec_interpolated import interpolated, mean_reversed
 
 NONPOOL = -1
@@ -84,7 +85,7 @@ class Ranked:
     starts: Ints  # per topic: index of its first position
     num_rel: Ints  # per topic: judged documents with grade >= level
     num_nonrel: Ints  # per topic: judged documents with 0 <= grade < level
-    ideal: list[Floats]  # per topic: cumulative ideal DCG at ranks 1, 2, ...
+    ideal: IdealDCG  # per topic: cumulative ideal DCG at ranks 1, 2, ...
     levels: list[Ints] = field(default_factory=list)  # per topic: judged documents per grade
 
 
@@ -97,14 +98,23 @@ def topic_values(
     if topics == 0:
         return {row.name: np.zeros(0) for row in selection.rows() if row.family != "num_q"}
     grades = ranked.grades
-    seg = np.repeat(np.arange(topics), np.diff(np.append(ranked.starts, len(grades))))
+    num_ret = np.diff(np.append(ranked.starts, len(grades)))
+    seg = np.repeat(np.arange(topics), num_ret)
     rank = np.arange(1, len(grades) + 1) - ranked.starts[seg]
     relevant = grades >= level
-    cum = _within(np.cumsum(relevant), ranked.starts, seg)
     num_rel = ranked.num_rel
-    num_ret = np.bincount(seg, minlength=topics)
     found_at = np.flatnonzero(relevant)  # positions in order, so their topics never fall
     num_rel_ret = np.bincount(seg[found_at], minlength=topics).astype(np.int64)
+    opens = np.concatenate(([True], seg[found_at[1:]] != seg[found_at[:-1]]))[: len(found_at)]
+    # c(r) at each relevant position: its place among its topic's relevant positions
+    places = np.arange(len(found_at), dtype=np.int64)
+    cum_found = places - np.maximum.accumulate(np.where(opens, places, 0)) + 1
+    every_cum: list[Ints] = []
+
+    def cumulative() -> Ints:  # c(r) at every position (the measures that read it between)
+        if not every_cum:
+            every_cum.append(_within(np.cumsum(relevant), ranked.starts, seg))
+        return every_cum[0]
 
     def total(weights: npt.ArrayLike) -> Floats:
         sums = np.bincount(seg, np.asarray(weights, np.float64), minlength=topics)
@@ -124,8 +134,7 @@ def topic_values(
 
     out: dict[str, Floats | Ints | list[str]] = {}
     curves: dict[str, list[Floats]] = {}
-    precision_found = cum[found_at] / rank[found_at]  # precision at each relevant document
-    opens = np.concatenate(([True], seg[found_at[1:]] != seg[found_at[:-1]]))[: len(found_at)]
+    precision_found = cum_found / rank[found_at]  # precision at each relevant document
     first = np.full(topics, np.inf)  # the rank of each topic's first relevant document
     first[seg[found_at[opens]]] = rank[found_at[opens]]
     for row in selection.rows():
@@ -175,12 +184,13 @@ def topic_values(
             within = rank[found_at] <= k
             out[name] = per_rel(total_at(found_at[within], precision_found[within]))
         elif family == "infAP":
-            out[name] = per_rel(total(_infap_terms(grades, relevant, cum, rank, ranked, seg)))
+            terms = _infap_terms(grades, relevant, cumulative(), rank, ranked, seg)
+            out[name] = per_rel(total(terms))
         elif family in trec_gains.BY_TOPIC or (family == "ndcg" and family in selection.pairs):
             param = selection.parameters(family)[0] if family == "relstring" else k
             out[name] = trec_gains.by_topic(family, param, ranked, selection.pairs.get(family, ()))
         elif family == "binG":
-            terms = np.where(relevant, 1.0 / np.log2(2.0 + rank - cum), 0.0)
+            terms = np.where(relevant, 1.0 / np.log2(2.0 + rank - cumulative()), 0.0)
             out[name] = per_rel(total(terms))
         elif family in ("ndcg", "ndcg_cut"):
             cut = None if k is None else int(k)
@@ -192,7 +202,7 @@ def topic_values(
             levels = selection.parameters(family)
             if family not in curves:
                 curves[family] = interpolated(
-                    ranked, cum, rank, relevant, num_rel_ret, levels, version
+                    ranked, cumulative(), rank, relevant, num_rel_ret, levels, version
                 )
             curve = curves[family]
             out[name] = curve[levels.index(k)] if k is not None else mean_reversed(curve)
@@ -241,11 +251,8 @@ def _infap_terms(grades: Ints, relevant: npt.NDArray[np.bool_], cum: Ints, rank:
     return np.where(relevant, terms, 0.0)
 
 
-def _normalise(dcg: Floats, ideal: list[Floats], cut: int | None) -> Floats:
-    best = np.array([
-        0.0 if len(prefix) == 0 else float(prefix[-1 if cut is None else min(cut, len(prefix)) - 1])
-        for prefix in ideal
-    ])  # fmt: skip
+def _normalise(dcg: Floats, ideal: IdealDCG, cut: int | None) -> Floats:
+    best = ideal.at(cut)
     ratio: Floats = np.divide(dcg, best, out=np.zeros(len(dcg)), where=best > 0)
     return ratio
 

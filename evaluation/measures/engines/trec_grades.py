@@ -27,6 +27,7 @@ from evaluation.formats.trec import (
     read_trec_run,
 )
 from evaluation.formats.trec_batches import stream_trec_run
+from evaluation.measures.articles.trec_ideal import IdealDCG, running_sums
 from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED, Floats
 from evaluation.measures.engines.trec_files import plain_qrels, plain_run
 from evaluation.measures.engines.trec_keys import PairIndex
@@ -95,24 +96,24 @@ class GradeTable:
         return np.bincount(cells, minlength=size).reshape(len(self.topics), largest + 1)
 
     @cached_property
-    def ideal(self) -> list[Floats]:
+    def ideal(self) -> IdealDCG:
         """Per topic code: the cumulative ideal DCG at ranks 1, 2, ... (grades above 0, best
         first), each topic summed on its own as trec_eval sums it."""
         if self._per_grade is None:
-            ideal = []
+            parts, sizes = [], []
             for grades in self.judged.values():
                 positive = np.sort(grades[grades > 0])[::-1].astype(np.float64)
-                ideal.append(np.cumsum(positive / np.log2(np.arange(2, len(positive) + 2))))
-            return ideal
+                parts.append(positive / np.log2(np.arange(2, len(positive) + 2)))
+                sizes.append(len(positive))
+            terms = np.concatenate(parts) if parts else np.zeros(0)
+            return running_sums(terms, np.array(sizes, dtype=np.int64))
         counts = self._per_grade[:, :0:-1]  # grades from the largest down to 1
         sizes = counts.sum(axis=1)
         values = np.arange(counts.shape[1], 0, -1, dtype=np.float64)
         best = np.repeat(np.tile(values, len(sizes)), counts.ravel())
         firsts = np.cumsum(sizes) - sizes
         ranks = np.arange(len(best)) - np.repeat(firsts, sizes)
-        gains = best / np.log2(ranks + 2.0)
-        return [np.cumsum(gains[f : f + n]) for f, n in zip(firsts.tolist(), sizes.tolist(),
-                                                            strict=True)]  # fmt: skip
+        return running_sums(best / np.log2(ranks + 2.0), sizes)
 
     @cached_property
     def levels(self) -> list[Ints]:

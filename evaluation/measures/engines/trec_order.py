@@ -25,9 +25,17 @@ def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: Any,
     """Row indexes in trec_eval's order: topic code ascending (codes follow the topic ids' byte
     order), score descending, then document id `ties` (descending as trec_eval's measures,
     ascending for its preference measures). `docs`: the ids, an Arrow binary (chunked) array."""
+    order = reordering(codes, scores, docs, ties)
+    return np.arange(len(codes), dtype=np.int64) if order is None else order
+
+
+def reordering(codes: Ints, scores: npt.NDArray[np.float64], docs: Any,
+               ties: str = "descending") -> Ints | None:  # fmt: skip
+    """`ranking`, or None when the rows are in that order already (no row moves: the caller
+    then needs no copy of its columns)."""
     count = len(codes)
     if count == 0:
-        return np.zeros(0, dtype=np.int64)
+        return None
     change = codes[1:] != codes[:-1]
     starts = np.flatnonzero(np.concatenate(([True], change)))
     block_codes = codes[starts]
@@ -35,14 +43,18 @@ def ranking(codes: Ints, scores: npt.NDArray[np.float64], docs: Any,
     falling = scores[1:] <= scores[:-1]  # False at a NaN
     if np.bincount(block_codes).max() > 1 or np.any(inside & ~falling):
         return _sorted(codes, scores, docs, ties)
-    order = np.arange(count, dtype=np.int64)
     tie = inside & (scores[1:] == scores[:-1])
+    moved = np.any(block_codes[1:] < block_codes[:-1])  # blocks in file order, not topic order
+    if not moved and not np.any(tie):
+        return None
+    order = np.arange(count, dtype=np.int64)
     if np.any(tie):
         _order_ties(order, tie, docs, ties == "descending")
-    if np.any(block_codes[1:] < block_codes[:-1]):  # blocks in file order: put them in topic order
+    if moved:
         sizes = np.diff(np.append(starts, count))
-        moved = np.argsort(block_codes, kind="stable")
-        first = np.repeat(starts[moved] - np.cumsum(sizes[moved]) + sizes[moved], sizes[moved])
+        by_code = np.argsort(block_codes, kind="stable")
+        first = np.repeat(starts[by_code] - np.cumsum(sizes[by_code]) + sizes[by_code],
+                          sizes[by_code])  # fmt: skip
         order = order[first + np.arange(count)]
     return order
 

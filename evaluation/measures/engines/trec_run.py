@@ -35,7 +35,7 @@ from evaluation.measures.articles.trec_measures import (
     topic_values,
 )
 from evaluation.measures.engines.trec_grades import GradeTable, PreparedRun
-from evaluation.measures.engines.trec_order import ranking
+from evaluation.measures.engines.trec_order import reordering
 from evaluation.measures.registry.trec import COUNTS, GEOMETRIC, TEXT, Selection
 
 Number = int | float
@@ -98,9 +98,10 @@ def rank_run(
     every = index.grades_of(prepared.codes, prepared.docs)  # beyond -M too
     if every is None:
         raise duplicate_error(prepared.file)
-    order = ranking(prepared.codes, prepared.score, prepared.docs, ties)
+    order = reordering(prepared.codes, prepared.score, prepared.docs, ties)
     codes, unknown = prepared.codes, prepared.unknown
-    codes = codes[order]
+    if order is not None:  # (None: the file's order is trec_eval's, nothing moves)
+        codes, every = codes[order], every[order]
     count, known_count = len(codes), len(index.topics)
     starts = np.flatnonzero(np.concatenate(([count > 0], codes[1:] != codes[:-1])))
     block_codes = codes[starts]
@@ -109,9 +110,9 @@ def rank_run(
     if options.max_docs is not None:
         sizes = np.minimum(sizes, options.max_docs)
     if np.all(known) and options.max_docs is None:  # every row kept
-        grades = every[order]
+        grades = every
     else:
-        grades = every[order[np.repeat(starts[known], sizes[known]) + _steps(sizes[known])]]
+        grades = every[np.repeat(starts[known], sizes[known]) + _steps(sizes[known])]
     kept_sizes = sizes[known]
     if options.judged_only:  # after -M, as trec_eval's form_res_rels.c does
         judged = grades >= 0
@@ -136,11 +137,11 @@ def _ranked(index: GradeTable, codes: npt.NDArray[np.int64], grades: npt.NDArray
     relevant, below = index.counts(level)
     chosen = codes.tolist()
     return Ranked(
-        grades.astype(np.int64),
+        grades.astype(np.int64, copy=False),
         (np.cumsum(sizes) - sizes).astype(np.int64),
         relevant[codes],
         below[codes],
-        [index.ideal[c] for c in chosen],
+        index.ideal.of(codes),
         [index.levels[c] for c in chosen],
     )
 

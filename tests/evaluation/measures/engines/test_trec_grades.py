@@ -59,9 +59,9 @@ def test_ideal_and_levels_the_same_whatever_the_size_of_the_grades() -> None:
                                      "c": {b"q": 10**6}})  # fmt: skip
     expected = [2.0, 2.0 + 2.0 / np.log2(3.0), 2.0 + 2.0 / np.log2(3.0) + 0.5]
     for table in (small, large):
-        assert table.ideal[0].tolist() == expected
-        assert table.ideal[1].tolist() == []
+        assert table.ideal.topic(0).tolist() == expected
+        assert table.ideal.topic(1).tolist() == []
         assert table.levels[0].tolist() == [0, 1, 2]  # no grade 0 in topic a
         assert table.levels[1].tolist() == [1]
         assert table.has_judgements("b") and not table.has_judgements("zz")
-    assert large.ideal[2].tolist() == [10.0**6]
+    assert large.ideal.topic(2).tolist() == [10.0**6]
