@@ -56,8 +56,12 @@ class GradeTable:
     topic's counts, ideal DCG and judged documents per grade."""
 
     def __init__(self, topic: Any, doc: Any, grade: Ints, file: str = "",
-                 coded: tuple[Any, npt.NDArray[np.int32]] | None = None) -> None:  # fmt: skip
-        """`coded`: the topic ids in byte order and each row's code, in place of `topic`."""
+                 coded: tuple[Any, npt.NDArray[np.int32]] | None = None,
+                 ahead: bool = False) -> None:  # fmt: skip
+        """`coded`: the topic ids in byte order and each row's code, in place of `topic`.
+        `ahead`: compute every run's per-topic figures now (`ideal`, `levels`, otherwise
+        computed on first use), while another thread fills the look-up tables in C: two cores
+        for the qrels of a large evaluation, which the runs' workers wait for."""
         self.file = file
         if coded is None:  # (pyarrow.compute imported when first used: 30 ms)
             import pyarrow.compute as pc
@@ -68,12 +72,23 @@ class GradeTable:
         self.names, self.codes = coded
         self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
         self.raw_grades = grade
-        self.pairs = PairIndex(self.codes, doc, len(self.topics))
-        # each qrels row's grade (negative: UNJUDGED), then NONPOOL for the look-up's -1
-        self.grade_or_nonpool = np.append(np.where(grade >= 0, grade, UNJUDGED), NONPOOL)
-        self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
         self._counts: dict[int, tuple[Ints, Ints]] = {}
         self._names_as: dict[pa.DataType, Any] = {}
+        # each qrels row's grade (negative: UNJUDGED), then NONPOOL for the look-up's -1
+        self.grade_or_nonpool = np.empty(len(grade) + 1, dtype=np.int64)
+        np.copyto(self.grade_or_nonpool[:-1], grade)
+        self.grade_or_nonpool[:-1][grade < 0] = UNJUDGED
+        self.grade_or_nonpool[-1] = NONPOOL
+        self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
+        if not ahead:
+            self.pairs = PairIndex(self.codes, doc, len(self.topics))
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(1, thread_name_prefix="focal-qrels") as thread:
+            building = thread.submit(PairIndex, self.codes, doc, len(self.topics))
+            _ = self.ideal, self.levels  # (the C part of the tables runs without the GIL)
+            self.pairs = building.result()
 
     @cached_property
     def judged(self) -> dict[str, Ints]:
@@ -162,7 +177,7 @@ class GradeTable:
         coded = binary_array([ids[i] for i in order]), code_of[np.frombuffer(numbers, np.int32)]
         doc = pa.Array.from_buffers(pa.binary(), rows, [None, pa.py_buffer(ends),
                                                          pa.py_buffer(docs)])  # fmt: skip
-        table = cls(None, doc, np.frombuffer(grades, dtype=np.int64), path, coded)
+        table = cls(None, doc, np.frombuffer(grades, dtype=np.int64), path, coded, ahead=True)
         if table.pairs.duplicate:
             raise qrels_duplicate_error(path)
         return table
