@@ -55,12 +55,11 @@ def running_sums(terms: Floats, sizes: Ints) -> IdealDCG:
     starts = np.cumsum(sizes) - sizes
     width = int(sizes.max(initial=0))
     if len(sizes) * width <= 4 * len(terms) + 4096:
-        rows = np.repeat(np.arange(len(sizes)), sizes)
-        columns = np.arange(len(terms), dtype=np.int64) - np.repeat(starts, sizes)
+        inside = np.arange(width) < sizes[:, None]  # row-major: the terms' own order
         padded = np.zeros((len(sizes), width), dtype=np.float64)
-        padded[rows, columns] = terms
+        padded[inside] = terms
         np.cumsum(padded, axis=1, out=padded)
-        sums = padded[rows, columns]
+        sums = padded[inside]
     else:
         parts = [np.cumsum(terms[s : s + n]) for s, n in zip(starts.tolist(), sizes.tolist(),
                                                                 strict=True)]  # fmt: skip

@@ -107,8 +107,12 @@ class GradeTable:
         size = len(self.topics) * (largest + 1)
         if size > 8 * len(self.codes) + 4096:
             return None
-        cells = self.codes[kept].astype(np.int64) * (largest + 1) + self.raw_grades[kept]
-        return np.bincount(cells, minlength=size).reshape(len(self.topics), largest + 1)
+        cells = self.codes.astype(np.int64)  # in place from here: one array of the qrels' size
+        cells *= largest + 1
+        cells += self.raw_grades
+        cells[~kept] = size  # negative grades: counted in a cell past the table, then dropped
+        counts = np.bincount(cells, minlength=size + 1)[:size]
+        return counts.reshape(len(self.topics), largest + 1)
 
     @cached_property
     def ideal(self) -> IdealDCG:
