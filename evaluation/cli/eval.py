@@ -200,6 +200,10 @@ def eval_command(
     if task != "articles" and trec_switches:
         raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
     if task not in ALL_PASSAGE_TASKS:  # the passage tasks' engine is chosen as each run is read
+        if task == "articles":  # plain TREC qrels: read in C while the engines are imported
+            from evaluation.measures.engines import qrels_ahead
+
+            qrels_ahead.start(qrels_path)
         from evaluation.measures import providers
 
         trec_qrels = False

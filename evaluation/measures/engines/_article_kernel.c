@@ -69,14 +69,14 @@ int take_column(PyObject *offsets, PyObject *bytes, Py_buffer views[2], Column *
 int take_tables(PyObject *bases, PyObject *slots, Py_buffer views[2], Tables *t) {
     if (take(bases, &views[0], 0, 8, "bases") < 0)
         return -1;
-    if (take(slots, &views[1], 1, 8, "slots") < 0) {
+    if (take(slots, &views[1], 1, 4, "slots") < 0) {
         PyBuffer_Release(&views[0]);
         return -1;
     }
     t->bases = (const int64_t *)views[0].buf;
-    t->slots = (uint64_t *)views[1].buf;
+    t->slots = (uint32_t *)views[1].buf;
     t->topics = views[0].len / 8 - 1;
-    int bad = t->topics < 0 || t->bases[0] != 0 || t->bases[t->topics] != views[1].len / 8;
+    int bad = t->topics < 0 || t->bases[0] != 0 || t->bases[t->topics] != views[1].len / 4;
     for (Py_ssize_t i = 0; !bad && i < t->topics; i++) {
         int64_t span = t->bases[i + 1] - t->bases[i];
         bad = span < 1 || (span & (span - 1)) != 0;
@@ -94,14 +94,15 @@ int take_tables(PyObject *bases, PyObject *slots, Py_buffer views[2], Tables *t)
 /* The row of `judged` holding the bytes `own` in topic `code`'s table (hash h), or -1. */
 int64_t probe(const Tables *t, int32_t code, const Column *judged, const uint8_t *own,
                      int64_t size, uint64_t h) {
-    const uint64_t *base = t->slots + t->bases[code];
-    uint64_t mask = (uint64_t)(t->bases[code + 1] - t->bases[code] - 1), tag = h >> 32;
+    const uint32_t *base = t->slots + t->bases[code];
+    uint64_t mask = (uint64_t)(t->bases[code + 1] - t->bases[code] - 1);
+    uint32_t rows = row_bits(judged->rows), tag = tag_of(h, rows);
     for (uint64_t s = h & mask, probes = 0; probes <= mask; s = (s + 1) & mask, probes++) {
-        uint64_t entry = base[s];
+        uint32_t entry = base[s];
         if (entry == 0)
             return -1;
-        int64_t q = (int64_t)(entry & 0xFFFFFFFFULL) - 1;
-        if (entry >> 32 == tag && q < judged->rows) { /* (a row beyond the column: not ours) */
+        int64_t q = (int64_t)(entry & rows) - 1;
+        if ((entry & ~rows) == tag && q >= 0 && q < judged->rows) { /* (else not ours) */
             int64_t from = offset_at(judged, q);
             if (same_bytes(own, size, judged->bytes + from, offset_at(judged, q + 1) - from))
                 return q;

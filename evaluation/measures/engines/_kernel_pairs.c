@@ -2,9 +2,11 @@
  *
  * Each topic has its own open-addressing table, a power of two of slots at least twice its
  * judged documents, so a run written topic by topic probes one small region at a time. A slot
- * holds the top 32 bits of the document's hash (a tag) and its qrels row + 1 (0: empty). A tag
- * only routes a probe: every match is confirmed on the bytes themselves, so a collision costs a
- * probe, never a wrong grade.
+ * is 32 bits: its qrels row + 1 (0: empty) and, in the bits the rows leave, the top bits of the
+ * document's hash (a tag; `row_bits`). A tag only routes a probe: every match is confirmed on
+ * the bytes themselves, so a collision costs a probe, never a wrong grade. (Slots of 64 bits, a
+ * 32-bit tag beside the row, took 41 MiB for 2 million judgements instead of 20: memory the
+ * kernel must clear before the first run, and twice the cache lines a topic's look-ups read.)
  *
  * A run's repeated pairs: a judged pair is repeated when its qrels row is found twice (a bit per
  * qrels row); the others go into a small table per topic block while each topic's rows come in
@@ -60,6 +62,7 @@ PyObject *kernel_index_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject
     else if (filled == NULL)
         problem = "out of memory";
     Py_ssize_t topic_end = 0; /* the end of the current topic's rows */
+    uint32_t row_mask = row_bits(rows);
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t r = 0; problem == NULL && !repeated && r < rows; r++) {
         int32_t code = codes[r];
@@ -76,16 +79,17 @@ PyObject *kernel_index_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject
                              (const char *)(t.slots + t.bases[next + 1]));
         }
         int64_t at = offset_at(&column, r), size = offset_at(&column, r + 1) - at;
-        uint64_t h = hash_bytes(column.bytes + at, (size_t)size, weak), *base = t.slots + t.bases[code];
-        uint64_t mask = (uint64_t)(t.bases[code + 1] - t.bases[code] - 1), tag = h >> 32;
+        uint64_t h = hash_bytes(column.bytes + at, (size_t)size, weak);
+        uint32_t *base = t.slots + t.bases[code], tag = tag_of(h, row_mask);
+        uint64_t mask = (uint64_t)(t.bases[code + 1] - t.bases[code] - 1);
         for (uint64_t s = h & mask;; s = (s + 1) & mask) {
-            uint64_t entry = base[s];
+            uint32_t entry = base[s];
             if (entry == 0) {
-                base[s] = (tag << 32) | (uint64_t)(r + 1);
+                base[s] = tag | (uint32_t)(r + 1);
                 break;
             }
-            if (entry >> 32 == tag) {
-                int64_t other = (int64_t)(entry & 0xFFFFFFFFULL) - 1;
+            if ((entry & ~row_mask) == tag) {
+                int64_t other = (int64_t)(entry & row_mask) - 1;
                 int64_t from = offset_at(&column, other), length = offset_at(&column, other + 1) - from;
                 if (same_bytes(column.bytes + at, size, column.bytes + from, length)) {
                     repeated = 1;

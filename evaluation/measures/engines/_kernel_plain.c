@@ -283,8 +283,10 @@ PyObject *kernel_parse_qrels(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     const uint8_t *data = (const uint8_t *)view.buf, *stop = data + view.len;
     Py_ssize_t lines = 0;
+    Py_BEGIN_ALLOW_THREADS /* (qrels are read on a thread while the interpreter imports) */
     for (const uint8_t *at = data; at < stop && (at = memchr(at, '\n', (size_t)(stop - at))); at++)
         lines++;
+    Py_END_ALLOW_THREADS
     lines += stop > data && stop[-1] != '\n';
     int plain = lines > 0 && view.len < INT32_MAX;
     PyObject *codes = NULL, *offsets = NULL, *docs = NULL, *grades = NULL, *result = NULL;

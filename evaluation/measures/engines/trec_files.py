@@ -11,8 +11,6 @@ test_plain_files.py compares them on random files). docs/trec_eval.md, "Reading"
 
 from __future__ import annotations
 
-import mmap
-import os
 from typing import Any
 
 import numpy as np
@@ -22,30 +20,20 @@ import pyarrow as pa
 from evaluation.errors import FormatError
 from evaluation.formats._source import check_regular_file
 from evaluation.formats.trec import text_field
-from evaluation.measures.engines import _article_kernel
+from evaluation.measures.engines import _article_kernel, qrels_ahead
+from evaluation.measures.engines.qrels_ahead import PlainQrels
 from evaluation.measures.engines.trec_keys import PairIndex, column_buffers
 
-PlainQrels = tuple[int, bytes, list[bytes], bytes, bytes, bytes]
 PlainRun = tuple[str, npt.NDArray[Any], Any, npt.NDArray[np.float64]]  # codes: int32
-# the file's pages mapped at once (Linux), rather than one fault at a time
-POPULATE = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
 PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
 
 
 def plain_qrels(path: str) -> PlainQrels | None:
-    """`_article_kernel.parse_qrels` of the file, mapped into memory (its pages are the page
-    cache's: nothing to copy, nothing fresh to clear): rows, topic numbers (in order of first
-    appearance), the topic ids in that order, document offsets and bytes, grades. None when it
-    is not a readable regular file, is empty, or is not plain qrels."""
-    try:
-        check_regular_file(path)
-        with open(path, "rb") as stream:
-            if os.fstat(stream.fileno()).st_size == 0:
-                return None
-            with mmap.mmap(stream.fileno(), 0, flags=POPULATE, prot=mmap.PROT_READ) as data:
-                return _article_kernel.parse_qrels(data)
-    except (OSError, FormatError, ValueError):
-        return None
+    """`qrels_ahead.parse` of the file: rows, topic numbers (in order of first appearance), the
+    topic ids in that order, document offsets and bytes, grades; the reading begun on a thread
+    when the command started (`qrels_ahead.start`), if it did. None when it is not a readable
+    regular file, is empty, or is not plain qrels."""
+    return qrels_ahead.read(path)
 
 
 def plain_run(path: str, topics: PairIndex) -> PlainRun | None:

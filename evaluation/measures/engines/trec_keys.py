@@ -105,9 +105,9 @@ def chunks_of(column: Any) -> list[Any]:
 class PairIndex:
     """The qrels' (topic code, document) pairs, for many runs' look-ups.
 
-    Topic t owns `bases[t + 1] - bases[t]` slots of `slots`, a power of two at least twice its
-    judged documents (so a probe meets an empty slot soon); `_article_kernel.c` fills them with the
-    qrels rows. The qrels' document column is kept, one chunk, for the look-ups to confirm each
+    Topic t owns `bases[t + 1] - bases[t]` slots of `slots` (32 bits each), a power of two at
+    least twice its judged documents (so a probe meets an empty slot soon); `_article_kernel.c`
+    fills them with the qrels rows. The qrels' document column is kept, one chunk, for the look-ups to confirm each
     match on the bytes. `duplicate`: whether the qrels judge a document twice in a topic.
     """
 
@@ -121,7 +121,7 @@ class PairIndex:
         spans = [1 << (2 * max(1, n) - 1).bit_length() for n in sizes.tolist()]
         self.bases = np.zeros(topics + 1, dtype=np.int64)
         np.cumsum(spans, out=self.bases[1:])
-        self.slots = np.zeros(int(self.bases[-1]), dtype=np.uint64)
+        self.slots = np.zeros(int(self.bases[-1]), dtype=np.uint32)
         # each topic's judged rows [first, end) when they are together (else [0, 0)): the
         # look-up fetches a topic's offsets and bytes ahead of its rows
         self.spans = np.zeros((topics, 2), dtype=np.int64)

@@ -116,7 +116,8 @@ def test_repeats_are_found_when_a_topic_comes_back() -> None:
 
 def test_wrong_buffers_are_refused_not_read() -> None:
     """The C side checks what it is given: offsets past the bytes, codes beyond the tables, a
-    table that is not cut into powers of two, or too few result slots raise ValueError."""
+    table that is not cut into powers of two or not of 32-bit slots, or too few result slots
+    raise ValueError."""
     index = index_of([(0, b"a"), (1, b"bb")])
     offsets, data = column_buffers(index.docs)
     codes = np.array([0, 1], dtype=np.int32)
@@ -128,7 +129,10 @@ def test_wrong_buffers_are_refused_not_read() -> None:
                                 np.zeros_like(index.slots))  # fmt: skip
     with pytest.raises(ValueError, match="powers of two"):
         _article_kernel.index_pairs(codes, offsets, data, np.array([0, 3, 4], np.int64),
-                                np.zeros(4, np.uint64))  # fmt: skip
+                                np.zeros(4, np.uint32))  # fmt: skip
+    with pytest.raises(ValueError, match="slots: items of 4 bytes"):  # slots are 32 bits
+        _article_kernel.index_pairs(codes, offsets, data, index.bases,
+                                    index.slots.astype(np.uint64))  # fmt: skip
     with pytest.raises(ValueError, match="match the rows"):
         _article_kernel.find_pairs([(offsets, data)], codes, index.bases, index.slots, offsets,
                                data, index.spans, np.empty(1, np.int64))  # fmt: skip
