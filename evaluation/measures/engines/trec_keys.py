@@ -107,8 +107,9 @@ class PairIndex:
 
     Topic t owns `bases[t + 1] - bases[t]` slots of `slots` (32 bits each), a power of two at
     least twice its judged documents (so a probe meets an empty slot soon); `_article_kernel.c`
-    fills them with the qrels rows. The qrels' document column is kept, one chunk, for the look-ups to confirm each
-    match on the bytes. `duplicate`: whether the qrels judge a document twice in a topic.
+    fills them with the qrels rows. The qrels' document column is kept, one chunk, for the
+    look-ups to confirm each match on the bytes. `duplicate`: whether the qrels judge a
+    document twice in a topic.
     """
 
     def __init__(self, codes: npt.NDArray[np.int32], docs: Any, topics: int) -> None:
