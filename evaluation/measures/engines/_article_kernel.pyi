@@ -19,6 +19,7 @@ def find_pairs(
     spans: Buffer,
     found: Buffer,
     weak: bool = ...,
+    values: Buffer | None = ...,
 ) -> bool: ...
 def parse_run(
     block: Buffer,

@@ -173,7 +173,8 @@ static int seen_before(Seen *seen, const Run *run, const int32_t *codes, Py_ssiz
  * a load is not. On the 2-core AMD EPYC virtual machine of docs/performance.md, the look-ups
  * of 10,000 topics took 1.65 times as long as the same look-ups on tables small enough for the
  * cache with hints, 1.3 times with loads (medians of alternating calls on the same tables). */
-static void fetch_topic(const Tables *t, const Column *judged, const int64_t *spans, int32_t code) {
+static void fetch_topic(const Tables *t, const Column *judged, const int64_t *spans,
+                        const int64_t *values, int32_t code) {
     if (code < 0 || code >= t->topics)
         return;
     fetch_region((const char *)(t->slots + t->bases[code]),
@@ -186,6 +187,8 @@ static void fetch_topic(const Tables *t, const Column *judged, const int64_t *sp
                  (const char *)judged->offsets + (end + 1) * size);
     fetch_region((const char *)judged->bytes + offset_at(judged, first),
                  (const char *)judged->bytes + offset_at(judged, end));
+    if (values != NULL)
+        fetch_region((const char *)(values + first), (const char *)(values + end));
 }
 
 static uint64_t power_above(uint64_t n) {
@@ -216,7 +219,8 @@ static int topics_split(const int32_t *codes, Py_ssize_t rows) {
 
 /* The look-up and repeat check, without the interpreter lock: 1 repeated, 0 not, -1 no memory. */
 static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const Tables *t,
-                   const Column *judged, const int64_t *spans, int64_t *found, int weak) {
+                   const Column *judged, const int64_t *spans, const int64_t *values,
+                   int64_t *found, int weak) {
     int split = topics_split(codes, rows);
     Seen seen = {NULL, 0, 0};
     uint64_t capacity = split ? power_above((uint64_t)rows) : 0;
@@ -230,7 +234,7 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
     Py_ssize_t block_end = 0, topic_end = 0;
     int repeated = 0;
     if (rows > 0)
-        fetch_topic(t, judged, spans, codes[0]);
+        fetch_topic(t, judged, spans, values, codes[0]);
     for (Py_ssize_t c = 0; c < run->count && !repeated; c++) {
         const Column *column = &run->columns[c];
         for (Py_ssize_t i = 0; i < column->rows; i++) {
@@ -238,7 +242,7 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
                 for (; topic_end < rows && codes[topic_end] == codes[column->first + i];)
                     topic_end++;
                 if (topic_end < rows)
-                    fetch_topic(t, judged, spans, codes[topic_end]);
+                    fetch_topic(t, judged, spans, values, codes[topic_end]);
             }
             Py_ssize_t r = column->first + i;
             int32_t code = codes[r];
@@ -246,7 +250,7 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
             const uint8_t *own = column->bytes + at;
             uint64_t h = hash_bytes(own, (size_t)size, weak);
             int64_t q = code < t->topics ? probe(t, code, judged, own, size, h) : -1;
-            found[r] = q;
+            found[r] = values == NULL ? q : values[q >= 0 ? q : judged->rows];
             if (q >= 0) { /* a judged pair: met before if its qrels row was */
                 repeated = (taken[q >> 3] >> (q & 7)) & 1;
                 taken[q >> 3] |= (uint8_t)(1 << (q & 7));
@@ -283,28 +287,29 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
 }
 
 /* find_pairs(columns, codes, bases, slots, judged_offsets, judged_bytes, spans, found,
- * weak=False) -> bool: found[r] = the qrels row of run row r's pair, or -1; True when the run
- * names a pair twice (then `found` is incomplete). `columns`: the run's (offsets, bytes) in row
- * order; `spans`: each topic's judged rows (see fetch_topic). */
+ * weak=False, values=None) -> bool: found[r] = the qrels row of run row r's pair, or -1 (with
+ * `values`, one int64 per qrels row and one more: values[that row], values[-1] for -1); True
+ * when the run names a pair twice (then `found` is incomplete). `columns`: the run's (offsets,
+ * bytes) in row order; `spans`: each topic's judged rows (see fetch_topic). */
 PyObject *kernel_find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
     static char *names[] = {"columns", "codes", "bases", "slots", "judged_offsets",
-                            "judged_bytes", "spans", "found", "weak", NULL};
+                            "judged_bytes", "spans", "found", "weak", "values", NULL};
     PyObject *columns_obj, *codes_obj, *bases, *slots, *judged_offsets, *judged_bytes, *spans_obj;
-    PyObject *found_obj;
+    PyObject *found_obj, *values_obj = Py_None;
     int weak = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOO|p", names, &columns_obj, &codes_obj,
-                                     &bases, &slots, &judged_offsets, &judged_bytes, &spans_obj,
-                                     &found_obj, &weak))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOO|pO", names, &columns_obj,
+                                     &codes_obj, &bases, &slots, &judged_offsets, &judged_bytes,
+                                     &spans_obj, &found_obj, &weak, &values_obj))
         return NULL;
     PyObject *sequence = PySequence_Fast(columns_obj, "columns must be a sequence");
     if (sequence == NULL)
         return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence), taken = 0, rows = 0;
     Column *columns = PyMem_Calloc((size_t)count + 1, sizeof(Column));
-    Py_buffer *views = PyMem_Calloc(2 * (size_t)count + 7, sizeof(Py_buffer));
+    Py_buffer *views = PyMem_Calloc(2 * (size_t)count + 8, sizeof(Py_buffer));
     Py_buffer *code_view = &views[2 * count], *table_views = code_view + 1;
     Py_buffer *judged_views = table_views + 2, *found_view = judged_views + 2;
-    Py_buffer *span_view = found_view + 1;
+    Py_buffer *span_view = found_view + 1, *value_view = span_view + 1;
     int ready = 0, stage = 0, outcome = 0;
     Tables t;
     Column judged;
@@ -336,12 +341,17 @@ PyObject *kernel_find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject 
     if (take(spans_obj, span_view, 0, 8, "spans") < 0)
         goto done;
     stage = 5;
+    if (values_obj != Py_None && take(values_obj, value_view, 0, 8, "values") < 0)
+        goto done;
+    stage = 6;
+    const int64_t *values = values_obj == Py_None ? NULL : (const int64_t *)value_view->buf;
     const int32_t *codes = (const int32_t *)code_view->buf;
     const int64_t *spans = (const int64_t *)span_view->buf;
     int bad = code_view->len / 4 != rows || found_view->len / 8 != rows || rows >= 0xFFFFFFFFLL;
     for (Py_ssize_t r = 0; !bad && r < rows; r++)
         bad = codes[r] < 0;
     bad = bad || span_view->len / 8 != 2 * t.topics;
+    bad = bad || (values != NULL && value_view->len / 8 != judged.rows + 1);
     for (Py_ssize_t i = 0; !bad && i < t.topics; i++)
         bad = spans[2 * i] < 0 || spans[2 * i] > spans[2 * i + 1] || spans[2 * i + 1] > judged.rows;
     if (bad) {
@@ -352,7 +362,8 @@ PyObject *kernel_find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject 
         columns[0].first = 0; /* no rows: row_bytes is never asked */
     Run run = {columns, count};
     Py_BEGIN_ALLOW_THREADS
-    outcome = look_up(&run, codes, rows, &t, &judged, spans, (int64_t *)found_view->buf, weak);
+    outcome = look_up(&run, codes, rows, &t, &judged, spans, values, (int64_t *)found_view->buf,
+                      weak);
     Py_END_ALLOW_THREADS
     if (outcome < 0)
         PyErr_NoMemory();
@@ -377,6 +388,8 @@ done:
         PyBuffer_Release(found_view);
     if (stage >= 5)
         PyBuffer_Release(span_view);
+    if (stage >= 6 && values_obj != Py_None)
+        PyBuffer_Release(value_view);
     PyMem_Free(columns);
     PyMem_Free(views);
     Py_DECREF(sequence);

@@ -274,11 +274,7 @@ class GradeTable:
     def grades_of(self, codes: Ints, docs: pa.ChunkedArray) -> Ints | None:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
         a pair occurs twice (trec_eval refuses the run)."""
-        rows = self.pairs.find(codes, docs)
-        if rows is None:
-            return None
-        grades: Ints = self.grade_or_nonpool[rows]  # row -1: the last, NONPOOL
-        return grades
+        return self.pairs.find(codes, docs, self.grade_or_nonpool)  # not judged: NONPOOL
 
     def prepare_for(self, level: int) -> None:
         """Compute now what every run's evaluation at relevance `level` reads of the qrels (the

@@ -72,16 +72,32 @@ def doc_words(column: Any, rows: Ints | None = None) -> DocWords:
         if not len(mine):
             continue
         size = lengths[mine]
-        low, high = int(starts.min()), int((starts + size).max())  # the bytes wanted
-        padded = np.zeros(high - low + 8 * width + 8, dtype=np.uint8)
-        padded[: high - low] = data[low:high]
-        # every byte position as the start of an unaligned 8-byte word
-        view = np.ndarray((high - low + 8 * width,), dtype="<u8", buffer=padded, strides=(1,))
         for k in range(width):
             left = np.clip(size - 8 * k, 0, 8)
-            words[k, mine] = view[starts - low + 8 * k] & _MASKS[left]
+            words[k, mine] = _words_at(data, starts + 8 * k, width) & _MASKS[left]
     narrow = lengths.max(initial=0) < 2**31
     return DocWords(lengths.astype(np.int32) if narrow else lengths, words)
+
+
+def _words_at(data: npt.NDArray[np.uint8], at: Ints, width: int) -> Words:
+    """The 8 bytes from each position `at` (at most 8 * width past the end of `data`) as a
+    little-endian word, zero past the end: read in place from the chunk's own bytes, and from a
+    zero-padded copy of its last few bytes only (a few tied rows cost a few reads, not a copy of
+    the chunk)."""
+    count = len(data)
+    low = max(0, count - 8 * width - 8)
+    tail = np.zeros(count - low + 8 * width + 8, dtype=np.uint8)
+    tail[: count - low] = data[low:]
+    words = _as_words(tail)[np.maximum(at - low, 0)]  # right for the positions near the end
+    if count >= 8:
+        inside = at <= count - 8
+        words[inside] = _as_words(data)[at[inside]]
+    return words
+
+
+def _as_words(data: npt.NDArray[np.uint8]) -> Words:
+    """Every byte position of `data` but the last seven as the start of an unaligned word."""
+    return np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
 
 
 def column_buffers(chunk: Any) -> tuple[npt.NDArray[Any], Any]:
@@ -134,15 +150,17 @@ class PairIndex:
         offsets, data = column_buffers(self.docs)
         self.duplicate = _article_kernel.index_pairs(codes, offsets, data, self.bases, self.slots)
 
-    def find(self, codes: npt.NDArray[Any], docs: Any) -> Ints | None:
+    def find(self, codes: npt.NDArray[Any], docs: Any, values: Ints | None = None) -> Ints | None:
         """The qrels row of each run row's (code, document) pair, -1 where not judged (codes
-        from `len(bases) - 1` on are topics the qrels do not know); None when the run names a
-        pair twice (trec_eval refuses such a run)."""
+        from `len(bases) - 1` on are topics the qrels do not know); with `values` (one per
+        qrels row, then one for the pairs not judged), each row's value instead, written as it
+        is found (no array of rows, no second pass). None when the run names a pair twice
+        (trec_eval refuses such a run)."""
         found = np.empty(len(codes), dtype=np.int64)
         columns = [column_buffers(chunk) for chunk in chunks_of(docs)]
         offsets, data = column_buffers(self.docs)
         codes = np.ascontiguousarray(codes, dtype=np.int32)
         if _article_kernel.find_pairs(columns, codes, self.bases, self.slots, offsets, data,
-                                      self.spans, found):  # fmt: skip
+                                      self.spans, found, values=values):  # fmt: skip
             return None
         return found

@@ -94,14 +94,25 @@ def rank_run(
     """The run's grades in trec_eval's order: topics by id, then score descending, then document
     id descending (byte order; `ties="ascending"` for trec_eval's preference measures), cut to
     `-M` per topic; with the topics the qrels know, and the run's topics they do not know."""
+    ranked, answered, unknown = _rank(index, run, options, ties, True)
+    return ranked, [index.topics[c] for c in answered.tolist()], unknown
+
+
+def _rank(index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, ties: str,
+          topic_order: bool) -> tuple[Ranked, npt.NDArray[np.int64], list[str]]:  # fmt: skip
+    """`rank_run`, with the topics' codes; `topic_order=False`: the topics in the order the file
+    gives them when each comes in one block (no row moves but tied ones: a run of topics 1, 2,
+    ..., 10 is not in byte order, and putting a million rows in it costs more than putting the
+    topics' values in it afterwards, `evaluate_trec`)."""
     prepared = index.prepare(run)
     every = index.grades_of(prepared.codes, prepared.docs)  # beyond -M too
     if every is None:
         raise duplicate_error(prepared.file)
-    order = reordering(prepared.codes, prepared.score, prepared.docs, ties)
+    moves = reordering(prepared.codes, prepared.score, prepared.docs, ties, topic_order)
     codes, unknown = prepared.codes, prepared.unknown
-    if order is not None:  # (None: the file's order is trec_eval's, nothing moves)
-        codes, every = codes[order], every[order]
+    if moves is not None:  # (None: the file's order is trec_eval's, nothing moves)
+        every = moves.apply(every)  # (`every` is this call's own array)
+        codes = codes if moves.rows is not None else moves.apply(codes)  # (ties: same topic)
     count, known_count = len(codes), len(index.topics)
     starts = np.flatnonzero(np.concatenate(([count > 0], codes[1:] != codes[:-1])))
     block_codes = codes[starts]
@@ -120,8 +131,7 @@ def rank_run(
         segment = np.repeat(np.arange(len(kept_sizes)), kept_sizes)
         kept_sizes = np.bincount(segment[judged], minlength=len(kept_sizes))
     answered = block_codes[known]
-    ranked = _ranked(index, answered, grades, kept_sizes, options.level)
-    return ranked, [index.topics[c] for c in answered.tolist()], unknown
+    return _ranked(index, answered, grades, kept_sizes, options.level), answered, unknown
 
 
 def _steps(sizes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -156,11 +166,16 @@ def evaluate_trec(
     """Evaluate one run: the topics it shares with the qrels (sorted), plus with `-c` in 10.0
     the qrels topics it misses; `all` as the chosen version averages. `adjust` may change the
     per-topic values before they are averaged (trec_eval's -Z z-scores)."""  # fmt: skip
-    ranked, answered, unknown = rank_run(index, run, options)
+    ranked, codes, unknown = _rank(index, run, options, "descending", False)
     arrays = topic_values(ranked, selection, options.level, options.version, options.num_docs)
+    order = np.argsort(codes, kind="stable")  # the topics in trec_eval's order
     values: dict[str, list[Value]] = {}
     for name, column in arrays.items():
-        values[name] = list(column) if isinstance(column, list) else column.tolist()
+        if isinstance(column, list):
+            values[name] = [column[i] for i in order.tolist()]
+        else:
+            values[name] = column[order].tolist()
+    answered = [index.topics[c] for c in codes[order].tolist()]
     topics, flags = list(answered), [True] * len(answered)
     if options.complete and options.version == 10:
         topics, flags, values = _with_missing(index, topics, values, selection, options)
