@@ -100,15 +100,16 @@ def topic_values(
     grades = ranked.grades
     num_ret = np.diff(np.append(ranked.starts, len(grades)))
     seg = np.repeat(np.arange(topics), num_ret)
-    rank = np.arange(1, len(grades) + 1) - ranked.starts[seg]
+    rank = _ranks(ranked.starts, num_ret, len(grades))
     relevant = grades >= level
     num_rel = ranked.num_rel
     found_at = np.flatnonzero(relevant)  # positions in order, so their topics never fall
-    num_rel_ret = np.bincount(seg[found_at], minlength=topics).astype(np.int64)
-    opens = np.concatenate(([True], seg[found_at[1:]] != seg[found_at[:-1]]))[: len(found_at)]
+    found_seg, found_rank = seg[found_at], rank[found_at]  # the relevant positions' topic, rank
+    num_rel_ret = np.bincount(found_seg, minlength=topics).astype(np.int64)
+    opens = np.concatenate(([True], found_seg[1:] != found_seg[:-1]))[: len(found_at)]
     # c(r) at each relevant position: its place among its topic's relevant positions
-    places = np.arange(len(found_at), dtype=np.int64)
-    cum_found = places - np.maximum.accumulate(np.where(opens, places, 0)) + 1
+    cum_found = np.arange(1, len(found_at) + 1, dtype=np.int64)
+    cum_found -= (np.cumsum(num_rel_ret) - num_rel_ret)[found_seg]
     every_cum: list[Ints] = []
 
     def cumulative() -> Ints:  # c(r) at every position (the measures that read it between)
@@ -122,11 +123,11 @@ def topic_values(
 
     # Sums over some positions only (the others would add 0.0, which changes no sum of terms
     # of one sign): the same additions in the same order as `total` over every position.
-    def total_at(positions: Ints, terms: Floats) -> Floats:
-        return np.bincount(seg[positions], terms, minlength=topics).astype(np.float64)
+    def total_at(segments: Ints, terms: Floats) -> Floats:  # the positions' topics, their terms
+        return np.bincount(segments, terms, minlength=topics).astype(np.float64)
 
     def found_within(k: float) -> Floats:  # relevant documents at rank k or better
-        return np.bincount(seg[found_at[rank[found_at] <= k]], minlength=topics).astype(np.float64)
+        return np.bincount(found_seg[found_rank <= k], minlength=topics).astype(np.float64)
 
     def per_rel(sums: Floats) -> Floats:
         ratio: Floats = np.divide(sums, num_rel, out=np.zeros(topics), where=num_rel > 0)
@@ -134,9 +135,9 @@ def topic_values(
 
     out: dict[str, Floats | Ints | list[str]] = {}
     curves: dict[str, list[Floats]] = {}
-    precision_found = cum_found / rank[found_at]  # precision at each relevant document
+    precision_found = cum_found / found_rank  # precision at each relevant document
     first = np.full(topics, np.inf)  # the rank of each topic's first relevant document
-    first[seg[found_at[opens]]] = rank[found_at[opens]]
+    first[found_seg[opens]] = found_rank[opens]
     for row in selection.rows():
         name, family, k = row.name, row.family, row.parameter
         if family == "num_ret":
@@ -146,10 +147,10 @@ def topic_values(
         elif family == "num_rel_ret":
             out[name] = num_rel_ret
         elif family == "yaap":  # Robertson, ECIR 2012: ln((1 + S) / (1 + R − S)), S the map sum
-            found = total_at(found_at, precision_found)
+            found = total_at(found_seg, precision_found)
             out[name] = np.log((1.0 + found) / (1.0 + num_rel - found))
         elif family in ("map", "gm_map"):
-            ap = per_rel(total_at(found_at, precision_found))
+            ap = per_rel(total_at(found_seg, precision_found))
             out[name] = ap if family == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN))
         elif family == "Rprec":
             out[name] = per_rel(total(relevant & (rank <= num_rel[seg])))
@@ -181,8 +182,8 @@ def topic_values(
                 np.int64
             )
         elif family == "map_cut" and k is not None:
-            within = rank[found_at] <= k
-            out[name] = per_rel(total_at(found_at[within], precision_found[within]))
+            within = found_rank <= k
+            out[name] = per_rel(total_at(found_seg[within], precision_found[within]))
         elif family == "infAP":
             terms = _infap_terms(grades, relevant, cumulative(), rank, ranked, seg)
             out[name] = per_rel(total(terms))
@@ -196,7 +197,7 @@ def topic_values(
             cut = None if k is None else int(k)
             kept = np.arange(len(grades)) if cut is None else np.flatnonzero(rank <= cut)
             gains = np.where(grades[kept] > 0, grades[kept], 0) / np.log2(rank[kept] + 1.0)
-            dcg = total_at(kept, gains)
+            dcg = total_at(seg[kept], gains)
             out[name] = _normalise(dcg, ranked.ideal, cut)
         elif family in ("iprec_at_recall", "11pt_avg"):
             levels = selection.parameters(family)
@@ -219,6 +220,16 @@ def _precision_at_multiple(
     cut = (multiple * num_rel + 0.9).astype(np.int64)
     found = np.bincount(seg, relevant & (rank <= cut[seg]), minlength=len(num_rel))
     return np.divide(found, cut, out=np.zeros(len(num_rel)), where=cut > 0)
+
+
+def _ranks(starts: Ints, sizes: Ints, count: int) -> Ints:
+    """1, 2, ... along each topic's positions: steps of 1 that fall back at each topic's start,
+    summed (one array, where `arange - starts[seg]` made three)."""
+    steps = np.ones(count, dtype=np.int64)
+    filled = sizes > 0
+    at, size = starts[filled], sizes[filled]
+    steps[at[1:]] = 1 - size[:-1]
+    return np.cumsum(steps, out=steps)
 
 
 def _within(cumulative: Ints, starts: Ints, seg: Ints) -> Ints:
