@@ -20,6 +20,8 @@ def find_pairs(
     found: Buffer,
     weak: bool = ...,
     values: Buffer | None = ...,
+    missing: int = ...,
+    negative: int = ...,
 ) -> bool: ...
 def parse_run(
     block: Buffer,

@@ -218,9 +218,17 @@ static int topics_split(const int32_t *codes, Py_ssize_t rows) {
 }
 
 /* The look-up and repeat check, without the interpreter lock: 1 repeated, 0 not, -1 no memory. */
+/* What a look-up writes for a row: the qrels row found (`values` NULL), or values[row] (a value
+ * below 0 written as `negative`), `missing` where the pair is not judged. */
+typedef struct {
+    const int64_t *values;
+    int64_t missing, negative;
+} Answer;
+
 static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const Tables *t,
-                   const Column *judged, const int64_t *spans, const int64_t *values,
-                   int64_t *found, int weak) {
+                   const Column *judged, const int64_t *spans, Answer answer, int64_t *found,
+                   int weak) {
+    const int64_t *values = answer.values;
     int split = topics_split(codes, rows);
     Seen seen = {NULL, 0, 0};
     uint64_t capacity = split ? power_above((uint64_t)rows) : 0;
@@ -250,7 +258,10 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
             const uint8_t *own = column->bytes + at;
             uint64_t h = hash_bytes(own, (size_t)size, weak);
             int64_t q = code < t->topics ? probe(t, code, judged, own, size, h) : -1;
-            found[r] = values == NULL ? q : values[q >= 0 ? q : judged->rows];
+            if (values == NULL)
+                found[r] = q;
+            else
+                found[r] = q < 0 ? answer.missing : values[q] < 0 ? answer.negative : values[q];
             if (q >= 0) { /* a judged pair: met before if its qrels row was */
                 repeated = (taken[q >> 3] >> (q & 7)) & 1;
                 taken[q >> 3] |= (uint8_t)(1 << (q & 7));
@@ -287,19 +298,23 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
 }
 
 /* find_pairs(columns, codes, bases, slots, judged_offsets, judged_bytes, spans, found,
- * weak=False, values=None) -> bool: found[r] = the qrels row of run row r's pair, or -1 (with
- * `values`, one int64 per qrels row and one more: values[that row], values[-1] for -1); True
- * when the run names a pair twice (then `found` is incomplete). `columns`: the run's (offsets,
- * bytes) in row order; `spans`: each topic's judged rows (see fetch_topic). */
+ * weak=False, values=None, missing=-1, negative=-1) -> bool: found[r] = the qrels row of run
+ * row r's pair, or -1; with `values` (one int64 per qrels row), values[that row] instead (a
+ * negative one written as `negative`), `missing` for a pair not judged. True when the run
+ * names a pair twice (then `found` is incomplete). `columns`: the run's (offsets, bytes) in
+ * row order; `spans`: each topic's judged rows (see fetch_topic). */
 PyObject *kernel_find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
     static char *names[] = {"columns", "codes", "bases", "slots", "judged_offsets",
-                            "judged_bytes", "spans", "found", "weak", "values", NULL};
+                            "judged_bytes", "spans", "found", "weak", "values", "missing",
+                            "negative", NULL};
     PyObject *columns_obj, *codes_obj, *bases, *slots, *judged_offsets, *judged_bytes, *spans_obj;
     PyObject *found_obj, *values_obj = Py_None;
     int weak = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOO|pO", names, &columns_obj,
+    long long missing = -1, negative = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOO|pOLL", names, &columns_obj,
                                      &codes_obj, &bases, &slots, &judged_offsets, &judged_bytes,
-                                     &spans_obj, &found_obj, &weak, &values_obj))
+                                     &spans_obj, &found_obj, &weak, &values_obj, &missing,
+                                     &negative))
         return NULL;
     PyObject *sequence = PySequence_Fast(columns_obj, "columns must be a sequence");
     if (sequence == NULL)
@@ -351,7 +366,7 @@ PyObject *kernel_find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject 
     for (Py_ssize_t r = 0; !bad && r < rows; r++)
         bad = codes[r] < 0;
     bad = bad || span_view->len / 8 != 2 * t.topics;
-    bad = bad || (values != NULL && value_view->len / 8 != judged.rows + 1);
+    bad = bad || (values != NULL && value_view->len / 8 != judged.rows);
     for (Py_ssize_t i = 0; !bad && i < t.topics; i++)
         bad = spans[2 * i] < 0 || spans[2 * i] > spans[2 * i + 1] || spans[2 * i + 1] > judged.rows;
     if (bad) {
@@ -362,7 +377,8 @@ PyObject *kernel_find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject 
         columns[0].first = 0; /* no rows: row_bytes is never asked */
     Run run = {columns, count};
     Py_BEGIN_ALLOW_THREADS
-    outcome = look_up(&run, codes, rows, &t, &judged, spans, values, (int64_t *)found_view->buf,
+    Answer answer = {values, (int64_t)missing, (int64_t)negative};
+    outcome = look_up(&run, codes, rows, &t, &judged, spans, answer, (int64_t *)found_view->buf,
                       weak);
     Py_END_ALLOW_THREADS
     if (outcome < 0)

@@ -203,7 +203,7 @@ PyObject *kernel_parse_run(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
  *
  * A qrels line is `topic iter doc grade`. A file whose every line is four fields of printable
  * ASCII but `#`, one space apart, with a grade -?D{1,18}, is read here in one pass: each row's
- * topic numbered in order of first appearance (with the topic ids in that order), the document
+ * topic numbered in the topic ids' byte order (with the topic ids in that order), the document
  * ids as an Arrow binary column's offsets and bytes, and the grades. Any other file answers None,
  * and the caller reads it with pyarrow or line by line (trec.py), which name what is wrong. */
 
@@ -211,6 +211,44 @@ typedef struct {
     const uint8_t *at;
     int64_t size;
 } Span;
+
+typedef struct {
+    Span name;
+    int32_t number; /* in order of first appearance */
+} Named;
+
+/* Byte order of two topic ids, as strcmp and Python's bytes order them. */
+static int byte_order(const void *a, const void *b) {
+    const Span *x = &((const Named *)a)->name, *y = &((const Named *)b)->name;
+    int64_t shorter = x->size < y->size ? x->size : y->size;
+    int c = memcmp(x->at, y->at, (size_t)shorter);
+    return c != 0 ? c : (x->size > y->size) - (x->size < y->size);
+}
+
+/* The topics numbered in their ids' byte order (trec_eval's topic order) instead of in order
+ * of first appearance: `names` sorted, each row's number changed to its id's rank, in place
+ * (the caller then needs no second array of numbers). 0 when memory runs out. */
+static int number_in_byte_order(Span *names, int64_t count, int32_t *codes, Py_ssize_t rows) {
+    Named *sorted = malloc((size_t)(count + 1) * sizeof(Named));
+    int32_t *rank = malloc((size_t)(count + 1) * sizeof(int32_t));
+    if (sorted == NULL || rank == NULL) {
+        free(sorted);
+        free(rank);
+        return 0;
+    }
+    for (int64_t i = 0; i < count; i++)
+        sorted[i] = (Named){names[i], (int32_t)i};
+    qsort(sorted, (size_t)count, sizeof(Named), byte_order);
+    for (int64_t i = 0; i < count; i++) {
+        rank[sorted[i].number] = (int32_t)i;
+        names[i] = sorted[i].name;
+    }
+    for (Py_ssize_t r = 0; r < rows; r++)
+        codes[r] = rank[codes[r]];
+    free(sorted);
+    free(rank);
+    return 1;
+}
 
 /* The number of topic id `own` among `names` (hash table `slots`, mask `mask`), added if new;
  * -1 when memory runs out. */
@@ -272,7 +310,7 @@ static int read_grade(const uint8_t *p, const uint8_t *end, int64_t *value) {
 }
 
 /* parse_qrels(data) -> None, or (rows, codes, names, doc_offsets, doc_bytes, grades): codes
- * int32 (topics numbered as they first appear), names the topic ids in that order (bytes),
+ * int32 (topics numbered in their ids' byte order), names the topic ids in that order (bytes),
  * doc_offsets int32 from 0, grades int64. */
 PyObject *kernel_parse_qrels(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *data_obj;
@@ -329,6 +367,8 @@ PyObject *kernel_parse_qrels(PyObject *Py_UNUSED(self), PyObject *args) {
             used += ends[2] - field[2];
             offset_out[row + 1] = (int32_t)used;
         }
+        if (plain && !number_in_byte_order(names, count, code_out, lines))
+            memory = plain = 0;
         Py_END_ALLOW_THREADS
         PyObject *ids = plain ? PyList_New(count) : NULL;
         for (int64_t i = 0; ids && i < count; i++) {

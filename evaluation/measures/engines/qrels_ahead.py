@@ -38,9 +38,9 @@ def _identity(path: str) -> tuple[int, int, int] | None:
 
 def parse(path: str) -> PlainQrels | None:
     """`_article_kernel.parse_qrels` of the file, mapped into memory (its pages are the page
-    cache's: nothing to copy, nothing fresh to clear): rows, topic numbers (in order of first
-    appearance), the topic ids in that order, document offsets and bytes, grades. None when it
-    is not a readable regular file, is empty, or is not plain qrels."""
+    cache's: nothing to copy, nothing fresh to clear): rows, topic codes (the topic ids' ranks
+    in byte order), the topic ids in that order, document offsets and bytes, grades. None when
+    it is not a readable regular file, is empty, or is not plain qrels."""
     try:
         check_regular_file(path)
         with open(path, "rb") as stream:

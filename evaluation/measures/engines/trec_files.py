@@ -29,7 +29,7 @@ PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
 
 
 def plain_qrels(path: str) -> PlainQrels | None:
-    """`qrels_ahead.parse` of the file: rows, topic numbers (in order of first appearance), the
+    """`qrels_ahead.parse` of the file: rows, topic codes (the ids' ranks in byte order), the
     topic ids in that order, document offsets and bytes, grades; the reading begun on a thread
     when the command started (`qrels_ahead.start`), if it did. None when it is not a readable
     regular file, is empty, or is not plain qrels."""

@@ -74,11 +74,6 @@ class GradeTable:
         self.raw_grades = grade
         self._counts: dict[int, tuple[Ints, Ints]] = {}
         self._names_as: dict[pa.DataType, Any] = {}
-        # each qrels row's grade (negative: UNJUDGED), then NONPOOL for the look-up's -1
-        self.grade_or_nonpool = np.empty(len(grade) + 1, dtype=np.int64)
-        np.copyto(self.grade_or_nonpool[:-1], grade)
-        self.grade_or_nonpool[:-1][grade < 0] = UNJUDGED
-        self.grade_or_nonpool[-1] = NONPOOL
         self.positive = int(np.count_nonzero(grade > 0))  # `all` num_rel with -c
         if not ahead:
             self.pairs = PairIndex(self.codes, doc, len(self.topics))
@@ -174,11 +169,8 @@ class GradeTable:
         read = plain_qrels(path)
         if read is None:
             return cls.from_trec(read_trec_qrels(path, check_duplicates=False))
-        rows, numbers, ids, ends, docs, grades = read
-        order = sorted(range(len(ids)), key=ids.__getitem__)  # byte order
-        code_of = np.empty(len(ids), dtype=np.int32)
-        code_of[order] = np.arange(len(ids), dtype=np.int32)
-        coded = binary_array([ids[i] for i in order]), code_of[np.frombuffer(numbers, np.int32)]
+        rows, codes, ids, ends, docs, grades = read  # (topics numbered in byte order)
+        coded = binary_array(ids), np.frombuffer(codes, np.int32)
         doc = pa.Array.from_buffers(pa.binary(), rows, [None, pa.py_buffer(ends),
                                                          pa.py_buffer(docs)])  # fmt: skip
         table = cls(None, doc, np.frombuffer(grades, dtype=np.int64), path, coded, ahead=True)
@@ -274,7 +266,7 @@ class GradeTable:
     def grades_of(self, codes: Ints, docs: pa.ChunkedArray) -> Ints | None:
         """The grade of each (topic code, document) row (NONPOOL where not judged), or None when
         a pair occurs twice (trec_eval refuses the run)."""
-        return self.pairs.find(codes, docs, self.grade_or_nonpool)  # not judged: NONPOOL
+        return self.pairs.find(codes, docs, self.raw_grades, missing=NONPOOL, negative=UNJUDGED)
 
     def prepare_for(self, level: int) -> None:
         """Compute now what every run's evaluation at relevance `level` reads of the qrels (the

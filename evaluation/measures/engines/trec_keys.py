@@ -150,17 +150,19 @@ class PairIndex:
         offsets, data = column_buffers(self.docs)
         self.duplicate = _article_kernel.index_pairs(codes, offsets, data, self.bases, self.slots)
 
-    def find(self, codes: npt.NDArray[Any], docs: Any, values: Ints | None = None) -> Ints | None:
+    def find(self, codes: npt.NDArray[Any], docs: Any, values: Ints | None = None,
+             missing: int = -1, negative: int = -1) -> Ints | None:  # fmt: skip
         """The qrels row of each run row's (code, document) pair, -1 where not judged (codes
         from `len(bases) - 1` on are topics the qrels do not know); with `values` (one per
-        qrels row, then one for the pairs not judged), each row's value instead, written as it
-        is found (no array of rows, no second pass). None when the run names a pair twice
-        (trec_eval refuses such a run)."""
+        qrels row), that row's value instead (`negative` for a value below 0, `missing` where
+        not judged), written as it is found: no array of rows, no second pass. None when the
+        run names a pair twice (trec_eval refuses such a run)."""
         found = np.empty(len(codes), dtype=np.int64)
         columns = [column_buffers(chunk) for chunk in chunks_of(docs)]
         offsets, data = column_buffers(self.docs)
         codes = np.ascontiguousarray(codes, dtype=np.int32)
         if _article_kernel.find_pairs(columns, codes, self.bases, self.slots, offsets, data,
-                                      self.spans, found, values=values):  # fmt: skip
+                                      self.spans, found, values=values, missing=missing,
+                                      negative=negative):  # fmt: skip
             return None
         return found

@@ -80,11 +80,17 @@ def test_find_gives_the_qrels_row_of_each_pair(judged: list, asked: list, split:
     wanted = index.find(np.array([c for c, _ in asked], dtype=np.int32),
                         binary_array([d for _, d in asked]))  # fmt: skip
     assert (None if wanted is None else wanted.tolist()) == (None if repeated else expected)
-    # with values (here 100 + row, then -7 for "not judged"), each row's value in place
-    values = np.append(100 + np.arange(len(judged), dtype=np.int64), -7)
-    valued = index.find(np.array([c for c, _ in asked], dtype=np.int32),
-                        binary_array([d for _, d in asked]), values)  # fmt: skip
-    expected_values = [-7 if row < 0 else 100 + row for row in expected]
+    # with values (here 100 + row, every third one negative), each row's value in place: -7
+    # where not judged, -9 for a negative value
+    values = np.where(np.arange(len(judged)) % 3 == 1, -1, 100 + np.arange(len(judged)))
+    valued = index.find(
+        np.array([c for c, _ in asked], dtype=np.int32),
+        binary_array([d for _, d in asked]),
+        values,
+        missing=-7,
+        negative=-9,
+    )
+    expected_values = [-7 if row < 0 else -9 if row % 3 == 1 else 100 + row for row in expected]
     assert (None if valued is None else valued.tolist()) == (None if repeated else expected_values)
 
 
@@ -142,8 +148,8 @@ def test_wrong_buffers_are_refused_not_read() -> None:
     with pytest.raises(ValueError, match="match the rows"):
         _article_kernel.find_pairs([(offsets, data)], codes, index.bases, index.slots, offsets,
                                data, index.spans, np.empty(1, np.int64))  # fmt: skip
-    with pytest.raises(ValueError, match="match the rows"):  # values: one a qrels row, one more
-        index.find(codes, binary_array([b"a", b"bb"]), np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="match the rows"):  # values: one a qrels row
+        index.find(codes, binary_array([b"a", b"bb"]), np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="items of 4 bytes"):
         _article_kernel.find_pairs([(offsets, data)], codes.astype(np.int64), index.bases,
                                    index.slots, offsets, data, index.spans,
