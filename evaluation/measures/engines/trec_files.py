@@ -11,6 +11,7 @@ test_plain_files.py compares them on random files). docs/trec_eval.md, "Reading"
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -43,7 +44,7 @@ def plain_run(path: str, topics: PairIndex) -> PlainRun | None:
     ids (an Arrow chunk per block) and scores. None when the file is not plain, names a topic
     the qrels do not know, or cannot be opened: the other readers then decide."""
     offsets, data = column_buffers(topics.docs)
-    parts: list[tuple[bytes, bytes, Any]] = []
+    docs: list[Any] = []
     run: bytes | None = None
     try:
         check_regular_file(path)
@@ -52,6 +53,7 @@ def plain_run(path: str, topics: PairIndex) -> PlainRun | None:
         return None
     buffer, held = bytearray(PLAIN_BLOCK), 0
     with stream:
+        columns = _Columns(os.fstat(stream.fileno()).st_size)
         while True:
             if held == len(buffer):  # a line longer than the buffer
                 buffer.extend(bytes(len(buffer)))
@@ -62,10 +64,11 @@ def plain_run(path: str, topics: PairIndex) -> PlainRun | None:
                                                    topics.slots, offsets, data)  # fmt: skip
             if answer is None:
                 return None
-            used, rows, codes, scores, ends, docs, last = answer
+            used, rows, codes, scores, ends, ids, last = answer
             if rows:
-                buffers = [None, pa.py_buffer(ends), pa.py_buffer(docs)]
-                parts.append((codes, scores, pa.Array.from_buffers(pa.binary(), rows, buffers)))
+                buffers = [None, pa.py_buffer(ends), pa.py_buffer(ids)]
+                docs.append(pa.Array.from_buffers(pa.binary(), rows, buffers))
+                columns.add(codes, scores, rows, used)
                 run = last
             if final:
                 break
@@ -73,10 +76,36 @@ def plain_run(path: str, topics: PairIndex) -> PlainRun | None:
             held = end - used
     if run is None:
         return None
-    count = sum(len(part[2]) for part in parts)
-    return (
-        text_field(run, path, count, "run id"),
-        np.concatenate([np.frombuffer(part[0], dtype=np.int32) for part in parts]),
-        pa.chunked_array([part[2] for part in parts], type=pa.binary()),
-        np.concatenate([np.frombuffer(part[1], dtype=np.float64) for part in parts]),
-    )
+    count = columns.count
+    return (text_field(run, path, count, "run id"), columns.codes[:count],
+            pa.chunked_array(docs, type=pa.binary()), columns.scores[:count])  # fmt: skip
+
+
+class _Columns:
+    """A run's topic codes and scores, block after block, in arrays sized for the whole file
+    from the rows per byte read so far, with a quarter to spare (pages never written cost
+    nothing), and grown if the file's later lines are shorter: no arrays per block to join at
+    the end, which held the columns twice at once."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.count, self.read = size, 0, 0
+        self.codes = np.empty(0, dtype=np.int32)
+        self.scores = np.empty(0, dtype=np.float64)
+
+    def add(self, codes: bytes, scores: bytes, rows: int, used: int) -> None:
+        """A block's `rows` codes and scores, read from `used` bytes of the file."""
+        end, self.read = self.count + rows, self.read + used
+        if end > len(self.codes):
+            want = max(end, int(end * self.size / max(self.read, 1) * 1.25) + 1024)
+            self.codes = _grown(self.codes, want, self.count)
+            self.scores = _grown(self.scores, want, self.count)
+        self.codes[self.count : end] = np.frombuffer(codes, dtype=np.int32)
+        self.scores[self.count : end] = np.frombuffer(scores, dtype=np.float64)
+        self.count = end
+
+
+def _grown(column: npt.NDArray[Any], size: int, kept: int) -> npt.NDArray[Any]:
+    """`column` in an array of `size` items, its first `kept` copied."""
+    grown = np.empty(size, dtype=column.dtype)
+    grown[:kept] = column[:kept]
+    return grown
