@@ -201,9 +201,9 @@ def eval_command(
         raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
     if task not in ALL_PASSAGE_TASKS:  # the passage tasks' engine is chosen as each run is read
         if task == "articles":  # plain TREC qrels: read in C while the engines are imported
-            from evaluation.measures.engines import qrels_ahead
+            from evaluation.measures.engines.trec_files import start_qrels
 
-            qrels_ahead.start(qrels_path)
+            start_qrels(qrels_path)
         from evaluation.measures import providers
 
         trec_qrels = False

@@ -7,34 +7,88 @@ per line. Any other file gets None, and the caller reads it with pyarrow or line
 (`formats/trec.py`, `formats/trec_batches.py`), which name what is wrong: these readers take
 only files those readers take, and give the same columns (tests/evaluation/measures/engines/
 test_plain_files.py compares them on random files). docs/trec_eval.md, "Reading".
+
+Qrels are read ahead. An article evaluation spends its first tenth of a second importing
+numpy, pyarrow and the engines, on one core, and the C reader of qrels runs without the GIL:
+`start_qrels` hands it the file on a thread as soon as the command knows the path, and
+`plain_qrels` takes the result when the engine asks for the qrels (docs/performance.md). So
+this module imports nothing heavy until a run is read: starting costs nothing.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
-import pyarrow as pa
+import threading
+from typing import TYPE_CHECKING, Any
 
 from evaluation.errors import FormatError
 from evaluation.formats._source import check_regular_file
-from evaluation.formats.trec import text_field
-from evaluation.measures.engines import _article_kernel, qrels_ahead
-from evaluation.measures.engines.qrels_ahead import PlainQrels
-from evaluation.measures.engines.trec_keys import PairIndex, column_buffers
+from evaluation.measures.engines import _article_kernel
 
-PlainRun = tuple[str, npt.NDArray[Any], Any, npt.NDArray[np.float64]]  # codes: int32
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from evaluation.measures.engines.trec_keys import PairIndex
+
+PlainQrels = tuple[int, bytes, list[bytes], bytes, bytes, bytes]
+PlainRun = tuple[str, "npt.NDArray[Any]", Any, "npt.NDArray[np.float64]"]  # codes: int32
 PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
+# the file's pages mapped at once (Linux), rather than one fault at a time
+POPULATE = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+
+_started: dict[str, tuple[tuple[int, int, int] | None, threading.Thread, list[PlainQrels | None]]]
+_started = {}
+
+
+def _identity(path: str) -> tuple[int, int, int] | None:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns, status.st_ino
 
 
 def plain_qrels(path: str) -> PlainQrels | None:
-    """`qrels_ahead.parse` of the file: rows, topic codes (the ids' ranks in byte order), the
-    topic ids in that order, document offsets and bytes, grades; the reading begun on a thread
-    when the command started (`qrels_ahead.start`), if it did. None when it is not a readable
-    regular file, is empty, or is not plain qrels."""
-    return qrels_ahead.read(path)
+    """`parse_qrels` of the file: the reading `start_qrels` began for it, if the file is
+    unchanged since (size, time, inode), else a reading now."""
+    began = _started.pop(path, None)
+    if began is not None:
+        identity, thread, answer = began
+        thread.join()
+        if answer and identity is not None and identity == _identity(path):
+            return answer[0]
+    return parse_qrels(path)
+
+
+def parse_qrels(path: str) -> PlainQrels | None:
+    """`_article_kernel.parse_qrels` of the file, mapped into memory (its pages are the page
+    cache's: nothing to copy, nothing fresh to clear): rows, topic codes (the topic ids' ranks
+    in byte order), the topic ids in that order, document offsets and bytes, grades. None when
+    it is not a readable regular file, is empty, or is not plain qrels."""
+    try:
+        check_regular_file(path)
+        with open(path, "rb") as stream:
+            if os.fstat(stream.fileno()).st_size == 0:
+                return None
+            with mmap.mmap(stream.fileno(), 0, flags=POPULATE, prot=mmap.PROT_READ) as data:
+                result: PlainQrels | None = _article_kernel.parse_qrels(data)
+                return result
+    except (OSError, FormatError, ValueError):
+        return None
+
+
+def start_qrels(path: str) -> None:
+    """Begin reading the qrels at `path` on a thread (once per path); `plain_qrels` takes the
+    result."""
+    if path in _started:
+        return
+    answer: list[PlainQrels | None] = []
+    thread = threading.Thread(target=lambda: answer.append(parse_qrels(path)), daemon=True,
+                              name="focal-qrels-ahead")  # fmt: skip
+    _started[path] = (_identity(path), thread, answer)
+    thread.start()
 
 
 def plain_run(path: str, topics: PairIndex) -> PlainRun | None:
@@ -43,6 +97,11 @@ def plain_run(path: str, topics: PairIndex) -> PlainRun | None:
     topic codes (`topics`: the qrels' topic ids, one table whose rows are their codes), document
     ids (an Arrow chunk per block) and scores. None when the file is not plain, names a topic
     the qrels do not know, or cannot be opened: the other readers then decide."""
+    import pyarrow as pa
+
+    from evaluation.formats.trec import text_field
+    from evaluation.measures.engines.trec_keys import column_buffers
+
     offsets, data = column_buffers(topics.docs)
     docs: list[Any] = []
     run: bytes | None = None
@@ -88,12 +147,16 @@ class _Columns:
     the end, which held the columns twice at once."""
 
     def __init__(self, size: int) -> None:
+        import numpy as np
+
         self.size, self.count, self.read = size, 0, 0
         self.codes = np.empty(0, dtype=np.int32)
         self.scores = np.empty(0, dtype=np.float64)
 
     def add(self, codes: bytes, scores: bytes, rows: int, used: int) -> None:
         """A block's `rows` codes and scores, read from `used` bytes of the file."""
+        import numpy as np
+
         end, self.read = self.count + rows, self.read + used
         if end > len(self.codes):
             want = max(end, int(end * self.size / max(self.read, 1) * 1.25) + 1024)
@@ -106,6 +169,8 @@ class _Columns:
 
 def _grown(column: npt.NDArray[Any], size: int, kept: int) -> npt.NDArray[Any]:
     """`column` in an array of `size` items, its first `kept` copied."""
+    import numpy as np
+
     grown = np.empty(size, dtype=column.dtype)
     grown[:kept] = column[:kept]
     return grown

@@ -210,3 +210,29 @@ def test_plain_qrels_are_read_in_c_and_others_declined(tmp_path: Path) -> None:
     path.write_text("1 0 a 12345678901234567890\n")  # beyond 64 bits: refused by name
     with pytest.raises(FormatError, match=r"qrels:1: expected a grade within 64 bits"):
         GradeTable.from_trec_file(str(path))
+
+
+def test_qrels_read_ahead_give_the_same_table_and_see_a_change(tmp_path: Path) -> None:
+    """`start_qrels` reads on a thread what `plain_qrels` would read; a file changed between
+    the start and the taking (another size) is read again, not taken from the thread."""
+    path = tmp_path / "qrels"
+    path.write_text("10 0 a 1\n2 0 b 0\n")
+    direct = trec_files.parse_qrels(str(path))
+    trec_files.start_qrels(str(path))
+    assert trec_files.plain_qrels(str(path)) == direct
+    trec_files.start_qrels(str(path))
+    path.write_text("10 0 a 1\n2 0 b 0\n3 0 c 2\n")
+    changed = trec_files.plain_qrels(str(path))
+    assert changed is not None and changed[0] == 3 and changed[2] == [b"10", b"2", b"3"]
+
+
+def test_starting_the_qrels_reader_imports_nothing_heavy() -> None:
+    """The read-ahead starts before numpy and pyarrow are imported (that is its point)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import evaluation.measures.engines.trec_files as f; "
+            "print(sorted(m for m in ('numpy', 'pyarrow') if m in sys.modules))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.strip() == "[]"
