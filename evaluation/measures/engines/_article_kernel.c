@@ -4,9 +4,9 @@
  * that names a document twice in a topic (docs/trec_eval.md). At 10,000 topics and a million
  * rows a run, reading the files and that look-up are most of the engine's work, and numpy can
  * only do them in whole-array passes. Here each is one pass in C, without the interpreter lock:
- * plain TREC files read straight into the engine's columns (_kernel_plain.c), and a run's pairs
- * looked up in per-topic hash tables of the qrels (_kernel_pairs.c), on the document ids' own
- * Arrow buffers.
+ * plain TREC runs and qrels read straight into the engine's columns (_kernel_plain.c,
+ * _kernel_qrels.c), and a run's pairs looked up in per-topic hash tables of the qrels (filled by
+ * _kernel_index.c, probed by _kernel_pairs.c), on the document ids' own Arrow buffers.
  *
  * The Python side sizes the tables and owns every array (trec_keys.py, trec_files.py); the
  * buffers are checked here (lengths, offsets within the bytes, codes within the tables), so

@@ -1,8 +1,10 @@
-/* The article engine's C part (`_article_kernel`): what its three files share.
+/* The article engine's C part (`_article_kernel`): what its five files share.
  *
  * _article_kernel.c: the module, and the checks of the buffers it is given;
- * _kernel_pairs.c: the qrels' per-topic tables and the look-up of a run's pairs;
- * _kernel_plain.c: plain TREC runs and qrels read into columns.
+ * _kernel_index.c: the qrels' per-topic tables filled;
+ * _kernel_pairs.c: the look-up of a run's pairs in them, and its repeats;
+ * _kernel_plain.c: plain TREC runs read into columns;
+ * _kernel_qrels.c: plain TREC qrels read into columns.
  * docs/trec_eval.md ("Reading", "The article engine") says what they do and why.
  */
 #ifndef ARTICLE_KERNEL_H
@@ -131,6 +133,63 @@ static inline uint32_t row_bits(Py_ssize_t rows) {
 }
 
 static inline uint32_t tag_of(uint64_t h, uint32_t rows) { return (uint32_t)(h >> 32) & ~rows; }
+
+/* The `count` fields of the line at *p: one space apart, the last one ending at a newline (or
+ * at `stop`: a last line without one), none empty. Their starts and ends, and *p moved past the
+ * line; 0 when the line is not that.
+ *
+ * Where SSE2 is, a line within the next 64 bytes is split from one mask of the bytes no field
+ * holds (`specials16`): each field ends at the next bit, with no branch that depends on the
+ * field's length (finding each field's end in turn was 40% of reading a run, its branches
+ * mispredicted). Longer lines, and the last 64 bytes of the buffer, go field by field. */
+static inline int split_line(const uint8_t **at, const uint8_t *stop, int count,
+                             const uint8_t **field, const uint8_t **ends) {
+    const uint8_t *p = *at;
+#if defined(__SSE2__)
+    if (stop - p >= 64) {
+        uint64_t mask = (uint64_t)specials16(p) | (uint64_t)specials16(p + 16) << 16 |
+                        (uint64_t)specials16(p + 32) << 32 | (uint64_t)specials16(p + 48) << 48;
+        const uint8_t *start = p;
+        int f = 0;
+        for (; f < count && mask; f++, mask &= mask - 1) {
+            const uint8_t *end = p + __builtin_ctzll(mask);
+            if (end == start || *end != (f == count - 1 ? '\n' : ' '))
+                return 0;
+            field[f] = start;
+            ends[f] = end;
+            start = end + 1;
+        }
+        if (f == count) {
+            *at = start;
+            return 1;
+        }
+    }
+#endif
+    for (int f = 0; f < count; f++) {
+        field[f] = p;
+        p = field_end(p, stop);
+        ends[f] = p;
+        int last = f == count - 1;
+        if (p == field[f] || !(last ? (p == stop || *p == '\n') : (p < stop && *p == ' ')))
+            return 0;
+        p++; /* past the space or the newline */
+    }
+    *at = p;
+    return 1;
+}
+
+/* Bring [from, to) into the cache, at most REGION bytes, with a load a cache line (why loads and
+ * not prefetch hints: fetch_topic in _kernel_pairs.c). */
+enum { REGION = 1 << 15 };
+
+static volatile uint8_t fetched; /* where the loaded bytes go, so that the loads are kept */
+
+static inline void fetch_region(const char *from, const char *to) {
+    uint8_t loaded = 0;
+    for (const char *p = from; p < to && p < from + REGION; p += 64)
+        loaded ^= *(const volatile uint8_t *)p;
+    fetched = loaded;
+}
 
 int take(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize, const char *what);
 int take_column(PyObject *offsets, PyObject *bytes, Py_buffer views[2], Column *c);
