@@ -71,32 +71,40 @@ def doc_words(column: Any, rows: Ints | None = None) -> DocWords:
     for mine, starts, data in parts:
         if not len(mine):
             continue
-        size = lengths[mine]
+        size, inside, tail = lengths[mine], _as_words(data), _Tail(data, width)
         for k in range(width):
             left = np.clip(size - 8 * k, 0, 8)
-            words[k, mine] = _words_at(data, starts + 8 * k, width) & _MASKS[left]
+            words[k, mine] = tail.words_at(inside, starts + 8 * k) & _MASKS[left]
     narrow = lengths.max(initial=0) < 2**31
     return DocWords(lengths.astype(np.int32) if narrow else lengths, words)
 
 
-def _words_at(data: npt.NDArray[np.uint8], at: Ints, width: int) -> Words:
-    """The 8 bytes from each position `at` (at most 8 * width past the end of `data`) as a
-    little-endian word, zero past the end: read in place from the chunk's own bytes, and from a
-    zero-padded copy of its last few bytes only (a few tied rows cost a few reads, not a copy of
-    the chunk)."""
-    count = len(data)
-    low = max(0, count - 8 * width - 8)
-    tail = np.zeros(count - low + 8 * width + 8, dtype=np.uint8)
-    tail[: count - low] = data[low:]
-    words = _as_words(tail)[np.maximum(at - low, 0)]  # right for the positions near the end
-    if count >= 8:
-        inside = at <= count - 8
-        words[inside] = _as_words(data)[at[inside]]
-    return words
+class _Tail:
+    """A chunk's last few bytes, zero-padded, for the words that run past its end: the 8 bytes
+    from a position are read in place from the chunk's own bytes when they are all inside it,
+    else from this copy (a few tied rows cost a few reads, not a copy of the chunk)."""
+
+    def __init__(self, data: npt.NDArray[np.uint8], width: int) -> None:
+        self.count = len(data)
+        self.low = max(0, self.count - 8 * width - 8)
+        padded = np.zeros(self.count - self.low + 8 * width + 8, dtype=np.uint8)
+        padded[: self.count - self.low] = data[self.low :]
+        self.padded = padded
+
+    def words_at(self, inside: Words, at: Ints) -> Words:
+        """The little-endian word from each position `at` (at most 8 * width past the end),
+        zero past the end; `inside`: `_as_words` of the chunk."""
+        words = _as_words(self.padded)[np.maximum(at - self.low, 0)]  # right near the end
+        within = at <= self.count - 8
+        words[within] = inside[at[within]]
+        return words
 
 
 def _as_words(data: npt.NDArray[np.uint8]) -> Words:
-    """Every byte position of `data` but the last seven as the start of an unaligned word."""
+    """Every byte position of `data` but the last seven as the start of an unaligned word (none
+    for fewer than eight bytes)."""
+    if len(data) < 8:
+        return np.zeros(0, dtype=np.uint64)
     return np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
 
 
