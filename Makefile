@@ -13,7 +13,7 @@ SYSTEM_PACKAGES := chromium postgresql redis-server nginx nodejs npm
 .PHONY: demo test install build-tools system-packages lint jslint typecheck pytest benchmarks clean
 
 # The C sources are built by the install (pyproject.toml: ext-modules).
-$(STAMP): pyproject.toml $(wildcard evaluation/*/*/*.c evaluation/*/*/*.h)
+$(STAMP): pyproject.toml $(wildcard focal/evaluation/*/*/*.c focal/evaluation/*/*/*.h)
 	@$(MAKE) --no-print-directory build-tools
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip

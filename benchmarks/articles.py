@@ -70,9 +70,9 @@ def write_files(folder: Path, runs: int, topics: int, results: int, seed: int) -
 
 
 def focal_inprocess(qrels: str, runs: list[str], version: int = 10) -> dict[str, dict[str, float]]:
-    from evaluation.cli.trec_eval import load_index, load_run
-    from evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
-    from evaluation.measures.registry.names import parse_trec as parse_measures
+    from focal.evaluation.cli.trec_eval import load_index, load_run
+    from focal.evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
+    from focal.evaluation.measures.registry.names import parse_trec as parse_measures
 
     index, selection, options = (
         load_index(qrels),
@@ -192,7 +192,7 @@ start = time.perf_counter()
 out = sys.argv.pop(1)
 sys.argv[0] = "focal"
 sys.stdout = open(out, "w")
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 try:
     main()
 except SystemExit:

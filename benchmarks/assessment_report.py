@@ -25,13 +25,13 @@ from pathlib import Path
 
 from sqlalchemy import insert, select
 
-from assessor.campaign.people.users import add_user
-from assessor.campaign.results.agreement import assessors_table
-from assessor.campaign.results.report.assessment_report import build_report
-from assessor.campaign.setup.qrels_import import import_qrels
-from assessor.store import db, migrate
-from assessor.store.models import Assignment, Event, Judgement, User, ViewEvent
-from assessor.web.app import create_app
+from focal.assessor.campaign.people.users import add_user
+from focal.assessor.campaign.results.agreement import assessors_table
+from focal.assessor.campaign.results.report.assessment_report import build_report
+from focal.assessor.campaign.setup.qrels_import import import_qrels
+from focal.assessor.store import db, migrate
+from focal.assessor.store.models import Assignment, Event, Judgement, User, ViewEvent
+from focal.assessor.web.app import create_app
 
 QRELS = Path(__file__).resolve().parents[2] / "shared/data/inex2010/inex2010.qrels"
 

@@ -38,11 +38,19 @@ from flask import Flask
 from sqlalchemy import create_engine, text
 from werkzeug.serving import make_server
 
-from assessor.campaign.people.users import issue_token
-from assessor.store import db, migrate, texts
-from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
-from assessor.web.app import create_app
-from evaluation.text.document import Document as ParsedDocument
+from focal.assessor.campaign.people.users import issue_token
+from focal.assessor.store import db, migrate, texts
+from focal.assessor.store.models import (
+    Assignment,
+    Collection,
+    Document,
+    Pool,
+    PoolEntry,
+    Topic,
+    User,
+)
+from focal.assessor.web.app import create_app
+from focal.evaluation.text.document import Document as ParsedDocument
 
 CLIENTS = 10
 PG_BIN = Path("/usr/lib/postgresql/15/bin")

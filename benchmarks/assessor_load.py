@@ -35,11 +35,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from assessor.campaign.people.users import issue_token
-from assessor.store import db, migrate, texts
-from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
-from assessor.web.app import create_app
-from evaluation.text.document import Document as ParsedDocument
+from focal.assessor.campaign.people.users import issue_token
+from focal.assessor.store import db, migrate, texts
+from focal.assessor.store.models import (
+    Assignment,
+    Collection,
+    Document,
+    Pool,
+    PoolEntry,
+    Topic,
+    User,
+)
+from focal.assessor.web.app import create_app
+from focal.evaluation.text.document import Document as ParsedDocument
 
 ARTICLES = 10
 ARTICLE_XML = "<article><title>Load {n}</title><bdy>{body}</bdy></article>"

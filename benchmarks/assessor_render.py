@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from assessor.campaign.setup.profiles import get_profile
-from assessor.web.rendering import _render_cached, render_events
-from evaluation.text.document import Document
-from evaluation.text.xmlsafe import parse_xml
+from focal.assessor.campaign.setup.profiles import get_profile
+from focal.assessor.web.rendering import _render_cached, render_events
+from focal.evaluation.text.document import Document
+from focal.evaluation.text.xmlsafe import parse_xml
 
 HAMLET = Path(__file__).resolve().parents[2] / "shared/data/collections/shakespeare/hamlet.xml"
 
@@ -39,11 +39,11 @@ def best_of(repeats: int, action: Callable[[], object]) -> float:
 
 def page_times(repeats: int) -> tuple[float, float]:
     """(cold, warm) seconds for GET of Hamlet's article screen, bearer-authenticated."""
-    from assessor.campaign.people.users import add_user, assign_topic, issue_token
-    from assessor.campaign.setup.importing import import_collection
-    from assessor.store import db, migrate
-    from assessor.store.models import Pool, PoolEntry, Topic
-    from assessor.web.app import create_app
+    from focal.assessor.campaign.people.users import add_user, assign_topic, issue_token
+    from focal.assessor.campaign.setup.importing import import_collection
+    from focal.assessor.store import db, migrate
+    from focal.assessor.store.models import Pool, PoolEntry, Topic
+    from focal.assessor.web.app import create_app
 
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)

@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evaluation.formats.records import merge_passages
-from evaluation.relevance.derivation import derive
-from evaluation.text.document import Document
+from focal.evaluation.formats.records import merge_passages
+from focal.evaluation.relevance.derivation import derive
+from focal.evaluation.text.document import Document
 
 HAMLET = Path(__file__).resolve().parents[2] / "shared/data/collections/shakespeare/hamlet.xml"
 

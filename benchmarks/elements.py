@@ -32,19 +32,23 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evaluation.formats.elements.qrels import read_element_qrels  # noqa: E402
-from evaluation.formats.elements.runs import read_element_run  # noqa: E402
-from evaluation.measures.elements.cutoffs import CUTOFFS, nested  # noqa: E402
-from evaluation.measures.elements.precall import LEVELS  # noqa: E402
-from evaluation.measures.elements.topic import ElementOptions  # noqa: E402
-from evaluation.measures.elements.xcg import XCG_CUTOFFS, RecallBase, run_gains  # noqa: E402
-from evaluation.measures.engines.element_topics import (  # noqa: E402
+from focal.evaluation.formats.elements.qrels import read_element_qrels  # noqa: E402
+from focal.evaluation.formats.elements.runs import read_element_run  # noqa: E402
+from focal.evaluation.measures.elements.cutoffs import CUTOFFS, nested  # noqa: E402
+from focal.evaluation.measures.elements.precall import LEVELS  # noqa: E402
+from focal.evaluation.measures.elements.topic import ElementOptions  # noqa: E402
+from focal.evaluation.measures.elements.xcg import XCG_CUTOFFS, RecallBase, run_gains  # noqa: E402
+from focal.evaluation.measures.engines.element_topics import (  # noqa: E402
     PreparedElementQrels,
     evaluate_elements,
 )
-from evaluation.measures.evaluate import Settings  # noqa: E402
+from focal.evaluation.measures.evaluate import Settings  # noqa: E402
 
-FOCAL = [sys.executable, "-c", "import sys; from assessor.cli.main import main; sys.exit(main())"]
+FOCAL = [
+    sys.executable,
+    "-c",
+    "import sys; from focal.assessor.cli.main import main; sys.exit(main())",
+]
 MEASURES = ["P@k", "overlap@k", "inex_eval", "nxCG@k", "MAep"]
 ARTICLES = 40
 

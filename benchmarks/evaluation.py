@@ -36,14 +36,18 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evaluation.formats._source import decode_lines, read_bytes  # noqa: E402
-from evaluation.formats.fol.columns import read_run_columns  # noqa: E402
-from evaluation.formats.fol.qrels import _read_lines, read_qrels  # noqa: E402
-from evaluation.formats.fol.runs import read_run  # noqa: E402
-from evaluation.formats.records import Judgement  # noqa: E402
-from evaluation.measures.evaluate import PreparedQrels, evaluate  # noqa: E402
+from focal.evaluation.formats._source import decode_lines, read_bytes  # noqa: E402
+from focal.evaluation.formats.fol.columns import read_run_columns  # noqa: E402
+from focal.evaluation.formats.fol.qrels import _read_lines, read_qrels  # noqa: E402
+from focal.evaluation.formats.fol.runs import read_run  # noqa: E402
+from focal.evaluation.formats.records import Judgement  # noqa: E402
+from focal.evaluation.measures.evaluate import PreparedQrels, evaluate  # noqa: E402
 
-FOCAL = [sys.executable, "-c", "import sys; from assessor.cli.main import main; sys.exit(main())"]
+FOCAL = [
+    sys.executable,
+    "-c",
+    "import sys; from focal.assessor.cli.main import main; sys.exit(main())",
+]
 SHARED = ROOT.parent / "shared" / "data" / "inex2010"
 SHARED_CASES = {"focused": "fol", "thorough": "fol", "ric": "ric", "bic": "bic", "t2i": "ric"}
 T = TypeVar("T")
@@ -175,7 +179,7 @@ def main() -> None:
         size = f"{arguments.topics} topics x {arguments.results} results"
         print(f"one synthetic run ({size}):")
         start_up, _ = wall(
-            [sys.executable, "-c", "import assessor.cli.main, evaluation.cli.eval"], 3
+            [sys.executable, "-c", "import focal.assessor.cli.main, focal.evaluation.cli.eval"], 3
         )
         bare, _ = wall([sys.executable, "-c", "pass"], 3)
         seconds, _ = wall([*FOCAL, "eval", str(qrels_path), str(paths[0])], arguments.repeat)

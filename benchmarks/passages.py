@@ -31,7 +31,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FOCAL = [sys.executable, "-P", "-c", "import sys; from assessor.cli.main import main; main()"]
+FOCAL = [sys.executable, "-P", "-c", "import sys; from focal.assessor.cli.main import main; main()"]
 MEMORY_RUNS = (10, 20, 40)
 AIM = 0.25
 _ALL_ROW = re.compile(r"^(\S+)\s+all\s+(\S+)$")

@@ -44,7 +44,7 @@ INEX_SCALE = (333, 125, 1500)  # runs, topics, results of INEX 2006
 FOCAL = """
 import sys
 from pathlib import Path
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 try:
     main(sys.argv[1:], prog_name="focal")
 finally:

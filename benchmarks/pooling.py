@@ -35,9 +35,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pooling.records import Pool, RankedRun
-from pooling.stats import pool_statistics
-from pooling.strategies import depth_k_pool, fusion_pool, top_n_pool
+from focal.pooling.records import Pool, RankedRun
+from focal.pooling.stats import pool_statistics
+from focal.pooling.strategies import depth_k_pool, fusion_pool, top_n_pool
 
 PlainRuns = list[tuple[str, dict[str, list[str]]]]
 CANDIDATES = 5000
@@ -195,11 +195,12 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 DRIVER = """
 import sys
 from pathlib import Path
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 if sys.argv[1] == "records":  # the reader `focal pool` used before columns
-    import pooling.ranked
-    from evaluation.formats.fol.runs import read_run
-    pooling.ranked.read_ranked_run = lambda path: pooling.ranked.ranked_run(read_run(path))
+    import focal.pooling.ranked
+    from focal.evaluation.formats.fol.runs import read_run
+    focal.pooling.ranked.read_ranked_run = lambda path:
+    focal.pooling.ranked.ranked_run(read_run(path))
 try:
     main(sys.argv[2:], prog_name="focal")
 finally:

@@ -18,10 +18,10 @@ from pathlib import Path
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
-from assessor.campaign.results.qrels_export import collect_qrels, qrels_text
-from assessor.campaign.setup.qrels_import import import_qrels
-from assessor.store import migrate
-from assessor.store.db import normalise_url
+from focal.assessor.campaign.results.qrels_export import collect_qrels, qrels_text
+from focal.assessor.campaign.setup.qrels_import import import_qrels
+from focal.assessor.store import migrate
+from focal.assessor.store.db import normalise_url
 
 QRELS = Path(__file__).resolve().parents[2] / "shared/data/inex2010/inex2010.qrels"
 

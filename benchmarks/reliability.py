@@ -8,12 +8,12 @@
 2. Pool sampling (seed 004, "Random Sampling"): 10 repeats x 4 fractions over generated FOL
    qrels and runs, end to end from the files: `focal reliability sample` in a subprocess
    against a loop in this process that reads the same files once, then for every trial samples
-   the relevant articles with `random.sample`, evaluates every run with `evaluation.evaluate`
+   the relevant articles with `random.sample`, evaluates every run with `focal.evaluation.evaluate`
    and computes τ with scipy. Both rank by AiP with every qrels topic counted.
 
 3. Per trial of pool sampling, in this process on the same files: the runs scored topic by topic
-   on each trial's sampled qrels (`reliability.scores.score_matrix`, the path every trial took
-   before) against `reliability.rescoring` (the full scoring's arrays, masked per trial); both
+   on each trial's sampled qrels (`focal.reliability.scores.score_matrix`, the path every trial took
+   before) against `focal.reliability.rescoring` (the full scoring's arrays, masked per trial); both
    must give identical scores. Article ids are `d<topic>-<n>`, not plain numbers.
 
 Prints wall times, the ratio Focal / loop, and peak memory (tracemalloc peak for in-process
@@ -39,10 +39,10 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluation.formats.fol.columns import read_run_columns
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.measures.evaluate import evaluate
-from evaluation.statistics.swap_rates import swap_rates
+from focal.evaluation.formats.fol.columns import read_run_columns
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.measures.evaluate import evaluate
+from focal.evaluation.statistics.swap_rates import swap_rates
 
 SIZES = list(range(5, 51, 5))  # cut to half the topics when there are fewer than 100
 TOLERANCES = [0.0, 0.05, 0.10, 0.20, 0.30]
@@ -154,9 +154,9 @@ def loop_sampling(
 def per_trial(folder: Path, paths: list[Path], trials: int) -> str:
     """Per-trial seconds of the topic-by-topic path and of the incremental one, and whether
     their scores are identical."""
-    from reliability.judgements import sample_judgements
-    from reliability.rescoring import rescorer
-    from reliability.scores import score_matrix
+    from focal.reliability.judgements import sample_judgements
+    from focal.reliability.rescoring import rescorer
+    from focal.reliability.scores import score_matrix
 
     qrels = read_qrels(folder / "qrels")
     runs = [read_run_columns(path) for path in paths]
@@ -210,7 +210,7 @@ def main() -> None:
         folder = Path(temporary)
         paths = write_campaign(folder, arguments.runs, arguments.topics, arguments.results, 3)
         command = [
-            sys.executable, "-m", "assessor.cli.main", "reliability", "sample",
+            sys.executable, "-m", "focal.assessor.cli.main", "reliability", "sample",
             "--fractions", "80,60,40,20", "--repeats", str(arguments.repeats), "--format", "tsv",
             str(folder / "qrels"), *map(str, paths),
         ]  # fmt: skip

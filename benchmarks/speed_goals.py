@@ -227,11 +227,11 @@ def elements_row(folder: Path, scale: float) -> Row:
 # topic by topic, as before the re-scoring existed (exit 3 where the code has only that path).
 TOPIC_BY_TOPIC = """
 import sys
-import reliability.studies as studies
+import focal.reliability.studies as studies
 if not hasattr(studies, "rescorer"):
     sys.exit(3)
 studies.rescorer = lambda *arguments: None
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 main()
 """
 
@@ -278,7 +278,7 @@ def help_row(folder: Path) -> Row:
     command = [str(script)] if script.exists() else [*FOCAL]
     walls = [run([*command, "--help"], folder / "help.txt")[0] for _ in range(7)]
     median = statistics.median(walls)
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "from assessor.cli.main "
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "from focal.assessor.cli.main "
                            "import main; main(['--help'])"], cwd=ROOT, capture_output=True,
                           text=True)  # fmt: skip
     top: dict[str, int] = {}

@@ -18,7 +18,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-FOCAL = [sys.executable, "-P", "-c", "import sys; from assessor.cli.main import main; main()"]
+FOCAL = [sys.executable, "-P", "-c", "import sys; from focal.assessor.cli.main import main; main()"]
 Figures = tuple[float, float, float]  # wall s, CPU s, peak MiB
 
 

@@ -34,8 +34,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluation.statistics.significance.resampling import bootstrap_tests
-from evaluation.statistics.significance.results import pairs
+from focal.evaluation.statistics.significance.resampling import bootstrap_tests
+from focal.evaluation.statistics.significance.results import pairs
 
 
 def synthetic_scores(runs: int, topics: int, seed: int) -> np.ndarray:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from evaluation.text.document import Document, Element, load_document
+from focal.evaluation.text.document import Document, Element, load_document
 
 COLLECTIONS = Path(__file__).resolve().parents[2] / "shared/data/collections"
 

@@ -23,10 +23,10 @@ from pathlib import Path
 DEMO = Path(__file__).resolve().parent
 sys.path.insert(0, str(DEMO.parent))  # run from anywhere without installing
 
-from evaluation.formats.fol.qrels import write_qrels  # noqa: E402
-from evaluation.formats.inex.topics import read_topics  # noqa: E402
-from evaluation.formats.records import Judgement, Qrels, Span  # noqa: E402
-from evaluation.text.document import Document  # noqa: E402
+from focal.evaluation.formats.fol.qrels import write_qrels  # noqa: E402
+from focal.evaluation.formats.inex.topics import read_topics  # noqa: E402
+from focal.evaluation.formats.records import Judgement, Qrels, Span  # noqa: E402
+from focal.evaluation.text.document import Document  # noqa: E402
 
 PassageSpec = str | tuple[str, str]
 

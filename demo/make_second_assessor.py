@@ -24,9 +24,9 @@ sys.path.insert(0, str(DEMO.parent))
 
 from make_qrels import PassageSpec, passage_span  # noqa: E402
 
-from evaluation.formats.fol.qrels import write_qrels  # noqa: E402
-from evaluation.formats.records import Judgement, Qrels  # noqa: E402
-from evaluation.text.document import Document  # noqa: E402
+from focal.evaluation.formats.fol.qrels import write_qrels  # noqa: E402
+from focal.evaluation.formats.records import Judgement, Qrels  # noqa: E402
+from focal.evaluation.text.document import Document  # noqa: E402
 
 TOPIC = "9001"
 POOLED = [

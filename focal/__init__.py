@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the names as mypy and editors see them
     from focal.api import compare, evaluate, pool, read_qrels, read_run
     from focal.frames import wide
-    from reliability.api import (
+    from focal.reliability.api import (
         leave_one_group_out,
         pool_depths,
         pool_sampling,
@@ -31,8 +31,8 @@ if TYPE_CHECKING:  # the names as mypy and editors see them
 _HOMES = {
     "evaluate": "focal.api", "compare": "focal.api", "read_qrels": "focal.api",
     "read_run": "focal.api", "pool": "focal.api", "wide": "focal.frames",
-    "pool_sampling": "reliability.api", "pool_depths": "reliability.api",
-    "topic_swap_rates": "reliability.api", "leave_one_group_out": "reliability.api",
+    "pool_sampling": "focal.reliability.api", "pool_depths": "focal.reliability.api",
+    "topic_swap_rates": "focal.reliability.api", "leave_one_group_out": "focal.reliability.api",
 }  # fmt: skip
 __all__ = [
     "compare", "evaluate", "leave_one_group_out", "pool", "pool_depths", "pool_sampling",

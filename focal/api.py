@@ -1,5 +1,6 @@
-"""`focal`'s functions: evaluate, compare, read, pool, over `evaluation.api`, `pooling.api`
-and `reliability.api`, taking DataFrames, dicts and paths and giving DataFrames back."""
+"""`focal`'s functions: evaluate, compare, read, pool, over `focal.evaluation.api`,
+`focal.pooling.api` and `focal.reliability.api`, taking DataFrames, dicts and paths and giving
+DataFrames back."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def evaluate(
     per topic). Rows are the `all` values, or with `per_topic` one per topic. Every qrels
     topic counts, one a run did not answer scoring 0, as in ir_measures and `focal eval -c`
     (`complete=False`: the topics of each run, as `focal eval`). Other keywords are `focal eval`'s
-    switches (`evaluation.api.evaluate`). `focal.wide` turns the frame into runs × measures.
+    switches (`focal.evaluation.api.evaluate`). `focal.wide` turns the frame into runs × measures.
 
     >>> import pandas as pd
     >>> qrels = pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "c"],
@@ -40,7 +41,7 @@ def evaluate(
     0  bm25          AP   all   0.75
     1  bm25  P(rel=2)@1   all   0.50
     """
-    from evaluation.api import evaluate as evaluate_runs
+    from focal.evaluation.api import evaluate as evaluate_runs
 
     names = inputs.measure_names(measures)
     given = inputs.runs_input(runs)
@@ -74,9 +75,9 @@ def compare(
     """
     import pandas as pd
 
-    from evaluation.api import evaluate as evaluate_runs
-    from evaluation.statistics.significance.pairing import pair_by_topic
-    from evaluation.statistics.significance.pairwise import compare as compare_pairs
+    from focal.evaluation.api import evaluate as evaluate_runs
+    from focal.evaluation.statistics.significance.pairing import pair_by_topic
+    from focal.evaluation.statistics.significance.pairwise import compare as compare_pairs
 
     name = inputs.measure_names(measure)[0] if measure is not None else DEFAULT_MEASURES[task]
     result = evaluate_runs(
@@ -120,11 +121,11 @@ def read_run(path: str | os.PathLike[str]) -> Any:
 
 
 def pool(runs: Any, method: str = "topn", *, size: int = 500, **options: Any) -> Any:
-    """The pool of run files or Focal's runs (`pooling.api.build_pool`: `topn`, `depth`,
+    """The pool of run files or Focal's runs (`focal.pooling.api.build_pool`: `topn`, `depth`,
     `borda`, `rrf`) as a DataFrame in pool order: `query_id, doc_id`, the pooling round that
     took the article, its best rank in any run, and the runs that retrieved it.
 
-    >>> from evaluation.formats.records import Result, Run
+    >>> from focal.evaluation.formats.records import Result, Run
     >>> run = Run("A", "", "article", {"1": [Result("1", "x", 1, 2.0, 0),
     ...                                      Result("1", "y", 2, 1.0, 0)]})
     >>> pool([run], "depth", depth=1).to_dict("records")
@@ -132,7 +133,7 @@ def pool(runs: Any, method: str = "topn", *, size: int = 500, **options: Any) ->
     """
     import pandas as pd
 
-    from pooling.api import build_pool
+    from focal.pooling.api import build_pool
 
     built = build_pool(runs if isinstance(runs, list) else [runs], method, size=size, **options)
     rows = [

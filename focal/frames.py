@@ -11,8 +11,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from evaluation.api import Evaluation
-from evaluation.measures.registry.vocabulary import asked_rows
+from focal.evaluation.api import Evaluation
+from focal.evaluation.measures.registry.vocabulary import asked_rows
 
 TIDY_COLUMNS = ("run", "measure", "topic", "value")
 
@@ -22,7 +22,7 @@ def tidy(result: Evaluation, names: Sequence[str], per_topic: bool) -> Any:
     it); `measure` is the name as asked for (`AP`, not trec_eval's `map`); with `names` empty,
     every row the engine printed, by its printed name.
 
-    >>> from evaluation.api import evaluate
+    >>> from focal.evaluation.api import evaluate
     >>> result = evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, "articles", ["AP"])
     >>> tidy(result, ["AP"], per_topic=False).to_dict("records")
     [{'run': 'run1', 'measure': 'AP', 'topic': 'all', 'value': 1.0}]
@@ -78,8 +78,8 @@ def qrels_frame(path: str | os.PathLike[str]) -> Any:
     """
     import pandas as pd
 
-    from evaluation.api import read_qrels
-    from evaluation.formats.trec import TrecQrels
+    from focal.evaluation.api import read_qrels
+    from focal.evaluation.formats.trec import TrecQrels
 
     read = read_qrels(path)
     if not isinstance(read, TrecQrels):
@@ -110,7 +110,7 @@ def run_frame(path: str | os.PathLike[str]) -> Any:
     """
     import pandas as pd
 
-    from evaluation.formats.fol.runs import read_run
+    from focal.evaluation.formats.fol.runs import read_run
 
     run = read_run(os.fspath(path))
     rows = [

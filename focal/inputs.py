@@ -1,4 +1,4 @@
-"""What `focal`'s functions accept, turned into what `evaluation.api` takes.
+"""What `focal`'s functions accept, turned into what `focal.evaluation.api` takes.
 
 Qrels: a path (FOL or TREC), a pandas DataFrame in ir_measures' columns (`query_id`, `doc_id`,
 `relevance`), a dict of dicts as pytrec_eval takes it (`{query: {doc: grade}}`), or Focal's
@@ -14,8 +14,8 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from evaluation.formats.records import Judgement, Run
-from evaluation.formats.trec import TrecRun, run_from_pairs
+from focal.evaluation.formats.records import Judgement, Run
+from focal.evaluation.formats.trec import TrecRun, run_from_pairs
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -40,7 +40,8 @@ def _columns(frame: Any, wanted: Sequence[str], what: str) -> None:
 
 
 def qrels_input(qrels: Any) -> Any:
-    """Qrels as `evaluation.api.evaluate` takes them: a DataFrame becomes `{query: {doc: grade}}`.
+    """Qrels as `focal.evaluation.api.evaluate` takes them: a DataFrame becomes `{query: {doc:
+    grade}}`.
 
     >>> import pandas as pd
     >>> qrels_input(pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"],
@@ -58,7 +59,7 @@ def qrels_input(qrels: Any) -> Any:
 
 
 def runs_input(runs: Any) -> list[Any]:
-    """One run, a list of runs or a dict of named runs, as a list `evaluation.api` takes:
+    """One run, a list of runs or a dict of named runs, as a list `focal.evaluation.api` takes:
     DataFrames and dicts of dicts become `TrecRun`s named by their `run_id` column, their key
     in a dict of runs, or `run1`, `run2`... by position.
 

@@ -17,14 +17,19 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import evaluation
-import pooling
-import reliability
-from assessor.cli.main import main
+import focal.evaluation
+import focal.pooling
+import focal.reliability
+from focal.assessor.cli.main import main
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-PACKAGES = (evaluation, pooling, reliability)
-API_MODULES = ("evaluation.api", "evaluation.api_engines", "pooling.api", "reliability.api")
+PACKAGES = (focal.evaluation, focal.pooling, focal.reliability)
+API_MODULES = (
+    "focal.evaluation.api",
+    "focal.evaluation.api_engines",
+    "focal.pooling.api",
+    "focal.reliability.api",
+)
 QRELS = "demo/qrels/demo.qrels"
 
 
@@ -46,12 +51,12 @@ def test_every_exported_function_has_an_example(package: ModuleType) -> None:
 
 def test_unknown_names_are_attribute_errors() -> None:
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
-        evaluation.nothing  # type: ignore[attr-defined]  # noqa: B018
+        focal.evaluation.nothing  # type: ignore[attr-defined]  # noqa: B018
 
 
 def test_importing_a_package_loads_no_api() -> None:
     code = (
-        "import sys, evaluation.formats.records, pooling.records, reliability\n"
+        "import sys, focal.evaluation.formats.records, focal.pooling.records, focal.reliability\n"
         "print(','.join(m for m in sys.modules if m.endswith('.api') or m == 'numpy'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -67,7 +72,7 @@ def _cli_values(task: str, options: list[str], runs: list[str]) -> dict[tuple[st
     return {(run, measure, topic): float(value) for run, measure, topic, value in rows}
 
 
-def _api_values(result: evaluation.Evaluation) -> dict[tuple[str, ...], float]:
+def _api_values(result: focal.evaluation.Evaluation) -> dict[tuple[str, ...], float]:
     values = {
         (run, measure, topic): float(value)
         for run, topics in result.per_topic.items()
@@ -95,10 +100,10 @@ def test_evaluate_gives_focal_evals_numbers(
     runs = sorted(glob.glob("demo/runs/*.run"))
     expected = _cli_values(task, options, runs)
     assert len(expected) > 100
-    assert _api_values(evaluation.evaluate(QRELS, runs, task, **keywords)) == expected
-    in_memory = [evaluation.read_run(path, task) for path in runs]
-    qrels = evaluation.read_qrels(QRELS)
-    assert _api_values(evaluation.evaluate(qrels, in_memory, task, **keywords)) == expected
+    assert _api_values(focal.evaluation.evaluate(QRELS, runs, task, **keywords)) == expected
+    in_memory = [focal.evaluation.read_run(path, task) for path in runs]
+    qrels = focal.evaluation.read_qrels(QRELS)
+    assert _api_values(focal.evaluation.evaluate(qrels, in_memory, task, **keywords)) == expected
 
 
 def test_plain_dicts_are_trec_evals(tmp_path: Path) -> None:
@@ -114,8 +119,8 @@ def test_plain_dicts_are_trec_evals(tmp_path: Path) -> None:
         for i, (d, s) in enumerate(scored.items(), 1)
     ]
     (folder / "r.run").write_text("".join(ranked), encoding="utf-8")
-    from_files = evaluation.evaluate(folder / "q.qrels", folder / "r.run", "articles")
-    from_dicts = evaluation.evaluate(qrels, run, "articles")
+    from_files = focal.evaluation.evaluate(folder / "q.qrels", folder / "r.run", "articles")
+    from_dicts = focal.evaluation.evaluate(qrels, run, "articles")
     assert from_dicts.per_topic == from_files.per_topic
     assert from_dicts.aggregate == from_files.aggregate
     assert from_dicts.aggregate["run1"]["num_rel_ret"] == 3
@@ -125,7 +130,7 @@ def test_runs_with_one_id_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPOSITORY)
     run = "demo/runs/bm25-articles.run"
     with pytest.raises(ValueError, match="two runs are named"):
-        evaluation.evaluate(QRELS, [run, run], "articles")
+        focal.evaluation.evaluate(QRELS, [run, run], "articles")
 
 
 def test_the_readme_python_line_runs() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-PACKAGES = ("focal", "evaluation", "pooling", "reliability", "assessor")
+PACKAGES = ("focal",)
 MOST_MODULES = 12
 
 

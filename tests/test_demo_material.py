@@ -13,12 +13,12 @@ from types import ModuleType
 import pytest
 from click.testing import CliRunner
 
-from evaluation.baseline.bm25 import query_terms, tokenize
-from evaluation.cli.baseline import baseline
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.formats.fol.runs import read_run
-from evaluation.formats.inex.topics import read_topics
-from evaluation.text.document import Document
+from focal.evaluation.baseline.bm25 import query_terms, tokenize
+from focal.evaluation.cli.baseline import baseline
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.formats.fol.runs import read_run
+from focal.evaluation.formats.inex.topics import read_topics
+from focal.evaluation.text.document import Document
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 DEMO = REPOSITORY / "demo"
@@ -180,9 +180,9 @@ def test_second_assessor_regenerates_and_judges_the_pool_but_its_first_article()
     spec.loader.exec_module(module)
     path = DEMO / "qrels" / "assessor2-9001.qrels"
     assert module.qrels_text() == path.read_text(encoding="utf-8")
-    from pooling.api import build_pool
+    from focal.pooling.api import build_pool
 
-    # the demo's pool (assessor.campaign.setup.demo: top-n, 20 articles, the four runs)
+    # the demo's pool (focal.assessor.campaign.setup.demo: top-n, 20 articles, the four runs)
     pool = build_pool([str(run) for run in RUNS], "topn", size=20)
     pooled = [entry.article for entry in pool.articles() if entry.topic == "9001"]
     # every pooled article but 1001, first on the assessor's list, left to judge in the browser

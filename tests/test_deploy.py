@@ -172,9 +172,9 @@ def _first_assignment(database_url: str) -> tuple[int, str, str]:
     from sqlalchemy import select
     from sqlalchemy.orm import Session
 
-    from assessor.store import db
-    from assessor.store.models import Assignment, Document, Pool, PoolEntry, User
-    from evaluation.text.document import Document as Parsed
+    from focal.assessor.store import db
+    from focal.assessor.store.models import Assignment, Document, Pool, PoolEntry, User
+    from focal.evaluation.text.document import Document as Parsed
 
     engine = db.make_engine(database_url)
     with Session(engine) as session:

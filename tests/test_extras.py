@@ -23,7 +23,7 @@ class Absent(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
         return None
 sys.meta_path.insert(0, Absent())
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 sys.exit(main({arguments!r}))
 """
 
@@ -46,7 +46,7 @@ def _imported(importtime: str) -> set[str]:
 
 def test_focal_help_imports_nothing_heavy() -> None:
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "assessor.cli.main", "--help"],
+        [sys.executable, "-X", "importtime", "-m", "focal.assessor.cli.main", "--help"],
         cwd=REPOSITORY,
         capture_output=True,
         text=True,
@@ -84,7 +84,7 @@ def test_the_lazy_listing_is_what_click_lists_with_every_command_loaded() -> Non
     import click
     from click.testing import CliRunner
 
-    from assessor.cli.main import COMMANDS, main
+    from focal.assessor.cli.main import COMMANDS, main
 
     context = click.Context(main)
     loaded = {name: main.get_command(context, name) for name in COMMANDS}

@@ -16,12 +16,12 @@ from pathlib import Path
 def test_pure_packages_do_not_import_the_web_stack() -> None:
     code = (
         "import sys, importlib, pkgutil\n"
-        "import evaluation, pooling, reliability\n"
-        "for pkg in (evaluation, pooling, reliability):\n"
+        "import focal.evaluation, focal.pooling, focal.reliability\n"
+        "for pkg in (focal.evaluation, focal.pooling, focal.reliability):\n"
         "    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        importlib.import_module(info.name)\n"
-        "web = ('flask', 'sqlalchemy', 'assessor')\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in web)\n"
+        "web = ('flask', 'sqlalchemy', 'focal.assessor')\n"
+        "bad = sorted(m for m in sys.modules if m.startswith(web))\n"
         "print(','.join(bad))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -30,7 +30,7 @@ def test_pure_packages_do_not_import_the_web_stack() -> None:
 
 def test_focal_entry_point_is_cheap() -> None:
     code = (
-        "import assessor.cli.main, sys\n"
+        "import focal.assessor.cli.main, sys\n"
         "print(','.join(m for m in ('flask', 'sqlalchemy') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -40,7 +40,7 @@ def test_focal_entry_point_is_cheap() -> None:
 def test_every_focal_command_resolves() -> None:
     from click import Command, Context
 
-    from assessor.cli.main import COMMANDS, main
+    from focal.assessor.cli.main import COMMANDS, main
 
     context = Context(main)
     for name in COMMANDS:
@@ -60,10 +60,9 @@ def _lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
 
 def _copy_of_the_packages(tmp_path: Path) -> Path:
     tree = tmp_path / "tree"
-    for package in ("evaluation", "pooling", "reliability", "assessor"):
-        shutil.copytree(
-            REPOSITORY / package, tree / package, ignore=shutil.ignore_patterns("__pycache__")
-        )
+    shutil.copytree(
+        REPOSITORY / "focal", tree / "focal", ignore=shutil.ignore_patterns("__pycache__", "*.so")
+    )
     shutil.copy(REPOSITORY / "pyproject.toml", tree / "pyproject.toml")
     return tree
 
@@ -80,17 +79,17 @@ def test_the_contracts_hold_and_refuse_a_new_cycle_or_an_upward_import(tmp_path:
 
     # A circle inside one folder: formats.inex.topics <-> formats.inex.submission.
     _append(
-        tree / "evaluation/formats/inex/topics.py",
-        "import evaluation.formats.inex.submission  # noqa",
+        tree / "focal/evaluation/formats/inex/topics.py",
+        "import focal.evaluation.formats.inex.submission  # noqa",
     )
     _append(
-        tree / "evaluation/formats/inex/submission.py",
-        "import evaluation.formats.inex.topics  # noqa",
+        tree / "focal/evaluation/formats/inex/submission.py",
+        "import focal.evaluation.formats.inex.topics  # noqa",
     )
     # A lower layer reaching up: the store importing the web app.
-    _append(tree / "assessor/store/texts.py", "import assessor.web.app  # noqa")
+    _append(tree / "focal/assessor/store/texts.py", "import focal.assessor.web.app  # noqa")
     # Two independent top-level packages meeting: reliability importing the web app.
-    _append(tree / "reliability/scores.py", "import assessor.web.app  # noqa")
+    _append(tree / "focal/reliability/scores.py", "import focal.assessor.web.app  # noqa")
     broken = _lint_imports(tree)
     assert broken.returncode == 1
     report = broken.stdout
@@ -98,5 +97,5 @@ def test_the_contracts_hold_and_refuse_a_new_cycle_or_an_upward_import(tmp_path:
     assert "assessor: cli above web, above campaign, above judging, above store BROKEN" in report
     assert (
         ".topics -> .submission" in report or ".submission -> .topics" in report
-    ) and "assessor.store.texts" in report
-    assert "reliability.scores -> assessor.web.app" in report
+    ) and "focal.assessor.store.texts" in report
+    assert "focal.reliability.scores -> focal.assessor.web.app" in report

@@ -13,7 +13,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 README = (REPOSITORY / "README.md").read_text(encoding="utf-8")

@@ -5,7 +5,7 @@
  * templates/assess/article.html loads main.js with <script type="module">, and main.js imports
  * the rest; each module imports what it uses and exports its functions. Module scripts run once
  * the document is parsed, so the elements below exist. The page gives us:
- *   <div id="document">   the article, every text node verbatim (assessor/web/rendering.py)
+ *   <div id="document">   the article, every text node verbatim (focal/assessor/web/rendering.py)
  *   <script type="application/json" id="focal-config">  URLs, CSRF token, state, keywords, runs
  *
  * Principles (docs: architecture, "The assessment screen"):

@@ -4,7 +4,7 @@
  * The merge rule is H-Rule ATOM (spec section 4): passages are sorted, disjoint, non-empty
  * [start, end) pairs, and overlapping or touching ones merge into one; with the text, ends are
  * trimmed of whitespace and gaps of only whitespace and punctuation close (seed 003 §4.2.2). The server's one
- * implementation is evaluation.formats.records.merge_passages (assessor/judging/spans.py
+ * implementation is focal.evaluation.formats.records.merge_passages (focal/assessor/judging/spans.py
  * builds on it); tests/static/test_passages_js.py runs this module under node on a table of
  * cases and checks that it answers as the Python functions do.
  *

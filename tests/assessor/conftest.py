@@ -27,12 +27,20 @@ from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 
-from assessor.campaign.people.users import hash_password, issue_token
-from assessor.judging import judgements
-from assessor.store import db, migrate, texts
-from assessor.store.models import Assignment, Collection, Document, Pool, PoolEntry, Topic, User
-from assessor.web.app import create_app
-from evaluation.text.document import Document as ParsedDocument
+from focal.assessor.campaign.people.users import hash_password, issue_token
+from focal.assessor.judging import judgements
+from focal.assessor.store import db, migrate, texts
+from focal.assessor.store.models import (
+    Assignment,
+    Collection,
+    Document,
+    Pool,
+    PoolEntry,
+    Topic,
+    User,
+)
+from focal.assessor.web.app import create_app
+from focal.evaluation.text.document import Document as ParsedDocument
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from evaluation.text.document import Document
+from focal.evaluation.text.document import Document
 
 from .campaign_steps import DEMO, Campaign, log_in
 from .conftest import Browse, wait_for

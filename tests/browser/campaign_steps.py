@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page, expect
 
-from assessor.cli.main import main
-from assessor.web.app import create_app
+from focal.assessor.cli.main import main
+from focal.assessor.web.app import create_app
 
 from .conftest import served_app
 

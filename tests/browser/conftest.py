@@ -23,13 +23,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
-from assessor.campaign.people.users import add_user, assign_topic
-from assessor.campaign.setup.importing import import_collection
-from assessor.cli.main import main
-from assessor.store import db, migrate
-from assessor.store.models import Assignment, Pool, PoolEntry, Run, RunResult, Topic, User
-from assessor.web.app import create_app
-from evaluation.text.document import Document
+from focal.assessor.campaign.people.users import add_user, assign_topic
+from focal.assessor.campaign.setup.importing import import_collection
+from focal.assessor.cli.main import main
+from focal.assessor.store import db, migrate
+from focal.assessor.store.models import Assignment, Pool, PoolEntry, Run, RunResult, Topic, User
+from focal.assessor.web.app import create_app
+from focal.evaluation.text.document import Document
 
 from ..conftest import wait_until
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from assessor.campaign.people.users import add_user, assign_topic
-from assessor.campaign.setup.importing import import_collection
-from assessor.store import db, migrate
-from assessor.store.models import Collection
-from assessor.web.app import create_app
+from focal.assessor.campaign.people.users import add_user, assign_topic
+from focal.assessor.campaign.setup.importing import import_collection
+from focal.assessor.store import db, migrate
+from focal.assessor.store.models import Collection
+from focal.assessor.web.app import create_app
 
 from .conftest import PASSWORDS, Browse, LiveSite, pooled_topic, served_app, wait_for
 

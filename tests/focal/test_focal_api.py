@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import focal
-from evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval import eval_command
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DEMO_QRELS = str(REPOSITORY / "demo" / "qrels" / "demo.qrels")
@@ -199,7 +199,7 @@ def test_neither_import_focal_nor_a_command_loads_pandas() -> None:
 
     script = (
         "import sys; import focal; from click.testing import CliRunner; "
-        "from assessor.cli.main import main; "
+        "from focal.assessor.cli.main import main; "
         f"r = CliRunner().invoke(main, ['eval', '--task', 'articles', '-m', 'AP', {DEMO_QRELS!r}, "
         f"{DEMO_RUNS[0]!r}, {DEMO_RUNS[1]!r}]); "
         "assert r.exit_code == 0, r.output; print('pandas' in sys.modules)"

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol.runs import read_run
-from pooling.article_column import ArticleColumn
-from pooling.ranked import ranked_run, read_ranked_run, read_ranked_runs
-from pooling.strategies import build_pool
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.runs import read_run
+from focal.pooling.article_column import ArticleColumn
+from focal.pooling.ranked import ranked_run, read_ranked_run, read_ranked_runs
+from focal.pooling.strategies import build_pool
 
 
 @settings(deadline=None)

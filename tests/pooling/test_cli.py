@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assessor.cli.main import main as focal
-from pooling.cli.commands import pool
+from focal.assessor.cli.main import main as focal
+from focal.pooling.cli.commands import pool
 
 HEADER = "topic\tarticle\tfirst_round\tbest_rank\tcontributing_runs"
 

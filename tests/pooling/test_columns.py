@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol.columns import RunColumns, columns_of_run, read_run_columns
-from evaluation.formats.fol.runs import read_run
-from evaluation.formats.records import Result, Run
-from pooling.io import in_article_lines, in_article_results, in_article_rows
-from pooling.ranked import ranked_run, read_ranked_run
-from pooling.records import RankedRun
-from pooling.strategies import build_pool
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.columns import RunColumns, columns_of_run, read_run_columns
+from focal.evaluation.formats.fol.runs import read_run
+from focal.evaluation.formats.records import Result, Run
+from focal.pooling.io import in_article_lines, in_article_results, in_article_rows
+from focal.pooling.ranked import ranked_run, read_ranked_run
+from focal.pooling.records import RankedRun
+from focal.pooling.strategies import build_pool
 
 Outcome = tuple[str, dict[str, list[str]]] | tuple[str | None, int | None, str]
 

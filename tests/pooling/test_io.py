@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats.records import Result, Run
-from pooling.io import (
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.records import Result, Run
+from focal.pooling.io import (
     in_article_lines,
     in_article_results,
     read_groups,
     read_pool,
     write_pool,
 )
-from pooling.ranked import as_ranked, ranked_run
-from pooling.records import RankedRun
-from pooling.strategies import top_n_pool
+from focal.pooling.ranked import as_ranked, ranked_run
+from focal.pooling.records import RankedRun
+from focal.pooling.strategies import top_n_pool
 
 
 def run_of(rows: list[tuple[str, str]], run_id: str = "r", file: str = "r.run") -> Run:

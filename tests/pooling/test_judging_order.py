@@ -1,4 +1,4 @@
-"""The judging-order policies (pooling.ordering): hand-worked choices on a tiny pool, every
+"""The judging-order policies (focal.pooling.ordering): hand-worked choices on a tiny pool, every
 policy judging each pooled article exactly once, reproducibility from the seed, the live
 suggestion replayed from an assessor's judgements, and the estimate of relevant unjudged."""
 
@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pooling.ordering.arms import Arms
-from pooling.ordering.estimate import unjudged_relevant
-from pooling.ordering.policies import POLICIES, policy_for
-from pooling.ordering.replay import judging_order, suggest
+from focal.pooling.ordering.arms import Arms
+from focal.pooling.ordering.estimate import unjudged_relevant
+from focal.pooling.ordering.policies import POLICIES, policy_for
+from focal.pooling.ordering.replay import judging_order, suggest
 
 # Three runs over a pool of eleven articles; z is pooled but retrieved by no run.
 RUNS = [("r1", ["a", "b", "c", "d"]), ("r2", ["e", "a", "f", "g"]), ("r3", ["h", "i", "j", "a"])]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pooling.io import order_articles, pool_lines
-from pooling.records import Pool, RankedRun
-from pooling.stats import leave_group_out, pool_statistics
-from pooling.strategies import depth_k_pool, fusion_pool, top_n_pool
+from focal.pooling.io import order_articles, pool_lines
+from focal.pooling.records import Pool, RankedRun
+from focal.pooling.stats import leave_group_out, pool_statistics
+from focal.pooling.strategies import depth_k_pool, fusion_pool, top_n_pool
 
 ARTICLES = st.sampled_from([str(n) for n in range(1, 30)])
 RUNS = st.lists(

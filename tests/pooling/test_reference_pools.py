@@ -1,7 +1,7 @@
 """Pools against a slow, obviously-correct reference, on synthetic runs and the real INEX 2010 runs.
 
 The reference is written from the definitions (spec section 6), not from the incremental loops of
-`pooling.strategies`: the top-n pool after k rounds is *the set of articles of every result
+`focal.pooling.strategies`: the top-n pool after k rounds is *the set of articles of every result
 ranked k or better*, and the pool is that set for the smallest k that reaches the size.
 """
 
@@ -15,9 +15,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pooling.cli.commands import pool as pool_command
-from pooling.records import Pool, RankedRun
-from pooling.strategies import depth_k_pool, fusion_pool, top_n_pool
+from focal.pooling.cli.commands import pool as pool_command
+from focal.pooling.records import Pool, RankedRun
+from focal.pooling.strategies import depth_k_pool, fusion_pool, top_n_pool
 
 PlainRuns = list[tuple[str, dict[str, list[str]]]]
 Row = tuple[str, int, int, tuple[str, ...]]  # article, first_round, best_rank, runs
@@ -200,7 +200,7 @@ def shared_runs(inex2010: Path) -> tuple[list[Path], PlainRuns]:
 
 @pytest.mark.parametrize("size", [1, 50, 100, 500])
 def test_top_n_on_the_inex_2010_runs(shared_runs: tuple[list[Path], PlainRuns], size: int) -> None:
-    from evaluation.formats.fol.runs import read_run
+    from focal.evaluation.formats.fol.runs import read_run
 
     paths, plain = shared_runs
     runs = [read_run(path) for path in paths]

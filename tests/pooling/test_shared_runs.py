@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from pooling.cli.commands import pool
+from focal.pooling.cli.commands import pool
 
 
 def fol_runs(inex2010: Path) -> list[Path]:
@@ -88,7 +88,7 @@ def test_output_does_not_depend_on_the_hash_seed(inex2010: Path, tmp_path: Path)
     outputs = []
     for hash_seed in ("1", "2"):
         target = tmp_path / f"pool-{hash_seed}.tsv"
-        code = "import sys; from assessor.cli.main import main; sys.exit(main())"
+        code = "import sys; from focal.assessor.cli.main import main; sys.exit(main())"
         args = [
             "pool",
             "--method",

@@ -6,11 +6,11 @@ The top-n pool of size 4 (two rounds) is a1 (A, B), b1 (B), a2 (A, C), c1 (C).
 
 from __future__ import annotations
 
-from evaluation.formats.records import Judgement
-from pooling.adaptive import extend_pool
-from pooling.records import Pool, RankedRun, TopicPool
-from pooling.stats import leave_group_out, pool_statistics
-from pooling.strategies import depth_k_pool, top_n_pool
+from focal.evaluation.formats.records import Judgement
+from focal.pooling.adaptive import extend_pool
+from focal.pooling.records import Pool, RankedRun, TopicPool
+from focal.pooling.stats import leave_group_out, pool_statistics
+from focal.pooling.strategies import depth_k_pool, top_n_pool
 
 A = RankedRun("A", {"1": ["a1", "a2", "a1", "a3", "a4"]})
 B = RankedRun("B", {"1": ["b1", "a1", "b2"]})

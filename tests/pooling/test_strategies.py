@@ -21,15 +21,21 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from evaluation.formats._source import collector_paused
-from pooling.records import (
+from focal.evaluation.formats._source import collector_paused
+from focal.pooling.records import (
     FUSED_ROUND,
     Pool,
     PooledArticle,
     RankedRun,
     pooled_articles,
 )
-from pooling.strategies import build_pool, depth_k_pool, fused_ranking, fusion_pool, top_n_pool
+from focal.pooling.strategies import (
+    build_pool,
+    depth_k_pool,
+    fused_ranking,
+    fusion_pool,
+    top_n_pool,
+)
 
 A = RankedRun("A", {"1": ["a1", "a2", "a1", "a3", "a4"]})
 B = RankedRun("B", {"1": ["b1", "a1", "b2"]})

@@ -1,8 +1,8 @@
 """Top-n pools on integer article ids equal the pools of the rounds on strings.
 
-`pooling.topn_arrays` pools runs read as `ArticleColumn`s of numeric ids with a matrix of rounds;
-the same runs given as lists of strings take the rounds of `pooling.topn`. Both must give the
-same pool: articles, order, first rounds, contributors, depths and rounds read.
+`focal.pooling.topn_arrays` pools runs read as `ArticleColumn`s of numeric ids with a matrix of
+rounds; the same runs given as lists of strings take the rounds of `focal.pooling.topn`. Both must
+give the same pool: articles, order, first rounds, contributors, depths and rounds read.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pooling.article_column import ArticleColumn
-from pooling.records import RankedRun, RunLists
-from pooling.strategies import top_n_pool
-from pooling.topn import top_n_topic_pool
-from pooling.topn_arrays import numeric_columns
+from focal.pooling.article_column import ArticleColumn
+from focal.pooling.records import RankedRun, RunLists
+from focal.pooling.strategies import top_n_pool
+from focal.pooling.topn import top_n_topic_pool
+from focal.pooling.topn_arrays import numeric_columns
 
 ARTICLES = st.lists(st.integers(0, 40), min_size=1, max_size=70)
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assessor.cli.main import main
-from evaluation.cli.eval_elements import element_values
-from evaluation.measures.elements.topic import ElementOptions
-from reliability.api import study_setup
+from focal.assessor.cli.main import main
+from focal.evaluation.cli.eval_elements import element_values
+from focal.evaluation.measures.elements.topic import ElementOptions
+from focal.reliability.api import study_setup
 
 DEMO = Path(__file__).resolve().parents[2] / "demo"
 QRELS = str(DEMO / "qrels" / "demo.qrels")
@@ -150,10 +150,10 @@ def test_element_qrels_files_score_as_the_fol_qrels_they_come_from(
 ) -> None:
     # the demo's FOL qrels exported as element qrels (the 2005/2006 layout) and read back: the
     # study's full scores are those of the FOL qrels with the collection
-    from evaluation.formats.convert import Collection
-    from evaluation.formats.exports import write_elements
-    from evaluation.formats.fol.qrels import read_qrels
-    from evaluation.relevance.element_qrels import derived_articles
+    from focal.evaluation.formats.convert import Collection
+    from focal.evaluation.formats.exports import write_elements
+    from focal.evaluation.formats.fol.qrels import read_qrels
+    from focal.evaluation.relevance.element_qrels import derived_articles
 
     exported = tmp_path / "elements.qrels"
     with exported.open("w", encoding="utf-8") as stream:

@@ -10,11 +10,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.fol.qrels import read_qrels
-from pooling.ranked import as_ranked, read_ranked_run
-from pooling.records import RankedRun
-from reliability import judgements
-from reliability.judgements import (
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.pooling.ranked import as_ranked, read_ranked_run
+from focal.pooling.records import RankedRun
+from focal.reliability import judgements
+from focal.reliability.judgements import (
     depth_holding,
     depth_pools,
     leave_out_pools,

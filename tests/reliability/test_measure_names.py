@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reliability.api import example, pool_depths
+from focal.reliability.api import example, pool_depths
 
 
 def test_ap_and_map_give_the_same_study() -> None:

@@ -1,6 +1,6 @@
-"""Re-scoring on reduced judgements (`reliability.rescoring`) gives, to the last bit, the scores
-of the topic-by-topic path (`reliability.scores.score_matrix`) on generated campaigns, for the
-focused and thorough iP measures and the article measures MAP and P@k: article ids
+"""Re-scoring on reduced judgements (`focal.reliability.rescoring`) gives, to the last bit, the
+scores of the topic-by-topic path (`focal.reliability.scores.score_matrix`) on generated campaigns,
+for the focused and thorough iP measures and the article measures MAP and P@k: article ids
 of every form (`d3-17`, plain numbers), several passages per article, results past passages and
 overlapping thorough results, a topic without relevant articles, on sampled, depth-restricted
 and emptied judgements."""
@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evaluation.formats.records import Judgement, Result, Run
-from reliability.judgements import restrict_to, sample_judgements
-from reliability.rescoring import rescorer
-from reliability.scores import score_matrix
+from focal.evaluation.formats.records import Judgement, Result, Run
+from focal.reliability.judgements import restrict_to, sample_judgements
+from focal.reliability.rescoring import rescorer
+from focal.reliability.scores import score_matrix
 
 
 def campaign(seed: int, thorough: bool) -> tuple[dict[str, dict[str, Judgement]], list[Run]]:

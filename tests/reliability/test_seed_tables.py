@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats
 
-from evaluation.formats.fol.columns import read_run_columns
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.measures.evaluate import evaluate
-from reliability.cli.commands import reliability
-from reliability.queries import query_sampling, threshold
-from reliability.scores import ScoreMatrix
+from focal.evaluation.formats.fol.columns import read_run_columns
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.measures.evaluate import evaluate
+from focal.reliability.cli.commands import reliability
+from focal.reliability.queries import query_sampling, threshold
+from focal.reliability.scores import ScoreMatrix
 
 from .conftest import GROUPS, RUNS
 from .test_studies import hand_restricted_qrels
@@ -123,8 +123,8 @@ def test_percent_pools_worked_by_hand(campaign: Campaign) -> None:
     depth (distinct rank): depth 1 a1 x2 a6 q4; depth 2 adds x1 a2 a4 a3 (8 in all); depth 3
     adds none; depth 4 adds a5 q2; depth 5 q1. So d_Q(100) = 2 (8 ≥ 8), d_Q(50) = 1 (4 ≥ 4),
     d_Q(60) = 2 (5 needed)."""
-    from pooling.ranked import as_ranked, read_ranked_run
-    from reliability.judgements import percent_pools
+    from focal.pooling.ranked import as_ranked, read_ranked_run
+    from focal.reliability.judgements import percent_pools
 
     ranked = as_ranked(read_ranked_run(path) for path in campaign[1])
     pools, depths = percent_pools(ranked, read_qrels(campaign[0]), [50, 60, 100])
@@ -168,7 +168,7 @@ def test_topics_margin_and_the_table_7_reading(campaign: Campaign) -> None:
 def test_doctests() -> None:
     import doctest
 
-    from reliability import coverage, queries
+    from focal.reliability import coverage, queries
 
     for module in (coverage, queries):
         failures, tried = doctest.testmod(module)

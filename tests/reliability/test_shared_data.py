@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.cli.eval import eval_command
-from reliability.cli.commands import reliability
+from focal.evaluation.cli.eval import eval_command
+from focal.reliability.cli.commands import reliability
 
 RUN_IDS = ("bert-passages", "bert-passages-half", "indri-passages", "indri-passages-b")
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.formats.fol.columns import read_run_columns
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.measures.evaluate import evaluate
-from reliability.cli.commands import reliability
-from reliability.studies import Setup, pool_sampling
+from focal.evaluation.formats.fol.columns import read_run_columns
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.measures.evaluate import evaluate
+from focal.reliability.cli.commands import reliability
+from focal.reliability.studies import Setup, pool_sampling
 
 from .conftest import GROUPS, RUNS, qrels_text
 
@@ -141,7 +141,7 @@ def test_fewer_than_three_runs_are_refused(campaign: Campaign, tmp_path: Path) -
 def test_significant_pairs_are_those_focal_compare_finds(
     campaign: Campaign, test: str, correction: str
 ) -> None:
-    from evaluation.cli.compare import compare_command
+    from focal.evaluation.cli.compare import compare_command
 
     options = ["--test", test, "--correction", correction, "--alpha", "0.3"]
     compared = CliRunner().invoke(

@@ -2,7 +2,7 @@
 
 The assessment screen shows a queued highlight before the server answers, so
 `static/assess/passages.js` merges passages itself; the server's one implementation is
-`evaluation.formats.records.merge_passages` (and `assessor.judging.spans.remove_span`
+`focal.evaluation.formats.records.merge_passages` (and `focal.assessor.judging.spans.remove_span`
 for removal). Node runs the ES module as it is (passages_harness.mjs) on one table of cases
 and every answer must equal Python's: without the text (plain ATOM) and with it (ends trimmed of
 whitespace; gaps of whitespace and punctuation closed unless the campaign switched that off).
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from assessor.judging.spans import remove_span
-from evaluation.formats.records import merge_passages
+from focal.assessor.judging.spans import remove_span
+from focal.evaluation.formats.records import merge_passages
 
 HARNESS = Path(__file__).with_name("passages_harness.mjs")
 

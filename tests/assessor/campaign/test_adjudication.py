@@ -14,15 +14,15 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from assessor.campaign.errors import CampaignError
-from assessor.campaign.results import adjudication, gold_qrels
-from assessor.campaign.results.agreement import Highlights
-from assessor.campaign.results.qrels_export import qrels_text
-from assessor.cli import support
-from assessor.cli.main import main
-from assessor.store import db
-from assessor.store.gold import GoldJudgement
-from assessor.store.models import User
+from focal.assessor.campaign.errors import CampaignError
+from focal.assessor.campaign.results import adjudication, gold_qrels
+from focal.assessor.campaign.results.agreement import Highlights
+from focal.assessor.campaign.results.qrels_export import qrels_text
+from focal.assessor.cli import support
+from focal.assessor.cli.main import main
+from focal.assessor.store import db
+from focal.assessor.store.gold import GoldJudgement
+from focal.assessor.store.models import User
 
 from ..conftest import Seeded, double_judge
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from assessor.campaign.setup.archives import unpack_archive
-from assessor.campaign.setup.uploads import UploadError, UploadLimits
+from focal.assessor.campaign.setup.archives import unpack_archive
+from focal.assessor.campaign.setup.uploads import UploadError, UploadLimits
 
 ARTICLE = b"<article><title>A</title><bdy><p>Text.</p></bdy></article>"
 MIB = 1024**2

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assessor.cli.main import main
-from evaluation.cli.eval import eval_command
+from focal.assessor.cli.main import main
+from focal.evaluation.cli.eval import eval_command
 
 from ..conftest import Seeded
 

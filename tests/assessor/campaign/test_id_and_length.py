@@ -12,13 +12,13 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import func, select
 
-from assessor.campaign.people.users import issue_token
-from assessor.campaign.setup.importing import PLACEHOLDER_COLLECTION
-from assessor.cli import support
-from assessor.cli.main import main
-from assessor.store import db, texts
-from assessor.store.models import Collection, Document, Judgement, Topic, User
-from evaluation.text.document import Document as ParsedDocument
+from focal.assessor.campaign.people.users import issue_token
+from focal.assessor.campaign.setup.importing import PLACEHOLDER_COLLECTION
+from focal.assessor.cli import support
+from focal.assessor.cli.main import main
+from focal.assessor.store import db, texts
+from focal.assessor.store.models import Collection, Document, Judgement, Topic, User
+from focal.evaluation.text.document import Document as ParsedDocument
 
 from ..conftest import Seeded
 

@@ -13,9 +13,9 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from assessor.campaign.errors import CampaignError
-from assessor.campaign.setup.archives import unpack_archive
-from assessor.campaign.setup.import_jobs import (
+from focal.assessor.campaign.errors import CampaignError
+from focal.assessor.campaign.setup.archives import unpack_archive
+from focal.assessor.campaign.setup.import_jobs import (
     READING,
     STORING,
     cancel_job,
@@ -25,12 +25,12 @@ from assessor.campaign.setup.import_jobs import (
     run_job,
     run_requested,
 )
-from assessor.campaign.setup.import_requests import ImportRequest
-from assessor.campaign.setup.importing import Progress
-from assessor.campaign.setup.upload_imports import LIMITS, Received, receive
-from assessor.store import db
-from assessor.store.models import ImportJob, Topic
-from evaluation.errors import FormatError
+from focal.assessor.campaign.setup.import_requests import ImportRequest
+from focal.assessor.campaign.setup.importing import Progress
+from focal.assessor.campaign.setup.upload_imports import LIMITS, Received, receive
+from focal.assessor.store import db
+from focal.assessor.store.models import ImportJob, Topic
+from focal.evaluation.errors import FormatError
 
 from ...conftest import DEMO
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from assessor.campaign.setup.import_jobs import create_job
-from assessor.campaign.setup.import_requests import ImportRequest
-from assessor.campaign.setup.job_queue import open_queue, queue_name
-from assessor.campaign.setup.uploads import data_directory
-from assessor.store import db
-from assessor.store.models import ImportJob
+from focal.assessor.campaign.setup.import_jobs import create_job
+from focal.assessor.campaign.setup.import_requests import ImportRequest
+from focal.assessor.campaign.setup.job_queue import open_queue, queue_name
+from focal.assessor.campaign.setup.uploads import data_directory
+from focal.assessor.store import db
+from focal.assessor.store.models import ImportJob
 
 from ...conftest import DEMO, wait_until
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from assessor.campaign.people.notes import save_note
-from assessor.campaign.results.notes_export import escape_field, notes_text, unescape_field
-from assessor.campaign.results.qrels_export import ExportError
-from assessor.cli.main import main
-from assessor.store import db
-from assessor.store.models import Assignment
+from focal.assessor.campaign.people.notes import save_note
+from focal.assessor.campaign.results.notes_export import escape_field, notes_text, unescape_field
+from focal.assessor.campaign.results.qrels_export import ExportError
+from focal.assessor.cli.main import main
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment
 
 from ..conftest import Seeded, double_judge
 

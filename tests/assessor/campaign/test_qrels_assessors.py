@@ -11,15 +11,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from assessor.campaign.results.qrels_assessors import qrels_with_assessors_text, topic_assessors
-from assessor.campaign.results.qrels_export import (
+from focal.assessor.campaign.results.qrels_assessors import (
+    qrels_with_assessors_text,
+    topic_assessors,
+)
+from focal.assessor.campaign.results.qrels_export import (
     ExportError,
     SeveralAssessors,
     collect_qrels,
     qrels_text,
 )
-from assessor.cli.main import main
-from assessor.store import db
+from focal.assessor.cli.main import main
+from focal.assessor.store import db
 
 from ..conftest import Seeded
 

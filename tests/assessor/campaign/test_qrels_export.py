@@ -8,12 +8,12 @@ import pytest
 from click.testing import CliRunner, Result
 from lxml import etree
 
-from assessor.campaign.results.qrels_export import collect_qrels, qrels_text
-from assessor.cli.main import main
-from assessor.judging.elements import save_values, set_topic_mode
-from assessor.store import db
-from evaluation.relevance.twophase import start_two_phase
-from evaluation.text.document import Document as ParsedDocument
+from focal.assessor.campaign.results.qrels_export import collect_qrels, qrels_text
+from focal.assessor.cli.main import main
+from focal.assessor.judging.elements import save_values, set_topic_mode
+from focal.assessor.store import db
+from focal.evaluation.relevance.twophase import start_two_phase
+from focal.evaluation.text.document import Document as ParsedDocument
 
 from ..conftest import Seeded
 

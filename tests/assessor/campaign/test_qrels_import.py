@@ -10,11 +10,11 @@ from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import func, select
 
-from assessor.campaign.results.qrels_export import collect_qrels, qrels_text
-from assessor.campaign.setup.qrels_import import PLACEHOLDER_COLLECTION, import_qrels
-from assessor.cli.imports import import_qrels_command
-from assessor.store import db
-from assessor.store.models import (
+from focal.assessor.campaign.results.qrels_export import collect_qrels, qrels_text
+from focal.assessor.campaign.setup.qrels_import import PLACEHOLDER_COLLECTION, import_qrels
+from focal.assessor.cli.imports import import_qrels_command
+from focal.assessor.store import db
+from focal.assessor.store.models import (
     Assignment,
     Collection,
     Document,
@@ -24,8 +24,8 @@ from assessor.store.models import (
     Topic,
     User,
 )
-from evaluation.errors import FormatError
-from evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.qrels import read_qrels
 
 from ..conftest import Seeded
 

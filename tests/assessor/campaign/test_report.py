@@ -22,12 +22,12 @@ from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assessor.campaign.results.report.assessment_report import build_report
-from assessor.campaign.results.timing import ArticleTime, article_time
-from assessor.cli import support
-from assessor.cli.main import main
-from assessor.store import db
-from assessor.store.models import Event, Judgement, ViewEvent
+from focal.assessor.campaign.results.report.assessment_report import build_report
+from focal.assessor.campaign.results.timing import ArticleTime, article_time
+from focal.assessor.cli import support
+from focal.assessor.cli.main import main
+from focal.assessor.store import db
+from focal.assessor.store.models import Event, Judgement, ViewEvent
 
 from ..conftest import Seeded
 

@@ -4,9 +4,9 @@ alice's highlights and 2005 values added to article 1001 (paths of tests/assesso
 
 from __future__ import annotations
 
-from assessor.campaign.results.report.assessment_report import build_report
-from assessor.store import db
-from assessor.store.models import Event
+from focal.assessor.campaign.results.report.assessment_report import build_report
+from focal.assessor.store import db
+from focal.assessor.store.models import Event
 
 from ..conftest import Seeded
 from .test_report import logged
@@ -51,7 +51,7 @@ def test_relevant_elements_and_assessor_behaviour(logged: Seeded) -> None:
 def test_doctests() -> None:
     import doctest
 
-    from assessor.campaign.results.report import behaviour as report_behaviour
+    from focal.assessor.campaign.results.report import behaviour as report_behaviour
 
     failures, tried = doctest.testmod(report_behaviour)
     assert failures == 0 and tried > 0
@@ -62,7 +62,7 @@ def test_pooling_rounds_count_passages_as_seed_003_fig_2(logged: Seeded) -> None
     both relevant; round 2 brings 1002 (not relevant), and the pool holds 3."""
     from sqlalchemy import select
 
-    from assessor.store.models import Pool, Run, RunResult
+    from focal.assessor.store.models import Pool, Run, RunResult
 
     with db.session_scope(logged.app) as session:
         for name, articles in (("r1", ["1001", "1002"]), ("r2", ["1003", "1002"])):

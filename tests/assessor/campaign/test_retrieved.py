@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from assessor.campaign.pools.retrieved import RetrievedSpan, retrieved_spans
-from assessor.campaign.setup.importing import import_runs
-from assessor.store import db, texts
-from assessor.store.models import Document
+from focal.assessor.campaign.pools.retrieved import RetrievedSpan, retrieved_spans
+from focal.assessor.campaign.setup.importing import import_runs
+from focal.assessor.store import db, texts
+from focal.assessor.store.models import Document
 
 
 def test_fol_element_and_article_results_become_spans(seeded: Any, tmp_path: Path) -> None:

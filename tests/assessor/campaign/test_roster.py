@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from assessor.campaign.people import roster
-from assessor.judging import judgements
-from assessor.judging.elements import article_summaries, set_topic_mode, topic_modes
-from assessor.store import db
-from assessor.store.models import Assignment, Topic
+from focal.assessor.campaign.people import roster
+from focal.assessor.judging import judgements
+from focal.assessor.judging.elements import article_summaries, set_topic_mode, topic_modes
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, Topic
 
 from ..conftest import Seeded
 

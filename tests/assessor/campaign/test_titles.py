@@ -12,11 +12,11 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from assessor.campaign.setup.importing import import_collection
-from assessor.campaign.setup.titles import article_title, collapse
-from assessor.store import db
-from assessor.store.models import TITLE_LENGTH, Document
-from evaluation.text.document import Document as ParsedDocument
+from focal.assessor.campaign.setup.importing import import_collection
+from focal.assessor.campaign.setup.titles import article_title, collapse
+from focal.assessor.store import db
+from focal.assessor.store.models import TITLE_LENGTH, Document
+from focal.evaluation.text.document import Document as ParsedDocument
 
 from ...conftest import DEMO, shared_path
 

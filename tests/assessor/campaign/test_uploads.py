@@ -6,8 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from assessor.campaign.setup.upload_imports import server_collection_folder, server_run_files
-from assessor.campaign.setup.uploads import UploadError, allowed_path, import_roots, upload_name
+from focal.assessor.campaign.setup.upload_imports import server_collection_folder, server_run_files
+from focal.assessor.campaign.setup.uploads import (
+    UploadError,
+    allowed_path,
+    import_roots,
+    upload_name,
+)
 
 
 def test_a_path_under_a_root_is_allowed_and_resolved(tmp_path: Path) -> None:

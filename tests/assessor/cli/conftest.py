@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 
 
 @pytest.fixture

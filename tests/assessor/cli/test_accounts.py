@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from assessor.web.app import create_app
+from focal.assessor.web.app import create_app
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from assessor.cli import support
-from assessor.cli.main import main
+from focal.assessor.cli import support
+from focal.assessor.cli.main import main
 
 from ..conftest import Seeded, double_judge
 

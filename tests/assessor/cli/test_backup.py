@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import select
 
-from assessor.cli.main import main
-from assessor.judging import judgements
-from assessor.store import db
-from assessor.store.models import Assignment, Judgement
-from assessor.web.app import create_app
+from focal.assessor.cli.main import main
+from focal.assessor.judging import judgements
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, Judgement
+from focal.assessor.web.app import create_app
 
 from ..conftest import seed
 

@@ -13,10 +13,10 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor.campaign.errors import CampaignError
-from assessor.campaign.setup.profiles import set_display_profile
-from assessor.store import db
-from assessor.store.models import Collection, Document
+from focal.assessor.campaign.errors import CampaignError
+from focal.assessor.campaign.setup.profiles import set_display_profile
+from focal.assessor.store import db
+from focal.assessor.store.models import Collection, Document
 
 from ..conftest import Seeded, write_collection
 

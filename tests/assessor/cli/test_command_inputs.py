@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 
 from ...conftest import DEMO
 

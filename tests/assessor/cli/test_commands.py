@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from assessor.web.app import create_app
+from focal.assessor.web.app import create_app
 
 from ..conftest import write_collection
 

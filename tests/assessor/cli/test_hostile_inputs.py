@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from assessor.cli.main import main
-from assessor.store import db
-from assessor.store.models import Base
-from assessor.web.app import create_app
+from focal.assessor.cli.main import main
+from focal.assessor.store import db
+from focal.assessor.store.models import Base
+from focal.assessor.web.app import create_app
 
 from ..conftest import write_collection
 

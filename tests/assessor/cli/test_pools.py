@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from assessor.store import db
-from assessor.store.models import Pool, PoolEntry
-from assessor.web.app import create_app
+from focal.assessor.store import db
+from focal.assessor.store.models import Pool, PoolEntry
+from focal.assessor.web.app import create_app
 
 from .test_commands import prepared
 

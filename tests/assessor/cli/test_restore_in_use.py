@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import create_engine, text
 
-from assessor.cli.main import main
-from assessor.store import db
-from assessor.web.app import create_app
+from focal.assessor.cli.main import main
+from focal.assessor.store import db
+from focal.assessor.web.app import create_app
 
 from ..conftest import seed
 

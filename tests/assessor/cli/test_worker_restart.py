@@ -21,12 +21,12 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from assessor.campaign.setup.import_jobs import create_job, retry_job
-from assessor.campaign.setup.import_requests import ImportRequest
-from assessor.store import db
-from assessor.store.models import Document, ImportJob
-from assessor.web.app import create_app
-from assessor.web.jobs import queue_of
+from focal.assessor.campaign.setup.import_jobs import create_job, retry_job
+from focal.assessor.campaign.setup.import_requests import ImportRequest
+from focal.assessor.store import db
+from focal.assessor.store.models import Document, ImportJob
+from focal.assessor.web.app import create_app
+from focal.assessor.web.jobs import queue_of
 
 from ...conftest import wait_until
 

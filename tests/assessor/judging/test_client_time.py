@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 
-from assessor.judging.operations import InvalidOperation, Operation, parse_client_time
+from focal.assessor.judging.operations import InvalidOperation, Operation, parse_client_time
 
 
 @pytest.mark.parametrize(

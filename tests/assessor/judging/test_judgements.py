@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from assessor.judging import judgements
-from assessor.store import db
-from assessor.store.models import Assignment, Event, Judgement
+from focal.assessor.judging import judgements
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, Event, Judgement
 
 ARTICLE = "1001"
 
@@ -238,7 +238,7 @@ def test_highlights_separated_by_a_full_stop_merge_and_ends_lose_their_spaces(wo
 
 
 def test_with_the_campaign_setting_off_a_full_stop_keeps_passages_apart(work: Any) -> None:
-    from assessor.store.settings import CampaignSettings, read_settings, save_settings
+    from focal.assessor.store.settings import CampaignSettings, read_settings, save_settings
 
     session, assignment, text = work
     assert read_settings(session) == CampaignSettings()  # no row: joined by default

@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from assessor.judging import judgements
-from assessor.store import db
-from assessor.store.models import Assignment, Event, Judgement
+from focal.assessor.judging import judgements
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, Event, Judgement
 
 from ..conftest import Seeded
 

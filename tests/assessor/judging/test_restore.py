@@ -12,8 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor.store import db
-from assessor.store.models import Event
+from focal.assessor.store import db
+from focal.assessor.store.models import Event
 
 from ..conftest import Seeded
 

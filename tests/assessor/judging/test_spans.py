@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assessor.judging.spans import add_span, normalise, remove_span
+from focal.assessor.judging.spans import add_span, normalise, remove_span
 
 
 def test_overlapping_and_touching_spans_merge() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from assessor.store import db
+from focal.assessor.store import db
 
 from ..conftest import Seeded
 

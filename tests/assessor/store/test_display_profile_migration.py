@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import inspect, text
 
-from assessor.store import db, migrate
+from focal.assessor.store import db, migrate
 
 
 def test_existing_collections_upgrade_to_null_and_downgrade_drops_the_column(

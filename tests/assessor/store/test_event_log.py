@@ -8,11 +8,11 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from assessor.campaign.results.timing import TIMED_OPERATIONS
-from assessor.judging.operations import OPERATIONS
-from assessor.store import db
-from assessor.store.event_log import EventKind, event_row, log_event, log_view
-from assessor.store.models import Event, ViewEvent
+from focal.assessor.campaign.results.timing import TIMED_OPERATIONS
+from focal.assessor.judging.operations import OPERATIONS
+from focal.assessor.store import db
+from focal.assessor.store.event_log import EventKind, event_row, log_event, log_view
+from focal.assessor.store.models import Event, ViewEvent
 
 from ..conftest import Seeded
 

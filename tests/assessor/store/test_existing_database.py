@@ -1,9 +1,9 @@
 """A database written by an earlier Focal still opens, upgrades in place and serves its work.
 
 `data/before_reshape.sql` is the SQL dump (sqlite3 `iterdump`) of a database that Focal made
-before its modules moved into `assessor/store|judging|campaign|web|cli`: `focal demo` material,
-then, through the judging API of that time, article 1001 of topic 9001 highlighted at [10, 40)
-and [40, 60) (merged by ATOM into [10, 60)), its BEP set at 12 and finished; article 1002 judged
+before its modules moved into `focal/assessor/store|judging|campaign|web|cli`: `focal demo`
+material, then, through the judging API of that time, article 1001 of topic 9001 highlighted at [10,
+40) and [40, 60) (merged by ATOM into [10, 60)), its BEP set at 12 and finished; article 1002 judged
 not relevant; a keyword, an API token, the topic switched to the 2005 mode (automatic too small
 under 55 characters) and `/article[1]` given exhaustivity 1. Document files were recorded as
 absolute paths; the dump writes the demo collection's folder as `@COLLECTION@`.
@@ -18,13 +18,13 @@ import pytest
 from alembic.script import ScriptDirectory
 from flask import Flask
 
-from assessor.campaign.people.assignments import keywords
-from assessor.campaign.results.qrels_export import collect_qrels, qrels_text
-from assessor.judging import judgements
-from assessor.judging.elements import load_values, topic_mode
-from assessor.store import db, migrate, texts
-from assessor.store.models import Assignment, Document
-from assessor.web.app import create_app
+from focal.assessor.campaign.people.assignments import keywords
+from focal.assessor.campaign.results.qrels_export import collect_qrels, qrels_text
+from focal.assessor.judging import judgements
+from focal.assessor.judging.elements import load_values, topic_mode
+from focal.assessor.store import db, migrate, texts
+from focal.assessor.store.models import Assignment, Document
+from focal.assessor.web.app import create_app
 
 from ..conftest import login
 

@@ -8,8 +8,8 @@ import pytest
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
-from assessor.store import db, migrate
-from assessor.store.models import Base
+from focal.assessor.store import db, migrate
+from focal.assessor.store.models import Base
 
 from ..conftest import empty_postgres
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from assessor.web.auth import organiser_required
+from focal.assessor.web.auth import organiser_required
 
 
 def test_login_sets_a_protected_session_cookie_and_redirects_to_next(

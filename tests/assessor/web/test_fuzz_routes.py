@@ -22,8 +22,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assessor.store import db
-from assessor.web.app import create_app
+from focal.assessor.store import db
+from focal.assessor.web.app import create_app
 
 from ..conftest import csrf_of, double_judge, empty_postgres, login, make_test_app, seed
 

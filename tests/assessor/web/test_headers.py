@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from assessor.web.headers import CONTENT_SECURITY_POLICY
+from focal.assessor.web.headers import CONTENT_SECURITY_POLICY
 
 from ..conftest import login, make_test_app, seed
 

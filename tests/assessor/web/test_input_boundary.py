@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from assessor.campaign.people import notes
-from assessor.store import db
-from assessor.store.models import Assignment, User
+from focal.assessor.campaign.people import notes
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, User
 
 from ..conftest import login
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assessor.campaign.setup.profiles import (
+from focal.assessor.campaign.setup.profiles import (
     DATA_ATTRIBUTES,
     MAX_DATA_VALUE,
     Profile,
@@ -26,9 +26,9 @@ from assessor.campaign.setup.profiles import (
     parse_profile,
     profile_names,
 )
-from assessor.web.rendering import render_document, render_events
-from evaluation.text.document import Document
-from evaluation.text.xmlsafe import parse_xml
+from focal.assessor.web.rendering import render_document, render_events
+from focal.evaluation.text.document import Document
+from focal.evaluation.text.xmlsafe import parse_xml
 
 from .document_html import DocumentReader, page, read_page
 

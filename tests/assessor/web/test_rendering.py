@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from assessor.web.rendering import render_document, tag_class
+from focal.assessor.web.rendering import render_document, tag_class
 
 from .document_html import page, read_page
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from assessor.campaign.errors import CampaignError
-from assessor.campaign.people.users import (
+from focal.assessor.campaign.errors import CampaignError
+from focal.assessor.campaign.people.users import (
     add_user,
     disable_user,
     enable_user,
@@ -20,8 +20,8 @@ from assessor.campaign.people.users import (
     parse_lifetime,
     revoke_tokens,
 )
-from assessor.store import db
-from assessor.store.models import ApiToken, utcnow
+from focal.assessor.store import db
+from focal.assessor.store.models import ApiToken, utcnow
 
 from ..conftest import PASSWORD, csrf_of, login
 
@@ -51,7 +51,7 @@ def test_a_session_cookie_copied_before_log_out_is_worthless_after_it(seeded: An
     )
     assert answer.status_code in (400, 401)  # the session is gone: no CSRF token, no user
     with db.session_scope(seeded.app) as session:
-        from assessor.store.models import Keyword
+        from focal.assessor.store.models import Keyword
 
         assert session.query(Keyword).count() == 0
     login(client, "alice")  # a new log-in works again
@@ -141,7 +141,7 @@ def test_wrong_passwords_are_limited_per_name_with_retry_after_and_logged(
     token = csrf_of(client)
     wrong = {"name": "alice", "password": "wrong", "csrf_token": token}
     assert [client.post("/login", data=wrong).status_code for _ in range(3)] == [401] * 3
-    with caplog.at_level(logging.WARNING, logger="assessor.web.rate_limits"):
+    with caplog.at_level(logging.WARNING, logger="focal.assessor.web.rate_limits"):
         refused = client.post("/login", data={**wrong, "password": PASSWORD})
     assert refused.status_code == 429  # even the right password, once the limit is reached
     assert int(refused.headers["Retry-After"]) > 0

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
-from assessor.campaign.people.users import add_user
-from assessor.store import db
+from focal.assessor.campaign.people.users import add_user
+from focal.assessor.store import db
 
 from ...conftest import serving
 from ..conftest import PASSWORD
@@ -87,7 +87,7 @@ def test_a_redis_url_without_the_redis_client_is_one_line(tmp_path: Path) -> Non
         "        if name.split('.')[0] == 'redis':\n"
         "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
         "sys.meta_path.insert(0, Absent())\n"
-        "from assessor.cli.main import main\n"
+        "from focal.assessor.cli.main import main\n"
         "sys.exit(main(['serve']))\n"
     )
     env = {

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from assessor.campaign.people import notes
-from assessor.cli.main import main
-from assessor.store import db
-from assessor.store.models import Assignment, User
+from focal.assessor.campaign.people import notes
+from focal.assessor.cli.main import main
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, User
 
 from ..conftest import double_judge, login
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from assessor.store import db
-from assessor.store.models import Topic
+from focal.assessor.store import db
+from focal.assessor.store.models import Topic
 
 from ..assessor_steps import MOUSEUP, SELECT
 from ..conftest import wait_for

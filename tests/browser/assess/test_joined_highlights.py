@@ -18,9 +18,9 @@ from playwright.sync_api import Page
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from assessor.store import db
-from assessor.store.models import Judgement
-from assessor.store.settings import CampaignSettings, save_settings
+from focal.assessor.store import db
+from focal.assessor.store.models import Judgement
+from focal.assessor.store.settings import CampaignSettings, save_settings
 
 from ..screenshots import screenshot
 from .test_assessing import passages_painted

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Page
 
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 
 from ..conftest import PASSWORDS, wait_for
 from .test_assessing import P1, P2, units

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from assessor.store import db
-from assessor.store.models import ViewEvent
+from focal.assessor.store import db
+from focal.assessor.store.models import ViewEvent
 
 from ...conftest import wait_until
 from ..conftest import Browse, LiveSite

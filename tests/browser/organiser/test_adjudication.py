@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser, expect
 
-from assessor.cli.main import main
-from evaluation.formats.fol.qrels import read_qrels
+from focal.assessor.cli.main import main
+from focal.evaluation.formats.fol.qrels import read_qrels
 
 from ..conftest import DEMO, Browse, LiveSite
 from ..conftest import DEMO_TOPIC as TOPIC

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page
 
-from assessor.cli.main import main
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.text.document import Document
+from focal.assessor.cli.main import main
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.text.document import Document
 
 from ..conftest import DEMO, Browse, LiveSite
 from ..conftest import DEMO_TOPIC as TOPIC

@@ -1,14 +1,14 @@
 """An organiser switches the demo campaign to Thompson sampling in Chromium; the assessor's
-"next" then opens the article the policy offers, as judgements arrive (pooling.ordering)."""
+"next" then opens the article the policy offers, as judgements arrive (focal.pooling.ordering)."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from assessor.campaign.pools.ordering import suggestion
-from assessor.store import db
-from assessor.store.models import Assignment
+from focal.assessor.campaign.pools.ordering import suggestion
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment
 
 from ..conftest import Browse, LiveSite
 

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 from sqlalchemy import func, select
 
-from assessor.store import db
-from assessor.store.models import Assignment, Document, Pool, Run, Topic, User
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, Document, Pool, Run, Topic, User
 
 from ..campaign_steps import (
     add_user,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.baseline.bm25 import (
+from focal.evaluation.baseline.bm25 import (
     Bm25Params,
     ScoredUnit,
     bm25_run,
@@ -17,9 +17,9 @@ from evaluation.baseline.bm25 import (
     tokenize,
     unit_spans,
 )
-from evaluation.cli.baseline import baseline
-from evaluation.formats.records import Topic
-from evaluation.text.document import Document
+from focal.evaluation.cli.baseline import baseline
+from focal.evaluation.formats.records import Topic
+from focal.evaluation.text.document import Document
 
 
 def topic(topic_id: str, title: str, description: str = "unused") -> Topic:
@@ -200,7 +200,7 @@ def test_cli_reports_a_broken_document_in_one_line(tmp_path: Path) -> None:
 
 
 def test_cli_is_reachable_through_focal() -> None:
-    from assessor.cli.main import main
+    from focal.assessor.cli.main import main
 
     outcome = CliRunner().invoke(main, ["baseline", "--help"])
     assert outcome.exit_code == 0

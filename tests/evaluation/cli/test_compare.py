@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from assessor.cli.main import main
-from evaluation.cli.compare_report import EFFECT_COLUMNS, TSV_HEADER
+from focal.assessor.cli.main import main
+from focal.evaluation.cli.compare_report import EFFECT_COLUMNS, TSV_HEADER
 
 from ...conftest import shared_path
 
@@ -259,7 +259,7 @@ def test_shared_runs_tsv_p_values_equal_scipy(
     )
     assert code == 0
     rows = [line.split("\t") for line in out.splitlines()[1:]]
-    from evaluation.formats.scores import read_scores
+    from focal.evaluation.formats.scores import read_scores
 
     values = read_scores([shared_scores]).of_measure("AiP")
     runs = list(values)
@@ -276,7 +276,7 @@ def test_shared_runs_tsv_p_values_equal_scipy(
 def test_agreement_form_works_on_the_command_itself_and_has_its_own_usage(
     tmp_path: Path, files: list[str]
 ) -> None:
-    from evaluation.cli.compare import compare_command
+    from focal.evaluation.cli.compare import compare_command
 
     scores = scores_file(tmp_path, files)
     direct = CliRunner().invoke(

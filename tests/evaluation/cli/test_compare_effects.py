@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 from scipy import stats
 
-from evaluation.cli.compare_report import EFFECT_COLUMNS, TSV_HEADER
-from evaluation.statistics.significance.heatmap import contrast, relative_luminance, text_colour
+from focal.evaluation.cli.compare_report import EFFECT_COLUMNS, TSV_HEADER
+from focal.evaluation.statistics.significance.heatmap import (
+    contrast,
+    relative_luminance,
+    text_colour,
+)
 
 from .test_compare import files, invoke, run_file
 
@@ -21,7 +25,7 @@ def per_topic(tmp_path: Path, files: list[str]) -> dict[str, list[float]]:
     """AiP per topic of each run, from `focal eval -q --format tsv`."""
     from click.testing import CliRunner
 
-    from assessor.cli.main import main
+    from focal.assessor.cli.main import main
 
     result = CliRunner().invoke(main, ["eval", "-q", "--format", "tsv", *files])
     values: dict[str, dict[str, float]] = {}
@@ -115,7 +119,7 @@ def test_heatmap_cells_are_readable_on_every_colour(tmp_path: Path, files: list[
 def test_eval_ci_gives_every_mean_its_interval(tmp_path: Path, files: list[str]) -> None:
     from click.testing import CliRunner
 
-    from assessor.cli.main import main
+    from focal.assessor.cli.main import main
 
     scores = per_topic(tmp_path, files)
     result = CliRunner().invoke(main, ["eval", "--ci", "0.9", "--format", "tsv", *files])
@@ -144,7 +148,7 @@ def test_eval_ci_in_trec_eval_terms(tmp_path: Path) -> None:
     per-topic values `-q` prints; the counts get none."""
     from click.testing import CliRunner
 
-    from assessor.cli.main import main
+    from focal.assessor.cli.main import main
 
     qrels = tmp_path / "q.trec"
     qrels.write_text("".join(f"{t} 0 d{t}{a} {int(a < 2 + t % 2)}\n"

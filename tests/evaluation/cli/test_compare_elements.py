@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.cli.compare import compare_command
-from evaluation.cli.eval import eval_command
+from focal.evaluation.cli.compare import compare_command
+from focal.evaluation.cli.eval import eval_command
 from tests.reliability.test_elements import COLLECTION, QRELS, element_runs
 
 

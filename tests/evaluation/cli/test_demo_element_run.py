@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.cli.baseline import baseline
-from evaluation.formats.convert import Collection
-from evaluation.formats.elements.runs import read_element_run
+from focal.evaluation.cli.baseline import baseline
+from focal.evaluation.formats.convert import Collection
+from focal.evaluation.formats.elements.runs import read_element_run
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 DEMO = REPOSITORY / "demo"

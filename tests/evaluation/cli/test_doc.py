@@ -10,8 +10,8 @@ from types import ModuleType
 import pytest
 from click.testing import CliRunner
 
-from assessor.cli.main import main as focal
-from evaluation.cli.doc import doc
+from focal.assessor.cli.main import main as focal
+from focal.evaluation.cli.doc import doc
 
 
 def _oracle_module() -> ModuleType:

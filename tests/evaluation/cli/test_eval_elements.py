@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.cli.eval import eval_command
-from evaluation.measures.elements.quantisation import QUANTISATIONS, scales
+from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.measures.elements.quantisation import QUANTISATIONS, scales
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 DEMO = REPOSITORY / "demo"

@@ -26,7 +26,7 @@ NOT_ON_THE_EVAL_PATH = (
 PROBE = """
 import atexit, sys
 atexit.register(lambda: print("MODULES", ",".join(sorted(sys.modules))))
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 main()
 """
 
@@ -40,14 +40,15 @@ def test_focused_eval_imports_no_web_plotting_or_statistics_library(tmp_path: Pa
     assert "MAiP" in done.stdout
     modules = set(done.stdout.rsplit("MODULES ", 1)[1].split()[0].split(","))
     loaded = {module.split(".")[0] for module in modules}
-    assert {"evaluation", "numpy", "pyarrow"} <= loaded
+    assert {"focal", "numpy", "pyarrow"} <= loaded
+    assert "focal.evaluation.measures" in modules
     assert "pyarrow.compute" not in modules
     assert loaded.isdisjoint(NOT_ON_THE_EVAL_PATH), sorted(loaded & set(NOT_ON_THE_EVAL_PATH))
 
 
 BLAS_PROBE = """
 import atexit, os, sys
-from assessor.cli.main import main
+from focal.assessor.cli.main import main
 print("LOADED", "numpy" in sys.modules, os.environ.get("OPENBLAS_NUM_THREADS"))
 main()
 """

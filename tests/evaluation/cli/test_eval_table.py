@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval import eval_command
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 QRELS = str(REPOSITORY / "demo" / "qrels" / "demo.qrels")
@@ -64,7 +64,7 @@ def test_a_reader_closing_the_pipe_sees_no_traceback() -> None:
     import sys
 
     arguments = ["eval", "--task", "thorough", "-q", "--format", "tsv", QRELS, *RUNS * 8]
-    command = [sys.executable, "-m", "assessor.cli.main", *arguments]
+    command = [sys.executable, "-m", "focal.assessor.cli.main", *arguments]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
         assert process.stdout is not None and process.stderr is not None
         assert process.stdout.readline().startswith(b"run_id")

@@ -7,7 +7,7 @@ import io
 import pytest
 from lxml import etree
 
-from evaluation.formats.exports import (
+from focal.evaluation.formats.exports import (
     ArticleElements,
     ExportError,
     convert_judgement,
@@ -17,9 +17,9 @@ from evaluation.formats.exports import (
     write_fol,
     write_trec,
 )
-from evaluation.formats.records import Judgement, Qrels
-from evaluation.relevance.element_export import article_elements
-from evaluation.text.document import Document
+from focal.evaluation.formats.records import Judgement, Qrels
+from focal.evaluation.relevance.element_export import article_elements
+from focal.evaluation.text.document import Document
 
 # code points: a é 😀 b c -> UTF-16 units 1 1 2 1 1, UTF-8 bytes 1 2 4 1 1
 TEXT = "aé\U0001f600bc"

@@ -16,11 +16,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol.columns import read_run_columns
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.formats.fol.runs import read_run
-from evaluation.formats.inex.topics import read_topics
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.columns import read_run_columns
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.formats.fol.runs import read_run
+from focal.evaluation.formats.inex.topics import read_topics
 
 SEEDS: dict[str, bytes] = {
     "fol": b"1 Q0 a 1 2.5 r 0 10\n1 Q0 b 2 1.5 r 5 3\n2 Q0 a 1 1 r X 0\n",

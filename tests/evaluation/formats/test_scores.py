@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats.scores import read_scores
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.scores import read_scores
 
 GOOD = """\
 run_id\tmeasure\ttopic\tvalue

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.cli.trec_eval import load_run
-from evaluation.errors import FormatError
-from evaluation.formats import _source, trec_batches
-from evaluation.formats._source import UTF8_BOM, columnar_source
-from evaluation.formats.trec import SPECIAL
-from evaluation.formats.trec_batches import stream_trec_run
-from evaluation.measures.engines.trec_grades import GradeTable, PreparedRun
+from focal.evaluation.cli.trec_eval import load_run
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats import _source, trec_batches
+from focal.evaluation.formats._source import UTF8_BOM, columnar_source
+from focal.evaluation.formats.trec import SPECIAL
+from focal.evaluation.formats.trec_batches import stream_trec_run
+from focal.evaluation.measures.engines.trec_grades import GradeTable, PreparedRun
 
 QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": {b"c": 1}})
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol.columns import RunColumns, read_run_columns
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.formats.fol.runs import read_run
-from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, evaluate
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.columns import RunColumns, read_run_columns
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.formats.fol.runs import read_run
+from focal.evaluation.measures.evaluate import PreparedQrels, RunEvaluation, evaluate
 
 CASES = [
     ("focused", "fol"), ("thorough", "fol"), ("ric", "ric"), ("bic", "bic"), ("t2i", "ric"),

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.formats.fol.columns import read_run_columns
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.formats.records import Judgement, Result, Run
-from evaluation.measures.evaluate import aggregate, evaluate
+from focal.evaluation.formats.fol.columns import read_run_columns
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.formats.records import Judgement, Result, Run
+from focal.evaluation.measures.evaluate import aggregate, evaluate
 
 from ...conftest import shared_path
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats.records import Judgement, Result, Run
-from evaluation.measures.evaluate import aggregate, evaluate
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.records import Judgement, Result, Run
+from focal.evaluation.measures.evaluate import aggregate, evaluate
 
 QRELS = {
     "1": {

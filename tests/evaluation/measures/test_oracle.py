@@ -1,7 +1,7 @@
 """The vectorised measures against a slow, obviously-correct oracle on random qrels and runs.
 
 The oracle works on sets of character positions, one line at a time, and interpolates by the
-definition `iP[x] = max{P[r] : bin(R[r]) ≥ x}`; it shares no code with `evaluation.measures`.
+definition `iP[x] = max{P[r] : bin(R[r]) ≥ x}`; it shares no code with `focal.evaluation.measures`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.records import Judgement, Result, Run
-from evaluation.measures.evaluate import aggregate, evaluate
+from focal.evaluation.formats.records import Judgement, Result, Run
+from focal.evaluation.measures.evaluate import aggregate, evaluate
 
 ARTICLES = ["a", "b", "c", "d", "e", "f"]
 X_POSITIONS = set(range(-10000, -10000 + 18))

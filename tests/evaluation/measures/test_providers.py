@@ -7,11 +7,11 @@ import importlib
 
 import pytest
 
-from evaluation.measures import providers
-from evaluation.measures.providers import Call, choose
-from evaluation.measures.registry import declarations, trec
-from evaluation.measures.registry.names import NotProvided, parse
-from evaluation.measures.tasks import TASKS
+from focal.evaluation.measures import providers
+from focal.evaluation.measures.providers import Call, choose
+from focal.evaluation.measures.registry import declarations, trec
+from focal.evaluation.measures.registry.names import NotProvided, parse
+from focal.evaluation.measures.tasks import TASKS
 
 
 def _names(call: Call) -> list[str]:
@@ -66,7 +66,7 @@ def test_a_refused_name_exits_2_with_a_clear_message(tmp_path: object) -> None:
 
     from click.testing import CliRunner
 
-    from evaluation.cli.eval import eval_command
+    from focal.evaluation.cli.eval import eval_command
 
     folder = Path(str(tmp_path))
     (folder / "q").write_text("1 0 d1 1\n")
@@ -81,7 +81,7 @@ def test_a_refused_name_exits_2_with_a_clear_message(tmp_path: object) -> None:
 def test_the_topic_engines_modules_compute_what_their_engines_declare() -> None:
     """An engine names its module (imported when first used) and declares its measures from the
     registry: the module computes exactly those."""
-    from evaluation.measures.engines import article_topics
+    from focal.evaluation.measures.engines import article_topics
 
     assert providers.ARTICLE_TOPICS.provides == article_topics.PROVIDES
     for engine in (providers.ARTICLE_TOPICS, providers.PASSAGE_TOPICS):

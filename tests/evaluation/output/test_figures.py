@@ -1,5 +1,6 @@
 """Figures readable in print and without colour: markers and line styles, legends outside the
-data and sorted, PNGs at 300 dpi (evaluation/output/figures.py, evaluation/cli/plot.py)."""
+data and sorted, PNGs at 300 dpi (focal/evaluation/output/figures.py,
+focal/evaluation/cli/plot.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from evaluation.cli import plot
-from evaluation.cli.eval import eval_command
-from evaluation.output.figures import DPI, drawing, legend_outside, line_style, write_figure
+from focal.evaluation.cli import plot
+from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.output.figures import DPI, drawing, legend_outside, line_style, write_figure
 
 from ..cli.test_eval import QRELS, RUN
 

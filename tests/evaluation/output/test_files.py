@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.output.figures import drawing, figure_path, write_figure
-from evaluation.output.files import atomic_write, replacing
+from focal.evaluation.output.figures import drawing, figure_path, write_figure
+from focal.evaluation.output.files import atomic_write, replacing
 
 
 @pytest.fixture(params=[0o022, 0o077], ids=["umask-022", "umask-077"])
@@ -80,5 +80,5 @@ def test_a_figure_file_must_be_png_or_svg(tmp_path: Path) -> None:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(importlib.import_module("evaluation.output.tables"))
+    result = doctest.testmod(importlib.import_module("focal.evaluation.output.tables"))
     assert result.attempted > 0 and result.failed == 0

@@ -3,7 +3,7 @@ better (overlap), a missing value shown as `-`."""
 
 from __future__ import annotations
 
-from evaluation.output.leaderboard import leaderboard_lines
+from focal.evaluation.output.leaderboard import leaderboard_lines
 
 
 def test_the_best_of_each_column_is_marked_and_lower_is_better_where_said() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from evaluation.output.tables import dump_json, table_lines, titled_tables
+from focal.evaluation.output.tables import dump_json, table_lines, titled_tables
 
 
 def test_text_aligns_the_columns_and_trims_trailing_spaces() -> None:
@@ -32,7 +32,7 @@ def test_json_ends_in_a_newline() -> None:
 
 
 def test_counts_print_as_integers_and_a_legend_follows_the_text_table() -> None:
-    from evaluation.output.tables import table_lines
+    from focal.evaluation.output.tables import table_lines
 
     # "judged" holds counts (floats, as a mean over samples of equal sizes gives them); "kept"
     # holds ratios that happen to be whole; "tau" a ratio.

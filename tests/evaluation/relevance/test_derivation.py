@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.formats.records import Judgement, merge_passages
-from evaluation.relevance.analytics import elemental_passages
-from evaluation.relevance.derivation import (
+from focal.evaluation.formats.records import Judgement, merge_passages
+from focal.evaluation.relevance.analytics import elemental_passages
+from focal.evaluation.relevance.derivation import (
     SpanElement,
     derive,
     highlighted_in,
 )
-from evaluation.text.document import Document
+from focal.evaluation.text.document import Document
 
 # Text, by element (code points):
 #   title "Cats" [0,4) | p1 "Cats purr." [4,14) | p2 "Dogs bark." [14,24) | empty [24,24)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats.convert import Collection
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.relevance.element_qrels import (
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.convert import Collection
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.relevance.element_qrels import (
     derive_element_qrels,
     is_fol_qrels,
     load_element_qrels,

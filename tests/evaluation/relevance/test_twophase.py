@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.relevance.derivation import SpanElement
-from evaluation.relevance.twophase import (
+from focal.evaluation.relevance.derivation import SpanElement
+from focal.evaluation.relevance.twophase import (
     DEFAULT_TOO_SMALL,
     RULE_ALL,
     RULE_AUTOMATIC,
@@ -18,8 +18,8 @@ from evaluation.relevance.twophase import (
     TwoPhaseState,
     start_two_phase,
 )
-from evaluation.relevance.twophase_status import rule_status
-from evaluation.text.document import Document
+from focal.evaluation.relevance.twophase_status import rule_status
+from focal.evaluation.text.document import Document
 
 ART, SEC1, P1, P2, IT, SEC2, P3 = (
     "/article[1]",

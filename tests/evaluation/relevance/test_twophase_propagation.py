@@ -8,8 +8,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.relevance.derivation import SpanElement
-from evaluation.relevance.twophase import (
+from focal.evaluation.relevance.derivation import SpanElement
+from focal.evaluation.relevance.twophase import (
     RANK,
     RULE_GAIN,
     TwoPhaseError,

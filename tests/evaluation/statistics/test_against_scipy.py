@@ -10,13 +10,13 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from evaluation.formats.fol.columns import read_run_columns
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.measures.evaluate import evaluate
-from evaluation.statistics.significance.classical import sign_tests, t_tests, wilcoxon_tests
-from evaluation.statistics.significance.corrections import correct
-from evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
-from evaluation.statistics.significance.tukey import tukey_hsd
+from focal.evaluation.formats.fol.columns import read_run_columns
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.measures.evaluate import evaluate
+from focal.evaluation.statistics.significance.classical import sign_tests, t_tests, wilcoxon_tests
+from focal.evaluation.statistics.significance.corrections import correct
+from focal.evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
+from focal.evaluation.statistics.significance.tukey import tukey_hsd
 
 from ...conftest import shared_path
 

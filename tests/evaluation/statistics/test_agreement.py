@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.cli.agreement import write_json, write_text
-from evaluation.formats.records import Judgement, Qrels
-from evaluation.statistics.agreement.assessors import (
+from focal.evaluation.cli.agreement import write_json, write_text
+from focal.evaluation.formats.records import Judgement, Qrels
+from focal.evaluation.statistics.agreement.assessors import (
     COLUMNS,
     AgreementError,
     cohen_kappa,
@@ -25,7 +25,7 @@ from evaluation.statistics.agreement.assessors import (
     overlap,
     topic_agreement,
 )
-from evaluation.statistics.agreement.table import agreement_table
+from focal.evaluation.statistics.agreement.table import agreement_table
 
 
 def line(topic: str, article: str, *passages: tuple[int, int], length: int = 1000) -> Judgement:
@@ -215,10 +215,10 @@ def test_swapping_the_assessors_swaps_the_columns(pairs: list[tuple[bool, bool]]
 @pytest.mark.parametrize(
     "name",
     [
-        "evaluation.statistics.agreement.assessors",
-        "evaluation.statistics.agreement.elements",
-        "evaluation.relevance.analytics",
-        "evaluation.output.tables",
+        "focal.evaluation.statistics.agreement.assessors",
+        "focal.evaluation.statistics.agreement.elements",
+        "focal.evaluation.relevance.analytics",
+        "focal.evaluation.output.tables",
     ],
 )
 def test_doctests(name: str) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.formats.records import Qrels
-from evaluation.statistics.agreement.table import agreement_table
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.formats.records import Qrels
+from focal.evaluation.statistics.agreement.table import agreement_table
 
 
 def halved(qrels: Qrels) -> Qrels:

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from evaluation.statistics.significance.effects import effect_sizes, hedges_correction
-from evaluation.statistics.significance.pairing import pair_by_topic
-from evaluation.statistics.significance.pairwise import compare
+from focal.evaluation.statistics.significance.effects import effect_sizes, hedges_correction
+from focal.evaluation.statistics.significance.pairing import pair_by_topic
+from focal.evaluation.statistics.significance.pairwise import compare
 
 RUN_A = [0.45, 0.30, 0.62, 0.10, 0.55, 0.40, 0.25, 0.70, 0.35, 0.50]
 RUN_B = [0.40, 0.30, 0.50, 0.12, 0.45, 0.38, 0.20, 0.60, 0.35, 0.41]
@@ -150,7 +150,7 @@ def test_one_sided_rows_test_their_stated_direction() -> None:
 def test_bootstrap_p_plus_one_is_never_zero() -> None:
     """a is above b on every topic: no resample's mean difference reaches 0, so seed 000's
     p = 0/B = 0 and (b + 1)/(B + 1) = 1/101 one-sided, 2/101 two-sided, by hand."""
-    from evaluation.statistics.significance.resampling import bootstrap_tests
+    from focal.evaluation.statistics.significance.resampling import bootstrap_tests
 
     scores = np.column_stack([np.linspace(0.5, 0.9, 12), np.linspace(0.1, 0.3, 12)])
     assert bootstrap_tests(scores, samples=100, seed=1).p.tolist() == [0.0]

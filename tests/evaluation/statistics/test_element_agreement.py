@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.formats.elements.qrels import DerivedElement
-from evaluation.formats.exports import ArticleElements
-from evaluation.statistics.agreement.elements import (
+from focal.evaluation.formats.elements.qrels import DerivedElement
+from focal.evaluation.formats.exports import ArticleElements
+from focal.evaluation.statistics.agreement.elements import (
     ELEMENT_COLUMNS,
     element_agreement,
     element_summary,

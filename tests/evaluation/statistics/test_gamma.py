@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.statistics.agreement import gamma as gamma_measure
-from evaluation.statistics.agreement.unitizing import UnitizedArticle
+from focal.evaluation.statistics.agreement import gamma as gamma_measure
+from focal.evaluation.statistics.agreement.unitizing import UnitizedArticle
 
 pytest.importorskip("pygamma_agreement", reason="the optional extra focal[gamma] is not installed")
 
@@ -45,7 +45,7 @@ def test_missing_package_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not gamma_measure.available()
     with pytest.raises(gamma_measure.GammaUnavailableError, match=r"focal\[gamma\]"):
         gamma_measure.gamma([BOOK])
-    from assessor.cli.main import main
+    from focal.assessor.cli.main import main
 
     result = CliRunner().invoke(main, ["agreement", "--gamma", __file__, __file__])
     assert result.exit_code == 2 and "focal[gamma]" in result.output
@@ -53,7 +53,7 @@ def test_missing_package_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_focal_agreement_gamma_on_files(tmp_path: Path) -> None:
-    from assessor.cli.main import main
+    from focal.assessor.cli.main import main
 
     # FOL qrels: topic Q0 article rel_chars article_chars bep offset:length ...
     a, b = tmp_path / "a.qrels", tmp_path / "b.qrels"

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from evaluation.statistics.significance.corrections import CORRECTIONS, correct
-from evaluation.statistics.significance.pairing import pair_by_topic
-from evaluation.statistics.significance.pairwise import TESTS, run_test
+from focal.evaluation.statistics.significance.corrections import CORRECTIONS, correct
+from focal.evaluation.statistics.significance.pairing import pair_by_topic
+from focal.evaluation.statistics.significance.pairwise import TESTS, run_test
 
 # Scores on a grid of 1/64 (exact in binary): a + c and differences stay exact, so "changes
 # nothing" can be asserted to the last bit of the ranks and signs the tests look at.

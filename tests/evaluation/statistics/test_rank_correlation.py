@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from evaluation.statistics import rank_correlation
-from evaluation.statistics.rank_correlation import rank_correlation as correlate
-from evaluation.statistics.rank_correlation import ranking, tau_a, tau_ap, tau_b
+from focal.evaluation.statistics import rank_correlation
+from focal.evaluation.statistics.rank_correlation import rank_correlation as correlate
+from focal.evaluation.statistics.rank_correlation import ranking, tau_a, tau_ap, tau_b
 
 scores = st.lists(
     st.integers(min_value=0, max_value=6).map(lambda v: v / 6), min_size=3, max_size=12

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from evaluation.statistics.significance.resampling import (
+from focal.evaluation.statistics.significance.resampling import (
     bootstrap_indices,
     bootstrap_tests,
     randomisation_tests,

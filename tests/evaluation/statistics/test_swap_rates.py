@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.statistics import swap_rates as module
-from evaluation.statistics.swap_rates import (
+from focal.evaluation.statistics import swap_rates as module
+from focal.evaluation.statistics.swap_rates import (
     binned_swap_rates,
     count_swaps,
     fit_exponential,

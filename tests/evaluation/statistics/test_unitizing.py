@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.formats.records import Judgement
-from evaluation.statistics.agreement import unitizing
-from evaluation.statistics.agreement.assessors import agreement, topic_agreement
-from evaluation.statistics.agreement.unitizing import (
+from focal.evaluation.formats.records import Judgement
+from focal.evaluation.statistics.agreement import unitizing
+from focal.evaluation.statistics.agreement.assessors import agreement, topic_agreement
+from focal.evaluation.statistics.agreement.unitizing import (
     Segment,
     UnitizedArticle,
     distance,

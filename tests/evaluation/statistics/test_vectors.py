@@ -10,11 +10,11 @@ import pkgutil
 import numpy as np
 import pytest
 
-import evaluation.statistics
-from evaluation.statistics.significance.classical import sign_test, t_test, wilcoxon_test
-from evaluation.statistics.significance.corrections import correct
-from evaluation.statistics.significance.resampling import randomisation_test
-from evaluation.statistics.significance.tukey import tukey_hsd
+import focal.evaluation.statistics
+from focal.evaluation.statistics.significance.classical import sign_test, t_test, wilcoxon_test
+from focal.evaluation.statistics.significance.corrections import correct
+from focal.evaluation.statistics.significance.resampling import randomisation_test
+from focal.evaluation.statistics.significance.tukey import tukey_hsd
 
 A = [0.45, 0.30, 0.62, 0.10, 0.55, 0.40, 0.25, 0.70, 0.35, 0.50]
 B = [0.40, 0.30, 0.50, 0.12, 0.45, 0.38, 0.20, 0.60, 0.35, 0.41]
@@ -23,7 +23,9 @@ PS = [0.01, 0.04, 0.03, 0.20, 0.005]
 
 MODULES = sorted(
     m.name
-    for m in pkgutil.walk_packages(evaluation.statistics.__path__, "evaluation.statistics.")
+    for m in pkgutil.walk_packages(
+        focal.evaluation.statistics.__path__, "focal.evaluation.statistics."
+    )
     if not m.ispkg
 )
 

@@ -1,8 +1,8 @@
 """An independent implementation of spec section 1, used only by tests.
 
-It shares no code with `evaluation.text.document`: the stdlib SAX parser (expat) instead of lxml,
-events instead of a tree, character counting instead of string slicing. Namespace processing is
-off, so element names arrive exactly as written (`mml:math`); external entities and external
+It shares no code with `focal.evaluation.text.document`: the stdlib SAX parser (expat) instead of
+lxml, events instead of a tree, character counting instead of string slicing. Namespace processing
+is off, so element names arrive exactly as written (`mml:math`); external entities and external
 parameter entities are off, so the external DOCTYPE of a JATS file is never fetched.
 """
 

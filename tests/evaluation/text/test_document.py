@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.text.document import (
+from focal.evaluation.text.document import (
     Document,
     Element,
     PathError,
@@ -15,7 +15,7 @@ from evaluation.text.document import (
     text_events,
     utf16_to_codepoint,
 )
-from evaluation.text.xmlsafe import parse_xml
+from focal.evaluation.text.xmlsafe import parse_xml
 
 
 def doc(xml: str | bytes) -> Document:

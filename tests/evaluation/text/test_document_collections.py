@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from evaluation.text.document import Document, load_document
-from evaluation.text.xmlsafe import parse_xml
+from focal.evaluation.text.document import Document, load_document
+from focal.evaluation.text.xmlsafe import parse_xml
 
 
 def articles(collections: Path) -> list[Path]:

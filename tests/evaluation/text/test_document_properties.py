@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from evaluation.text.document import Document, Utf16Offsets
-from evaluation.text.xmlsafe import parse_xml
+from focal.evaluation.text.document import Document, Utf16Offsets
+from focal.evaluation.text.xmlsafe import parse_xml
 
 NAMESPACES = ' xmlns:m="urn:m" xmlns:k="urn:k" xmlns:d="urn:d"'
 NAMES = ["a", "b", "sec", "p", "m:x", "k:x", "m:math", "x", "d:x", "x.y"]

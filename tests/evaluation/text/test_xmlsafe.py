@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.text.document import Document, DocumentError
-from evaluation.text.xmlsafe import parse_xml
+from focal.evaluation.errors import FormatError
+from focal.evaluation.text.document import Document, DocumentError
+from focal.evaluation.text.xmlsafe import parse_xml
 
 JATS_DOCTYPE = (
     b'<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD '

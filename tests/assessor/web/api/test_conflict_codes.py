@@ -42,7 +42,7 @@ def test_contention_that_never_ends_is_a_503_to_retry_not_a_409(
 ) -> None:
     """Only a writer outside Focal's lock could make every attempt lose; the answer says
     `busy` with 503, which the page retries (same op_id), unlike a 409."""
-    from assessor.judging import persist
+    from focal.assessor.judging import persist
 
     def always_lose(*_args: Any) -> Any:
         raise persist._LostRace

@@ -1,4 +1,4 @@
-"""The judging order in the assessor (assessor.campaign.pools.ordering), through Flask's test
+"""The judging order in the assessor (focal.assessor.campaign.pools.ordering), through Flask's test
 client: the organiser sets it, "next" follows the assessor's own judgements (and the page's
 unsaved one), the pool list marks the suggestion, decisions are logged, a budget ends it."""
 
@@ -15,12 +15,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor.campaign.people.users import add_user, assign_topic
-from assessor.campaign.pools.ordering import order_progress, set_order
-from assessor.campaign.setup.importing import import_collection
-from assessor.store import db, migrate
-from assessor.store.models import Event, Pool, PoolEntry, Run, RunResult, Topic
-from assessor.web.app import create_app
+from focal.assessor.campaign.people.users import add_user, assign_topic
+from focal.assessor.campaign.pools.ordering import order_progress, set_order
+from focal.assessor.campaign.setup.importing import import_collection
+from focal.assessor.store import db, migrate
+from focal.assessor.store.models import Event, Pool, PoolEntry, Run, RunResult, Topic
+from focal.assessor.web.app import create_app
 
 ARTICLES = ["a", "b", "c", "d", "e", "f"]
 # Two runs: r1 ranks a b c, r2 ranks d e f. Pool rank order: a d b e c f.

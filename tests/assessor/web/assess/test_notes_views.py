@@ -11,8 +11,8 @@ from typing import Any
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor.store import db
-from assessor.store.models import NOTE_LENGTH, ArticleNote, Event
+from focal.assessor.store import db
+from focal.assessor.store.models import NOTE_LENGTH, ArticleNote, Event
 
 from ...conftest import Seeded
 

@@ -18,12 +18,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from assessor.campaign.people.users import add_user, assign_topic
-from assessor.campaign.setup.importing import import_collection
-from assessor.store import db, migrate
-from assessor.store.models import Pool, PoolEntry, Run, RunResult, Topic
-from assessor.web.app import create_app
-from evaluation.text.document import Document
+from focal.assessor.campaign.people.users import add_user, assign_topic
+from focal.assessor.campaign.setup.importing import import_collection
+from focal.assessor.store import db, migrate
+from focal.assessor.store.models import Pool, PoolEntry, Run, RunResult, Topic
+from focal.assessor.web.app import create_app
+from focal.evaluation.text.document import Document
 
 ARTICLES = {
     "a1": "<article><title>Rivers</title><bdy><p>The <it>Danube</it> flows east.</p>"

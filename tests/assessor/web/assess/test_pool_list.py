@@ -15,11 +15,11 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from assessor.campaign.people.notes import save_note
-from assessor.campaign.pools.listing import pool_list
-from assessor.judging import judgements
-from assessor.store import db
-from assessor.store.models import Assignment, Document, Pool, PoolEntry
+from focal.assessor.campaign.people.notes import save_note
+from focal.assessor.campaign.pools.listing import pool_list
+from focal.assessor.judging import judgements
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, Document, Pool, PoolEntry
 
 from ...conftest import Seeded
 

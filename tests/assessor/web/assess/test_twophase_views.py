@@ -9,10 +9,10 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor.judging import judgements
-from assessor.judging.elements import ElementValueRow, TopicMode
-from assessor.store import db
-from assessor.store.models import Assignment, Event
+from focal.assessor.judging import judgements
+from focal.assessor.judging.elements import ElementValueRow, TopicMode
+from focal.assessor.store import db
+from focal.assessor.store.models import Assignment, Event
 
 from ...conftest import Seeded
 

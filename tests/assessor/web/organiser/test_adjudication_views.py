@@ -15,11 +15,11 @@ from click.testing import CliRunner
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor.campaign.people.users import add_user
-from assessor.cli import support
-from assessor.cli.main import main
-from assessor.store import db
-from assessor.store.gold import GoldJudgement
+from focal.assessor.campaign.people.users import add_user
+from focal.assessor.cli import support
+from focal.assessor.cli.main import main
+from focal.assessor.store import db
+from focal.assessor.store.gold import GoldJudgement
 
 from ...conftest import PASSWORD, Seeded, double_judge
 

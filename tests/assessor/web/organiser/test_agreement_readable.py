@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from assessor.web.views.organiser import agreement as agreement_views
+from focal.assessor.web.views.organiser import agreement as agreement_views
 
 from ...conftest import Seeded, double_judge
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from assessor.campaign.results.agreement import assessors_table
-from assessor.store import db
-from evaluation.cli.agreement import write_tsv
+from focal.assessor.campaign.results.agreement import assessors_table
+from focal.assessor.store import db
+from focal.evaluation.cli.agreement import write_tsv
 
 from ...conftest import Seeded, double_judge
 

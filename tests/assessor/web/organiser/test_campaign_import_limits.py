@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from assessor.campaign.people.users import add_user
-from assessor.store import db
-from assessor.store.models import Document
+from focal.assessor.campaign.people.users import add_user
+from focal.assessor.store import db
+from focal.assessor.store.models import Document
 
 from ....conftest import DEMO
 from ...conftest import PASSWORD, login, make_test_app

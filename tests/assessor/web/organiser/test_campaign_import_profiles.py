@@ -8,8 +8,8 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor.store import db
-from assessor.store.models import Collection, Document
+from focal.assessor.store import db
+from focal.assessor.store.models import Collection, Document
 
 from .test_campaign_imports import (
     COLLECTION,

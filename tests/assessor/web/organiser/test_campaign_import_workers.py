@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
-from assessor.campaign.people.users import add_user
-from assessor.store import db
+from focal.assessor.campaign.people.users import add_user
+from focal.assessor.store import db
 
 from ....conftest import DEMO, serving, wait_until
 from ...conftest import PASSWORD

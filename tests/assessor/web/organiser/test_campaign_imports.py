@@ -20,9 +20,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from assessor.campaign.people.users import add_user
-from assessor.store import db
-from assessor.store.models import Document, Run, RunResult, Topic
+from focal.assessor.campaign.people.users import add_user
+from focal.assessor.store import db
+from focal.assessor.store.models import Document, Run, RunResult, Topic
 
 from ....conftest import DEMO, wait_until
 from ...conftest import PASSWORD, login, make_test_app

@@ -15,11 +15,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from assessor.campaign.people.users import add_user, check_password
-from assessor.campaign.setup.importing import import_collection, import_runs, import_topics
-from assessor.judging import judgements
-from assessor.store import db
-from assessor.store.models import ApiToken, Assignment, Pool, PoolEntry, User
+from focal.assessor.campaign.people.users import add_user, check_password
+from focal.assessor.campaign.setup.importing import import_collection, import_runs, import_topics
+from focal.assessor.judging import judgements
+from focal.assessor.store import db
+from focal.assessor.store.models import ApiToken, Assignment, Pool, PoolEntry, User
 
 from ....conftest import DEMO
 from ...conftest import PASSWORD, login, make_test_app
@@ -260,7 +260,7 @@ def test_a_rebuild_of_existing_pools_is_previewed_and_asked_for(
 
 
 def test_the_settings_page_stores_the_two_switches(olga: tuple[FlaskClient, str]) -> None:
-    from assessor.store.settings import CampaignSettings, read_settings
+    from focal.assessor.store.settings import CampaignSettings, read_settings
 
     client, token = olga
     page = client.get("/organiser/settings").get_data(as_text=True)

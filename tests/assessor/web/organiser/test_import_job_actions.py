@@ -17,10 +17,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from assessor.campaign.people.users import add_user
-from assessor.store import db
-from assessor.store.models import ImportJob
-from assessor.web.jobs import queue_of
+from focal.assessor.campaign.people.users import add_user
+from focal.assessor.store import db
+from focal.assessor.store.models import ImportJob
+from focal.assessor.web.jobs import queue_of
 
 from ....conftest import DEMO, wait_until
 from ...conftest import PASSWORD, login, make_test_app

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from assessor.store import db
-from assessor.store.models import User
+from focal.assessor.store import db
+from focal.assessor.store.models import User
 
 from ...conftest import PASSWORD, login
 

@@ -10,8 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from assessor.store import db
-from assessor.store.models import ViewEvent
+from focal.assessor.store import db
+from focal.assessor.store.models import ViewEvent
 
 from ...conftest import Seeded, double_judge
 

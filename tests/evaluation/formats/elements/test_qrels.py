@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats.elements.qrels import (
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.elements.qrels import (
     read_element_qrels,
     specificity_grade,
     to_four_grades,

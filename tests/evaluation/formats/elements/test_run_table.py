@@ -14,9 +14,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats.elements.run_table import ElementTable, read_element_table
-from evaluation.formats.elements.runs import read_element_run
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.elements.run_table import ElementTable, read_element_table
+from focal.evaluation.formats.elements.runs import read_element_run
 
 IDS = ["1", "2", "10", "a", "007", "x0", "t" * 50]
 PATHS = ["/article[1]", "/article[1]/sec[2]", "/article/sec", "/article[1]/bdy[1]/p[3]",

@@ -17,11 +17,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol.arrow_table import read_fol_table
-from evaluation.formats.fol.columns import RunColumns, columns_of_run, read_run_columns
-from evaluation.formats.fol.runs import read_run
-from pooling.ranked import ranked_run, read_ranked_run
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.arrow_table import read_fol_table
+from focal.evaluation.formats.fol.columns import RunColumns, columns_of_run, read_run_columns
+from focal.evaluation.formats.fol.runs import read_run
+from focal.pooling.ranked import ranked_run, read_ranked_run
 
 VALID_IDS = ["1", "2", "10", "2010003", "a", "b-1", "007", "0", "1000001", "t" * 50, "a" * 200,
              "x0", "0X"]  # fmt: skip

@@ -9,16 +9,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats._source import read_bytes
-from evaluation.formats.fol.columns import (
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats._source import read_bytes
+from focal.evaluation.formats.fol.columns import (
     RunColumns,
     _canonical_fol,
     columns_of_run,
     read_run_columns,
 )
-from evaluation.formats.fol.runs import read_run
-from evaluation.formats.records import Run
+from focal.evaluation.formats.fol.runs import read_run
+from focal.evaluation.formats.records import Run
 
 ARRAYS = ("codes", "scores", "starts", "lengths", "missing", "lines")
 
@@ -239,7 +239,7 @@ def test_generated_runs_read_the_same_both_ways(tmp_path: Path, text: str) -> No
 @settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-# NaN is refused (evaluation.formats.bounds); every other number float reads is kept.
+# NaN is refused (focal.evaluation.formats.bounds); every other number float reads is kept.
 @given(
     scores=st.lists(SCORE.filter(lambda s: s not in ("1.2.3", "-", "--1", "x", "nan")), min_size=1)
 )

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol.qrels import read_qrels, write_qrels
-from evaluation.formats.records import Judgement, Qrels
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.qrels import read_qrels, write_qrels
+from focal.evaluation.formats.records import Judgement, Qrels
 
 
 def write(tmp_path: Path, text: str, name: str = "q.qrels") -> Path:

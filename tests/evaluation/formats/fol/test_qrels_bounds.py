@@ -1,5 +1,5 @@
-"""Qrels out of the bounds of `evaluation.formats.bounds`: the first judgement out of bounds is
-named by line, whether the bounds are checked on whole columns or judgement by judgement."""
+"""Qrels out of the bounds of `focal.evaluation.formats.bounds`: the first judgement out of bounds
+is named by line, whether the bounds are checked on whole columns or judgement by judgement."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.qrels import read_qrels
 
 GOOD = "1 Q0 10 5 900 0 0:5\n1 Q0 11 0 800\n"
 BAD = {

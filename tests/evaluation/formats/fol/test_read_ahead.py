@@ -1,5 +1,5 @@
-"""Runs parsed ahead (`evaluation.formats.fol.read_ahead`): the same parsings as parsing each file
-when
+"""Runs parsed ahead (`focal.evaluation.formats.fol.read_ahead`): the same parsings as parsing each
+file when
 it is needed, errors raised when the failing run is taken, and a bounded amount read ahead."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol import read_ahead as fol_ahead
-from evaluation.formats.fol.arrow_table import checked_fol
-from evaluation.formats.fol.read_ahead import ReadAhead, parse_file
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol import read_ahead as fol_ahead
+from focal.evaluation.formats.fol.arrow_table import checked_fol
+from focal.evaluation.formats.fol.read_ahead import ReadAhead, parse_file
 
 
 def write_runs(folder: Path, count: int) -> list[str]:

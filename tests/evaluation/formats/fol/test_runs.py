@@ -10,9 +10,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats.fol.runs import build_results, read_run, write_run
-from evaluation.formats.records import Result, Run
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.fol.runs import build_results, read_run, write_run
+from focal.evaluation.formats.records import Result, Run
 
 
 def write(tmp_path: Path, text: str, name: str = "r.run") -> Path:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.cli.convert import convert
-from evaluation.errors import FormatError
-from evaluation.formats import read_run, to_fol
+from focal.evaluation.cli.convert import convert
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats import read_run, to_fol
 
 HEAD = '<?xml version="1.0"?>\n'
 
@@ -173,7 +173,7 @@ def test_conversion_errors_name_run_file_and_line(
 def test_documents_are_parsed_once(
     tmp_path: Path, collection: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evaluation.formats import convert as convert_module
+    from focal.evaluation.formats import convert as convert_module
 
     calls: list[Path] = []
     original = convert_module.Document.from_file
@@ -244,7 +244,7 @@ def test_cli_errors_are_one_line_and_exit_2(
 
 
 def test_cli_through_the_focal_command(tmp_path: Path) -> None:
-    from assessor.cli.main import main
+    from focal.assessor.cli.main import main
 
     run_path = tmp_path / "f.run"
     run_path.write_text("1 Q0 a 1 1 r 0 5\n")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.errors import FormatError
-from evaluation.formats import read_topics
-from evaluation.formats.records import Topic
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats import read_topics
+from focal.evaluation.formats.records import Topic
 
 
 def test_real_inex2010_topics(inex2010: Path) -> None:

@@ -9,14 +9,14 @@ import pytest
 import pytrec_eval
 from ir_measures import AP, Bpref, P, Rprec
 
-from evaluation.formats.fol.qrels import read_qrels
-from evaluation.formats.fol.runs import read_run
-from evaluation.formats.records import Judgement, Result, Run
-from evaluation.measures.articles import topic as articles
-from evaluation.measures.articles.topic import ArticleJudgements, article_ranking
-from evaluation.measures.engines import article_topics
-from evaluation.measures.evaluate import aggregate, evaluate
-from evaluation.measures.registry.names import parse
+from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.formats.fol.runs import read_run
+from focal.evaluation.formats.records import Judgement, Result, Run
+from focal.evaluation.measures.articles import topic as articles
+from focal.evaluation.measures.articles.topic import ArticleJudgements, article_ranking
+from focal.evaluation.measures.engines import article_topics
+from focal.evaluation.measures.evaluate import aggregate, evaluate
+from focal.evaluation.measures.registry.names import parse
 
 RUNS = [
     "indri-articles.trec.run",

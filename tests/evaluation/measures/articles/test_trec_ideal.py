@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from evaluation.measures.articles.trec_ideal import running_sums
+from focal.evaluation.measures.articles.trec_ideal import running_sums
 
 
 def _own_cumsums(terms: np.ndarray, sizes: list[int]) -> list[list[float]]:

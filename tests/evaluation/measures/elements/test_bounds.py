@@ -6,17 +6,17 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.elements.qrels import ElementJudgement, ElementScale, to_four_grades
-from evaluation.measures.elements.cutoffs import ElementKey
-from evaluation.measures.elements.quantisation import QUANTISATIONS, scales
-from evaluation.measures.elements.topic import (
+from focal.evaluation.formats.elements.qrels import ElementJudgement, ElementScale, to_four_grades
+from focal.evaluation.measures.elements.cutoffs import ElementKey
+from focal.evaluation.measures.elements.quantisation import QUANTISATIONS, scales
+from focal.evaluation.measures.elements.topic import (
     ElementOptions,
     ElementResult,
     PreparedTopic,
     evaluate_topic,
 )
-from evaluation.measures.elements.xcg import maep, nxcg_at, run_gains
-from evaluation.measures.registry.names import element_rows
+from focal.evaluation.measures.elements.xcg import maep, nxcg_at, run_gains
+from focal.evaluation.measures.registry.names import element_rows
 
 ROWS = element_rows(["P@k", "overlap@k", "inex_eval", "nxCG@k", "MAep"])
 CUTS = (1, 2, 3, 5, 8, 13, 50)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.measures.elements.cutoffs import (
+from focal.evaluation.measures.elements.cutoffs import (
     ElementKey,
     first_partners,
     nested,

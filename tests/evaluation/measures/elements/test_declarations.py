@@ -7,17 +7,17 @@ import importlib
 
 import pytest
 
-from evaluation.measures.registry.declarations import ELEMENT_MEASURES, TASKS, Measure
-from evaluation.measures.registry.names import parse
+from focal.evaluation.measures.registry.declarations import ELEMENT_MEASURES, TASKS, Measure
+from focal.evaluation.measures.registry.names import parse
 
 MODULES = [
-    "evaluation.measures.elements.quantisation",
-    "evaluation.measures.elements.cutoffs",
-    "evaluation.measures.elements.precall",
-    "evaluation.measures.elements.overlap_ng",
-    "evaluation.measures.elements.xcg",
-    "evaluation.measures.engines.element_topics",
-    "evaluation.formats.elements.qrels",
+    "focal.evaluation.measures.elements.quantisation",
+    "focal.evaluation.measures.elements.cutoffs",
+    "focal.evaluation.measures.elements.precall",
+    "focal.evaluation.measures.elements.overlap_ng",
+    "focal.evaluation.measures.elements.xcg",
+    "focal.evaluation.measures.engines.element_topics",
+    "focal.evaluation.formats.elements.qrels",
 ]
 
 

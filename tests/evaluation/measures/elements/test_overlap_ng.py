@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.measures.elements.overlap_ng import (
+from focal.evaluation.measures.elements.overlap_ng import (
     SpanResult,
     inex_eval_ng,
     interpolated,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.measures.elements.precall import precall_curve
+from focal.evaluation.measures.elements.precall import precall_curve
 
 
 def test_strict_order_without_ties() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.measures.elements.quantisation import (
+from focal.evaluation.measures.elements.quantisation import (
     QUANTISATIONS,
     Grades,
     Grades5,

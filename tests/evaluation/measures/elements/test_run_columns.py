@@ -10,19 +10,19 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.elements.qrels import ElementQrels
-from evaluation.formats.elements.run_table import read_element_table
-from evaluation.formats.elements.runs import read_element_run
-from evaluation.formats.records import Result, Run
-from evaluation.measures.elements.quantisation import QUANTISATIONS, scales
-from evaluation.measures.elements.topic import ElementOptions
-from evaluation.measures.engines.element_topics import (
+from focal.evaluation.formats.elements.qrels import ElementQrels
+from focal.evaluation.formats.elements.run_table import read_element_table
+from focal.evaluation.formats.elements.runs import read_element_run
+from focal.evaluation.formats.records import Result, Run
+from focal.evaluation.measures.elements.quantisation import QUANTISATIONS, scales
+from focal.evaluation.measures.elements.topic import ElementOptions
+from focal.evaluation.measures.engines.element_topics import (
     PreparedElementQrels,
     evaluate_element_table,
     evaluate_elements,
     on_columns,
 )
-from evaluation.measures.evaluate import Settings
+from focal.evaluation.measures.evaluate import Settings
 from tests.evaluation.measures.elements.test_bounds import KEYS, qrels
 
 MEASURES = ("P@k", "overlap@k", "inex_eval", "nxCG@k", "MAep", "nxCG@2", "P@1")

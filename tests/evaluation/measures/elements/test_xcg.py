@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.measures.elements.cutoffs import ElementKey
-from evaluation.measures.elements.xcg import RecallBase, ideal_vector, maep, nxcg_at, run_gains
+from focal.evaluation.measures.elements.cutoffs import ElementKey
+from focal.evaluation.measures.elements.xcg import (
+    RecallBase,
+    ideal_vector,
+    maep,
+    nxcg_at,
+    run_gains,
+)
 
 # One article: sec[1] (0.5) holds p[1] (1.0) and p[2] (0.25); sec[2] (0.75) holds p[1] (0.75).
 VALUES: dict[ElementKey, float] = {

@@ -15,7 +15,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluation.cli.trec.command import main
+from focal.evaluation.cli.trec.command import main
 
 TOPICS = ["1", "2", "10", "3b", "21", "100"]
 DOCS = [f"d{i}" for i in range(12)] + ["D5", "d10a", "x"]

@@ -1,4 +1,4 @@
-"""The focused task of a whole run at once (`evaluation.measures.engines.focused_run`) gives
+"""The focused task of a whole run at once (`focal.evaluation.measures.engines.focused_run`) gives
 exactly the evaluation of the topic-by-topic path, or declines (None) where that path warns or
 fails."""
 
@@ -15,15 +15,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.errors import FormatError
-from evaluation.formats._source import read_bytes
-from evaluation.formats.fol.arrow_table import FolTable, read_fol_table
-from evaluation.formats.fol.columns import columns_of_table
-from evaluation.formats.fol.qrels import read_qrels, read_qrels_columns
-from evaluation.measures.engines.focused_run import evaluate_table
-from evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
-from evaluation.measures.passages import focused_groups
-from evaluation.measures.passages.focused_curves import _sums_before
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats._source import read_bytes
+from focal.evaluation.formats.fol.arrow_table import FolTable, read_fol_table
+from focal.evaluation.formats.fol.columns import columns_of_table
+from focal.evaluation.formats.fol.qrels import read_qrels, read_qrels_columns
+from focal.evaluation.measures.engines.focused_run import evaluate_table
+from focal.evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
+from focal.evaluation.measures.passages import focused_groups
+from focal.evaluation.measures.passages.focused_curves import _sums_before
 
 
 def write_qrels(folder: Path, rng: random.Random) -> Path:

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.cli.trec_eval import load_run
-from evaluation.errors import FormatError
-from evaluation.formats.trec import read_trec_qrels
-from evaluation.measures.engines import trec_files
-from evaluation.measures.engines.trec_files import plain_qrels
-from evaluation.measures.engines.trec_grades import GradeTable
+from focal.evaluation.cli.trec_eval import load_run
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.trec import read_trec_qrels
+from focal.evaluation.measures.engines import trec_files
+from focal.evaluation.measures.engines.trec_files import plain_qrels
+from focal.evaluation.measures.engines.trec_grades import GradeTable
 
 QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": {b"c": 1}})
 
@@ -231,7 +231,7 @@ def test_starting_the_qrels_reader_imports_nothing_heavy() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; import evaluation.measures.engines.trec_files as f; "
+    code = ("import sys; import focal.evaluation.measures.engines.trec_files as f; "
             "print(sorted(m for m in ('numpy', 'pyarrow') if m in sys.modules))")  # fmt: skip
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)  # fmt: skip

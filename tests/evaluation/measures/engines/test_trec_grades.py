@@ -9,13 +9,13 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from evaluation.cli.trec_eval import load_index, load_run
-from evaluation.formats.arrow import binary_array
-from evaluation.formats.trec import DuplicateDocument
-from evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED
-from evaluation.measures.engines.trec_grades import GradeTable
-from evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
-from evaluation.measures.registry.names import parse_trec
+from focal.evaluation.cli.trec_eval import load_index, load_run
+from focal.evaluation.formats.arrow import binary_array
+from focal.evaluation.formats.trec import DuplicateDocument
+from focal.evaluation.measures.articles.trec_measures import NONPOOL, UNJUDGED
+from focal.evaluation.measures.engines.trec_grades import GradeTable
+from focal.evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
+from focal.evaluation.measures.registry.names import parse_trec
 
 TABLE = GradeTable.from_mapping({"1": {b"d1": 2, b"d2": 0, b"d3": -1}, "2": {b"d1": 1}})
 

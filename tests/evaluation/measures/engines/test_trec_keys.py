@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.arrow import binary_array, numeric_array, to_numpy
-from evaluation.measures.engines import _article_kernel, trec_keys
-from evaluation.measures.engines.trec_keys import PairIndex, column_buffers, doc_words
-from evaluation.measures.engines.trec_order import ranking
+from focal.evaluation.formats.arrow import binary_array, numeric_array, to_numpy
+from focal.evaluation.measures.engines import trec_keys
+from focal.evaluation.measures.engines.kernel import _article_kernel
+from focal.evaluation.measures.engines.trec_keys import PairIndex, column_buffers, doc_words
+from focal.evaluation.measures.engines.trec_order import ranking
 
 # short ids, some sharing prefixes and some longer than a word, so lengths and words both matter
 DOCS = st.sampled_from([b"", b"a", b"ab", b"abcdefgh", b"abcdefghi", b"abcdefgh\x00", b"z" * 17,

@@ -14,11 +14,11 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluation.cli.trec_eval import load_index, load_run
-from evaluation.measures.articles.trec_interpolated import recall_cutoff
-from evaluation.measures.engines.trec_grades import GradeTable
-from evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
-from evaluation.measures.registry.names import parse_trec
+from focal.evaluation.cli.trec_eval import load_index, load_run
+from focal.evaluation.measures.articles.trec_interpolated import recall_cutoff
+from focal.evaluation.measures.engines.trec_grades import GradeTable
+from focal.evaluation.measures.engines.trec_run import TrecOptions, evaluate_trec
+from focal.evaluation.measures.registry.names import parse_trec
 
 DOCS = [f"d{i}" for i in range(12)] + ["D5", "d10a", "x"]
 TOPICS = ["1", "2", "10", "3b"]

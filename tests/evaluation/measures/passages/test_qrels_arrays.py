@@ -1,5 +1,6 @@
-"""The qrels as arrays (`evaluation.measures.passages.qrels_arrays`): computed from the fast path's
-columns at once, they equal those computed topic by topic from each topic's `RelevantText`."""
+"""The qrels as arrays (`focal.evaluation.measures.passages.qrels_arrays`): computed from the fast
+path's columns at once, they equal those computed topic by topic from each topic's
+`RelevantText`."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.formats.fol.qrels import read_qrels_columns
-from evaluation.measures.evaluate import PreparedQrels
-from evaluation.measures.passages.qrels_arrays import (
+from focal.evaluation.formats.fol.qrels import read_qrels_columns
+from focal.evaluation.measures.evaluate import PreparedQrels
+from focal.evaluation.measures.passages.qrels_arrays import (
     JudgedArrays,
     arrays_of_columns,
     arrays_of_texts,

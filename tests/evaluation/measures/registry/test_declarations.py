@@ -8,25 +8,25 @@ import importlib
 
 import pytest
 
-from evaluation.measures.registry.declarations import MEASURES, TASKS, topic_rows
+from focal.evaluation.measures.registry.declarations import MEASURES, TASKS, topic_rows
 
 MODULES = [
-    "evaluation.measures.passages.text",
-    "evaluation.measures.passages.focused",
-    "evaluation.measures.passages.incontext",
-    "evaluation.measures.articles.topic",
-    "evaluation.measures.registry.declarations",
-    "evaluation.measures.evaluate",
-    "evaluation.measures.providers",
-    "evaluation.measures.registry.names",
-    "evaluation.measures.registry.c_numbers",
-    "evaluation.cli.eval_output",
+    "focal.evaluation.measures.passages.text",
+    "focal.evaluation.measures.passages.focused",
+    "focal.evaluation.measures.passages.incontext",
+    "focal.evaluation.measures.articles.topic",
+    "focal.evaluation.measures.registry.declarations",
+    "focal.evaluation.measures.evaluate",
+    "focal.evaluation.measures.providers",
+    "focal.evaluation.measures.registry.names",
+    "focal.evaluation.measures.registry.c_numbers",
+    "focal.evaluation.cli.eval_output",
 ]
 
 
 @pytest.mark.parametrize("measure", MEASURES, ids=lambda m: m.name)
 def test_every_measure_has_formula_reference_and_a_worked_example(measure: object) -> None:
-    from evaluation.measures.registry.declarations import Measure
+    from focal.evaluation.measures.registry.declarations import Measure
 
     assert isinstance(measure, Measure)
     assert measure.formula.strip() and measure.reference.strip()

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.measures.registry import names, trec
-from evaluation.measures.registry.declarations import ARTICLE_MEASURES, ELEMENT_MEASURES
-from evaluation.measures.registry.names import NotProvided, UnknownMeasure, parse, parse_trec
+from focal.evaluation.measures.registry import names, trec
+from focal.evaluation.measures.registry.declarations import ARTICLE_MEASURES, ELEMENT_MEASURES
+from focal.evaluation.measures.registry.names import NotProvided, UnknownMeasure, parse, parse_trec
 
 SPELLINGS = [
     # trec_eval's name, Focal's alias and ir_measures' string of one measure and parameter

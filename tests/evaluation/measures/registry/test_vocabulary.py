@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluation.api import evaluate
-from evaluation.cli.eval import eval_command
-from evaluation.measures.registry.names import NotProvided, UnknownMeasure
-from evaluation.measures.registry.vocabulary import listing, resolve, same_measure
+from focal.evaluation.api import evaluate
+from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.measures.registry.names import NotProvided, UnknownMeasure
+from focal.evaluation.measures.registry.vocabulary import listing, resolve, same_measure
 
 REPOSITORY = Path(__file__).resolve().parents[4]
 QRELS = str(REPOSITORY / "demo" / "qrels" / "demo.qrels")
@@ -105,7 +105,7 @@ def test_the_listing_names_every_family_with_its_aliases() -> None:
 
 
 def test_focal_measures_prints_the_registry() -> None:
-    from assessor.cli.main import main
+    from focal.assessor.cli.main import main
 
     result = CliRunner().invoke(main, ["measures", "--format", "tsv"])
     rows = [line.split("\t") for line in result.stdout.splitlines()]

@@ -1,5 +1,0 @@
-"""Focal's assessor: the web app, its database and the organiser's commands.
-
-Layers, lowest first: `store` <- `judging` <- `campaign` <- `web` <- `cli`; all may import
-`pooling` and `evaluation`, never the reverse. The app factory is `assessor.web.app.create_app`.
-"""

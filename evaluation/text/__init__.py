@@ -1,5 +1,0 @@
-"""XML -> text and element table: safe parsing, INEX paths and offsets, UTF-16 mapping.
-
-The lowest layer of `evaluation`: imports only `evaluation.errors` (spec section 1).
-Entry point: `evaluation.text.document` (`Document`, `load_document`).
-"""

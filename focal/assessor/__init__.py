@@ -1,0 +1,6 @@
+"""Focal's assessor: the web app, its database and the organiser's commands.
+
+Layers, lowest first: `store` <- `judging` <- `campaign` <- `web` <- `cli`; all may import
+`pooling` and `evaluation`, never the reverse. The app factory is
+`focal.assessor.web.app.create_app`.
+"""

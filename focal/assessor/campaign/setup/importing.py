@@ -1,0 +1,255 @@
+"""Import a collection, topics and runs into the database (no Flask).
+
+Each import is all-or-nothing: everything is parsed first (a bad file raises one FormatError
+naming it), then written in the caller's transaction, which the caller commits. A `progress`
+callback hears of every file read, and only before anything is written (the Import page
+records it in another transaction, which must not wait for this one).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from focal.assessor.campaign.setup.profiles import detect_profile, get_profile
+from focal.assessor.campaign.setup.titles import article_title
+from focal.assessor.store.models import Collection, Document, Judgement, Run, RunResult, Topic
+from focal.assessor.store.texts import text_sha256
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.bounds import ARTICLE_ID_LENGTH, id_problem
+from focal.evaluation.formats.records import Run as ParsedRun
+from focal.evaluation.formats.records import Topic as ParsedTopic
+from focal.evaluation.text.document import Document as ParsedDocument
+from focal.evaluation.text.xmlsafe import parse_xml
+
+BATCH = 5000
+# Where `focal import qrels` puts articles known only by id and length (file and hash NULL).
+PLACEHOLDER_COLLECTION = "qrels: id and length only"
+
+
+Progress = Callable[[int, int], None]
+"""Called with (files read, files in all) while an import reads its files, before it writes."""
+
+
+def import_collection(
+    session: Session,
+    directory: str | Path,
+    name: str | None = None,
+    profile: str | None = None,
+    progress: Progress | None = None,
+) -> int:
+    """Store every `*.xml` of `directory` (id = file stem); returns how many.
+
+    `profile` is the collection's display profile (docs/profiles.md); without one a new
+    collection gets the profile its documents' root elements suggest (NULL, detected per
+    document, when they disagree), and an existing collection keeps its choice.
+
+    Re-importing a document is allowed when its text is unchanged (only the path is updated); a
+    changed text is refused when the document already has judgements, since their offsets would
+    then point at other text. An article known only by id and length (`focal import qrels`
+    without the collection) gets its file when the text has the stored length, even if judged;
+    a judged one whose text has another length is refused. Everything is checked before
+    anything is written.
+    """
+    root = Path(directory).resolve()
+    if not root.is_dir():
+        raise FormatError(root, None, "is not a directory")
+    files = sorted(root.glob("*.xml"))
+    if not files:
+        raise FormatError(root, None, "contains no *.xml files")
+    for path in files:
+        _check_article_file(path)
+    if profile is not None:
+        get_profile(profile)  # an unknown name is refused before any file is read
+    parsed = []
+    titles: dict[str, str | None] = {}  # the pool list's titles (`campaign.titles`)
+    detected: Counter[str] = Counter()
+    for path in files:
+        element = parse_xml(path).getroot()  # raises DocumentError naming the file
+        document = ParsedDocument(path.stem, element)
+        detected[detect_profile(element)] += 1
+        parsed.append((path.stem, str(path), len(document.text), text_sha256(document.text)))
+        titles[path.stem] = article_title(document)
+        if progress is not None:
+            progress(len(parsed), len(files))
+
+    existing = {row.id: row for row in session.scalars(select(Document))}
+    judged = set(session.scalars(select(Judgement.article).distinct()))
+    for article, file, length, digest in parsed:
+        row = existing.get(article)
+        if row is not None and article in judged:
+            _check_judged_text(row, file, length, digest)
+
+    collection_name = name or root.name
+    collection = session.scalars(
+        select(Collection).where(Collection.name == collection_name)
+    ).first()
+    if collection is None:
+        collection = Collection(name=collection_name, directory=str(root))
+        # documents whose roots disagree: NULL, each document's own root chooses
+        collection.display_profile = profile or (
+            next(iter(detected)) if len(detected) == 1 else None
+        )
+        session.add(collection)
+        session.flush()
+    collection.directory = str(root)
+    if profile is not None:
+        collection.display_profile = profile
+    for article, file, length, digest in parsed:
+        row = existing.get(article)
+        if row is None:
+            session.add(
+                Document(
+                    id=article,
+                    collection_id=collection.id,
+                    file=file,
+                    text_length=length,
+                    text_sha256=digest,
+                    title=titles[article],
+                )
+            )
+            continue
+        row.collection_id, row.file = collection.id, file
+        row.text_length, row.text_sha256 = length, digest
+        row.title = titles[article]
+    session.flush()
+    _drop_empty_placeholder(session)
+    return len(parsed)
+
+
+def _check_article_file(path: Path) -> None:
+    """A regular file whose name (the article id) is UTF-8 and an id the formats can carry.
+
+    Checked before any file is opened: reading a FIFO named `x.xml` would wait forever, and an
+    id that is not UTF-8 could be neither stored nor written in a qrels file.
+    """
+    shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    try:
+        path.name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FormatError(shown, None, "expected a UTF-8 file name (the article id)") from None
+    if not path.is_file():
+        raise FormatError(shown, None, "is not a regular file (a FIFO, device or folder)")
+    problem = id_problem(path.stem, "article id", ARTICLE_ID_LENGTH)
+    if problem is not None:
+        raise FormatError(shown, None, f"{problem} (the file name without .xml)")
+
+
+def _check_judged_text(row: Document, file: str, length: int, digest: str) -> None:
+    """Refuse a file whose text is not the one the judgements of `row` were made on."""
+    if row.text_sha256 is None:  # known only by id and length: the length is all we can check
+        if row.text_length != length:
+            raise FormatError(
+                file,
+                None,
+                f"article {row.id} was judged as {row.text_length} characters long (known only "
+                f"by id and length), this file's text has {length}: the judged offsets would "
+                "point at other text",
+            )
+    elif row.text_sha256 != digest:
+        raise FormatError(file, None, f"text differs from the judged article {row.id}")
+
+
+def _drop_empty_placeholder(session: Session) -> None:
+    """Remove the collection of articles known only by id and length once none is left."""
+    placeholder = session.scalars(
+        select(Collection).where(Collection.name == PLACEHOLDER_COLLECTION)
+    ).first()
+    if placeholder is None:
+        return
+    if session.scalar(select(Document.id).where(Document.collection_id == placeholder.id)) is None:
+        session.delete(placeholder)
+        session.flush()
+
+
+def imported_counts(session: Session) -> dict[str, int]:
+    """How many collections, documents, topics and runs the database holds."""
+    return {
+        name: int(session.scalar(select(func.count()).select_from(model)) or 0)
+        for name, model in (
+            ("collections", Collection),
+            ("documents", Document),
+            ("topics", Topic),
+            ("runs", Run),
+        )
+    }
+
+
+def import_topics(session: Session, path: str | Path) -> int:
+    """Store (or update) the topics of an INEX topics file; returns how many."""
+    from focal.evaluation.formats.inex.topics import read_topics
+
+    topics: list[ParsedTopic] = read_topics(path)
+    for topic in topics:
+        row = session.get(Topic, topic.id) or Topic(id=topic.id)
+        row.ct_no = topic.ct_no
+        row.title, row.castitle, row.phrasetitle = topic.title, topic.castitle, topic.phrasetitle
+        row.description, row.narrative = topic.description, topic.narrative
+        session.add(row)
+    session.flush()
+    return len(topics)
+
+
+def import_runs(
+    session: Session, paths: Sequence[str | Path], progress: Progress | None = None
+) -> list[tuple[str, int]]:
+    """Store every result of each run (a run of the same id is replaced); returns (id, results)."""
+    from focal.evaluation.formats.fol.runs import read_run
+
+    parsed: list[ParsedRun] = []
+    for path in paths:
+        parsed.append(read_run(path))
+        if progress is not None:
+            progress(len(parsed), len(paths))
+    seen: dict[str, str] = {}
+    for run in parsed:
+        if run.run_id in seen:
+            raise FormatError(run.file, None, f"run id {run.run_id} is also in {seen[run.run_id]}")
+        seen[run.run_id] = run.file
+    summary = []
+    for run in parsed:
+        summary.append((run.run_id, _store_run(session, run)))
+    session.flush()
+    return summary
+
+
+def _store_run(session: Session, run: ParsedRun) -> int:
+    row = session.scalars(select(Run).where(Run.name == run.run_id)).first()
+    if row is not None:
+        session.execute(delete(RunResult).where(RunResult.run_id == row.id))
+        row.file, row.kind = str(Path(run.file).resolve()), run.kind
+    else:
+        row = Run(name=run.run_id, file=str(Path(run.file).resolve()), kind=run.kind)
+        session.add(row)
+        session.flush()
+    rows = []
+    count = 0
+    for topic, results in run.topics.items():
+        # The rank that counts is the order of lines within a topic (as in the official program).
+        for rank, result in enumerate(results, start=1):
+            start = None if result.missing else result.start
+            length = None if result.missing else result.length
+            rows.append(
+                {
+                    "run_id": row.id,
+                    "topic_id": topic,
+                    "article": result.article,
+                    "rank": rank,
+                    "score": result.score,
+                    "start": start,
+                    "length": length,
+                    "path": result.path,
+                }
+            )
+            if len(rows) >= BATCH:
+                session.execute(insert(RunResult), rows)
+                count += len(rows)
+                rows = []
+    if rows:
+        session.execute(insert(RunResult), rows)
+        count += len(rows)
+    return count

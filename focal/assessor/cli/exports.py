@@ -1,0 +1,164 @@
+"""`focal export-qrels`: judgements as FOL, element or TREC qrels (`campaign.qrels_export`),
+and with `--notes FILE` the assessors' flags and notes beside them (`campaign.notes_export`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from focal.assessor.cli.support import CommandError, friendly_errors, transaction
+
+
+@click.command("export-qrels")
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(["fol", "elements", "trec"]),
+    default="fol",
+    show_default=True,
+    help="fol: INEX 2009/2010 qrels; elements: per-element relevance; trec: article qrels.",
+)
+@click.option("--topic", help="Only this topic.")
+@click.option(
+    "--assessor",
+    help="Only this assessor's judgements (a topic judged by two needs a choice); "
+    "an unknown name is an error.",
+)
+@click.option(
+    "--choose",
+    "choices",
+    multiple=True,
+    metavar="TOPIC=NAME",
+    help="The assessor of one topic judged by two (repeatable; overrides --assessor there).",
+)
+@click.option(
+    "--with-assessors",
+    is_flag=True,
+    help="fol: every assessor's judgements, the assessor's name in column two instead of Q0.",
+)
+@click.option(
+    "--adjudicated",
+    is_flag=True,
+    help="fol: gold judgements where adjudicated; elsewhere the topic's first assessor by name.",
+)
+@click.option("--xml", is_flag=True, help="elements: the INEX 2005/2006 assessment XML.")
+@click.option(
+    "--offset-unit",
+    type=click.Choice(["codepoint", "utf16", "utf8"]),
+    default="codepoint",
+    show_default=True,
+    help="fol: unit of offsets and lengths (utf16/utf8 need the collection's texts).",
+)
+@click.option("--graded", is_flag=True, help="trec: grades 0-3 by highlighted share, not 0/1.")
+@click.option("--all-elements", is_flag=True, help="elements: also elements without highlight.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to FILE (atomically) instead of standard output.",
+)
+@click.option(
+    "--notes",
+    "notes_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the flags and notes (of --topic, --assessor) to FILE, tab-separated "
+    "(docs/formats.md).",
+)
+@click.option(
+    "--raw-cells",
+    is_flag=True,
+    help="Write the notes file's cells as they are, without the apostrophe that keeps a "
+    "spreadsheet from running one that starts with =, +, -, @ as a formula.",
+)
+@friendly_errors
+def export_qrels(
+    format_: str,
+    topic: str | None,
+    assessor: str | None,
+    choices: tuple[str, ...],
+    with_assessors: bool,
+    adjudicated: bool,
+    xml: bool,
+    offset_unit: str,
+    graded: bool,
+    all_elements: bool,
+    output: Path | None,
+    notes_file: Path | None,
+    raw_cells: bool,
+) -> None:
+    """Write every judged article as qrels: FOL (default; not relevant ones as 0 lines),
+    per-element relevance (tab-separated or INEX XML), or TREC article qrels."""
+    from focal.assessor.campaign.results.notes_export import notes_text
+    from focal.assessor.campaign.results.qrels_assessors import qrels_with_assessors_text
+    from focal.assessor.campaign.results.qrels_export import (
+        ExportError,
+        collect_qrels,
+        export_text,
+        qrels_text,
+    )
+    from focal.evaluation.output.files import atomic_write
+
+    chosen = _choices(choices)
+    with transaction() as session:
+        if adjudicated:
+            from focal.assessor.campaign.results.gold_qrels import adjudicated_qrels
+
+            if (format_, offset_unit, assessor, chosen, with_assessors) != (
+                "fol",
+                "codepoint",
+                None,
+                {},
+                False,
+            ):
+                raise ExportError(
+                    "--adjudicated writes FOL qrels in code points: it takes no --format, "
+                    "--offset-unit, --assessor, --choose or --with-assessors"
+                )
+            text = qrels_text(adjudicated_qrels(session, topic))
+        elif with_assessors:
+            if (format_, offset_unit, assessor, chosen) != ("fol", "codepoint", None, {}):
+                raise ExportError(
+                    "--with-assessors writes every assessor's FOL qrels in code points: "
+                    "it takes no --format, --offset-unit, --assessor or --choose"
+                )
+            text = qrels_with_assessors_text(session, topic)
+        elif (format_, offset_unit, xml, graded, all_elements) == (
+            "fol",
+            "codepoint",
+            False,
+            False,
+            False,
+        ):
+            text = qrels_text(collect_qrels(session, topic, assessor, chosen))
+        else:  # other formats, offset units and element options
+            text = export_text(
+                session,
+                format_=format_,
+                topic=topic,
+                assessor=assessor,
+                xml=xml,
+                offset_unit=offset_unit,
+                graded=graded,
+                all_elements=all_elements,
+                choices=chosen,
+            )
+        notes = None if notes_file is None else notes_text(session, topic, assessor, raw=raw_cells)
+    if notes_file is not None and notes is not None:
+        atomic_write(notes_file, notes)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        atomic_write(output, text)
+
+
+def _choices(values: tuple[str, ...]) -> dict[str, str]:
+    """`--choose TOPIC=NAME` options as topic -> assessor (a usage error names a bad one)."""
+    chosen: dict[str, str] = {}
+    for value in values:
+        topic, equals, name = value.partition("=")
+        if not equals or not topic or not name:
+            raise CommandError(f"--choose: expected TOPIC=NAME, found {value!r}")
+        chosen[topic] = name
+    return chosen

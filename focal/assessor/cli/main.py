@@ -1,0 +1,215 @@
+"""The `focal` command: one click group that composes the CLIs of every package.
+
+Sub-commands are imported only when they are invoked, so that `focal eval` or `focal doc`
+never pay for importing Flask and SQLAlchemy (and the pure packages stay pure).
+"""
+
+from __future__ import annotations
+
+import ast
+import atexit
+import gc
+import importlib
+import importlib.util
+import os
+import sys
+from typing import Any
+
+import click
+
+# No command of Focal does linear algebra big enough to share among threads: without this,
+# numpy's OpenBLAS starts a thread per core as it loads, and they spin for a while (a tenth of
+# the CPU time of a 20-run `focal eval` on two cores, taken from the threads that parse and
+# evaluate, and as much of `focal pool build`'s). A value the user set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# As the process ends, Python collects cycles once more, through every object still alive (the
+# qrels and runs of `focal eval`: 20-30 ms) to free what the process is about to give back
+# anyway; frozen objects are left alone.
+atexit.register(gc.freeze)
+
+# name -> "module:attribute" of a click command or group. Each package owns its entries.
+COMMANDS: dict[str, str] = {
+    # evaluation (pure)
+    "doc": "focal.evaluation.cli.doc:doc",
+    "convert": "focal.evaluation.cli.convert:convert",
+    "eval": "focal.evaluation.cli.eval:eval_command",
+    "trec_eval": "focal.evaluation.cli.trec.command:trec_eval_command",
+    "measures": "focal.evaluation.cli.eval:measures_command",
+    "baseline": "focal.evaluation.cli.baseline:baseline",
+    "compare": "focal.evaluation.cli.compare:compare_command",
+    # reliability studies (pure, above pooling and evaluation)
+    "reliability": "focal.reliability.cli.commands:reliability",
+    # pooling (pure), composed with the database's pools
+    "pool": "focal.assessor.cli.pools:pool",
+    "pool-build": "focal.assessor.cli.pools:pool_build",
+    "pool-stats": "focal.assessor.cli.pools:pool_stats",
+    # assessor (web app and database)
+    "init-db": "focal.assessor.cli.database:init_db",
+    "import": "focal.assessor.cli.imports:import_group",
+    "collection": "focal.assessor.cli.collections:collection",
+    "users": "focal.assessor.cli.users:users",
+    "assign": "focal.assessor.cli.users:assign",
+    "serve": "focal.assessor.cli.serve:serve",
+    "demo": "focal.assessor.cli.serve:demo",
+    "worker": "focal.assessor.cli.serve:worker",
+    "export-qrels": "focal.assessor.cli.exports:export_qrels",
+    "agreement": "focal.assessor.cli.agreement:agreement",
+    "report": "focal.assessor.cli.report:report",
+    "backup": "focal.assessor.cli.database:backup_command",
+    "restore": "focal.assessor.cli.database:restore_command",
+}
+
+
+# The extra of `pip install 'focal[EXTRA]'` that brings each optional top-level module
+# (pyproject.toml's optional dependencies): a command that needs one says so in one line.
+EXTRAS: dict[str, str] = {
+    "flask": "assessor",
+    "flask_limiter": "assessor",
+    "werkzeug": "assessor",
+    "jinja2": "assessor",
+    "sqlalchemy": "assessor",
+    "alembic": "assessor",
+    "gunicorn": "assessor",
+    "huey": "assessor",
+    "platformdirs": "assessor",
+    "psycopg": "postgres",
+    "redis": "redis",
+    "matplotlib": "plots",
+}
+
+
+class MissingExtra(click.ClickException):
+    """A command needs a module of an extra that is not installed: one line, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"focal: {self.format_message()}", err=True)
+
+
+def missing_extra(error: ModuleNotFoundError) -> MissingExtra | None:
+    """The one-line refusal for a missing optional module (None: not one of an extra's)."""
+    top = (error.name or "").split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return MissingExtra(
+        f"this command needs {top}, which is not installed: pip install 'focal[{extra}]'"
+    )
+
+
+def summary(target: str) -> tuple[str, bool]:
+    """A command's help (its first paragraph) and whether it is hidden, read from its source
+    without importing it.
+
+    `focal --help` lists every command that is not hidden with this help: importing the
+    modules to ask click would load Flask, SQLAlchemy and scipy just to print help.
+    """
+    module_name, attribute = target.split(":")
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None:
+        return "", False
+    with open(spec.origin, encoding="utf-8") as source:
+        tree = ast.parse(source.read())
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == attribute:
+            given = {
+                keyword.arg: keyword.value.value
+                for decorator in node.decorator_list
+                if isinstance(decorator, ast.Call) and _declares_command(decorator)
+                for keyword in decorator.keywords
+                if isinstance(keyword.value, ast.Constant)
+            }
+            text = given.get("short_help") or given.get("help") or ast.get_docstring(node)
+            return _first_paragraph(str(text or "")), given.get("hidden") is True
+        if _assigns(node, attribute):  # `NAME = Group(..., help=OTHER.help)`: OTHER's help
+            return _borrowed_help(tree, node)
+    return "", False
+
+
+def _assigns(node: ast.stmt, name: str) -> bool:
+    return isinstance(node, ast.Assign) and any(
+        isinstance(target, ast.Name) and target.id == name for target in node.targets
+    )
+
+
+def _borrowed_help(tree: ast.Module, node: ast.stmt) -> tuple[str, bool]:
+    """The help of a command built by a call, `help=` a string or another command's `.help`."""
+    assert isinstance(node, ast.Assign)
+    call = node.value
+    keywords = {k.arg: k.value for k in call.keywords} if isinstance(call, ast.Call) else {}
+    given = keywords.get("help")
+    if isinstance(given, ast.Constant) and isinstance(given.value, str):
+        return _first_paragraph(given.value), False
+    if isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name):
+        for statement in tree.body:
+            if isinstance(statement, ast.ImportFrom) and statement.module:
+                for alias in statement.names:
+                    if (alias.asname or alias.name) == given.value.id:
+                        return summary(f"{statement.module}:{alias.name}")
+    return "", False
+
+
+def _first_paragraph(text: str) -> str:
+    return " ".join(text.split("\n\n")[0].split())
+
+
+def _declares_command(decorator: ast.Call) -> bool:
+    """Whether a decorator is `click.command(...)`, `click.group(...)` or `GROUP.command(...)`."""
+    called = decorator.func
+    name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+    return name in ("command", "group")
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are resolved from `COMMANDS` on first use."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their summaries, without importing any command's module."""
+        limit = formatter.width - 6 - max(len(name) for name in self.list_commands(ctx))
+        rows = []
+        for name in self.list_commands(ctx):
+            command = super().get_command(ctx, name)
+            if command is None:  # a stand-in that only carries the summary
+                text, hidden = summary(COMMANDS[name])
+                command = click.Command(name, help=text, hidden=hidden)
+            if not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ModuleNotFoundError as error:
+            refusal = missing_extra(error)
+            if refusal is None:
+                raise
+            raise refusal from None
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attribute = target.split(":")
+        module = importlib.import_module(module_name)
+        loaded = getattr(module, attribute)
+        if not isinstance(loaded, click.Command):
+            raise TypeError(f"{target} is not a click command")
+        return loaded
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="focal")
+def main() -> None:
+    """Focal: assessment and evaluation for focused (XML element and passage) retrieval."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

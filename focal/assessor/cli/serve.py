@@ -1,0 +1,132 @@
+"""`focal serve`, `focal demo` and `focal worker`: the web app, and the worker of its queue.
+
+`focal serve --workers N` serves a campaign with gunicorn: N worker processes, each with its
+own app and database connections (PostgreSQL for more than a handful of assessors: SQLite
+lets one process write at a time). Without `--workers`, Werkzeug's threaded server (for trying
+things out and for tests).
+
+`focal demo` prepares the database from the demo material (`focal.assessor.campaign.setup.demo`) and
+serves it;
+running it again keeps the judgements made so far.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from focal.assessor.cli.support import friendly_errors, make_app
+from focal.assessor.store import db
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+
+def _say_instance(app: Flask) -> None:
+    """Print the instance folder, and where an earlier version kept its database."""
+    from focal.assessor.web.app import earlier_instance_folder
+
+    click.echo(f"instance folder (database, secret key, uploads): {app.instance_path}")
+    earlier = earlier_instance_folder()
+    if earlier is not None:
+        click.echo(
+            f"note: a database of an earlier Focal is in {earlier}; set FOCAL_INSTANCE={earlier} "
+            "to keep using it",
+            err=True,
+        )
+
+
+# A TCP port: the socket library would take 65536 + X as port X, and a negative number ends in
+# a traceback, so anything else is refused on one line, as every bad option value is.
+PORT = click.IntRange(1, 65535)
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=PORT, default=5000, show_default=True, help="A TCP port, 1 to 65535.")
+@click.option(
+    "--workers",
+    type=click.IntRange(0, 64),
+    default=0,
+    show_default=True,
+    help="Serve with gunicorn and this many worker processes (0: Werkzeug's threaded server).",
+)
+@click.option(
+    "--keep-alive",
+    type=click.IntRange(5, 3600),
+    default=75,
+    show_default=True,
+    help="With --workers: seconds an idle keep-alive connection stays open.",
+)
+@friendly_errors
+def serve(host: str, port: int, workers: int, keep_alive: int) -> None:
+    """Serve the assessor web app; with --workers, the production server (behind an https
+    proxy, as deploy/ sets it up: docs/deploy.md).
+
+    Werkzeug's server (without --workers) answers every response with `Connection: close`, so
+    no client waits on an idle connection it would close."""
+    app = make_app()  # checks the database once, before any worker starts
+    _say_instance(app)
+    if workers == 0:
+        app.run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
+        return
+    from focal.assessor.cli.gunicorn_app import serve_with_gunicorn
+
+    db.engine_of(app).dispose()  # the workers open their own connections
+    serve_with_gunicorn(host, port, workers, keep_alive)
+
+
+@click.command("demo")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=PORT, default=5000, show_default=True, help="A TCP port, 1 to 65535.")
+@click.option("--no-serve", is_flag=True, help="Prepare the database and stop.")
+@friendly_errors
+def demo(host: str, port: int, no_serve: bool) -> None:
+    """Set up the demo (database, material, pools, users, assignments) and serve it."""
+    from focal.assessor.campaign.setup.demo import DEMO_USERS, load_demo
+    from focal.assessor.store import db, migrate
+
+    app = make_app(migrated=False)
+    _say_instance(app)
+    migrate.upgrade(db.engine_of(app))
+    with db.session_scope(app) as session:
+        counts = load_demo(session)
+    click.echo(
+        f"demo ready: {counts['documents']} documents, {counts['topics']} topics, "
+        f"{counts['runs']} runs, {counts['pools']} pools"
+    )
+    for name, role, password in DEMO_USERS:
+        click.echo(f"  log in as {name!r} with password {password!r} ({role})")
+    click.echo(
+        "  the first topic is judged twice, by 'assessor' and 'assessor2': compare them on the "
+        "organiser's Agreement page or with `focal agreement --assessors assessor,assessor2`"
+    )
+    if no_serve:
+        return
+    click.echo(f"open http://{host}:{port}/ (Ctrl+C stops)")
+    make_app().run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
+
+
+@click.command("worker")
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 16),
+    default=1,
+    show_default=True,
+    help="Jobs run at once (imports write the database: one is right for SQLite).",
+)
+@friendly_errors
+def worker(threads: int) -> None:
+    """Run the queued jobs (imports) of the configured database until stopped: the queue's
+    service beside `focal serve` when FOCAL_JOB_WORKER=external (docs/deploy.md)."""
+    import logging
+
+    from focal.assessor.web.jobs import queue_of
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    app = make_app()
+    queue = queue_of(app, inline=False)
+    _say_instance(app)
+    click.echo(f"running the jobs of queue {queue.name} with {threads} thread(s)")
+    queue.run_worker(threads)

@@ -1,0 +1,48 @@
+"""Focal's evaluation core: XML text model, INEX file formats, measures, relevance rules and
+statistics.
+
+Pure Python plus numpy/scipy: nothing here imports Flask, SQLAlchemy, `pooling` or `assessor`.
+Layers, lowest first: `output` <- `text` <- `formats` <- `measures | relevance | baseline |
+statistics` <- `cli`; `errors` is shared by all (docs/architecture.md).
+
+The names in `__all__` are the Python API (`focal.evaluation.api`, docs/python.md): what a script or
+notebook may call, the rest being free to move. They load on first use, so that importing a
+module of the package (as `focal` does at start-up) does not load the measures.
+
+>>> import evaluation
+>>> focal.evaluation.evaluate is focal.evaluation.api.evaluate
+True
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as mypy and editors see them
+    from focal.evaluation.api import (
+        Evaluation,
+        Judgement,
+        Result,
+        Run,
+        compare,
+        effect_sizes,
+        evaluate,
+        read_qrels,
+        read_run,
+    )
+
+__all__ = [
+    "Evaluation", "Judgement", "Result", "Run", "compare", "effect_sizes", "evaluate",
+    "read_qrels", "read_run",
+]  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(import_module("focal.evaluation.api"), name)
+    raise AttributeError(f"module 'evaluation' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

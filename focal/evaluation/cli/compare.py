@@ -1,0 +1,276 @@
+"""`focal compare`: significance tests between every pair of runs (spec section 8).
+
+The runs are evaluated exactly as `focal eval` evaluates them (`eval_workers.evaluate_files`),
+or per-topic values are read from `focal eval -q --format tsv` output (`--scores`; both in
+`cli.evaluating.per_topic`); then one measure's values are paired by topic and every pair i < j
+is tested and corrected.
+
+`focal compare agreement ...` is a second form. Click cannot give a group both its own
+positional arguments (QRELS RUN...) and sub-commands, so `compare` is one command whose
+`make_context` hands the arguments to `agreement` when the first of them is that word; help,
+usage and errors are then the sub-command's own.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from focal.evaluation.cli.compare_report import FORMATS, WRITERS, write_agreement, write_curve
+from focal.evaluation.cli.evaluating.per_topic import evaluated_values, scores_values
+from focal.evaluation.errors import FormatError
+from focal.evaluation.measures.registry.declarations import TASKS, topic_rows
+from focal.evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
+from focal.evaluation.statistics.significance.corrections import CORRECTIONS
+from focal.evaluation.statistics.significance.effects import CI_METHODS, Effects, effect_sizes
+from focal.evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
+from focal.evaluation.statistics.significance.pairwise import TESTS, Comparison, compare
+from focal.evaluation.statistics.significance.results import ALTERNATIVES
+
+DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP", "elements": "MAep"}
+DEFAULT_MEASURES.update(dict.fromkeys(("ric", "bic", "t2i"), "AgP"))
+
+
+def fail(message: str, command: str = "focal compare") -> NoReturn:
+    """One line on stderr, exit code 2, nothing on stdout."""
+    click.echo(f"{command}: {message}", err=True)
+    sys.exit(2)
+
+
+def test_options(function: Any) -> Any:
+    """The options shared by both forms: which test, which correction, and resampling."""
+    options = [
+        click.option("--test", "test", type=click.Choice(TESTS), default="t", show_default=True,
+                     help="t, wilcoxon, sign, randomisation, bootstrap, sakai (Sakai 2006 ASL), "
+                     "tukey (blocked HSD)."),
+        click.option("--alternative", type=click.Choice(ALTERNATIVES), default="two-sided",
+                     show_default=True, help="greater: row better than column, every ordered "
+                     "pair tested (seed 002's one-tailed t); less: row worse."),
+        click.option("--correction", type=click.Choice(CORRECTIONS), default="none",
+                     show_default=True, help="Over the pairs; by is seed 000's choice."),
+        click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                     default=0.05, show_default=True),
+        click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
+                     help="B, for randomisation, bootstrap and sakai."),
+        click.option("--seed", type=int, help="Resampling seed (default: drawn, and printed)."),
+        click.option("--bootstrap-p", type=click.Choice(["seed", "plus-one"]), default="seed",
+                     show_default=True, help="bootstrap p: #/B as seed 000 (can be 0), or "
+                     "(b+1)/(B+1)."),
+        click.option("-c/--common-topics", "--complete", "complete", default=True,
+                     help="Every qrels topic counts, a topic a run missed scoring 0 (default, "
+                     "trec_eval -c), or only the topics every run answered."),
+        click.option("-m", "--measure",
+                     help="Per-topic measure. Default: AiP (focused, thorough), AgP (ric, bic, "
+                     "t2i), MAP (articles), MAep (elements)."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def run_comparison(paired: PairedScores, settings: dict[str, Any]) -> Comparison:
+    try:
+        return compare(
+            paired, settings["test"], settings["alternative"], settings["correction"],
+            settings["alpha"], settings["samples"], settings["seed"],
+            settings["bootstrap_p"] == "plus-one",
+        )  # fmt: skip
+    except ValueError as error:
+        raise click.UsageError(str(error)) from error
+
+
+def comparison_effects(
+    comparison: Comparison, confidence: float, method: str, settings: dict[str, Any]
+) -> Effects:
+    """The intervals and effect sizes printed beside the p-values (bootstrap: --samples, --seed)."""
+    return effect_sizes(comparison, confidence, method, settings["samples"], settings["seed"])
+
+
+class CompareCommand(click.Command):
+    """`compare` that hands `agreement ...` to the agreement command (see the module doc)."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:  # fmt: skip
+        if args and args[0] == "agreement":
+            # a parent context without compare's arguments, so that usage reads
+            # "focal compare agreement [OPTIONS]"
+            holder = click.Context(click.Command(info_name), info_name=info_name, parent=parent)
+            return agreement_command.make_context("agreement", args[1:], parent=holder)
+        return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        if ctx.command is not self:
+            return ctx.command.invoke(ctx)
+        return super().invoke(ctx)
+
+
+@click.command("compare", cls=CompareCommand)
+@click.option("--task", type=click.Choice(TASKS), default="focused", show_default=True,
+              help="Evaluation task, as `focal eval --task`.")  # fmt: skip
+@test_options
+@click.option(
+    "--scores", "scores_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
+    help="Per-topic values (`focal eval -q --format tsv`) instead of QRELS RUN... Repeatable.",
+)  # fmt: skip
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text",
+              show_default=True)  # fmt: skip
+@click.option(
+    "--ci",
+    "confidence",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="Level of the intervals of the means and of the mean differences.",
+)
+@click.option(
+    "--ci-method",
+    type=click.Choice(CI_METHODS),
+    default="t",
+    show_default=True,
+    help="t intervals, or scipy's bootstrap (BCa; --samples, --seed).",
+)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Heatmap of adjusted p-values and effect sizes (.png or .svg).")  # fmt: skip
+@click.option("--curve", "curve_path", type=click.Path(dir_okay=False),
+              help="With --test sakai: write the ASL curve (rank run_a run_b asl).")  # fmt: skip
+@click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
+@click.option("-n", "bep_window", type=click.IntRange(min=1), default=500, show_default=True,
+              help="BiC distance window.")  # fmt: skip
+@click.option("--irr", type=click.IntRange(min=1), default=300, show_default=True,
+              help="T2I irrelevant characters tolerated.")  # fmt: skip
+@click.option("--strict", is_flag=True, help="Corrected definitions instead of official quirks.")
+@click.option("-j", "--jobs", type=int, default=0, help="Processes for the runs (0: all cores).")
+@click.option("--quant", default="generalised", show_default=True,
+              help="Task elements: the quantisation, as `focal eval --task elements`.")  # fmt: skip
+@click.option("--collection", "collection_dir", type=click.Path(exists=True, file_okay=False),
+              help="Task elements: the articles, to derive element qrels from FOL QRELS.",
+              )  # fmt: skip
+@click.argument("files", metavar="[QRELS RUN...]", nargs=-1,
+                type=click.Path(exists=True, dir_okay=False))  # fmt: skip
+def compare_command(
+    task: str, scores_paths: tuple[str, ...], output_format: str, confidence: float,
+    ci_method: str, plot_path: str | None,
+    curve_path: str | None, beta: float, bep_window: int, irr: int, strict: bool, jobs: int,
+    quant: str, collection_dir: str | None, files: tuple[str, ...], **settings: Any,
+) -> None:  # fmt: skip
+    """Test every pair of RUNs for a significant difference in one per-topic measure.
+
+    Either evaluate QRELS RUN... (as `focal eval`) or read --scores files. Text output is the
+    seed 002 significance matrix (runs by mean, * significant after correction, - not), then
+    each run's mean with its --ci interval and each pair's mean difference with its interval,
+    d_z, Hedges' g and Sakai's ES_E; tsv and json carry the same.
+    `focal compare agreement --help`: the agreement of two sets of significant pairs.
+    """
+    measure = settings.pop("measure")
+    if scores_paths and files:
+        raise click.UsageError("give --scores FILE... or QRELS RUN..., not both")
+    if not scores_paths and len(files) < 3:
+        raise click.UsageError("give QRELS and at least two RUN files (or --scores FILE...)")
+    if curve_path and settings["test"] != "sakai":
+        raise click.UsageError("--curve is the ASL curve of --test sakai")
+    if plot_path and not plot_path.lower().endswith(PLOT_SUFFIXES):
+        raise click.UsageError(f"--plot FILE must end in {' or '.join(PLOT_SUFFIXES)}")
+    if task != "elements" and (collection_dir or quant != "generalised"):
+        raise click.UsageError("--quant and --collection are for --task elements")
+    if settings["seed"] is None:
+        settings["seed"] = secrets.randbelow(2**31)
+    evaluation = {"complete": settings["complete"], "beta": beta, "n": bep_window, "irr": irr}
+    evaluation["strict"] = strict
+    try:
+        if scores_paths:
+            measure, values = scores_values(scores_paths, measure)
+            topics = None
+        else:
+            measure = measure or DEFAULT_MEASURES[task]
+            jobs = jobs or os.cpu_count() or 1
+            if task == "elements":
+                from focal.evaluation.cli.eval_elements import compared_values
+
+                values, qrels_topics = compared_values(
+                    files[0], files[1:], measure, quant, collection_dir, jobs
+                )
+            elif task != "articles" and measure not in topic_rows(task):
+                fail(f"task {task} has no per-topic measure {measure} (-m)")
+            else:
+                values, qrels_topics = evaluated_values(
+                    files[0], files[1:], task, measure, evaluation, jobs
+                )
+            topics = qrels_topics
+        paired = pair_by_topic(values, settings["complete"], topics)
+    except FormatError as error:
+        fail(str(error))
+    except ValueError as error:  # no topic in common, an unknown article measure
+        fail(f"{', '.join(scores_paths or files[1:])}: {error}")
+    comparison = run_comparison(paired, settings)
+    effects = comparison_effects(comparison, confidence, ci_method, settings)
+    click.echo(f"{measure}: {paired.description}", err=True)
+    every = (*paired.topics, *paired.dropped)
+    for run in paired.runs:
+        missed = sum(1 for topic in every if topic not in values[run])
+        click.echo(f"{run}: answered {len(every) - missed} of {len(every)} topics", err=True)
+    if settings["test"] == "tukey" and settings["correction"] != "none":
+        click.echo("Tukey's HSD already controls the family-wise error; corrected again", err=True)
+    if settings["test"] in ("randomisation", "bootstrap", "sakai") or ci_method == "bootstrap":
+        click.echo(f"resampling seed {settings['seed']}, {settings['samples']} samples", err=True)
+    WRITERS[output_format](comparison, effects, measure, sys.stdout)
+    if plot_path:
+        from focal.evaluation.statistics.significance.heatmap import plot_heatmap
+
+        plot_heatmap(comparison, effects, measure, plot_path)
+        click.echo(f"plot written to {plot_path}", err=True)
+    if curve_path:
+        write_curve(comparison, curve_path)
+        click.echo(f"ASL curve written to {curve_path}", err=True)
+
+
+@click.command("agreement")
+@test_options
+@click.option("--scores", "scores_paths", multiple=True, required=True,
+              type=click.Path(exists=True, dir_okay=False),
+              help="Per-topic values: X then Y (or one file with two -m).")  # fmt: skip
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text",
+              show_default=True)  # fmt: skip
+def agreement_command(
+    scores_paths: tuple[str, ...], output_format: str, **settings: Any
+) -> None:  # fmt: skip
+    """Agreement of the significant pairs under X with those under Y (seed 000 Tables 3–4):
+    precision |X∩Y|/|X|, recall |X∩Y|/|Y|, F1.
+
+    X and Y are two --scores files (two quantisations) with the same -m, or one --scores file
+    with two measures given as `-m X,Y`.
+    """
+    from focal.evaluation.statistics.significance.measure_agreement import compare_agreement
+
+    measures = (settings.pop("measure") or "").split(",")
+    if settings["seed"] is None:
+        settings["seed"] = secrets.randbelow(2**31)
+    if len(scores_paths) == 2 and len(measures) == 1:
+        sides = [((path,), measures[0] or None) for path in scores_paths]
+    elif len(scores_paths) == 1 and len(measures) == 2:
+        sides = [(scores_paths, m) for m in measures]
+    else:
+        raise click.UsageError("give two --scores files, or one with -m X,Y")
+    comparisons, names = [], []
+    try:
+        for paths, measure in sides:
+            chosen, values = scores_values(paths, measure)
+            paired = pair_by_topic(values, settings["complete"])
+            comparisons.append(run_comparison(paired, settings))
+            names.append(f"{paths[0]} {chosen}")
+    except FormatError as error:
+        fail(str(error), "focal compare agreement")
+    except ValueError as error:
+        fail(f"{', '.join(scores_paths)}: {error}", "focal compare agreement")
+    runs_x, runs_y = (set(c.scores.runs) for c in comparisons)
+    if runs_x != runs_y:
+        differ = ", ".join(sorted(runs_x ^ runs_y))
+        fail(f"{', '.join(scores_paths)}: X and Y must compare the same runs (not: {differ})",
+             "focal compare agreement")  # fmt: skip
+    agreement = compare_agreement(comparisons[0], comparisons[1])
+    write_agreement(agreement, (names[0], names[1]), output_format, sys.stdout)

@@ -1,0 +1,127 @@
+"""How `focal eval --task articles` and `focal trec_eval` spread their runs over workers (`-j`).
+
+- **Where processes can be forked** (Linux): forked worker processes, one run a task, in order.
+  A run is read and evaluated in short C, pyarrow and numpy steps with Python between them; on
+  threads those steps wait for each other's GIL. The workers inherit the qrels' table (its pages
+  shared, not copied) and send back only their rows; each holds one run at a time, so the
+  largest process holds the qrels and one run (the peak memory of 10,000-query runs).
+- **Elsewhere**: threads, which read one large run at a time (a run's columns are built while
+  another run is evaluated, never two large runs' at once), with one glibc arena for them all
+  (`tune_malloc`).
+- **Runs of less than 1 MiB in all** (`FEW_BYTES`): in turn, in this process; starting workers
+  would cost more than they save.
+
+docs/performance.md has the measurements behind both.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import pyarrow as pa
+
+from focal.evaluation.formats._source import SMALL_FILE
+
+Prepared = TypeVar("Prepared")
+Evaluation = TypeVar("Evaluation")
+
+FEW_BYTES = 1 << 20  # runs smaller than this in all are evaluated in turn
+_SHARED: dict[str, Callable[[str], object]] = {}  # what forked workers inherit
+
+
+def tune_malloc() -> None:
+    """Ask glibc's allocator to keep and reuse the memory of freed arrays, before any run is read:
+    - one arena for every thread (`M_ARENA_MAX` 1): by default each thread gets an arena of its
+      own, which keeps what its large arrays freed (with two runs of 10,000 queries in flight,
+      some 60 MiB more at the peak);
+    - arrays up to 32 MiB from the heap (`M_MMAP_THRESHOLD`, glibc's largest) and the heap kept
+      (`M_TRIM_THRESHOLD` 1 GiB): by default an array over 128 KiB is a fresh mapping, and every
+      page of a fresh mapping is a fault and a page for the kernel to clear. On a virtual
+      machine that clearing was a sixth of a 10,000-query evaluation's time; run after run, the
+      heap gives the same pages back instead (docs/performance.md).
+    Nothing happens where the C library is not glibc."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-8, 1)  # M_ARENA_MAX
+        libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
+    except (OSError, AttributeError):
+        pass
+
+
+def file_size(path: str) -> float:
+    """The bytes of a file; infinite when it cannot be sized (it is then taken as large, and
+    its reader says what is wrong with it)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return float("inf")
+
+
+def is_large(path: str) -> bool:
+    """Whether a run is read from its path in batches rather than whole (`columnar_source`):
+    the runs whose reading the worker threads take in turn."""
+    return file_size(path) > SMALL_FILE
+
+
+def forking() -> bool:
+    """Whether worker processes can be forked here (they inherit the qrels' table)."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def evaluate_runs(
+    run_paths: Sequence[str], jobs: int, prepare: Callable[[str], Prepared],
+    evaluate: Callable[[Prepared], Evaluation],
+) -> list[Evaluation]:  # fmt: skip
+    """`evaluate(prepare(path))` of every run, in order, on up to `jobs` workers (see above);
+    the first error in run order is raised."""
+    sizes = {path: file_size(path) for path in run_paths}
+    reading = threading.Lock()  # one large run read at a time, while others are evaluated
+
+    def one(path: str) -> Evaluation:
+        if sizes[path] <= SMALL_FILE:  # a few MiB: read side by side, nothing to hold back
+            return evaluate(prepare(path))
+        with reading:
+            run = prepare(path)
+            pa.default_memory_pool().release_unused()  # what reading needed: to the system
+        return evaluate(run)
+
+    if jobs <= 1 or len(run_paths) <= 1 or sum(sizes.values()) < FEW_BYTES:
+        return list(map(one, run_paths))
+    if forking():
+        return on_processes(one, run_paths, jobs)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(jobs) as threads:
+        return list(threads.map(one, run_paths))
+
+
+def _call_shared(path: str) -> object:
+    return _SHARED["evaluate"](path)
+
+
+def on_processes(
+    evaluate: Callable[[str], Evaluation], run_paths: Sequence[str], jobs: int
+) -> list[Evaluation]:
+    """`evaluate` of every run on forked processes, one run a task, in order: the forked
+    workers inherit `evaluate` (and what it holds, the qrels' table), and only paths go out."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _SHARED["evaluate"] = evaluate
+    gc.freeze()  # keep each worker's collector off the inherited qrels (no copy of their pages)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(jobs, len(run_paths)), mp_context=context) as pool:
+            return list(pool.map(_call_shared, run_paths))  # type: ignore[arg-type]
+    finally:
+        gc.unfreeze()
+        _SHARED.clear()  # the qrels go when the caller lets them go

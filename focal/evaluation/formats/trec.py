@@ -1,0 +1,322 @@
+"""TREC qrels and runs, as trec_eval reads them, for article evaluation.
+
+    topic iter doc grade                     TREC qrels (4 fields; `#` starts a comment line)
+    topic Q0 doc rank score run              TREC run (6 fields)
+
+A qrels grade is an integer; a negative grade means "in the pool but not judged" (trec_eval's
+convention, used by infAP), 0 and the grades below the relevance level (`-l`) are judged
+non-relevant. A document may be judged once per topic. A run's `Q0` and `rank` columns are read
+but never used: trec_eval ranks a topic's documents by score descending, then by document id
+descending, whatever the rank column says (see docs/trec_eval.md). A document may appear once per
+topic: trec_eval stops with "duplicate docs" otherwise, and so does Focal, naming both lines.
+
+Both readers try a columnar fast path first: a file whose fields are separated by single spaces
+(no tab, no comment) is parsed by pyarrow's CSV reader, which insists on the field count of
+every line and on numeric grades and scores; anything it refuses, or a duplicate it finds, sends
+the file through the line-by-line reader, which names the first bad line. Both paths return
+the same columns: topic and document ids as Arrow binary arrays, grades or scores as numpy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats._source import (
+    UTF8_BOM,
+    check_regular_file,
+    collector_paused,
+    columnar_source,
+    read_bytes,
+)
+from focal.evaluation.formats.arrow import binary_array, to_numpy
+
+CSV_PARSE = pa_csv.ParseOptions(delimiter=" ", quote_char=False)  # one space between fields
+SPECIAL = b"#\t\r"  # bytes that send a file to the line reader (comments, other whitespace)
+RUN_SHAPE = "`topic Q0 doc rank score run` (a TREC run)"
+QRELS_SHAPE = "`topic iter doc grade` (TREC qrels)"
+RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score", "run")
+QRELS_COLUMNS = ("topic", "iter", "doc", "grade")
+
+
+class DuplicateDocument(FormatError):
+    """A document twice in one topic of a run or of qrels (trec_eval stops with exit code 4)."""
+
+
+@dataclass(frozen=True)
+class TrecRun:
+    """A run as trec_eval sees it: one row per line (file order); rank and Q0 are dropped."""
+
+    run_id: str
+    file: str
+    topic: Any  # binary or large binary: an Arrow array, or chunked as the reader read it
+    doc: Any
+    score: npt.NDArray[np.float64]
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TrecQrels:
+    """Judgements, one row per line: topic, document, integer grade (negative: not judged)."""
+
+    file: str
+    topic: Any  # binary or large binary Arrow array, or chunked
+    doc: Any
+    grade: npt.NDArray[np.int64]
+
+
+def first_fields(path: str | Path) -> int:
+    """The number of fields of the first line that is neither blank nor a `#` comment (0 if
+    none in the first 64 KiB; -1 for XML): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5
+    or more fields, FOL runs 8, and an INEX XML submission starts with `<`."""
+    try:
+        check_regular_file(path)
+        with Path(path).open("rb") as stream:
+            head = stream.read(1 << 16).removeprefix(UTF8_BOM)
+    except OSError as error:
+        raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
+    for line in head.split(b"\n"):
+        words = line.split()
+        if words and not words[0].startswith(b"#"):
+            return -1 if words[0].startswith(b"<") else len(words)
+    return 0
+
+
+def distinct_pairs(topic: pa.Array, doc: pa.Array) -> bool:
+    """Whether no (topic, document) pair occurs twice: the rows sorted by topic and document,
+    then neighbours compared (a sort of two columns costs less than hashing joined keys)."""
+    import pyarrow.compute as pc  # (imported when first used: 30 ms)
+
+    count = len(topic)
+    if count < 2:
+        return True
+    table = pa.Table.from_arrays([topic, doc], names=["topic", "doc"])
+    order = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("doc", "ascending")])
+    topic, doc = topic.take(order), doc.take(order)
+    same_topic = pc.equal(topic.slice(1), topic.slice(0, count - 1))
+    same = pc.and_(same_topic, pc.equal(doc.slice(1), doc.slice(0, count - 1)))
+    return not pc.any(same).as_py()
+
+
+def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrels:
+    """Parse TREC qrels. Raises FormatError (file:line) for a line that is not four fields, a
+    grade that is not an integer, or a document judged twice in a topic. `check_duplicates=
+    False` leaves a columnar read's duplicate check to its caller (the article engine's look-up
+    table finds them as it is built, then `qrels_duplicate_error`)."""
+    name, source = str(path), columnar_source(path, SPECIAL)
+    table = None if source is None else arrow_table(source, QRELS_COLUMNS, {"grade": pa.int64()})
+    if table is not None:
+        topic, doc, grade = table["topic"], table["doc"], table["grade"].combine_chunks()
+        if not check_duplicates:  # columns as read, in chunks (the article engine's table)
+            return TrecQrels(name, topic, doc, to_numpy(grade))
+        topic, doc = topic.combine_chunks(), doc.combine_chunks()
+        if distinct_pairs(topic, doc):
+            return TrecQrels(name, topic, doc, to_numpy(grade))
+    return _read_qrels_lines(read_bytes(path), name)
+
+
+def qrels_duplicate_error(file: str) -> DuplicateDocument:
+    """The error for qrels found to judge a document twice in a topic after a columnar read: the
+    line reader re-reads the file to name both lines."""
+    try:
+        _read_qrels_lines(read_bytes(file), file)
+    except DuplicateDocument as error:
+        return error
+    except FormatError:
+        pass
+    return DuplicateDocument(file, None, "a document is judged twice in a topic; trec_eval "
+                             "refuses duplicates")  # fmt: skip
+
+
+def _read_qrels_lines(data: bytes, name: str) -> TrecQrels:
+    topics: list[bytes] = []
+    docs: list[bytes] = []
+    grades_read: list[int] = []
+    seen_at: dict[tuple[bytes, bytes], int] = {}
+    with collector_paused():
+        for number, line in enumerate(data.split(b"\n"), 1):
+            words = line.split()
+            if not words or words[0].startswith(b"#"):
+                continue
+            if len(words) != 4:
+                message = f"expected 4 fields {QRELS_SHAPE}, found {len(words)}"
+                raise FormatError(name, number, message)
+            try:
+                grade = int(words[3])
+            except ValueError:
+                message = f"expected an integer grade, found {_show(words[3])}"
+                raise FormatError(name, number, message) from None
+            if not -(2**63) <= grade < 2**63:
+                message = f"expected a grade within 64 bits, found {_show(words[3])}"
+                raise FormatError(name, number, message)
+            pair = (words[0], words[2])
+            if pair in seen_at:
+                raise DuplicateDocument(
+                    name, number, f"document {_show(words[2])} of topic {_show(words[0])} is "
+                    f"judged twice (also line {seen_at[pair]}); trec_eval refuses duplicates",
+                )  # fmt: skip
+            seen_at[pair] = number
+            topics.append(words[0])
+            docs.append(words[2])
+            grades_read.append(grade)
+    return TrecQrels(
+        name, binary_array(topics), binary_array(docs),
+        np.array(grades_read, dtype=np.int64),
+    )  # fmt: skip
+
+
+def read_trec_run(path: str | Path, check_duplicates: bool = True) -> TrecRun:
+    """Parse a TREC run. Raises FormatError (file:line) for a line of fewer than six fields, a
+    score that is not a number, or a document twice in one topic (trec_eval refuses it)."""
+    name, source = str(path), columnar_source(path, SPECIAL)
+    if source is not None:
+        table = arrow_table(source, RUN_COLUMNS, {"score": pa.float64()})
+        run = _run_of_table(table, name, check_duplicates)
+        if run is not None:
+            return run
+    return _read_lines(read_bytes(path), name)
+
+
+def parse_trec_run(data: bytes, name: str, check_duplicates: bool = True) -> TrecRun:
+    """A TREC run from its bytes, as trec_eval 10.0 reads it: fields after the sixth ignored,
+    blank lines and lines starting with `#` skipped, the run id of the last line kept.
+    `check_duplicates=False` leaves a columnar read's duplicate check to its caller (the article
+    engine finds duplicates as it looks up its grades, then `duplicate_error`)."""
+    if data and not any(byte in data for byte in (b"#", b"\t", b"\r")):
+        table = arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
+        run = _run_of_table(table, name, check_duplicates)
+        if run is not None:
+            return run
+    return _read_lines(data, name)
+
+
+def _run_of_table(table: pa.Table | None, name: str, check_duplicates: bool) -> TrecRun | None:
+    if table is None or not table.num_rows:
+        return None
+    topic, doc = table["topic"], table["doc"]
+    if check_duplicates and not distinct_pairs(topic.combine_chunks(), doc.combine_chunks()):
+        return None  # the line reader names both lines
+    last = table.num_rows
+    run_id = text_field(table["run"][last - 1].as_py(), name, last, "run id")
+    return TrecRun(run_id, name, topic, doc, to_numpy(table["score"].combine_chunks()))
+
+
+def duplicate_error(file: str) -> DuplicateDocument:
+    """The error for a run found to hold a document twice in a topic after a columnar read: the
+    line reader re-reads the file to name both lines (a generic message if it cannot)."""
+    try:
+        _read_lines(read_bytes(file), file)
+    except DuplicateDocument as error:
+        return error
+    except FormatError:
+        pass
+    message = "a document appears twice in a topic; trec_eval refuses duplicate documents"
+    return DuplicateDocument(file, None, message)
+
+
+def run_from_pairs(
+    run_id: str, file: str, topics: dict[str, dict[bytes, float]], warnings: list[str]
+) -> TrecRun:
+    """A TrecRun from per-topic best scores (a passage or element run reduced to articles)."""
+    topic = [t.encode() for t, scored in topics.items() for _ in scored]
+    docs = [d for scored in topics.values() for d in scored]
+    scores = [s for scored in topics.values() for s in scored.values()]
+    return TrecRun(
+        run_id, file, binary_array(topic), binary_array(docs),
+        np.array(scores, dtype=np.float64), warnings,
+    )  # fmt: skip
+
+
+def arrow_table(
+    source: bytes | str, columns: tuple[str, ...], types: dict[str, pa.DataType]
+) -> pa.Table | None:
+    """The file (its path, or its bytes) as columns when every line is the expected fields
+    separated by single spaces; None when pyarrow refuses it (the line reader decides). The
+    caller has made sure that there is no `#`, tab or carriage return (`SPECIAL`). Two spaces
+    in a row, or a space at either end of a line, make an empty field, which pyarrow reads as
+    an empty string or a missing number: any of these sends the file to the line reader
+    (looking for them in the columns costs less than searching the bytes for them)."""
+    small = isinstance(source, bytes)  # a small file: its blocks parsed on several threads
+    try:  # a large one on one thread, as the runs being read at once each take a core
+        table = pa_csv.read_csv(
+            pa.BufferReader(source) if small else source,
+            read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=small),
+            parse_options=CSV_PARSE,
+            convert_options=converting(columns, types),
+        )
+    except pa.ArrowException:
+        return None
+    return None if has_empty_field(table.columns) else table
+
+
+def converting(columns: tuple[str, ...], types: dict[str, pa.DataType]) -> Any:
+    """pyarrow's conversion of a TREC file's columns: `types` where given, bytes elsewhere."""
+    return pa_csv.ConvertOptions(column_types={c: types.get(c, pa.binary()) for c in columns})
+
+
+def has_empty_field(columns: list[Any]) -> bool:
+    """Whether a column read by pyarrow's CSV reader holds an empty field: a missing number or
+    an empty string, the sign of two spaces in a row or a space at an end of a line."""
+    import pyarrow.compute as pc  # (imported when first used: 30 ms)
+
+    return any(
+        column.null_count
+        or (pa.types.is_binary(column.type) and len(column)
+            and pc.min(pc.binary_length(column)).as_py() == 0)
+        for column in columns
+    )  # fmt: skip
+
+
+def _read_lines(data: bytes, name: str) -> TrecRun:
+    topics: list[bytes] = []
+    docs: list[bytes] = []
+    scores: list[float] = []
+    run_id = ""
+    first: dict[tuple[bytes, bytes], int] = {}
+    with collector_paused():
+        for number, line in enumerate(data.split(b"\n"), 1):
+            words = line.split()
+            if not words or words[0].startswith(b"#"):
+                continue
+            if len(words) < 6:
+                message = f"expected 6 fields {RUN_SHAPE}, found {len(words)}"
+                raise FormatError(name, number, message)
+            try:
+                scores.append(float(words[4]))
+            except ValueError:
+                message = f"expected a numeric score, found {_show(words[4])}"
+                raise FormatError(name, number, message) from None
+            pair = (words[0], words[2])
+            if pair in first:
+                raise DuplicateDocument(
+                    name, number, f"document {_show(words[2])} appears twice in topic "
+                    f"{_show(words[0])} (also line {first[pair]}); trec_eval refuses duplicate "
+                    "documents in a topic",
+                )  # fmt: skip
+            first[pair] = number
+            run_id = text_field(words[5], name, number, "run id")  # the last line's, as trec_eval
+            topics.append(words[0])
+            docs.append(words[2])
+    return TrecRun(
+        run_id or Path(name).stem, name, binary_array(topics),
+        binary_array(docs), np.array(scores, dtype=np.float64),
+    )  # fmt: skip
+
+
+def text_field(token: bytes, name: str, line: int, what: str) -> str:
+    """A field as UTF-8 text, or a FormatError naming the file and line."""
+    try:
+        return token.decode()
+    except UnicodeDecodeError:
+        raise FormatError(name, line, f"expected a UTF-8 {what}, found {token!r}") from None
+
+
+def _show(token: bytes) -> str:
+    return repr(token.decode(errors="replace"))

@@ -1,0 +1,256 @@
+"""Element measures of a whole run at once, on columns (spec section 5): the same values as
+`topic.evaluate_topic`, topic by topic, for P@k, overlap@k, inex_eval, nxCG@k and MAep.
+
+Every (topic, article, path) becomes one integer (`codes.pack`: topic, article and path ids in
+bit fields), so that nesting is worked out with numpy over the whole run: the ancestors of each
+path are one row of a table built once per distinct path; the first occurrence of each element,
+of any of its ancestors and of any of its descendants, come from sorting the codes. From those:
+a result is *seen* (an ancestor-or-self earlier), *seen in part* (a descendant earlier), or has
+an overlap partner (a nested result elsewhere in the list). XCG's gains then need Python only
+for the results that lie on the path of an ideal element (the others gain 0), in rank order,
+since each draws on what its ideal element has left (`xcg` module docstring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from focal.evaluation.measures.elements import cutoffs, precall, xcg
+from focal.evaluation.measures.elements.codes import Codes, RankedColumns, pack
+from focal.evaluation.measures.elements.topic import PreparedTopic
+
+_NONE = np.iinfo(np.int64).max  # "no such position"
+
+
+@dataclass
+class QrelsColumns:
+    """The judgements of every topic under one quantisation, as sorted codes: element values,
+    and, over the tree of judged elements and their ancestors, each node's ideal owner (global
+    index of its ideal ancestor-or-self, -1 for none) and the ideal elements below it."""
+
+    topics: dict[str, int]
+    prepared: list[PreparedTopic]
+    codes: NDArray[np.int64] = field(init=False)
+    values: NDArray[np.float64] = field(init=False)
+    tree: NDArray[np.int64] = field(init=False)
+    owner: NDArray[np.int64] = field(init=False)
+    under: dict[int, list[int]] = field(init=False)  # tree index -> global ideal indexes
+    tree_values: list[float] = field(init=False)  # each tree node's value (0: not assessed)
+    children: dict[int, list[tuple[int, float]]] = field(init=False)  # (child, weight)
+    ideal: list[float] = field(init=False)  # every topic's ideal values, one after the other
+    offsets: list[int] = field(init=False)  # where each topic's ideal values start
+
+    def build(self, codes: Codes) -> QrelsColumns:
+        """Fill the columns from the prepared topics, numbering their elements with `codes`."""
+        judged: dict[int, float] = {}
+        nodes: dict[int, tuple[int, list[int], float]] = {}  # owner, ideal below, value
+        links: list[tuple[int, int, float]] = []  # parent code, child code, weight
+        self.ideal, self.offsets = [], []
+        for index, topic in enumerate(self.prepared):
+            base = topic.base
+            offset = len(self.ideal)
+            self.offsets.append(offset)
+            self.ideal.extend(base.ideal_values)
+            keys = base.nodes  # the judged elements and their ancestors
+            numbers = pack(
+                np.int64(index),
+                codes.many([k[0] for k in keys], paths=False),
+                codes.many([k[1] for k in keys], paths=True),
+            ).tolist()
+            code_of = dict(zip(keys, numbers, strict=True))
+            for key, value in topic.values.items():
+                judged[code_of[key]] = value
+            for key in keys:
+                owner = base.owner.get(key)
+                below = [offset + i for i in base.under.get(key, ())]
+                owned = -1 if owner is None else offset + owner
+                nodes[code_of[key]] = (owned, below, topic.values.get(key, 0.0))
+            for key, children in base.children.items():
+                parent = code_of[key]
+                links.extend((parent, code_of[c], base.weight(key, c)) for c in children)
+        order = sorted(judged)
+        self.codes = np.array(order, dtype=np.int64)
+        self.values = np.array([judged[c] for c in order], dtype=np.float64)
+        tree = sorted(nodes)
+        at = {code: i for i, code in enumerate(tree)}
+        self.tree = np.array(tree, dtype=np.int64)
+        self.owner = np.array([nodes[c][0] for c in tree], dtype=np.int64)
+        self.under = {i: nodes[c][1] for i, c in enumerate(tree) if nodes[c][1]}
+        self.tree_values = [nodes[c][2] for c in tree]
+        self.children = {}
+        for parent, child, weight in links:
+            self.children.setdefault(at[parent], []).append((at[child], weight))
+        return self
+
+
+def _lookup(
+    keys: NDArray[np.int64], table: NDArray[np.int64], values: NDArray[Any], missing: Any
+) -> NDArray[Any]:
+    """values[j] where table[j] == key, else `missing` (table sorted)."""
+    if table.size == 0:
+        return np.full(keys.shape, missing, dtype=values.dtype)
+    at = np.minimum(np.searchsorted(table, keys), table.size - 1)
+    return np.where(table[at] == keys, values[at], missing)
+
+
+def evaluate_run(
+    qrels: QrelsColumns,
+    codes: Codes,
+    ranked: RankedColumns,
+    alpha: float,
+    ties: precall.Ties,
+    nonrel: precall.NonRelevance,
+    wanted: Sequence[str],
+) -> list[dict[str, float]]:
+    """The rows `wanted` of each topic of `ranked`, in its order."""
+    if not ranked.topics:
+        return []
+    starts = ranked.starts
+    n = int(starts[-1])
+    topic_of = np.repeat(np.arange(len(ranked.topics)), np.diff(starts))
+    topic_ids = np.array(ranked.topics, dtype=np.int64)[topic_of]
+    articles, paths, scores = ranked.articles, ranked.paths, ranked.scores
+    table, depths = codes.table()
+    keys = pack(topic_ids, articles, paths)
+    position = np.arange(n, dtype=np.int64)
+    unique, first = np.unique(keys, return_index=True)
+    first = first.astype(np.int64)
+    # ancestors-or-self by depth, and where each first occurs in the run
+    chains = table[paths]
+    valid = chains >= 0
+    chain_keys = pack(topic_ids[:, None], articles[:, None], np.where(valid, chains, 0))
+    occurs = np.where(valid, _lookup(chain_keys, unique, first, _NONE), _NONE)
+    strict = valid & (np.arange(chains.shape[1]) < depths[paths][:, None])
+    seen = occurs.min(axis=1, initial=_NONE) < position
+    above = np.where(strict, occurs, _NONE).min(axis=1, initial=_NONE)
+    # the first occurrence of a strict descendant of each element (rows are in rank order)
+    rows = np.nonzero(strict)[0]
+    parents, earliest = np.unique(chain_keys[strict], return_index=True)
+    descendant_at = rows[earliest].astype(np.int64)
+    below = _lookup(keys, parents, descendant_at, _NONE)
+    x = _lookup(keys, qrels.codes, qrels.values, 0.0)
+
+    bases = [qrels.prepared[t] for t in ranked.topics]
+    out: list[dict[str, float]] = [dict.fromkeys(wanted, 0.0) for _ in bases]
+    cut = {
+        name: [int(r.split("@")[1]) for r in wanted if r.startswith(name + "@")]
+        for name in ("P", "overlap", "nxCG")
+    }
+    if cut["P"]:  # each topic's own cumulative sum, so that the sums are the topic path's
+        for t in range(len(bases)):
+            gained = x[starts[t] : starts[t + 1]].tolist()
+            for k, value in cutoffs.precision_at(gained, cut["P"]).items():
+                out[t][f"P@{k}"] = value
+    if cut["overlap"]:
+        partner = np.minimum(np.minimum(above, below), _copies(keys, unique, first, position))
+        rank = position - starts[topic_of]
+        partner_rank = np.where(partner < _NONE, partner - starts[topic_of], _NONE)
+        for k in cut["overlap"]:
+            hits = np.bincount(topic_of[(rank < k) & (partner_rank < k)], minlength=len(bases))
+            for t, value in enumerate((hits / k).tolist()):
+                out[t][f"overlap@{k}"] = value
+    if any(r == "inex_eval" or r.startswith("inex_eval[") for r in wanted):
+        for t, prepared in enumerate(bases):
+            a, b = starts[t], starts[t + 1]
+            total = sum(prepared.values.values())
+            gained, scored = x[a:b].tolist(), scores[a:b].tolist()
+            curve = precall.precall_curve(gained, scored, total, ties, nonrel)
+            _put_curve(out[t], curve)
+    if cut["nxCG"] or "MAep" in wanted:
+        found = (unique, first, parents, descendant_at)
+        gains = _xcg_gains(qrels, keys, x, seen, below, found, alpha)
+        for t, prepared in enumerate(bases):
+            ideal = prepared.base.ideal_values
+            run = gains[starts[t] : starts[t + 1]].tolist()
+            for k, value in xcg.nxcg_at(run, ideal, cut["nxCG"]).items():
+                out[t][f"nxCG@{k}"] = value
+            if "MAep" in wanted:
+                out[t]["MAep"] = xcg.maep(run, ideal)
+    return out
+
+
+def _copies(
+    keys: NDArray[np.int64], unique: NDArray[np.int64], first: NDArray[np.int64],
+    position: NDArray[np.int64],
+) -> NDArray[np.int64]:  # fmt: skip
+    """The first other occurrence of each result's own element (a repeat overlaps its copy)."""
+    order = np.argsort(keys, kind="stable")
+    opens = np.flatnonzero(np.concatenate(([True], keys[order][1:] != keys[order][:-1])))
+    sizes = np.diff(np.concatenate((opens, [keys.size])))
+    second = np.where(sizes > 1, order[np.minimum(opens + 1, keys.size - 1)], _NONE)
+    group = np.searchsorted(unique, keys)
+    return np.where(first[group] == position, second[group], first[group]).astype(np.int64)
+
+
+def _xcg_gains(
+    qrels: QrelsColumns, keys: NDArray[np.int64],
+    x: NDArray[np.float64], seen: NDArray[np.bool_], below: NDArray[np.int64],
+    found: tuple[NDArray[np.int64], ...], alpha: float,
+) -> NDArray[np.float64]:  # fmt: skip
+    """The normalised gain of every result (`xcg.run_gains`, all topics at once): `seen` and
+    `below` (first strict descendant's position) per result, `found` the sorted codes of the
+    run's elements with their first positions and of their strict ancestors with the first
+    position of a descendant."""
+    unique, first, parents, descendant_at = found
+    gains = np.zeros(keys.size)
+    if qrels.tree.size == 0:
+        return gains
+    node = np.minimum(np.searchsorted(qrels.tree, keys), qrels.tree.size - 1)
+    on_tree = qrels.tree[node] == keys
+    owner = np.where(on_tree, qrels.owner[node], -1)
+    under = qrels.under
+    above_ideal = np.zeros(qrels.tree.size, dtype=bool)
+    above_ideal[list(under)] = True
+    candidates = np.flatnonzero(on_tree & ((owner >= 0) | above_ideal[node]))
+    if candidates.size == 0:
+        return gains
+    left = list(qrels.ideal)
+    kept = 1.0 - alpha
+    children, values = qrels.children, qrels.tree_values
+    occurs = _lookup(qrels.tree, unique, first, _NONE).tolist()  # first position of each node
+    part = _lookup(qrels.tree, parents, descendant_at, _NONE).tolist()  # of a descendant
+
+    def relevance(node: int, rank: int) -> float:
+        # rv of a tree node none of whose ancestors was returned before `rank`
+        if occurs[node] < rank:
+            return kept * values[node]
+        if part[node] < rank:
+            parts = sum(w * relevance(child, rank) for child, w in children.get(node, ()))
+            return alpha * parts + kept * values[node]
+        return values[node]
+
+    columns = (
+        candidates.tolist(), owner[candidates].tolist(), node[candidates].tolist(),
+        x[candidates].tolist(), seen[candidates].tolist(),
+        (below[candidates] < candidates).tolist(),
+    )  # fmt: skip
+    paid = []
+    for i, own, at, value, was_seen, in_part in zip(*columns, strict=True):
+        if was_seen:
+            gain = kept * value
+        elif in_part and alpha > 0:
+            parts = sum(w * relevance(child, i) for child, w in children.get(at, ()))
+            gain = alpha * parts + kept * value
+        else:
+            gain = value
+        if own < 0:
+            own = max(under[at], key=lambda j: (left[j], -j))
+        gain = min(gain, left[own])
+        left[own] -= gain
+        paid.append(gain)
+    gains[candidates] = paid
+    return gains
+
+
+def _put_curve(out: dict[str, float], curve: Sequence[float]) -> None:
+    if "inex_eval" in out:
+        out["inex_eval"] = sum(curve) / len(curve)
+    for level, value in zip(precall.LEVELS, curve, strict=True):
+        name = f"inex_eval[{level:.2f}]"
+        if name in out:
+            out[name] = value

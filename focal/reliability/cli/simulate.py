@@ -1,0 +1,139 @@
+"""`focal pool simulate`: complete judgements replayed under each judging order (docs/pooling.md).
+
+    focal pool simulate --policy rank,mtf,thompson --repeats 5 --budgets 10,20,50 QRELS RUN...
+
+Three tables: `budgets` (policy, topic, found, judgements: the judgements needed to find 50, 80, 90
+and 95 % of a topic's relevant articles; `all` is the mean over topics; text shows only the `all`
+rows, tsv and json every topic), `curves` (relevant articles and characters found after k
+judgements, at the `--steps`) and `rankings` (Kendall τ and τ_AP of the runs ranked with the first
+k judgements of each topic against the full qrels). `--plot` draws the curves of every k.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import cast
+
+import click
+
+from focal.reliability.cli.options import (
+    emit,
+    one_line_errors,
+    progress,
+    study_options,
+    study_setup,
+)
+from focal.reliability.tables import Table, parse_integers
+
+
+@click.command("simulate")
+@click.option(
+    "--policy",
+    "policies",
+    default="rank,random,mtf,ucb,thompson,thompson-ns",
+    show_default=True,
+    help="Judging orders to replay, comma-separated (docs/pooling.md).",
+)
+@click.option(
+    "--repeats",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Replays of each random policy (seeds SEED, SEED+1, ...); the others run once.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--budgets",
+    default="10,20,50,100",
+    show_default=True,
+    help="Judgements per topic at which the runs are ranked again.",
+)
+@click.option(
+    "--steps",
+    default="10,20,50,100,200,500",
+    show_default=True,
+    help="Judgements per topic at which the curves table reports.",
+)
+@click.option(
+    "--pool",
+    "scope",
+    type=click.Choice(["runs", "qrels"]),
+    default="runs",
+    show_default=True,
+    help="Pool the judged articles the RUNs retrieve, or every judged article of QRELS.",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Draw the curves (share of relevant articles found) to this PNG, SVG or PDF file.",
+)
+@study_options
+@one_line_errors
+def simulate(
+    policies: str, repeats: int, seed: int, budgets: str, steps: str, plot: Path | None, scope: str,
+    task: str, measure: str | None, alpha: float, output_format: str, jobs: int,
+    qrels_path: Path, run_paths: tuple[Path, ...],
+    quant: str = "generalised", collection_dir: Path | None = None,
+) -> None:  # fmt: skip
+    """Replay the qrels under each judging order: judgements needed, curves, run rankings."""
+    from focal.reliability.cli.options import ranked_runs
+    from focal.reliability.ordering import (
+        PoolScope,
+        budget_rows,
+        curves,
+        ranking_rows,
+        simulate_orders,
+    )
+
+    chosen = [name.strip() for name in policies.split(",") if name.strip()]
+    at_budgets = parse_integers(budgets, "budget", 1, 10**6)
+    at_steps = parse_integers(steps, "step", 1, 10**6)
+    setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
+    setup = replace(setup, test_seed=seed)
+    from focal.pooling.ranked import as_ranked
+
+    ranked = as_ranked(ranked_runs(run_paths))
+    topics = simulate_orders(
+        setup.qrels, ranked, chosen, repeats, seed, progress, cast(PoolScope, scope)
+    )
+    shown = [row for row in budget_rows(topics, chosen)]
+    budget_table: Table = [
+        dict(row) for row in shown if output_format != "text" or row["topic"] == "all"
+    ]
+    curve_table: Table = []
+    drawn = {}
+    for name in chosen:
+        found, share, characters = curves(topics, name)
+        drawn[name] = share
+        for step in at_steps:
+            k = min(step, len(found) - 1)
+            curve_table.append(
+                {
+                    "policy": name,
+                    "judgements": step,
+                    "relevant": float(found[k]),
+                    "relevant_share": float(share[k]),
+                    "characters_share": float(characters[k]),
+                }
+            )
+    rankings: Table = [
+        {
+            "policy": row.policy,
+            "budget": row.budget,
+            "judged": row.judged,
+            "relevant": row.relevant,
+            "tau": row.tau,
+            "tau_sd": row.tau_sd,
+            "tau_ap": row.tau_ap,
+            "tau_ap_sd": row.tau_ap_sd,
+        }
+        for row in ranking_rows(setup, topics, chosen, at_budgets, progress)
+    ]
+    emit({"budgets": budget_table, "curves": curve_table, f"rankings {setup.measure}": rankings},
+         output_format)  # fmt: skip
+    if plot is not None:
+        from focal.reliability.plots import plot_judging_curves
+
+        plot_judging_curves(drawn, plot)

@@ -1,0 +1,234 @@
+"""The judging-order simulator: complete judgements replayed under each policy (`focal pool
+simulate`, docs/pooling.md).
+
+For every topic the pool is the topic's judged articles (by default those the given runs
+retrieve), in pool-rank order (each article at the
+best distinct rank any run gives it, ties in run order; articles no run retrieved last, by id).
+Each policy (`focal.pooling.ordering`) orders the pool, its judgements read from the qrels,
+`repeats` times for the policies that draw at random (once for the others, whose order the seed does
+not change). From the orders: the relevant articles and relevant characters found after k judgements
+(the curves), the judgements needed to find a share of a topic's relevant articles (the
+budgets), and, at each budget k per topic, the ranking of the runs by the qrels of the first k
+judgements (an unjudged article is not relevant) against the ranking by the full qrels (Kendall
+τ and τ_AP, through `focal.reliability.studies.pool_depths`, as the depth study compares pools).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from statistics import fmean, pstdev
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from focal.evaluation.formats.records import Judgement
+from focal.pooling.ordering.arms import Arms
+from focal.pooling.ordering.policies import POLICIES
+from focal.pooling.ordering.replay import judging_order
+from focal.pooling.records import RankedRun, natural_key
+from focal.reliability.studies import Progress, Setup, _no_progress, pool_depths
+
+PoolScope = Literal["runs", "qrels"]
+
+SHARES = (0.5, 0.8, 0.9, 0.95)
+"""Shares of a topic's relevant articles the budgets table reports (`found`)."""
+
+
+def pool_in_rank_order(
+    judged: Mapping[str, Judgement], runs: Sequence[tuple[str, Sequence[str]]]
+) -> list[str]:
+    """The judged articles by best distinct rank in any run (ties: the earlier run), then the
+    articles no run retrieved, by id.
+
+    >>> from focal.evaluation.formats.records import Judgement
+    >>> judged = {a: Judgement("1", a, 0, 10, None, (), 0) for a in "abcz"}
+    >>> pool_in_rank_order(judged, [("r1", ["b", "x", "a"]), ("r2", ["c", "b"])])
+    ['b', 'c', 'a', 'z']
+    """
+    best: dict[str, tuple[int, int]] = {}
+    for position, (_, articles) in enumerate(runs):
+        rank = 0
+        for article in dict.fromkeys(articles):
+            if article not in judged:
+                continue
+            rank += 1
+            best[article] = min(best.get(article, (rank, position)), (rank, position))
+    ranked = sorted(best, key=lambda article: best[article])
+    return ranked + sorted((a for a in judged if a not in best), key=natural_key)
+
+
+@dataclass
+class TopicOrders:
+    """One topic: its pool, what the qrels say of each article, and each policy's orders."""
+
+    topic: str
+    pool: list[str]
+    relevant: dict[str, bool]
+    characters: dict[str, int]
+    orders: dict[str, list[list[str]]] = field(default_factory=dict)  # policy -> per repeat
+
+    def found(self, order: Sequence[str]) -> NDArray[np.float64]:
+        """Relevant articles found after k = 0..len(pool) judgements of `order`."""
+        steps = [float(self.relevant[a]) for a in order]
+        return np.concatenate(([0.0], np.cumsum(steps)))
+
+    def characters_found(self, order: Sequence[str]) -> NDArray[np.float64]:
+        steps = [float(self.characters[a]) for a in order]
+        return np.concatenate(([0.0], np.cumsum(steps)))
+
+    def needed(self, order: Sequence[str], share: float) -> int | None:
+        """Judgements of `order` until `share` of the relevant articles are found (None when
+        the topic has none)."""
+        total = sum(self.relevant.values())
+        if total == 0:
+            return None
+        target = math.ceil(share * total - 1e-12)
+        return int(np.searchsorted(self.found(order), target)) if target > 0 else 0
+
+
+def simulate_orders(
+    qrels: Mapping[str, Mapping[str, Judgement]],
+    runs: Sequence[RankedRun],
+    policies: Sequence[str],
+    repeats: int = 5,
+    seed: int = 0,
+    progress: Progress = _no_progress,
+    pool: PoolScope = "runs",
+) -> list[TopicOrders]:
+    """Every policy's orders of every qrels topic's pool (repeat r is seeded `seed + r`).
+
+    `pool` "runs" (the default) pools the judged articles that the given runs retrieve, what a
+    campaign of these runs would judge; "qrels" every judged article, those no run retrieved
+    coming last in every order (a qrels pooled from more runs than those given)."""
+    unknown = [name for name in policies if name not in POLICIES]
+    if unknown:
+        raise ValueError(f"unknown judging order {unknown[0]!r}: one of {', '.join(POLICIES)}")
+    topics: list[TopicOrders] = []
+    for topic, judged in progress(iter(qrels.items()), len(qrels)):
+        ranked = [(run.run_id, run.topics.get(topic, ())) for run in runs]
+        if pool == "runs":
+            retrieved = {article for _, articles in ranked for article in articles}
+            judged = {a: j for a, j in judged.items() if a in retrieved}
+        pooled = pool_in_rank_order(judged, ranked)
+        base = Arms(ranked, pooled)
+        relevant = {a: j.relevant for a, j in judged.items()}
+        orders = TopicOrders(topic, pooled, relevant, {a: j.rel_chars for a, j in judged.items()})
+        for name in policies:
+            times = 1 if POLICIES[name].deterministic else repeats
+            orders.orders[name] = [
+                judging_order(name, base.restart(), relevant, seed + r, topic) for r in range(times)
+            ]
+        topics.append(orders)
+    return topics
+
+
+def curves(topics: Sequence[TopicOrders], policy: str) -> tuple[NDArray[np.float64], ...]:
+    """For k = 0..largest pool: the mean over topics with relevant articles (of the mean over
+    repeats) of the relevant articles found, their share, and the share of relevant characters
+    found."""
+    counted = [t for t in topics if any(t.relevant.values())]
+    if not counted:
+        return np.zeros(1), np.zeros(1), np.zeros(1)
+    longest = max(len(t.pool) for t in counted)
+    found, share, characters = [], [], []
+    for topic in counted:
+        orders = topic.orders[policy]
+        mean_found = np.mean([_padded(topic.found(o), longest) for o in orders], axis=0)
+        mean_chars = np.mean([_padded(topic.characters_found(o), longest) for o in orders], axis=0)
+        found.append(mean_found)
+        share.append(mean_found / sum(topic.relevant.values()))
+        characters.append(mean_chars / max(1, sum(topic.characters.values())))
+    return tuple(np.mean(np.stack(values), axis=0) for values in (found, share, characters))
+
+
+def _padded(values: NDArray[np.float64], longest: int) -> NDArray[np.float64]:
+    return np.concatenate((values, np.full(longest + 1 - len(values), values[-1])))
+
+
+def budget_rows(
+    topics: Sequence[TopicOrders], policies: Sequence[str], shares: Sequence[float] = SHARES
+) -> list[dict[str, str | float]]:
+    """Rows (policy, topic, found, judgements): the judgements needed to find each share of a
+    topic's relevant articles (mean over repeats), then `all`, the mean over the topics with
+    relevant articles."""
+    rows: list[dict[str, str | float]] = []
+    for policy in policies:
+        for share in shares:
+            per_topic = []
+            for topic in topics:
+                needs = [topic.needed(order, share) for order in topic.orders[policy]]
+                if needs and needs[0] is not None:
+                    value = fmean(n for n in needs if n is not None)
+                    per_topic.append(value)
+                    rows.append(_budget(policy, topic.topic, share, value))
+            rows.append(_budget(policy, "all", share, fmean(per_topic) if per_topic else 0.0))
+    return rows
+
+
+def _budget(policy: str, topic: str, share: float, value: float) -> dict[str, str | float]:
+    return {"policy": policy, "topic": topic, "found": share, "judgements": value}
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """One policy at one budget: mean judged and relevant per topic, τ and τ_AP over repeats."""
+
+    policy: str
+    budget: int
+    judged: float
+    relevant: float
+    tau: float
+    tau_sd: float
+    tau_ap: float
+    tau_ap_sd: float
+
+
+def ranking_rows(
+    setup: Setup,
+    topics: Sequence[TopicOrders],
+    policies: Sequence[str],
+    budgets: Sequence[int],
+    progress: Progress = _no_progress,
+) -> list[RankingRow]:
+    """Per policy and budget k, the runs ranked with the qrels of each topic's first k
+    judgements against the ranking with the full qrels."""
+    keys: list[tuple[str, int, int]] = []
+    pools: dict[int, dict[str, frozenset[str]]] = {}
+    for policy in policies:
+        repeats = max(len(topic.orders[policy]) for topic in topics) if topics else 0
+        for budget in budgets:
+            for repeat in range(repeats):
+                pools[len(keys)] = {
+                    t.topic: frozenset(
+                        t.orders[policy][min(repeat, len(t.orders[policy]) - 1)][:budget]
+                    )
+                    for t in topics
+                }
+                keys.append((policy, budget, repeat))
+    with warnings.catch_warnings():
+        # A small budget leaves many runs with nearly equal scores: scipy's t test then warns
+        # of precision loss, and such a pair is not significant anyway.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        rows = pool_depths(setup, pools, progress)
+    grouped: dict[tuple[str, int], list[int]] = {}
+    for index, (policy, budget, _) in enumerate(keys):
+        grouped.setdefault((policy, budget), []).append(index)
+    count = max(1, len(topics))
+    result = []
+    for (policy, budget), indices in grouped.items():
+        taus = [rows[i].comparison.tau for i in indices]
+        aps = [rows[i].comparison.tau_ap for i in indices]
+        result.append(
+            RankingRow(
+                policy, budget,
+                fmean(rows[i].judged for i in indices) / count,
+                fmean(rows[i].relevant for i in indices) / count,
+                fmean(taus), pstdev(taus) if len(taus) > 1 else 0.0,
+                fmean(aps), pstdev(aps) if len(aps) > 1 else 0.0,
+            )
+        )  # fmt: skip
+    return result
