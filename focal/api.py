@@ -5,9 +5,22 @@ DataFrames back."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Unpack
 
 from focal import frames, inputs
+from focal.inputs import (
+    CompareOptions,
+    EvaluateOptions,
+    MeasureName,
+    MeasuresInput,
+    PoolOptions,
+    PoolRunsInput,
+    QrelsInput,
+    RunsInput,
+)
+
+if TYPE_CHECKING:
+    import pandas
 
 CHOSEN_TASKS = ("articles", "elements")  # the tasks whose engines compute the measures asked for
 DEFAULT_MEASURES = {"articles": "AP", "focused": "AiP", "thorough": "AiP", "ric": "AgP",
@@ -15,9 +28,10 @@ DEFAULT_MEASURES = {"articles": "AP", "focused": "AiP", "thorough": "AiP", "ric"
 
 
 def evaluate(
-    qrels: Any, runs: Any, measures: Any = None, *, task: str = "articles",
-    per_topic: bool = False, complete: bool = True, **options: Any,
-) -> Any:  # fmt: skip
+    qrels: QrelsInput, runs: RunsInput, measures: MeasuresInput = None, *,
+    task: str = "articles", per_topic: bool = False, complete: bool = True,
+    **options: Unpack[EvaluateOptions],
+) -> pandas.DataFrame:  # fmt: skip
     """Evaluate runs against qrels: a tidy DataFrame `run, measure, topic, value`.
 
     `qrels` and `runs` as `focal.inputs` describes (paths, DataFrames in ir_measures' columns,
@@ -53,10 +67,10 @@ def evaluate(
 
 
 def compare(
-    qrels: Any, runs: Any, measure: Any = None, *, task: str = "articles", test: str = "t",
-    correction: str = "none", alpha: float = 0.05, common_topics: bool = False,
-    seed: int | None = None, **options: Any,
-) -> Any:  # fmt: skip
+    qrels: QrelsInput, runs: RunsInput, measure: MeasureName | None = None, *,
+    task: str = "articles", test: str = "t", correction: str = "none", alpha: float = 0.05,
+    common_topics: bool = False, seed: int | None = None, **options: Unpack[CompareOptions],
+) -> pandas.DataFrame:  # fmt: skip
     """Every pair of runs tested on one measure's per-topic values: a DataFrame with one row per
     pair (`run_a, run_b, mean_a, mean_b, statistic, p, p_adjusted, significant`), runs in the
     order given; `measure` by default the task's ranking measure (AP, AiP, AgP). Every qrels
@@ -96,7 +110,7 @@ def compare(
     return pd.DataFrame(rows, columns=columns)
 
 
-def read_qrels(path: str | os.PathLike[str]) -> Any:
+def read_qrels(path: str | os.PathLike[str]) -> pandas.DataFrame:
     """A qrels file as a DataFrame (`frames.qrels_frame`: `query_id, doc_id, relevance`).
 
     >>> import pathlib, tempfile
@@ -108,7 +122,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Any:
     return frames.qrels_frame(path)
 
 
-def read_run(path: str | os.PathLike[str]) -> Any:
+def read_run(path: str | os.PathLike[str]) -> pandas.DataFrame:
     """A run file as a DataFrame (`frames.run_frame`: `run_id, query_id, doc_id, rank, score`).
 
     >>> import pathlib, tempfile
@@ -120,7 +134,9 @@ def read_run(path: str | os.PathLike[str]) -> Any:
     return frames.run_frame(path)
 
 
-def pool(runs: Any, method: str = "topn", *, size: int = 500, **options: Any) -> Any:
+def pool(
+    runs: PoolRunsInput, method: str = "topn", *, size: int = 500, **options: Unpack[PoolOptions]
+) -> pandas.DataFrame:
     """The pool of run files or Focal's runs (`focal.pooling.api.build_pool`: `topn`, `depth`,
     `borda`, `rrf`) as a DataFrame in pool order: `query_id, doc_id`, the pooling round that
     took the article, its best rank in any run, and the runs that retrieved it.

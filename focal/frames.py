@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from focal.evaluation.api import Evaluation
 from focal.evaluation.measures.registry.vocabulary import asked_rows
 
+if TYPE_CHECKING:
+    import pandas
+
 TIDY_COLUMNS = ("run", "measure", "topic", "value")
 
 
-def tidy(result: Evaluation, names: Sequence[str], per_topic: bool) -> Any:
+def tidy(result: Evaluation, names: Sequence[str], per_topic: bool) -> pandas.DataFrame:
     """One row per run, measure and topic (`all`: the run's aggregate, as `focal eval` prints
     it); `measure` is the name as asked for (`AP`, not trec_eval's `map`); with `names` empty,
     every row the engine printed, by its printed name.
@@ -47,7 +50,7 @@ def tidy(result: Evaluation, names: Sequence[str], per_topic: bool) -> Any:
     return frame
 
 
-def wide(frame: Any, topic: str = "all") -> Any:
+def wide(frame: pandas.DataFrame, topic: str = "all") -> pandas.DataFrame:
     """The tidy frame of `focal.evaluate` as a table: one row per run, one column per measure
     (the values of `topic`, `all` by default), runs and measures in their first order.
 
@@ -65,7 +68,7 @@ def wide(frame: Any, topic: str = "all") -> Any:
     return table
 
 
-def qrels_frame(path: str | os.PathLike[str]) -> Any:
+def qrels_frame(path: str | os.PathLike[str]) -> pandas.DataFrame:
     """A qrels file (TREC or FOL, told apart as `focal eval` does) in ir_measures' columns:
     `query_id, doc_id, relevance`; FOL qrels add `rel_chars` and `article_chars`, relevance
     being 1 when the article has relevant text (as trec_eval's engine reads FOL qrels).
@@ -97,7 +100,7 @@ def qrels_frame(path: str | os.PathLike[str]) -> Any:
     })  # fmt: skip
 
 
-def run_frame(path: str | os.PathLike[str]) -> Any:
+def run_frame(path: str | os.PathLike[str]) -> pandas.DataFrame:
     """A run file (TREC, FOL, element or article run) in ir_measures' columns: `query_id,
     doc_id, score`, with `run_id` and `rank` (a passage run keeps one row per passage; its
     articles score their best passage when evaluated).

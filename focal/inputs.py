@@ -6,16 +6,77 @@ records. Runs: the same shapes with `score` instead of `relevance` (a DataFrame 
 runs in a `run_id` or `run` column); several runs as a list, or as a dict naming each one.
 Measures: strings in any vocabulary (`registry.vocabulary`) or ir_measures' measure objects,
 whose `str()` is their name (`nDCG@10`, `P(rel=2)@5`).
+
+The type aliases below name these shapes in the signatures of `focal.evaluate` and the others
+(`help(focal.evaluate)` shows them); `EvaluateOptions`, `CompareOptions` and `PoolOptions` are
+the keywords passed on to `focal.evaluation.api.evaluate` and `focal.pooling.api.build_pool`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from focal.evaluation.formats.records import Judgement, Run
 from focal.evaluation.formats.trec import TrecRun, run_from_pairs
+
+if TYPE_CHECKING:
+    import pandas
+    from ir_measures import Measure
+
+    from focal.evaluation.formats.fol.columns import RunColumns
+    from focal.evaluation.formats.trec import TrecQrels
+    from focal.pooling.records import RankedRun
+
+Source: TypeAlias = "str | os.PathLike[str]"
+QrelsInput: TypeAlias = (
+    "Source | pandas.DataFrame | Mapping[str, Mapping[str, int]]"
+    " | Mapping[str, Mapping[str, Judgement]] | TrecQrels"
+)
+RunInput: TypeAlias = (
+    "Source | pandas.DataFrame | Mapping[str, Mapping[str, float]] | Run | RunColumns | TrecRun"
+)
+RunsInput: TypeAlias = "RunInput | Sequence[RunInput] | Mapping[str, RunInput]"
+MeasureName: TypeAlias = "str | Measure"
+MeasuresInput: TypeAlias = "MeasureName | Iterable[MeasureName] | None"
+PoolRunsInput: TypeAlias = (
+    "Source | Run | RunColumns | RankedRun | list[Source | Run | RunColumns | RankedRun]"
+)
+
+
+class CompareOptions(TypedDict, total=False):
+    """`focal eval`'s other switches, as `focal.evaluation.api.evaluate` takes them, but for
+    `alpha`: `focal.compare`'s `alpha` is the significance level."""
+
+    beta: float
+    n: int
+    irr: int
+    strict: bool
+    level: int | None
+    max_docs: int | None
+    trec_version: int | None
+    quant: str
+    ties: str
+    nonrel: str
+    collection: str | os.PathLike[str] | None
+    jobs: int
+    part_weights: str
+
+
+class EvaluateOptions(CompareOptions, total=False):
+    """`focal eval`'s other switches, as `focal.evaluation.api.evaluate` takes them."""
+
+    alpha: float
+
+
+class PoolOptions(TypedDict, total=False):
+    """`focal pool build`'s other options, as `focal.pooling.api.build_pool` takes them."""
+
+    depth: int | None
+    fused: int | None
+    rrf_k: int
+
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")

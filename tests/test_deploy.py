@@ -17,6 +17,8 @@ import http.client
 import json
 import os
 import re
+import shlex
+import shutil
 import signal
 import socket
 import ssl
@@ -30,9 +32,14 @@ from pathlib import Path
 
 import pytest
 
+from focal import settings
+
 from .conftest import REPOSITORY, serving, wait_until
 
 NGINX = Path("/usr/sbin/nginx")
+SYSTEMD_ENVIRONMENT = Path(
+    "/usr/lib/systemd/user-environment-generators/30-systemd-environment-d-generator"
+)
 OPENSSL = Path("/usr/bin/openssl")
 DEPLOY = REPOSITORY / "deploy"
 
@@ -43,13 +50,75 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def deploy_env(tmp_path: Path, redis_url: str) -> dict[str, str]:
-    """deploy/focal.env read as systemd reads it, with this machine's paths put in."""
-    settings = {}
+def _by_shell(path: Path) -> subprocess.CompletedProcess[str]:
+    """A command run by hand with the environment file `path`, as docs/deploy.md says
+    (`sh -ac '. FILE && exec COMMAND'`): the command prints its environment as JSON."""
+    return subprocess.run(
+        ["/bin/sh", "-ac", '. "$0" && exec "$1" -c "$2"', str(path), sys.executable,
+         "import json, os; print(json.dumps(dict(os.environ)))"],
+        env={},
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+
+
+def read_by_shell(path: Path) -> dict[str, str]:
+    """The `FOCAL_` settings that the environment file `path` gives a command run by hand."""
+    done = _by_shell(path)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    given: dict[str, str] = json.loads(done.stdout)
+    return {key: value for key, value in given.items() if key.startswith("FOCAL_")}
+
+
+def read_by_systemd(path: Path, folder: Path) -> dict[str, str]:
+    """The `FOCAL_` settings that systemd reads in the environment file `path`, by its own
+    parser: environment.d's generator (systemd-environment-d-generator(8)) reads files with the
+    parser of `EnvironmentFile=` (systemd.exec(5)) and expands `$NAME` besides, which a file
+    without `$` does not have; it prints each variable as a shell word."""
+    if not SYSTEMD_ENVIRONMENT.exists():
+        pytest.skip(f"reading as systemd does needs {SYSTEMD_ENVIRONMENT} (Debian's systemd)")
+    (folder / "environment.d").mkdir(parents=True)
+    shutil.copyfile(path, folder / "environment.d" / "focal.conf")
+    done = subprocess.run(
+        [str(SYSTEMD_ENVIRONMENT)], env={"XDG_CONFIG_HOME": str(folder)}, capture_output=True,
+        text=True, check=True,
+    )  # fmt: skip
+    words = [word for line in done.stdout.splitlines() for word in shlex.split(line)]
+    given = dict(word.partition("=")[::2] for word in words)
+    return {key: value for key, value in given.items() if key.startswith("FOCAL_")}
+
+
+def test_the_environment_file_gives_a_shell_what_it_gives_systemd(tmp_path: Path) -> None:
+    by_shell = read_by_shell(DEPLOY / "focal.env")
+    assert by_shell == read_by_systemd(DEPLOY / "focal.env", tmp_path / "shipped")
+    assert any(" " in value for value in by_shell.values())  # values with spaces kept whole
+    # The comparison tells: a value with spaces left unquoted is read otherwise by the shell.
+    unquoted = tmp_path / "unquoted.env"
+    unquoted.write_text("FOCAL_LOGIN_LIMIT_PER_NAME=10 per 15 minutes\n", encoding="utf-8")
+    assert read_by_systemd(unquoted, tmp_path / "unquoted") == {
+        "FOCAL_LOGIN_LIMIT_PER_NAME": "10 per 15 minutes"
+    }
+    assert _by_shell(unquoted).returncode != 0  # the shell runs `per` with the variable set
+
+
+def test_the_environment_file_keeps_to_what_both_read_alike() -> None:
+    """Each value in double quotes, without the characters a shell would expand and systemd
+    keep (docs/deploy.md, "The environment file"); comments on lines of their own."""
     for line in (DEPLOY / "focal.env").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            key, _, value = line.partition("=")
-            settings[key] = value
+        if line and not line.startswith("#"):
+            assert re.fullmatch(r'FOCAL_[A-Z_]+="[^"$`\\]*"', line), line
+
+
+def test_every_setting_of_the_environment_file_is_one_that_focal_checks() -> None:
+    given = read_by_shell(DEPLOY / "focal.env")
+    assert settings.unknown(given) == []
+    assert settings.check(given).keys() == given.keys()  # and each value is of its form
+
+
+def deploy_env(tmp_path: Path, redis_url: str) -> dict[str, str]:
+    """deploy/focal.env read as a shell (and systemd) reads it, with this machine's paths put
+    in."""
+    settings = read_by_shell(DEPLOY / "focal.env")
     assert settings["FOCAL_TRUSTED_PROXIES"] == "1"
     assert "FOCAL_SESSION_COOKIE_SECURE" not in settings  # https follows from the proxy's word
     settings |= {

@@ -90,6 +90,8 @@ def test_the_contracts_hold_and_refuse_a_new_cycle_or_an_upward_import(tmp_path:
     _append(tree / "focal/assessor/store/texts.py", "import focal.assessor.web.app  # noqa")
     # Two independent top-level packages meeting: reliability importing the web app.
     _append(tree / "focal/reliability/scores.py", "import focal.assessor.web.app  # noqa")
+    # The settings, a leaf, importing a stage.
+    _append(tree / "focal/settings.py", "import focal.evaluation.errors  # noqa")
     broken = _lint_imports(tree)
     assert broken.returncode == 1
     report = broken.stdout
@@ -99,3 +101,7 @@ def test_the_contracts_hold_and_refuse_a_new_cycle_or_an_upward_import(tmp_path:
         ".topics -> .submission" in report or ".submission -> .topics" in report
     ) and "focal.assessor.store.texts" in report
     assert "focal.reliability.scores -> focal.assessor.web.app" in report
+    assert (
+        "the settings (focal.settings) are a leaf: they import no other module of focal BROKEN"
+        in report
+    )

@@ -11,7 +11,6 @@ subfolder of static/) must answer 200.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -25,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import serving
+from .distributions import build_wheel
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 ASSET_PACKAGES = {
@@ -61,27 +61,8 @@ def _get(url: str) -> tuple[int, bytes]:
 
 
 def _wheel(tmp_path: Path) -> Path:
-    """A wheel built from a copy of the sources, so no stale build/ folder of the checkout gets
-    in."""
-    source = tmp_path / "source"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy(REPOSITORY / name, source / name)
-    for folder in ("focal", "templates", "static", "demo"):
-        shutil.copytree(
-            REPOSITORY / folder,
-            source / folder,
-            ignore=shutil.ignore_patterns("__pycache__", "*.so"),
-        )
-    wheels = tmp_path / "wheels"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), "."],
-        cwd=source,
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = wheels.glob("focal-*.whl")
-    return wheel
+    """A wheel built by pip from the checkout's sdist (tests/distributions.py)."""
+    return build_wheel(tmp_path)
 
 
 @pytest.mark.slow

@@ -2,14 +2,15 @@
 statistics.
 
 Pure Python plus numpy/scipy: nothing here imports Flask, SQLAlchemy, `pooling` or `assessor`.
-Layers, lowest first: `output` <- `text` <- `formats` <- `measures | relevance | baseline |
-statistics` <- `cli`; `errors` is shared by all (docs/architecture.md).
+Layers, lowest first: `processes` <- `output` <- `text` <- `formats` <- `measures | relevance |
+baseline | statistics` <- `cli`; `errors` is shared by all (docs/architecture.md).
 
-The names in `__all__` are the Python API (`focal.evaluation.api`, docs/python.md): what a script or
-notebook may call, the rest being free to move. They load on first use, so that importing a
-module of the package (as `focal` does at start-up) does not load the measures.
+Public, as the lower-level API beneath `focal`'s: the names in `__all__` (`focal.evaluation.api`,
+documented in docs/python.md, "The packages underneath") are what a script or notebook may call;
+every other module is internal and may move between releases. The names load on first use, so
+that importing a module of the package does not load the measures.
 
->>> import evaluation
+>>> import focal.evaluation
 >>> focal.evaluation.evaluate is focal.evaluation.api.evaluate
 True
 """
@@ -41,7 +42,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     if name in __all__:
         return getattr(import_module("focal.evaluation.api"), name)
-    raise AttributeError(f"module 'evaluation' has no attribute {name!r}")
+    raise AttributeError(f"module 'focal.evaluation' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

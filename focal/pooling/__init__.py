@@ -1,9 +1,11 @@
 """Pooling: which articles of the submitted runs the assessors will read (pure Python).
 
-The Python API is `__all__` (`focal.pooling.api`, docs/python.md): `build_pool(runs, method, ...)`,
-`write_pool(pool, path or stream)`, `read_pool(path)`, `pool_statistics(pool, runs)`, runs given
-as files or in memory. The names load on first use, so that importing a module of the package
-does not load them all. The modules (see docs/pooling.md for the definitions):
+Public, as the lower-level API beneath `focal`'s: `__all__` (`focal.pooling.api`, documented in
+docs/python.md, "The packages underneath"): `build_pool(runs, method, ...)`, `write_pool(pool,
+path or stream)`, `read_pool(path)`, `pool_statistics(pool, runs)`, runs given as files or in
+memory. The modules below are internal and may change between releases. The names load on first
+use, so that importing a module of the package does not load them all. The modules (see
+docs/pooling.md for the definitions):
 
 Records (`focal.pooling.records`)
     `RankedRun(run_id, topics, file)` — a run reduced to topic -> article id per result, in rank
@@ -63,7 +65,7 @@ __all__ = ["build_pool", "pool_statistics", "read_pool", "write_pool"]
 def __getattr__(name: str) -> Any:
     if name in __all__:
         return getattr(import_module("focal.pooling.api"), name)
-    raise AttributeError(f"module 'pooling' has no attribute {name!r}")
+    raise AttributeError(f"module 'focal.pooling' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

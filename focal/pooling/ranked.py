@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.records import Run
+from focal.evaluation.processes import usable_cpus
 from focal.pooling.records import RankedRun
 
 if TYPE_CHECKING:  # the columns module loads numpy: only `read_ranked_run` needs it at run time
@@ -89,7 +89,7 @@ def read_ranked_runs(paths: Iterable[str | Path], threads: int | None = None) ->
     raised, as a one-at-a-time loop would raise it.
     """
     paths = list(paths)
-    workers = threads or min(4, len(os.sched_getaffinity(0)))
+    workers = threads or min(4, usable_cpus())
     if workers <= 1 or len(paths) <= 1:
         return [read_ranked_run(path) for path in paths]
     with ThreadPoolExecutor(workers) as pool:

@@ -13,10 +13,11 @@ rates, paired tests) live in `focal.evaluation.statistics`.
 - `judgements`: qrels reduced by sampling, by a pool, or by leaving a group's articles out.
 - `studies`: the four studies, returning plain rows for the command to print.
 
-The Python API is `__all__` (`focal.reliability.api`, docs/python.md): `pool_sampling`,
-`pool_depths`, `topic_swap_rates`, `topic_sampling`, `leave_one_group_out`, on qrels and runs given
-as files or in memory. The names load on first use, so that importing a module of the package does
-not load them all.
+Public, as the lower-level API beneath `focal`'s: `__all__` (`focal.reliability.api`, documented
+in docs/python.md, "The packages underneath"): `pool_sampling`, `pool_depths`, `topic_swap_rates`,
+`topic_sampling`, `leave_one_group_out`, on qrels and runs given as files or in memory; the
+other modules are internal and may change between releases. The names load on first use, so that
+importing a module of the package does not load them all.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     if name in __all__:
         return getattr(import_module("focal.reliability.api"), name)
-    raise AttributeError(f"module 'reliability' has no attribute {name!r}")
+    raise AttributeError(f"module 'focal.reliability' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import TypeAlias, TypedDict, Unpack
 
 from focal.evaluation.formats.fol.columns import RunColumns
 from focal.evaluation.formats.records import Judgement, Run
@@ -31,6 +31,19 @@ __all__ = [
 Source: TypeAlias = str | os.PathLike[str]
 QrelsInput: TypeAlias = Source | Mapping[str, Mapping[str, Judgement]]
 RunInput: TypeAlias = Source | Run | RunColumns
+
+
+class StudyOptions(TypedDict, total=False):
+    """The keywords every study shares (the module's docstring says what each means)."""
+
+    task: str
+    measure: str | None
+    alpha: float
+    test: str
+    correction: str
+    jobs: int
+    quant: str
+    collection: Source | None
 
 
 def example() -> tuple[dict[str, dict[str, Judgement]], list[Run]]:
@@ -140,7 +153,8 @@ def _element_inputs(
 
 def pool_sampling(
     qrels: QrelsInput, runs: Sequence[RunInput], fractions: Sequence[float] = (0.8, 0.6, 0.4, 0.2),
-    repeats: int = 10, seed: int = 0, population: str = "relevant", **study: Any,
+    repeats: int = 10, seed: int = 0, population: str = "relevant",
+    **study: Unpack[StudyOptions],
 ) -> list[SampleRow]:  # fmt: skip
     """Random samples of each topic's relevant (or, `population="judged"`, judged) articles at
     each fraction, `repeats` times, against the full qrels (seed 004 Tables 1-2;
@@ -159,7 +173,7 @@ def pool_sampling(
 
 def pool_depths(
     qrels: QrelsInput, runs: Sequence[RunInput], depths: Sequence[int] = (5, 10, 20, 50, 100),
-    **study: Any,
+    **study: Unpack[StudyOptions],
 ) -> list[DepthRow]:  # fmt: skip
     """The qrels restricted to the depth-d pool of the runs, for each depth (seed 004 Tables
     4-5; `focal reliability depth`).
@@ -180,7 +194,7 @@ def pool_depths(
 def topic_swap_rates(
     qrels: QrelsInput, runs: Sequence[RunInput], sizes: Sequence[int] | None = None,
     trials: int = 50, tolerances: Sequence[float] = (0.0, 0.05, 0.1, 0.2, 0.3), seed: int = 0,
-    **study: Any,
+    **study: Unpack[StudyOptions],
 ) -> SwapRates:  # fmt: skip
     """Swap rates of the runs' ranking between disjoint topic subsets of each size (default 5,
     10, ... up to half the topics), per tolerance (fractions), and their exponential fit
@@ -208,7 +222,7 @@ def topic_swap_rates(
 
 def topic_sampling(
     qrels: QrelsInput, runs: Sequence[RunInput], sizes: Sequence[int], trials: int = 10,
-    seed: int = 0, **study: Any,
+    seed: int = 0, **study: Unpack[StudyOptions],
 ) -> list[QueryRow]:  # fmt: skip
     """The runs ranked on `trials` random sets of each size of topics, against their ranking on
     every topic: τ_b and τ_AP per size (seed 004 "Query Sampling", Fig 3 and Table 6;
@@ -227,7 +241,8 @@ def topic_sampling(
 
 def leave_one_group_out(
     qrels: QrelsInput, runs: Sequence[RunInput], groups: Mapping[str, str] | None = None,
-    depth: int | None = None, size: int | None = None, method: str = "unique", **study: Any,
+    depth: int | None = None, size: int | None = None, method: str = "unique",
+    **study: Unpack[StudyOptions],
 ) -> LeaveOut:  # fmt: skip
     """Each group of runs (`groups`: run id -> group; unlisted runs alone) left out of the
     depth-`depth` or top-`size` pool, its runs scored again on the reduced qrels (seed 004

@@ -5,7 +5,7 @@ qrels, and compares: Kendall τ_b and τ_AP of the rankings (`focal.evaluation.s
 change of the scores, and which significant differences survive. Sampling studies are reproducible
 from `seed`: the draw of (fraction i, repeat r) uses `numpy.random.default_rng([seed, i, r])`, so it
 does not depend on how many processes ran the work. `jobs` > 1 spreads the re-evaluations over
-forked processes.
+worker processes (`focal.evaluation.processes`), each given the full scoring once (`Trials`).
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from numpy.typing import NDArray
 from focal.evaluation.formats.fol.columns import RunColumns
 from focal.evaluation.formats.records import Run
 from focal.evaluation.measures.evaluate import Qrels
+from focal.evaluation.processes import map_on_processes
 from focal.evaluation.statistics.rank_correlation import tau_ap, tau_b
 from focal.evaluation.statistics.significance.pairing import PairedScores
 from focal.evaluation.statistics.significance.pairwise import compare as compare_pairs
 from focal.reliability import judgements
-from focal.reliability.rescoring import rescorer
+from focal.reliability.rescoring import Rescoring, rescorer
 from focal.reliability.scores import ElementScoring, ScoreMatrix, score_matrix
 
 Progress = Callable[[Iterator[Any], int], Iterator[Any]]
@@ -56,24 +57,33 @@ class Setup:
         )
 
 
-def _remember_full(setup: Setup) -> ScoreMatrix:
-    """Score the runs on the full qrels and keep, for the trials, what they need of it: the
-    reference scores, their significant pairs and the arrays `focal.reliability.rescoring`
-    reuses."""
-    full = setup.score(setup.qrels)
-    fast = rescorer(setup.qrels, setup.runs, setup.task, setup.measure, tuple(setup.qrels))
-    _SHARED.update(setup=setup, full=full, signs=significance_signs(full.values, setup))
-    _SHARED["rescorer"] = fast
-    return full
+@dataclass(frozen=True)
+class Trials:
+    """What every trial of a study needs of the full scoring: the setup, the reference scores,
+    their significant pairs and the arrays `focal.reliability.rescoring` reuses. It goes whole to
+    each worker process (inherited or pickled) and is gone with the study."""
 
+    setup: Setup
+    full: ScoreMatrix
+    signs: NDArray[np.int8]
+    fast: Rescoring | None  # None: trials are scored topic by topic
 
-def _rescore(qrels: Qrels) -> ScoreMatrix:
-    """A trial's scores: from the full scoring's arrays when they cover it, else topic by topic
-    (the same numbers either way; tests/reliability/test_rescoring.py)."""
-    setup: Setup = _SHARED["setup"]
-    fast = _SHARED.get("rescorer")
-    scores = fast.score(qrels) if fast is not None else None
-    return scores if scores is not None else setup.score(qrels)
+    @staticmethod
+    def of(setup: Setup) -> Trials:
+        """Score the runs on the full qrels, once for every trial."""
+        full = setup.score(setup.qrels)
+        fast = rescorer(setup.qrels, setup.runs, setup.task, setup.measure, tuple(setup.qrels))
+        return Trials(setup, full, significance_signs(full.values, setup), fast)
+
+    def rescore(self, qrels: Qrels) -> ScoreMatrix:
+        """A trial's scores: from the full scoring's arrays when they cover it, else topic by
+        topic (the same numbers either way; tests/reliability/test_rescoring.py)."""
+        scores = self.fast.score(qrels) if self.fast is not None else None
+        return scores if scores is not None else self.setup.score(qrels)
+
+    def compare(self, qrels: Qrels) -> Comparison:
+        """The reduced `qrels` against the full ones."""
+        return compare(self.full, self.rescore(qrels), self.signs, self.setup)
 
 
 def significance_signs(matrix: NDArray[np.float64], setup: Setup) -> NDArray[np.int8]:
@@ -149,30 +159,20 @@ class SampleRow:
     kept: Spread
 
 
-_SHARED: dict[str, Any] = {}
-
-
-def _sampled(task: tuple[int, int, float, int, str]) -> tuple[int, Comparison, int]:
+def _sampled(trials: Trials, task: tuple[int, int, float, int, str]) -> tuple[int, Comparison, int]:
     index, repeat, fraction, seed, population = task
-    setup: Setup = _SHARED["setup"]
     rng = np.random.default_rng([seed, index, repeat])
-    qrels = judgements.sample_judgements(setup.qrels, fraction, rng, population)  # type: ignore[arg-type]
+    qrels = judgements.sample_judgements(trials.setup.qrels, fraction, rng, population)  # type: ignore[arg-type]
     relevant = sum(1 for topic in qrels.values() for j in topic.values() if j.relevant)
-    comparison = compare(_SHARED["full"], _rescore(qrels), _SHARED["signs"], setup)
-    return index, comparison, relevant
+    return index, trials.compare(qrels), relevant
 
 
 def _run_all(
-    function: Callable[[Any], Any], tasks: list[Any], jobs: int, progress: Progress
+    function: Callable[[Trials, Any], Any], trials: Trials, tasks: list[Any], progress: Progress
 ) -> list[Any]:
-    if jobs <= 1 or len(tasks) <= 1:
-        return list(progress(map(function, tasks), len(tasks)))
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        return list(progress(pool.map(function, tasks), len(tasks)))
+    """`function(trials, task)` of every task, in order, on `trials.setup.jobs` processes."""
+    done = map_on_processes(function, trials, tasks, trials.setup.jobs)
+    return list(progress(done, len(tasks)))
 
 
 def pool_sampling(
@@ -184,13 +184,12 @@ def pool_sampling(
     progress: Progress = _no_progress,
 ) -> list[SampleRow]:
     """Random pool sampling at article granularity (seed 004, "Random Sampling")."""
-    _remember_full(setup)
     tasks = [
         (index, repeat, fraction, seed, population)
         for index, fraction in enumerate(fractions)
         for repeat in range(repeats)
     ]
-    outcomes = _run_all(_sampled, tasks, setup.jobs, progress)
+    outcomes = _run_all(_sampled, Trials.of(setup), tasks, progress)
     rows = []
     for index, fraction in enumerate(fractions):
         mine = [(c, r) for i, c, r in outcomes if i == index]
@@ -220,14 +219,12 @@ class DepthRow:
     comparison: Comparison
 
 
-def _depth(depth_and_pool: tuple[int, Mapping[str, frozenset[str]]]) -> DepthRow:
+def _depth(trials: Trials, depth_and_pool: tuple[int, Mapping[str, frozenset[str]]]) -> DepthRow:
     depth, pooled = depth_and_pool
-    setup: Setup = _SHARED["setup"]
-    qrels = judgements.restrict_to(setup.qrels, pooled)
+    qrels = judgements.restrict_to(trials.setup.qrels, pooled)
     judged = sum(len(topic) for topic in qrels.values())
     relevant = sum(1 for topic in qrels.values() for j in topic.values() if j.relevant)
-    comparison = compare(_SHARED["full"], _rescore(qrels), _SHARED["signs"], setup)
-    return DepthRow(depth, judged, relevant, comparison)
+    return DepthRow(depth, judged, relevant, trials.compare(qrels))
 
 
 def pool_depths(
@@ -236,5 +233,4 @@ def pool_depths(
     progress: Progress = _no_progress,
 ) -> list[DepthRow]:
     """One row per depth, in the order given."""
-    _remember_full(setup)
-    return _run_all(_depth, list(pools.items()), setup.jobs, progress)
+    return _run_all(_depth, Trials.of(setup), list(pools.items()), progress)

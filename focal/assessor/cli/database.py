@@ -12,12 +12,12 @@ made while `focal serve` runs; a restore refuses while another process has the d
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from focal import settings
 from focal.assessor.cli import support
 from focal.assessor.cli.support import CommandError, friendly_errors, make_app
 
@@ -36,7 +36,7 @@ def init_db() -> None:
     migrate.upgrade(engine)
     url = engine.url.render_as_string(hide_password=True)
     click.echo(f"database {url} at revision {migrate.current_revision(engine)}")
-    if not os.environ.get("FOCAL_DATABASE_URL"):
+    if settings.value("FOCAL_DATABASE_URL") is None:
         click.echo("(the default location; set FOCAL_DATABASE_URL to use another database)")
 
 
@@ -45,7 +45,7 @@ def _engine_or_guidance() -> tuple[Engine, str]:
 
     from focal.assessor.store import backup, db
 
-    configured = os.environ.get("FOCAL_DATABASE_URL", "")
+    configured = str(settings.value("FOCAL_DATABASE_URL") or "")
     if configured and not db.normalise_url(configured).startswith("sqlite"):
         url = make_url(db.normalise_url(configured))
         raise CommandError(f"use PostgreSQL's own tools: {backup.pg_dump_command(url)}")

@@ -205,10 +205,52 @@ class LazyGroup(click.Group):
         return loaded
 
 
+def version_text() -> str:
+    """What `focal --version` prints: Focal's version, the Python and platform it runs on, and
+    whether the article engine's C part answers (docs/packaging.md). The imports wait until asked,
+    so that `focal --help` stays light."""
+    import platform
+
+    from focal._version import __version__
+    from focal.evaluation.measures.engines.kernel import status
+
+    python = f"Python {platform.python_version()} ({platform.python_implementation()})"
+    return f"focal {__version__}\n{python} on {platform.platform()}\n{status()}"
+
+
+def _print_version(ctx: click.Context, _: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_text())
+        ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="focal")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version, the Python, the platform and the C part's status, and exit.",
+)
 def main() -> None:
     """Focal: assessment and evaluation for focused (XML element and passage) retrieval."""
+    check_settings()
+
+
+def check_settings() -> None:
+    """Every `FOCAL_` setting of the environment checked before a command does anything
+    (`focal.settings`): a bad value is one line and exit code 2, a name that is no setting a
+    warning naming the closest one."""
+    from focal import settings
+    from focal.assessor.cli.support import CommandError
+
+    for warning in settings.unknown():
+        click.echo(f"focal: warning: {warning}", err=True)
+    try:
+        settings.check()
+    except settings.SettingError as error:
+        raise CommandError(str(error)) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

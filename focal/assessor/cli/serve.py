@@ -12,11 +12,17 @@ running it again keeps the judgements made so far.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
 
-from focal.assessor.cli.support import friendly_errors, make_app
+from focal.assessor.cli.support import (
+    CommandError,
+    friendly_errors,
+    make_app,
+    refuse_unanswered_redis,
+)
 from focal.assessor.store import db
 
 if TYPE_CHECKING:
@@ -40,6 +46,44 @@ def _say_instance(app: Flask) -> None:
 # A TCP port: the socket library would take 65536 + X as port X, and a negative number ends in
 # a traceback, so anything else is refused on one line, as every bad option value is.
 PORT = click.IntRange(1, 65535)
+
+
+def _refuse_busy_port(host: str, port: int, command: str) -> None:
+    """One line naming `--port` when `host:port` cannot be listened on (a busy port would
+    otherwise end Werkzeug's server with a paragraph, and gunicorn's after retrying for
+    seconds). The probe binds as the servers do (with SO_REUSEADDR on POSIX, so a port left
+    in TIME_WAIT is not taken for busy) and closes at once."""
+    import errno
+    import socket
+
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as Werkzeug chooses
+        socket.create_server((host, port), family=family).close()
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            make = " (make demo PORT=N)" if command == "demo" else ""
+            raise CommandError(
+                f"port {port} is in use: choose another with focal {command} --port N{make}"
+            ) from None
+        raise CommandError(
+            f"cannot listen on {host}:{port} ({error.strerror or error}): choose another "
+            f"--host or --port"
+        ) from None
+
+
+def _gunicorn() -> Callable[[str, int, int, int], None]:
+    """`serve_with_gunicorn`, or one line where gunicorn cannot run: it needs a POSIX system
+    (it imports `fcntl`), which Windows is not (README, "Platforms")."""
+    try:
+        from focal.assessor.cli.gunicorn_app import serve_with_gunicorn
+    except ModuleNotFoundError as error:
+        if error.name != "fcntl":
+            raise
+        raise CommandError(
+            "--workers serves with gunicorn, which runs on POSIX systems only (Linux, macOS): "
+            "on Windows, serve without --workers (Werkzeug's threaded server)"
+        ) from None
+    return serve_with_gunicorn
 
 
 @click.command("serve")
@@ -66,13 +110,14 @@ def serve(host: str, port: int, workers: int, keep_alive: int) -> None:
 
     Werkzeug's server (without --workers) answers every response with `Connection: close`, so
     no client waits on an idle connection it would close."""
+    serve_with_gunicorn = _gunicorn() if workers else None
+    _refuse_busy_port(host, port, "serve")
+    refuse_unanswered_redis()
     app = make_app()  # checks the database once, before any worker starts
     _say_instance(app)
-    if workers == 0:
+    if serve_with_gunicorn is None:
         app.run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
         return
-    from focal.assessor.cli.gunicorn_app import serve_with_gunicorn
-
     db.engine_of(app).dispose()  # the workers open their own connections
     serve_with_gunicorn(host, port, workers, keep_alive)
 
@@ -87,6 +132,9 @@ def demo(host: str, port: int, no_serve: bool) -> None:
     from focal.assessor.campaign.setup.demo import DEMO_USERS, load_demo
     from focal.assessor.store import db, migrate
 
+    if not no_serve:
+        _refuse_busy_port(host, port, "demo")
+    refuse_unanswered_redis()
     app = make_app(migrated=False)
     _say_instance(app)
     migrate.upgrade(db.engine_of(app))
@@ -125,6 +173,7 @@ def worker(threads: int) -> None:
     from focal.assessor.web.jobs import queue_of
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    refuse_unanswered_redis()
     app = make_app()
     queue = queue_of(app, inline=False)
     _say_instance(app)

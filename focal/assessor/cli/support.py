@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import functools
-import os
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
+
+from focal import settings
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -62,7 +62,7 @@ def make_app(migrated: bool = True) -> Flask:
     try:
         app = create_app()
     except (ArgumentError, NoSuchModuleError) as error:
-        url = shown_url(os.environ.get("FOCAL_DATABASE_URL", ""))
+        url = shown_url(str(settings.value("FOCAL_DATABASE_URL") or ""))
         raise CommandError(f"cannot use the database URL {url}: {_first_line(error)}") from None
     engine = db.engine_of(app)
     url = engine.url.render_as_string(hide_password=True)
@@ -78,9 +78,36 @@ def make_app(migrated: bool = True) -> Flask:
     return app
 
 
-def shown_url(url: str) -> str:
-    """`url` with any password replaced by `***` (for messages)."""
-    return re.sub(r"(//[^:/@]*:)[^@/]*@", r"\1***@", url)
+shown_url = settings.hide_password  # `url` with any password replaced by `***` (for messages)
+
+
+def refuse_unanswered_redis(timeout: float = 2.0) -> None:
+    """With `FOCAL_REDIS_URL` set, one line and exit code 2 unless Redis answers a PING within
+    about `timeout` seconds: `focal serve`, `demo` and `worker` check it as they start, since a
+    server would otherwise count log-ins in each process's memory and its imports would wait on
+    a queue that no one reads (docs/deploy.md). Without the redis client the app, as it is
+    made, names the missing extra instead."""
+    url = settings.value("FOCAL_REDIS_URL")
+    if not isinstance(url, str):
+        return
+    try:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+    except ModuleNotFoundError:
+        return
+    client = redis.Redis.from_url(
+        url, socket_connect_timeout=timeout, socket_timeout=timeout, retry=Retry(NoBackoff(), 0)
+    )
+    try:
+        client.ping()
+    except (redis.RedisError, OSError) as error:
+        raise CommandError(
+            f"FOCAL_REDIS_URL={shown_url(url)!r}: Redis does not answer there "
+            f"({_first_line(error)}); start it, or correct or remove the setting"
+        ) from None
+    finally:
+        client.close()
 
 
 def _first_line(error: BaseException | None) -> str:

@@ -8,11 +8,12 @@ Flask is imported inside `create_app` so that importing the `focal` entry point
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from focal import settings
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -33,9 +34,9 @@ def instance_folder() -> Path:
     Never inside the virtual environment or the checkout, so that recreating either keeps
     a campaign's judgements.
     """
-    chosen = os.environ.get("FOCAL_INSTANCE", "").strip()
-    if chosen:
-        return Path(chosen).expanduser().resolve()
+    chosen = settings.value("FOCAL_INSTANCE")
+    if isinstance(chosen, Path):
+        return chosen
     import platformdirs
 
     return Path(platformdirs.user_data_dir("focal", appauthor=False))
@@ -46,7 +47,7 @@ def earlier_instance_folder() -> Path | None:
     the current one lacks (Flask's default: `instance/` of a checkout, `<venv>/var/
     assessor-instance` of an installed package); None otherwise, or with `FOCAL_INSTANCE` set.
     """
-    if os.environ.get("FOCAL_INSTANCE", "").strip():
+    if settings.value("FOCAL_INSTANCE") is not None:
         return None
     from flask import Flask
 
@@ -58,7 +59,8 @@ def earlier_instance_folder() -> Path | None:
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the Flask app: defaults in code, then `FOCAL_*` environment, then `test_config`.
+    """Build the Flask app: defaults in code, then the `FOCAL_` settings of the environment
+    (`focal.settings`, each read by its one parser, with its default), then `test_config`.
 
     The instance folder is `instance_folder()`. Config keys: `DATABASE_URL` (SQLAlchemy URL;
     default a SQLite file `focal.sqlite` in the instance folder, in WAL mode), `SECRET_KEY`
@@ -78,16 +80,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(asset_dir("static")),
     )
     app.config.from_mapping(
-        DATABASE_URL=None,
-        SECRET_KEY=None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=False,
         DOCUMENT_CACHE_SIZE=64,
-        TOKEN_LIFETIME="90d",
         JSON_SORT_KEYS=False,
     )
-    app.config.from_prefixed_env("FOCAL")
+    app.config.from_mapping(settings.app_config())
     if test_config is not None:
         app.config.from_mapping(test_config)
 

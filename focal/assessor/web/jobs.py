@@ -1,10 +1,11 @@
 """The task queue of an app (`campaign.setup.job_queue`), opened from its configuration once.
 
-Config keys: `REDIS_URL` (the queue, and the rate limits, in Redis; default: the queue in the
-instance folder's `queue.sqlite`), `JOB_WORKER` (`inline`, the default: each server process
-runs jobs in threads of its own, started with its first job; `external`: a separate `focal
-worker` runs them, as the deployment's queue service does), `JOB_THREADS` (1) and
-`JOB_TIME_LIMIT` (seconds an import may read files, default 3600; 0 for none).
+Config keys, filled from the settings of the same names (`focal.settings`, which holds their
+forms and defaults): `REDIS_URL` (the queue, and the rate limits, in Redis; default: the queue in
+the instance folder's `queue.sqlite`), `JOB_WORKER` (`inline`: each server process runs jobs in
+threads of its own, started with its first job; `external`: a separate `focal worker` runs
+them, as the deployment's queue service does), `JOB_THREADS` and `JOB_TIME_LIMIT` (seconds an
+import may read files; 0 for none).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from focal import settings
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.setup.job_queue import JobQueue, open_queue
 from focal.assessor.campaign.setup.uploads import data_directory
@@ -21,14 +23,11 @@ if TYPE_CHECKING:
     from flask import Flask
 
 EXTENSION = "focal_jobs"
-DEFAULTS = {"REDIS_URL": None, "JOB_WORKER": "inline", "JOB_THREADS": 1, "JOB_TIME_LIMIT": 3600}
-WORKERS = ("inline", "external")
+WORKERS = settings.JOB_WORKERS
 
 
 def init_app(app: Flask) -> None:
     """Check the queue settings of `app` (the queue itself opens on first use)."""
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
     if app.config["JOB_WORKER"] not in WORKERS:
         raise CampaignError(
             f"FOCAL_JOB_WORKER={app.config['JOB_WORKER']!r}: expected one of {', '.join(WORKERS)}"

@@ -9,9 +9,10 @@ refunded afterwards, so assessors who type their password right are never held u
 log-ins; once a limit is reached every attempt, right or wrong, is answered 429 with
 `Retry-After` until the window has passed, and each refusal is logged.
 
-Config keys: `LOGIN_LIMIT_PER_NAME` (default 10 per 15 minutes for one account name, whatever
-the address) and `LOGIN_LIMIT_PER_ADDRESS` (default 50 per 15 minutes from one client address,
-whatever the names), limits strings of the `limits` library; `RATELIMIT_STORAGE_URI` (default:
+Config keys: `LOGIN_LIMIT_PER_NAME` (for one account name, whatever the address) and
+`LOGIN_LIMIT_PER_ADDRESS` (from one client address, whatever the names), limits strings of the
+`limits` library, filled and checked from the settings of the same names (`focal.settings`,
+which holds their defaults: 10 and 50 per 15 minutes); `RATELIMIT_STORAGE_URI` (default:
 `REDIS_URL` when it is set, so that every worker process and every machine of a scaled-out
 server counts in one store; else `memory://`, per process; a store that stops answering makes
 each process count in its own memory until it answers again), `RATELIMIT_ENABLED`, and
@@ -44,8 +45,6 @@ limiter = Limiter(key_func=get_remote_address, headers_enabled=True)
 _FALLBACK = FixedWindowRateLimiter(MemoryStorage())
 
 DEFAULTS = {
-    "LOGIN_LIMIT_PER_NAME": "10 per 15 minutes",
-    "LOGIN_LIMIT_PER_ADDRESS": "50 per 15 minutes",
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
     # A shared store that stops answering (Redis restarting) must not stop log-ins: each

@@ -13,7 +13,6 @@ usage and errors are then the sub-command's own.
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
 from typing import Any, NoReturn
@@ -25,6 +24,7 @@ from focal.evaluation.cli.evaluating.per_topic import evaluated_values, scores_v
 from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.registry.declarations import TASKS, topic_rows
 from focal.evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
+from focal.evaluation.processes import usable_cpus
 from focal.evaluation.statistics.significance.corrections import CORRECTIONS
 from focal.evaluation.statistics.significance.effects import CI_METHODS, Effects, effect_sizes
 from focal.evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
@@ -188,7 +188,7 @@ def compare_command(
             topics = None
         else:
             measure = measure or DEFAULT_MEASURES[task]
-            jobs = jobs or os.cpu_count() or 1
+            jobs = jobs or usable_cpus()
             if task == "elements":
                 from focal.evaluation.cli.eval_elements import compared_values
 

@@ -9,7 +9,6 @@ reads the command line and chooses the engine; each engine's path is a module of
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Literal
 
@@ -17,6 +16,7 @@ import click
 
 from focal.evaluation.cli.eval_output import FORMATS
 from focal.evaluation.measures.tasks import ALL_PASSAGE_TASKS, TASKS
+from focal.evaluation.processes import usable_cpus
 
 
 @click.command("eval")
@@ -224,7 +224,7 @@ def eval_command(
                 qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
                 nonrel=nonrel, parts=parts, collection_dir=collection_dir,
                 output_format=output_format or "inex", per_topic=per_topic,
-                jobs=jobs or os.cpu_count() or 1,
+                jobs=jobs or usable_cpus(),
             )  # fmt: skip
             return
         if engine is providers.TREC_RUN:
@@ -239,7 +239,7 @@ def eval_command(
             )  # fmt: skip
             trec_eval.run_trec_eval(
                 qrels_path, run_paths, measures, options, per_topic, output_format or "trec",
-                jobs or os.cpu_count() or 1, confidence, ci_method,
+                jobs or usable_cpus(), confidence, ci_method,
             )  # fmt: skip
             if plot_path:
                 trec_eval.plot_recall_curves(qrels_path, run_paths, options, plot_path)

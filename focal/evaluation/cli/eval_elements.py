@@ -9,7 +9,6 @@ reliability studies, so that every command scores an element run alike.
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Sequence
 from typing import TextIO, cast
@@ -35,9 +34,12 @@ from focal.evaluation.measures.engines.element_topics import (
 )
 from focal.evaluation.measures.evaluate import RunEvaluation, Settings
 from focal.evaluation.measures.registry.names import DEFAULTS
+from focal.evaluation.processes import map_on_processes
 from focal.evaluation.relevance.element_qrels import load_element_qrels
 
-_SHARED: dict[str, object] = {}  # what forked workers inherit: qrels, collection, settings
+# What every worker of a call evaluates its runs against: the prepared qrels, the collection
+# (None without --collection) and the settings.
+Shared = tuple[PreparedElementQrels, Collection | None, Settings]
 
 
 def notes_for(qrels: ElementQrels, quant: str) -> list[str]:
@@ -61,16 +63,13 @@ def read_element_qrels_for(
     return PreparedElementQrels(qrels), collection
 
 
-def _evaluate_path(path: str) -> RunEvaluation:
-    prepared = _SHARED["qrels"]
-    collection = _SHARED["collection"]
-    settings = _SHARED["settings"]
-    assert isinstance(prepared, PreparedElementQrels) and isinstance(settings, Settings)
+def _evaluate_path(shared: Shared, path: str) -> RunEvaluation:
+    prepared, collection, settings = shared
     if collection is None and on_columns(prepared, settings):
         table = read_element_table(path)  # None: a file for the careful reader
         if table is not None:
             return evaluate_element_table(prepared, table, settings)
-    run, spans = read_element_run(path, collection if isinstance(collection, Collection) else None)
+    run, spans = read_element_run(path, collection)
     return evaluate_elements(prepared, run, settings, spans)
 
 
@@ -95,24 +94,12 @@ def evaluate_prepared(
     jobs: int = 1,
 ) -> list[RunEvaluation]:
     """The runs evaluated against prepared qrels. With `jobs` > 1 and several runs, the runs
-    go to forked processes that share the prepared qrels (each topic's values and ideal vector
-    worked out before the fork, once for every run)."""
-    _SHARED.update(qrels=prepared, collection=collection, settings=settings)
-    if jobs <= 1 or len(run_paths) <= 1:
-        return [_evaluate_path(path) for path in run_paths]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return [_evaluate_path(path) for path in run_paths]
-    prepared.prepare_all(settings.elements or ElementOptions())
-    gc.freeze()  # keep each worker's collector off the inherited qrels (no copy of their pages)
-    try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(min(jobs, len(run_paths)), mp_context=context) as pool:
-            return list(pool.map(_evaluate_path, run_paths))
-    finally:
-        gc.unfreeze()
+    go to worker processes that share the prepared qrels (each topic's values and ideal vector
+    worked out before the workers start, once for every run; `focal.evaluation.processes`)."""
+    if jobs > 1 and len(run_paths) > 1:
+        prepared.prepare_all(settings.elements or ElementOptions())
+    shared: Shared = (prepared, collection, settings)
+    return list(map_on_processes(_evaluate_path, shared, run_paths, jobs))
 
 
 def element_settings(measures: Sequence[str], options: ElementOptions) -> Settings:

@@ -1,27 +1,25 @@
 """`focal eval`'s runs on workers: each run read and evaluated where it is read, on threads for
-the focused task and on forked processes for the others (`evaluate_files`, also used by
+the focused task and on worker processes for the others (`evaluate_files`, also used by
 `focal compare`). Which engine evaluates a run, and how the run is read, is
-`focal.evaluation.measures.providers.evaluate_file`'s choice; the `Settings` go whole to each
-worker."""
+`focal.evaluation.measures.providers.evaluate_file`'s choice; the prepared qrels and the
+`Settings` go whole to each worker (`focal.evaluation.processes`: inherited where processes are
+forked, pickled where they are spawned)."""
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings
 from focal.evaluation.measures.providers import FOCUSED_RUN, Call, choose, evaluate_file
+from focal.evaluation.processes import map_on_processes
 
 if TYPE_CHECKING:
     from focal.evaluation.formats.fol.read_ahead import ReadAhead
 
-_SHARED: dict[str, object] = {}  # what forked workers inherit: the prepared qrels and settings
 
-
-def _evaluate_file(path: str) -> RunEvaluation:
-    prepared = cast(PreparedQrels, _SHARED["qrels"])
-    return evaluate_file(prepared, cast(Settings, _SHARED["settings"]), path)
+def _evaluate_file(shared: tuple[PreparedQrels, Settings], path: str) -> RunEvaluation:
+    return evaluate_file(*shared, path)
 
 
 def evaluate_focused_files(
@@ -53,7 +51,7 @@ def evaluate_files(
 ) -> list[RunEvaluation]:
     """Evaluate run files, on `jobs` workers when there are several: threads for the focused
     task (`evaluate_focused_files`, the runs parsed ahead by `runs`, or by a `ReadAhead` opened
-    here), forked processes for the others."""
+    here), worker processes for the others."""
     if choose(Call(settings.task))[0] is FOCUSED_RUN:
         if runs is not None:
             return evaluate_focused_files(prepared, settings, runs, paths, jobs)
@@ -61,25 +59,9 @@ def evaluate_files(
 
         with ReadAhead(paths) as ahead:
             return evaluate_focused_files(prepared, settings, ahead, paths, jobs)
-    _SHARED.update(qrels=prepared, settings=settings)
-    if jobs <= 1 or len(paths) <= 1:
-        return [_evaluate_file(path) for path in paths]
-    for topic in prepared.qrels:  # index once, before the workers start, so they share it
-        prepared.text(topic)
-    import multiprocessing  # with the pool: a single run does not pay for importing them
-    from concurrent.futures import ProcessPoolExecutor
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return [_evaluate_file(path) for path in paths]
-    # Keep the collector of each worker off the inherited qrels: scanning them would copy their
-    # pages into every worker for nothing (they hold no cycles and outlive the call anyway).
-    gc.freeze()
-    context = multiprocessing.get_context("fork")
+    if jobs > 1 and len(paths) > 1:
+        for topic in prepared.qrels:  # index once, before the workers start, so they share it
+            prepared.text(topic)
     # One run per task: a task is a path out and ~100 rows back, nothing next to reading and
-    # evaluating a run, and workers that take runs one at a time finish within one run of each
-    # other (chunks of several runs left one core idle for the last chunk).
-    try:
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            return list(pool.map(_evaluate_file, paths))
-    finally:
-        gc.unfreeze()
+    # evaluating a run (chunks of several runs left one core idle for the last chunk).
+    return list(map_on_processes(_evaluate_file, (prepared, settings), paths, jobs))

@@ -35,7 +35,7 @@ from focal.evaluation.measures.engines.trec_run import (
     run_from_records,
 )
 from focal.evaluation.measures.engines.trec_vocabulary import evaluate_named, select
-from focal.evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY
+from focal.evaluation.measures.registry.trec import COUNTS, SUMMARY_ONLY, Selection
 
 TREC_FORMATS = ("trec", "tsv", "json", "table")
 # The measures of `table` when no -m is given (trec_eval's `official` set has 30 rows).
@@ -86,6 +86,28 @@ def prepared_run(index: GradeTable, path: str) -> PreparedRun:
     return index.prepare(load_run(path, False))
 
 
+class ArticleSteps:
+    """What every run of `run_trec_eval` goes through: read into the qrels' terms, then
+    evaluated against them. The qrels are read, and prepared for `-l`, once, before any worker
+    starts; a forked worker process inherits them, a spawned one is given the qrels' path and
+    reads them again (`__reduce__`): a `GradeTable` is not made to pickle, and reading it is
+    no slower than unpickling it would be (`focal.evaluation.processes`)."""
+
+    def __init__(self, qrels_path: str, selection: Selection, options: TrecOptions) -> None:
+        self.qrels_path, self.selection, self.options = qrels_path, selection, options
+        self.index = load_index(qrels_path)
+        self.index.prepare_for(options.level)
+
+    def __reduce__(self) -> tuple[type[ArticleSteps], tuple[str, Selection, TrecOptions]]:
+        return ArticleSteps, (self.qrels_path, self.selection, self.options)
+
+    def prepare(self, path: str) -> PreparedRun:
+        return prepared_run(self.index, path)
+
+    def evaluate(self, run: PreparedRun) -> TrecEvaluation:
+        return evaluate_named(self.index, run, self.selection, self.options)
+
+
 def run_trec_eval(
     qrels_path: str, run_paths: Sequence[str], measures: Sequence[str], options: TrecOptions,
     per_topic: bool, output_format: str, jobs: int = 1, confidence: float | None = None,
@@ -99,14 +121,9 @@ def run_trec_eval(
     tune_malloc()
     try:
         selection = select(measures)
-        index = load_index(qrels_path)
-        index.prepare_for(options.level)  # once, before the workers are forked
+        steps = ArticleSteps(qrels_path, selection, options)
         pa.default_memory_pool().release_unused()  # what reading the qrels needed and freed
-
-        evaluations = evaluate_runs(
-            run_paths, jobs, lambda path: prepared_run(index, path),
-            lambda run: evaluate_named(index, run, selection, options),
-        )  # fmt: skip
+        evaluations = evaluate_runs(run_paths, jobs, steps.prepare, steps.evaluate)
     except (FormatError, ValueError) as error:
         click.echo(f"focal eval: {error}", err=True)
         sys.exit(2)

@@ -34,6 +34,15 @@ class PreparedQrels:
         self._articles: dict[str, articles.ArticleJudgements] = {}
         self._totals: tuple[int, int] | None = None
 
+    def __getstate__(self) -> dict[str, object]:
+        """What a spawned worker process unpickles (`focal.evaluation.processes`): everything
+        indexed so far, without the lock, which each process makes anew."""
+        return {name: value for name, value in vars(self).items() if name != "_building"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        vars(self).update(state)
+        self._building = threading.Lock()
+
     @property
     def qrels(self) -> Qrels:
         """topic -> article -> Judgement (built from the columns on first use, once)."""

@@ -4,7 +4,6 @@ the inputs once, one-line errors (exit 2), a progress bar, and printing the tabl
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ import click
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.registry.declarations import TASKS
+from focal.evaluation.processes import usable_cpus
 from focal.reliability.tables import FORMATS, Table, write_tables
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -108,7 +108,7 @@ def study_setup(
     if task != "elements" and (collection_dir is not None or quant != "generalised"):
         raise click.UsageError("--quant and --collection are for --task elements")
     return setup_of(
-        qrels_path, run_paths, task, measure, alpha, jobs=jobs or os.cpu_count() or 1,
+        qrels_path, run_paths, task, measure, alpha, jobs=jobs or usable_cpus(),
         quant=quant, collection=collection_dir,
     )  # fmt: skip
 

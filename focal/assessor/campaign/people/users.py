@@ -11,7 +11,6 @@ which also revokes their tokens).
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 from datetime import timedelta
 
@@ -22,6 +21,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.store.gold import TopicAdjudicator
 from focal.assessor.store.models import ROLES, ApiToken, Assignment, Topic, User, utcnow
+from focal.settings import token_lifetime
 
 TOKEN_PREFIX = "focal_"
 PASSWORD_MIN_LENGTH = 8
@@ -47,21 +47,13 @@ def _token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-_DURATION = re.compile(r"([1-9][0-9]{0,4})([dh])")
-
-
 def parse_lifetime(text: str) -> timedelta | None:
-    """`30d` or `12h` as a timedelta; `never` as None (a token that does not expire)."""
-    if text.strip().lower() == "never":
-        return None
-    found = _DURATION.fullmatch(text.strip().lower())
-    if found is None:
-        raise CampaignError(
-            f"token lifetime {text!r}: expected a number of days or hours, "
-            "such as 30d or 12h, or `never`"
-        )
-    amount = int(found.group(1))
-    return timedelta(days=amount) if found.group(2) == "d" else timedelta(hours=amount)
+    """`30d` or `12h` as a timedelta; `never` as None (a token that does not expire): the
+    grammar of `focal.settings.token_lifetime`, refused as a CampaignError."""
+    try:
+        return token_lifetime(text)
+    except ValueError as error:
+        raise CampaignError(str(error)) from None
 
 
 def issue_token(session: Session, user: User, lifetime: timedelta | None = None) -> str:

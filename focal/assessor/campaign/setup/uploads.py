@@ -28,6 +28,7 @@ from typing import IO
 
 from focal.assessor.campaign.errors import CampaignError
 from focal.evaluation.errors import FormatError
+from focal.settings import split_folders
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 CHUNK = 1 << 20
@@ -125,7 +126,7 @@ def import_roots(setting: object) -> list[Path]:
     if setting is None or setting == "":
         return []
     if isinstance(setting, str):
-        values = setting.split(os.pathsep)
+        values = split_folders(setting)
     elif isinstance(setting, list | tuple):
         values = [str(value) for value in setting]
     else:

@@ -10,7 +10,6 @@ bad file is one line on stderr and exit code 2, with nothing on stdout.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from focal.evaluation.errors import FormatError
+from focal.evaluation.processes import usable_cpus
 
 if TYPE_CHECKING:  # the measures are loaded once the focused runs are being parsed (below)
     from focal.evaluation.measures.evaluate import RunEvaluation
@@ -80,7 +80,7 @@ def run_focal_engines(
                 raise click.UsageError(str(error)) from error
             try:
                 prepared = PreparedQrels(*read_qrels_columns(qrels_path))
-                jobs = jobs or os.cpu_count() or 1
+                jobs = jobs or usable_cpus()
                 evaluations = evaluate_files(prepared, settings, run_paths, jobs, runs)
             except FormatError as error:
                 click.echo(f"focal eval: {error}", err=True)

@@ -1,36 +1,42 @@
 """How `focal eval --task articles` and `focal trec_eval` spread their runs over workers (`-j`).
 
-- **Where processes can be forked** (Linux): forked worker processes, one run a task, in order.
+- **Where processes are forked** (Linux): worker processes, one run a task, in order.
   A run is read and evaluated in short C, pyarrow and numpy steps with Python between them; on
   threads those steps wait for each other's GIL. The workers inherit the qrels' table (its pages
   shared, not copied) and send back only their rows; each holds one run at a time, so the
   largest process holds the qrels and one run (the peak memory of 10,000-query runs).
-- **Elsewhere**: threads, which read one large run at a time (a run's columns are built while
-  another run is evaluated, never two large runs' at once), with one glibc arena for them all
-  (`tune_malloc`).
+- **Where they are not** (spawned on macOS and Windows, or as `FOCAL_START_METHOD` says):
+  threads, which read one large run at a time (a run's columns are built while another run is
+  evaluated, never two large runs' at once), with one glibc arena for them all (`tune_malloc`).
+  A spawned worker would start Python again and read the qrels again before its first run,
+  which cost more than threads save (docs/performance.md, "Worker processes on every platform").
 - **Runs of less than 1 MiB in all** (`FEW_BYTES`): in turn, in this process; starting workers
   would cost more than they save.
 
-docs/performance.md has the measurements behind both.
+`on_processes` works with every start method (`focal.evaluation.processes`): `prepare` and
+`evaluate` go to each worker whole, so they must pickle (module-level functions, or methods of
+an object that pickles, as `trec_eval.ArticleSteps` pickles as the qrels' path).
+docs/performance.md has the measurements behind these choices.
 """
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from typing import TypeVar
 
 import pyarrow as pa
 
 from focal.evaluation.formats._source import SMALL_FILE
+from focal.evaluation.processes import map_on_processes, start_method
 
 Prepared = TypeVar("Prepared")
 Evaluation = TypeVar("Evaluation")
 
 FEW_BYTES = 1 << 20  # runs smaller than this in all are evaluated in turn
-_SHARED: dict[str, Callable[[str], object]] = {}  # what forked workers inherit
 
 
 def tune_malloc() -> None:
@@ -71,10 +77,8 @@ def is_large(path: str) -> bool:
 
 
 def forking() -> bool:
-    """Whether worker processes can be forked here (they inherit the qrels' table)."""
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Whether worker processes are forked here (then they inherit the qrels' table)."""
+    return start_method() == "fork"
 
 
 def evaluate_runs(
@@ -83,45 +87,38 @@ def evaluate_runs(
 ) -> list[Evaluation]:  # fmt: skip
     """`evaluate(prepare(path))` of every run, in order, on up to `jobs` workers (see above);
     the first error in run order is raised."""
-    sizes = {path: file_size(path) for path in run_paths}
-    reading = threading.Lock()  # one large run read at a time, while others are evaluated
-
-    def one(path: str) -> Evaluation:
-        if sizes[path] <= SMALL_FILE:  # a few MiB: read side by side, nothing to hold back
-            return evaluate(prepare(path))
-        with reading:
-            run = prepare(path)
-            pa.default_memory_pool().release_unused()  # what reading needed: to the system
-        return evaluate(run)
-
-    if jobs <= 1 or len(run_paths) <= 1 or sum(sizes.values()) < FEW_BYTES:
-        return list(map(one, run_paths))
+    sizes = [file_size(path) for path in run_paths]
+    steps = (prepare, evaluate)
+    if jobs <= 1 or len(run_paths) <= 1 or sum(sizes) < FEW_BYTES:
+        return [evaluate_one(steps, path) for path in run_paths]
     if forking():
-        return on_processes(one, run_paths, jobs)
+        return on_processes(steps, run_paths, jobs)
     from concurrent.futures import ThreadPoolExecutor
 
+    reading = threading.Lock()  # one large run read at a time, while others are evaluated
     with ThreadPoolExecutor(jobs) as threads:
-        return list(threads.map(one, run_paths))
+        return list(threads.map(partial(evaluate_one, steps, reading=reading), run_paths))
 
 
-def _call_shared(path: str) -> object:
-    return _SHARED["evaluate"](path)
+def evaluate_one(
+    steps: tuple[Callable[[str], Prepared], Callable[[Prepared], Evaluation]], path: str,
+    reading: AbstractContextManager[object] | None = None,
+) -> Evaluation:  # fmt: skip
+    """`evaluate(prepare(path))`; a large run is read holding `reading` (threads read one at
+    a time) and what reading it needed goes back to the system before it is evaluated."""
+    prepare, evaluate = steps
+    if file_size(path) <= SMALL_FILE:  # a few MiB: read side by side, nothing to hold back
+        return evaluate(prepare(path))
+    with reading or nullcontext():
+        run = prepare(path)
+        pa.default_memory_pool().release_unused()
+    return evaluate(run)
 
 
 def on_processes(
-    evaluate: Callable[[str], Evaluation], run_paths: Sequence[str], jobs: int
-) -> list[Evaluation]:
-    """`evaluate` of every run on forked processes, one run a task, in order: the forked
-    workers inherit `evaluate` (and what it holds, the qrels' table), and only paths go out."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    _SHARED["evaluate"] = evaluate
-    gc.freeze()  # keep each worker's collector off the inherited qrels (no copy of their pages)
-    try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(min(jobs, len(run_paths)), mp_context=context) as pool:
-            return list(pool.map(_call_shared, run_paths))  # type: ignore[arg-type]
-    finally:
-        gc.unfreeze()
-        _SHARED.clear()  # the qrels go when the caller lets them go
+    steps: tuple[Callable[[str], Prepared], Callable[[Prepared], Evaluation]],
+    run_paths: Sequence[str], jobs: int,
+) -> list[Evaluation]:  # fmt: skip
+    """`evaluate_one` of every run on worker processes, one run a task, in order: `steps` (and
+    what they hold, the qrels' table) go to each worker once, and only paths go out."""
+    return list(map_on_processes(evaluate_one, steps, run_paths, jobs))

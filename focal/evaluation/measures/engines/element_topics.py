@@ -66,7 +66,7 @@ class PreparedElementQrels:
         return prepared
 
     def prepare_all(self, options: element_topic.ElementOptions) -> None:
-        """Every topic's values and recall base, before runs are handed to forked workers."""
+        """Every topic's values and recall base, before runs are handed to worker processes."""
         self.columns(options)
 
     def columns(self, options: element_topic.ElementOptions) -> run_columns.QrelsColumns:

@@ -6,7 +6,8 @@ know) is read in one pass straight into the engine's columns: no Arrow table, no
 per line. Any other file gets None, and the caller reads it with pyarrow or line by line
 (`formats/trec.py`, `formats/trec_batches.py`), which name what is wrong: these readers take
 only files those readers take, and give the same columns (tests/evaluation/measures/engines/
-test_plain_files.py compares them on random files). docs/trec_eval.md, "Reading".
+test_plain_files.py compares them on random files). docs/trec_eval.md, "Reading". Without the
+compiled module (`kernel.compiled()` is None) every file gets None: the others read them all.
 
 Qrels are read ahead. An article evaluation spends its first tenth of a second importing
 numpy, pyarrow and the engines, on one core, and the C reader of qrels runs without the GIL:
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats._source import check_regular_file
-from focal.evaluation.measures.engines.kernel import _article_kernel
+from focal.evaluation.measures.engines.kernel import compiled
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,14 +67,18 @@ def parse_qrels(path: str) -> PlainQrels | None:
     """`_article_kernel.parse_qrels` of the file, mapped into memory (its pages are the page
     cache's: nothing to copy, nothing fresh to clear): rows, topic codes (the topic ids' ranks
     in byte order), the topic ids in that order, document offsets and bytes, grades. None when
-    it is not a readable regular file, is empty, or is not plain qrels."""
+    it is not a readable regular file, is empty, or is not plain qrels, or without the compiled
+    module."""
+    kernel = compiled()
+    if kernel is None:
+        return None
     try:
         check_regular_file(path)
         with open(path, "rb") as stream:
             if os.fstat(stream.fileno()).st_size == 0:
                 return None
             with mmap.mmap(stream.fileno(), 0, flags=POPULATE, prot=mmap.PROT_READ) as data:
-                result: PlainQrels | None = _article_kernel.parse_qrels(data)
+                result: PlainQrels | None = kernel.parse_qrels(data)
                 return result
     except (OSError, FormatError, ValueError):
         return None
@@ -81,8 +86,8 @@ def parse_qrels(path: str) -> PlainQrels | None:
 
 def start_qrels(path: str) -> None:
     """Begin reading the qrels at `path` on a thread (once per path); `plain_qrels` takes the
-    result."""
-    if path in _started:
+    result. Without the compiled module there is nothing to begin."""
+    if path in _started or compiled() is None:
         return
     answer: list[PlainQrels | None] = []
     thread = threading.Thread(target=lambda: answer.append(parse_qrels(path)), daemon=True,
@@ -96,7 +101,11 @@ def plain_run(path: str, topics: PairIndex) -> PlainRun | None:
     a block's end is carried to the next): its run id (the last line's, as trec_eval keeps it),
     topic codes (`topics`: the qrels' topic ids, one table whose rows are their codes), document
     ids (an Arrow chunk per block) and scores. None when the file is not plain, names a topic
-    the qrels do not know, or cannot be opened: the other readers then decide."""
+    the qrels do not know, or cannot be opened, or without the compiled module (or tables of
+    it: `topics` built without): the other readers then decide."""
+    kernel = compiled()
+    if kernel is None or topics.numpy is not None:
+        return None
     import pyarrow as pa
 
     from focal.evaluation.formats.trec import text_field
@@ -119,8 +128,8 @@ def plain_run(path: str, topics: PairIndex) -> PlainRun | None:
             with memoryview(buffer) as view:
                 end = held + stream.readinto(view[held:])
                 final = end == held
-                answer = _article_kernel.parse_run(view[:end], final, topics.bases,
-                                                   topics.slots, offsets, data)  # fmt: skip
+                answer = kernel.parse_run(view[:end], final, topics.bases, topics.slots,
+                                          offsets, data)  # fmt: skip
             if answer is None:
                 return None
             used, rows, codes, scores, ends, ids, last = answer

@@ -5,7 +5,8 @@ that names a document twice in a topic (docs/trec_eval.md). With thousands of to
 of rows this look-up is most of the work beyond reading the files, so `PairIndex` hands it to C
 (`_article_kernel.c`): one pass a run over the document ids' own Arrow buffers, with per-topic hash
 tables built once per qrels, outside the interpreter lock. A hash only routes a probe: every
-match is confirmed on the bytes, so a collision costs a probe, never a wrong grade.
+match is confirmed on the bytes, so a collision costs a probe, never a wrong grade. Without the
+compiled module (`kernel.compiled()` is None) `kernel/numpy_pairs.py` answers, the same answers.
 
 Ordering is left to numpy: a document id becomes `DocWords`, its length and its bytes as
 little-endian 64-bit words, zero-padded (read straight from the Arrow buffers). Their byte order
@@ -16,13 +17,15 @@ ranking needs them only for rows whose scores tie (`trec_order`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from focal.evaluation.measures.engines.kernel import _article_kernel
+from focal.evaluation.measures.engines.kernel import compiled
+from focal.evaluation.measures.engines.kernel.numpy_pairs import NumpyPairs
 
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
@@ -129,12 +132,16 @@ def chunks_of(column: Any) -> list[Any]:
 class PairIndex:
     """The qrels' (topic code, document) pairs, for many runs' look-ups.
 
-    Topic t owns `bases[t + 1] - bases[t]` slots of `slots` (32 bits each), a power of two at
-    least twice its judged documents (so a probe meets an empty slot soon); `_article_kernel.c`
-    fills them with the qrels rows. The qrels' document column is kept, one chunk, for the
-    look-ups to confirm each match on the bytes. `duplicate`: whether the qrels judge a
-    document twice in a topic.
+    With the compiled module (`kernel`), topic t owns `bases[t + 1] - bases[t]` slots of
+    `slots` (32 bits each), a power of two at least twice its judged documents (so a probe
+    meets an empty slot soon); `_article_kernel.c` fills them with the qrels rows. The qrels'
+    document column is kept, one chunk, for the look-ups to confirm each match on the bytes.
+    Without it, `numpy` (a `NumpyPairs`) holds the pairs, and there are no tables. `topics`:
+    the qrels' topics (codes from there on are topics they do not know); `duplicate`: whether
+    the qrels judge a document twice in a topic.
     """
+
+    kernel: ModuleType
 
     def __init__(self, codes: npt.NDArray[np.int32], docs: Any, topics: int) -> None:
         column = pa.chunked_array(chunks_of(docs), type=docs.type)
@@ -142,6 +149,14 @@ class PairIndex:
             column = column.cast(pa.large_binary())
         self.docs = column.combine_chunks()
         codes = np.ascontiguousarray(codes, dtype=np.int32)
+        self.topics = topics
+        kernel = compiled()
+        self.numpy: NumpyPairs | None = None
+        if kernel is None:
+            self.numpy = NumpyPairs(codes, self.docs, topics)
+            self.duplicate = self.numpy.duplicate
+            return
+        self.kernel = kernel
         sizes = np.bincount(codes, minlength=topics)
         spans = [1 << (2 * max(1, n) - 1).bit_length() for n in sizes.tolist()]
         self.bases = np.zeros(topics + 1, dtype=np.int64)
@@ -156,21 +171,23 @@ class PairIndex:
         ends = np.append(starts[1:], len(codes))
         self.spans[block_codes[alone]] = np.stack([starts[alone], ends[alone]], axis=1)
         offsets, data = column_buffers(self.docs)
-        self.duplicate = _article_kernel.index_pairs(codes, offsets, data, self.bases, self.slots)
+        self.duplicate = self.kernel.index_pairs(codes, offsets, data, self.bases, self.slots)
 
     def find(self, codes: npt.NDArray[Any], docs: Any, values: Ints | None = None,
              missing: int = -1, negative: int = -1) -> Ints | None:  # fmt: skip
         """The qrels row of each run row's (code, document) pair, -1 where not judged (codes
-        from `len(bases) - 1` on are topics the qrels do not know); with `values` (one per
+        from `topics` on are topics the qrels do not know); with `values` (one per
         qrels row), that row's value instead (`negative` for a value below 0, `missing` where
         not judged), written as it is found: no array of rows, no second pass. None when the
         run names a pair twice (trec_eval refuses such a run)."""
+        if self.numpy is not None:
+            return self.numpy.find(codes, docs, values, missing, negative)
         found = np.empty(len(codes), dtype=np.int64)
         columns = [column_buffers(chunk) for chunk in chunks_of(docs)]
         offsets, data = column_buffers(self.docs)
         codes = np.ascontiguousarray(codes, dtype=np.int32)
-        if _article_kernel.find_pairs(columns, codes, self.bases, self.slots, offsets, data,
-                                      self.spans, found, values=values, missing=missing,
-                                      negative=negative):  # fmt: skip
+        if self.kernel.find_pairs(columns, codes, self.bases, self.slots, offsets, data,
+                                  self.spans, found, values=values, missing=missing,
+                                  negative=negative):  # fmt: skip
             return None
         return found

@@ -142,7 +142,8 @@ def test_lines_split_64_bytes_at_a_time_follow_the_same_rules(tmp_path: Path) ->
 def test_scores_are_read_as_python_reads_them(tmp_path_factory: pytest.TempPathFactory,
                                               score: str) -> None:  # fmt: skip
     """Every decimal form the reader takes gives float()'s double, bit for bit: the fast path
-    (short mantissas, small powers of ten) and strtod beyond it."""
+    (short mantissas, small powers of ten), the corrected estimate (up to 19 digits) and the
+    interpreter's own reader beyond them (_kernel_score.c)."""
     path = tmp_path_factory.mktemp("run") / "run"
     path.write_text(f"1 Q0 a 1 {score} r\n2 Q0 a 1 -{score} r\n")
     run = QRELS.plain_run(str(path))

@@ -10,10 +10,11 @@ what is missing); `numpy` never loads it, to compare the two or to rule the C pa
 
 from __future__ import annotations
 
-import os
 from types import ModuleType
 
-CHOICES = ("auto", "c", "numpy")
+from focal import settings
+
+CHOICES = settings.KERNELS
 _loaded: dict[str, ModuleType | None] = {}
 
 
@@ -22,11 +23,9 @@ class KernelUnavailable(RuntimeError):
 
 
 def choice() -> str:
-    """`FOCAL_KERNEL`, lower-cased; an unknown value is a ValueError naming the choices."""
-    value = os.environ.get("FOCAL_KERNEL", "auto").strip().lower() or "auto"
-    if value not in CHOICES:
-        raise ValueError(f"FOCAL_KERNEL must be one of {', '.join(CHOICES)}, not {value!r}")
-    return value
+    """`FOCAL_KERNEL`, lower-cased (`focal.settings`); an unknown value is a ValueError naming
+    the choices."""
+    return str(settings.value("FOCAL_KERNEL"))
 
 
 def compiled() -> ModuleType | None:

@@ -9,8 +9,11 @@
  * _kernel_index.c, probed by _kernel_pairs.c), on the document ids' own Arrow buffers.
  *
  * The Python side sizes the tables and owns every array (trec_keys.py, trec_files.py); the
- * buffers are checked here (lengths, offsets within the bytes, codes within the tables), so
- * that a wrong call raises an error instead of reading outside memory.
+ * buffers are checked here (lengths, offsets within the bytes, codes within the tables, tables
+ * empty before they are filled, an array written sharing no memory with those read), so that a
+ * wrong call raises ValueError instead of reading or writing outside memory or looping for
+ * ever. What the checks cannot see is another thread changing an array during a call (the
+ * calls run without the interpreter lock): the callers own their arrays, as numpy's do.
  */
 #include "_article_kernel.h"
 
@@ -22,8 +25,11 @@ int take(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize,
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, view, flags) < 0)
         return -1;
-    if (itemsize && view->itemsize != itemsize) {
-        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes expected", what, itemsize);
+    if (view->itemsize < 1 || (itemsize && view->itemsize != itemsize)) {
+        if (itemsize)
+            PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes expected", what, itemsize);
+        else
+            PyErr_Format(PyExc_ValueError, "%s: items of at least one byte expected", what);
         PyBuffer_Release(view);
         return -1;
     }
@@ -41,9 +47,9 @@ int take_column(PyObject *offsets, PyObject *bytes, Py_buffer views[2], Column *
     c->wide = views[0].itemsize == 8;
     c->offsets = views[0].buf;
     c->bytes = (const uint8_t *)views[1].buf;
-    c->rows = views[0].len / views[0].itemsize - 1;
+    c->rows = views[0].len / views[0].itemsize - 1; /* (take: itemsize >= 1) */
     int bad = (views[0].itemsize != 4 && views[0].itemsize != 8) || c->rows < 0;
-    if (!bad && c->rows >= 0) { /* rising from at least 0 up to at most the bytes' length */
+    if (!bad) { /* rising from at least 0 up to at most the bytes' length */
         int fall = 0;
         if (c->wide) {
             const int64_t *o = (const int64_t *)c->offsets;
@@ -77,9 +83,10 @@ int take_tables(PyObject *bases, PyObject *slots, Py_buffer views[2], Tables *t)
     t->slots = (uint32_t *)views[1].buf;
     t->topics = views[0].len / 8 - 1;
     int bad = t->topics < 0 || t->bases[0] != 0 || t->bases[t->topics] != views[1].len / 4;
-    for (Py_ssize_t i = 0; !bad && i < t->topics; i++) {
-        int64_t span = t->bases[i + 1] - t->bases[i];
-        bad = span < 1 || (span & (span - 1)) != 0;
+    for (Py_ssize_t i = 0; !bad && i < t->topics; i++) { /* rising: no difference overflows */
+        bad = t->bases[i + 1] <= t->bases[i];
+        int64_t span = bad ? 0 : t->bases[i + 1] - t->bases[i];
+        bad = bad || (span & (span - 1)) != 0;
     }
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "bases must cut the slots into powers of two");
@@ -90,6 +97,13 @@ int take_tables(PyObject *bases, PyObject *slots, Py_buffer views[2], Tables *t)
     return 0;
 }
 
+
+/* Whether an array written and one read share memory (a write could change what was checked). */
+int overlapping(const Py_buffer *written, const Py_buffer *read) {
+    uintptr_t w = (uintptr_t)written->buf, r = (uintptr_t)read->buf;
+    return written->len > 0 && read->len > 0 && w < r + (uintptr_t)read->len &&
+           r < w + (uintptr_t)written->len;
+}
 
 /* The row of `judged` holding the bytes `own` in topic `code`'s table (hash h), or -1. */
 int64_t probe(const Tables *t, int32_t code, const Column *judged, const uint8_t *own,

@@ -1,11 +1,16 @@
-/* The article engine's C part (`_article_kernel`): what its five files share.
+/* The article engine's C part (`_article_kernel`): what its six files share (and, from
+ * _kernel_portable.h, the ways of the compiler and machine at hand).
  *
  * _article_kernel.c: the module, and the checks of the buffers it is given;
  * _kernel_index.c: the qrels' per-topic tables filled;
  * _kernel_pairs.c: the look-up of a run's pairs in them, and its repeats;
  * _kernel_plain.c: plain TREC runs read into columns;
- * _kernel_qrels.c: plain TREC qrels read into columns.
- * docs/trec_eval.md ("Reading", "The article engine") says what they do and why.
+ * _kernel_qrels.c: plain TREC qrels read into columns;
+ * _kernel_score.c: a run's decimal scores read as Python's float() reads them.
+ * docs/trec_eval.md ("Reading", "The article engine", "The C part") says what they do and why.
+ *
+ * Portable C99 under CPython's limited API (3.11 on: one abi3 build serves every later CPython),
+ * no locale (docs/trec_eval.md, "The C part").
  */
 #ifndef ARTICLE_KERNEL_H
 #define ARTICLE_KERNEL_H
@@ -15,6 +20,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "_kernel_portable.h"
 
 typedef struct {
     const uint8_t *bytes;
@@ -40,7 +47,7 @@ static inline uint64_t mix(uint64_t x) {
 static inline uint64_t hash_bytes(const uint8_t *p, size_t n, int weak) {
     uint64_t h = (uint64_t)n * 0x9E3779B97F4A7C15ULL, word;
     while (n >= 8) {
-        memcpy(&word, p, 8);
+        word = load_le64(p);
         h = (h ^ word) * 0xFF51AFD7ED558CCDULL;
         h ^= h >> 32;
         p += 8;
@@ -79,7 +86,7 @@ static inline int same_bytes(const uint8_t *a, int64_t n, const uint8_t *b, int6
 
 extern uint8_t TOKEN[256]; /* 1 for the bytes a field may hold */
 
-#if defined(__SSE2__)
+#if KERNEL_SSE2
 #include <emmintrin.h>
 
 /* Bit i set when q[i] may not be in a field: below 0x21, above 0x7E, or '#' (compared as
@@ -101,23 +108,23 @@ static inline uint32_t specials16(const uint8_t *q) {
  * high bit of each byte below 0x21, above 0x7E or equal to '#' (each test exact for the lowest
  * byte it flags, the one wanted). */
 static inline const uint8_t *field_end(const uint8_t *p, const uint8_t *stop) {
-#if defined(__SSE2__)
-    for (; p + 16 <= stop; p += 16) {
+#if KERNEL_SSE2
+    for (; stop - p >= 16; p += 16) {
         uint32_t special = specials16(p);
         if (special)
-            return p + __builtin_ctz(special);
+            return p + ctz32(special);
     }
 #endif
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    for (uint64_t w; p + 8 <= stop; p += 8) {
-        memcpy(&w, p, 8);
+    for (uint64_t w; stop - p >= 8; p += 8) {
+        w = load_le64(p);
         uint64_t below = (w - ones * 0x21) & ~w & highs;
         uint64_t above = ((w + ones * (0x7F - 0x7E)) | w) & highs;
         uint64_t hashes = w ^ (ones * '#');
         uint64_t hash = (hashes - ones) & ~hashes & highs;
         uint64_t special = below | above | hash;
         if (special)
-            return p + (__builtin_ctzll(special) >> 3);
+            return p + (ctz64(special) >> 3);
     }
     while (p < stop && TOKEN[*p])
         p++;
@@ -129,7 +136,7 @@ static inline const uint8_t *field_end(const uint8_t *p, const uint8_t *stop) {
  * stop there, without reading its bytes). 2 million qrels rows leave 11 bits of tag. */
 static inline uint32_t row_bits(Py_ssize_t rows) {
     uint32_t r = (uint32_t)rows;
-    return r ? UINT32_MAX >> __builtin_clz(r) : 1u;
+    return r ? UINT32_MAX >> clz32(r) : 1u;
 }
 
 static inline uint32_t tag_of(uint64_t h, uint32_t rows) { return (uint32_t)(h >> 32) & ~rows; }
@@ -145,14 +152,14 @@ static inline uint32_t tag_of(uint64_t h, uint32_t rows) { return (uint32_t)(h >
 static inline int split_line(const uint8_t **at, const uint8_t *stop, int count,
                              const uint8_t **field, const uint8_t **ends) {
     const uint8_t *p = *at;
-#if defined(__SSE2__)
+#if KERNEL_SSE2
     if (stop - p >= 64) {
         uint64_t mask = (uint64_t)specials16(p) | (uint64_t)specials16(p + 16) << 16 |
                         (uint64_t)specials16(p + 32) << 32 | (uint64_t)specials16(p + 48) << 48;
         const uint8_t *start = p;
         int f = 0;
         for (; f < count && mask; f++, mask &= mask - 1) {
-            const uint8_t *end = p + __builtin_ctzll(mask);
+            const uint8_t *end = p + ctz64(mask);
             if (end == start || *end != (f == count - 1 ? '\n' : ' '))
                 return 0;
             field[f] = start;
@@ -172,7 +179,7 @@ static inline int split_line(const uint8_t **at, const uint8_t *stop, int count,
         int last = f == count - 1;
         if (p == field[f] || !(last ? (p == stop || *p == '\n') : (p < stop && *p == ' ')))
             return 0;
-        p++; /* past the space or the newline */
+        p += p < stop; /* past the space or the newline (a last line may end at stop) */
     }
     *at = p;
     return 1;
@@ -186,14 +193,19 @@ static volatile uint8_t fetched; /* where the loaded bytes go, so that the loads
 
 static inline void fetch_region(const char *from, const char *to) {
     uint8_t loaded = 0;
-    for (const char *p = from; p < to && p < from + REGION; p += 64)
-        loaded ^= *(const volatile uint8_t *)p;
+    size_t size = to > from ? (size_t)(to - from) : 0;
+    for (size_t i = 0; i < size && i < REGION; i += 64)
+        loaded ^= ((const volatile uint8_t *)from)[i];
     fetched = loaded;
 }
 
 int take(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize, const char *what);
 int take_column(PyObject *offsets, PyObject *bytes, Py_buffer views[2], Column *c);
 int take_tables(PyObject *bases, PyObject *slots, Py_buffer views[2], Tables *t);
+int overlapping(const Py_buffer *written, const Py_buffer *read);
+
+enum { NOT_A_SCORE = 0, SCORE = 1, SCORE_LATER = 2 }; /* what read_score found (_kernel_score.c) */
+int read_score(const uint8_t *p, const uint8_t *end, double *value);
 int64_t probe(const Tables *t, int32_t code, const Column *judged, const uint8_t *own,
               int64_t size, uint64_t h);
 

@@ -83,7 +83,7 @@ static void fetch_topic(const Tables *t, const Column *judged, const int64_t *sp
     fetch_region((const char *)(t->slots + t->bases[code]),
                  (const char *)(t->slots + t->bases[code + 1]));
     int64_t first = spans[2 * code], end = spans[2 * code + 1];
-    if (first >= end)
+    if (first < 0 || first >= end || end > judged->rows) /* (checked before the call too) */
         return;
     int64_t size = judged->wide ? 8 : 4;
     fetch_region((const char *)judged->offsets + first * size,
@@ -160,7 +160,7 @@ static int look_up(const Run *run, const int32_t *codes, Py_ssize_t rows, const 
             int64_t at = offset_at(column, i), size = offset_at(column, i + 1) - at;
             const uint8_t *own = column->bytes + at;
             uint64_t h = hash_bytes(own, (size_t)size, weak);
-            int64_t q = code < t->topics ? probe(t, code, judged, own, size, h) : -1;
+            int64_t q = code >= 0 && code < t->topics ? probe(t, code, judged, own, size, h) : -1;
             if (values == NULL)
                 found[r] = q;
             else
@@ -219,24 +219,26 @@ PyObject *kernel_find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject 
                                      &spans_obj, &found_obj, &weak, &values_obj, &missing,
                                      &negative))
         return NULL;
-    PyObject *sequence = PySequence_Fast(columns_obj, "columns must be a sequence");
+    PyObject *sequence = PySequence_Tuple(columns_obj);
     if (sequence == NULL)
         return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence), taken = 0, rows = 0;
+    Py_ssize_t count = PyTuple_Size(sequence), taken = 0, rows = 0;
     Column *columns = PyMem_Calloc((size_t)count + 1, sizeof(Column));
     Py_buffer *views = PyMem_Calloc(2 * (size_t)count + 8, sizeof(Py_buffer));
+    if (columns == NULL || views == NULL) {
+        PyMem_Free(columns);
+        PyMem_Free(views);
+        Py_DECREF(sequence);
+        return PyErr_NoMemory();
+    }
     Py_buffer *code_view = &views[2 * count], *table_views = code_view + 1;
     Py_buffer *judged_views = table_views + 2, *found_view = judged_views + 2;
     Py_buffer *span_view = found_view + 1, *value_view = span_view + 1;
     int ready = 0, stage = 0, outcome = 0;
     Tables t;
     Column judged;
-    if (columns == NULL || views == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
     for (; taken < count; taken++) {
-        PyObject *pair = PySequence_Fast_GET_ITEM(sequence, taken);
+        PyObject *pair = PyTuple_GetItem(sequence, taken); /* (borrowed) */
         PyObject *offsets, *bytes;
         if (!PyArg_ParseTuple(pair, "OO", &offsets, &bytes) ||
             take_column(offsets, bytes, &views[2 * taken], &columns[taken]) < 0)
@@ -274,6 +276,14 @@ PyObject *kernel_find_pairs(PyObject *Py_UNUSED(self), PyObject *args, PyObject 
         bad = spans[2 * i] < 0 || spans[2 * i] > spans[2 * i + 1] || spans[2 * i + 1] > judged.rows;
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "codes, found and the tables do not match the rows");
+        goto done;
+    }
+    /* found is written while the others are read: none may share its memory (views not taken:
+     * zeroed, empty) */
+    for (Py_ssize_t i = 0; !bad && i < 2 * count + 8; i++)
+        bad = &views[i] != found_view && overlapping(found_view, &views[i]);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "found may not share memory with the other arrays");
         goto done;
     }
     if (count == 0)

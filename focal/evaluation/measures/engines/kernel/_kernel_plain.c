@@ -9,47 +9,30 @@
  * readers take, and gives the same columns. */
 #include "_article_kernel.h"
 
-static const double POWERS[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+/* A score left to the interpreter's reader (read_score's SCORE_LATER): its row, and where it
+ * is in the block. */
+typedef struct {
+    Py_ssize_t row, at, size;
+} Later;
 
-/* The score in [p, end) (followed by a space), correctly rounded; 0 when not of the form above.
- * Up to 19 digits with a value below 2^53 and a power of ten within 10^22 of it: one division
- * or product of two exact doubles, rounded once, which is the correctly rounded value (Clinger's
- * fast path); otherwise the C library's strtod, also correctly rounded in glibc. */
-static int read_score(const uint8_t *p, const uint8_t *end, double *value) {
-    const uint8_t *start = p;
-    int negative = p < end && *p == '-';
-    p += negative;
-    uint64_t m = 0;
-    int digits = 0, fraction = 0, exponent = 0, exponent_digits = 0, exponent_negative = 0;
-    for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-        m = digits < 19 ? m * 10 + (uint64_t)(*p - '0') : m;
-    if (digits == 0)
-        return 0;
-    if (p < end && *p == '.') {
-        for (p++; p < end && *p >= '0' && *p <= '9'; p++, fraction++)
-            m = digits + fraction < 19 ? m * 10 + (uint64_t)(*p - '0') : m;
-        if (fraction == 0)
+/* The scores left to the interpreter's reader, read now that the lock is held (the field is
+ * followed by a space, where the reader stops): 1; 0 when one is not read whole after all (the
+ * other readers then take the block); -1 with an exception set. */
+static int read_later(const uint8_t *data, const Later *later, Py_ssize_t count,
+                      double *scores) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const char *start = (const char *)data + later[i].at;
+        char *stop = NULL;
+        double v = PyOS_string_to_double(start, &stop, NULL); /* NULL: overflow gives inf */
+        if (v == -1.0 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_ValueError))
+                return -1;
+            PyErr_Clear();
             return 0;
-    }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (p < end && (*p == '+' || *p == '-'))
-            exponent_negative = *p++ == '-';
-        for (; p < end && *p >= '0' && *p <= '9'; p++, exponent_digits++)
-            exponent = exponent < 100000 ? exponent * 10 + (*p - '0') : exponent;
-        if (exponent_digits == 0)
+        }
+        if (stop != start + later[i].size)
             return 0;
-    }
-    if (p != end)
-        return 0;
-    int power = (exponent_negative ? -exponent : exponent) - fraction;
-    if (digits + fraction <= 19 && m <= (1ULL << 53) && power >= -22 && power <= 22) {
-        double v = power < 0 ? (double)m / POWERS[-power] : (double)m * POWERS[power];
-        *value = negative ? -v : v;
-    } else {
-        *value = strtod((const char *)start, NULL); /* stops at the space after the field */
+        scores[later[i].row] = v;
     }
     return 1;
 }
@@ -90,21 +73,26 @@ PyObject *kernel_parse_run(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
     for (const uint8_t *at = data; at < stop && (at = memchr(at, '\n', (size_t)(stop - at))); at++)
         lines++;
     lines += stop > data && stop[-1] != '\n';
-    PyObject *codes = NULL, *scores = NULL, *offsets = NULL, *docs = NULL, *result = NULL;
-    int plain = t.topics == 1 && block.len < INT32_MAX;
+    PyObject *codes = NULL, *scores = NULL, *offsets = NULL, *result = NULL;
+    uint8_t *doc_out = NULL; /* the ids' bytes, made a bytes object of their size at the end */
+    Later *later = NULL;
+    Py_ssize_t later_count = 0, later_room = 0;
+    int plain = t.topics == 1 && block.len < INT32_MAX, memory = 1;
     if (plain) {
         codes = PyBytes_FromStringAndSize(NULL, 4 * lines);
         scores = PyBytes_FromStringAndSize(NULL, 8 * lines);
         offsets = PyBytes_FromStringAndSize(NULL, 4 * (lines + 1));
-        docs = PyBytes_FromStringAndSize(NULL, stop - data);
-    }
-    const uint8_t *run = NULL;
-    int64_t run_size = 0, used = 0;
-    if (codes && scores && offsets && docs) {
-        int32_t *code_out = (int32_t *)PyBytes_AS_STRING(codes);
-        double *score_out = (double *)PyBytes_AS_STRING(scores);
-        int32_t *offset_out = (int32_t *)PyBytes_AS_STRING(offsets);
-        uint8_t *doc_out = (uint8_t *)PyBytes_AS_STRING(docs);
+        doc_out = PyMem_Malloc((size_t)(stop - data) + 1);
+        if (!codes || !scores || !offsets || !doc_out) {
+            if (!PyErr_Occurred())
+                PyErr_NoMemory();
+            goto done;
+        }
+        int32_t *code_out = (int32_t *)PyBytes_AsString(codes);
+        double *score_out = (double *)PyBytes_AsString(scores);
+        int32_t *offset_out = (int32_t *)PyBytes_AsString(offsets);
+        const uint8_t *run = NULL;
+        int64_t run_size = 0, used = 0;
         Py_BEGIN_ALLOW_THREADS
         const uint8_t *last_topic = NULL;
         int64_t last_size = 0;
@@ -122,7 +110,23 @@ PyObject *kernel_parse_run(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
                 last_topic = field[0];
                 last_size = size;
             }
-            plain = last_code >= 0 && read_score(field[4], ends[4], &score_out[row]);
+            int score = last_code >= 0 ? read_score(field[4], ends[4], &score_out[row])
+                                       : NOT_A_SCORE;
+            if (score == SCORE_LATER) { /* read once the lock is held again (read_later) */
+                if (later_count == later_room) {
+                    Py_ssize_t room = 2 * later_room + 64;
+                    Later *grown = realloc(later, (size_t)room * sizeof(Later));
+                    if (grown == NULL) {
+                        memory = plain = 0;
+                        break;
+                    }
+                    later = grown;
+                    later_room = room;
+                }
+                later[later_count++] = (Later){row, field[4] - data, ends[4] - field[4]};
+                score_out[row] = 0.0;
+            }
+            plain = score != NOT_A_SCORE;
             code_out[row] = last_code;
             memcpy(doc_out + used, field[2], (size_t)(ends[2] - field[2]));
             used += ends[2] - field[2];
@@ -131,22 +135,33 @@ PyObject *kernel_parse_run(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
             run_size = ends[5] - field[5];
         }
         Py_END_ALLOW_THREADS
-        if (plain && _PyBytes_Resize(&docs, used) == 0) {
+        if (!memory) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (plain && (plain = read_later(data, later, later_count, score_out)) < 0)
+            goto done;
+        if (plain) {
+            PyObject *docs = PyBytes_FromStringAndSize((const char *)doc_out, used);
             PyObject *run_id = run ? PyBytes_FromStringAndSize((const char *)run, run_size)
                                    : Py_NewRef(Py_None);
-            if (run_id)
-                result = Py_BuildValue("nnOOOON", (Py_ssize_t)(stop - data), lines, codes, scores,
+            if (docs != NULL && run_id != NULL)
+                result = Py_BuildValue("nnOOONN", (Py_ssize_t)(stop - data), lines, codes, scores,
                                        offsets, docs, run_id);
-        } else if (!plain) {
-            result = Py_NewRef(Py_None);
+            else {
+                Py_XDECREF(docs);
+                Py_XDECREF(run_id);
+            }
+            goto done;
         }
-    } else if (!plain) {
-        result = Py_NewRef(Py_None);
     }
+    result = Py_NewRef(Py_None); /* not plain: the other readers take the file */
+done:
+    free(later);
+    PyMem_Free(doc_out);
     Py_XDECREF(codes);
     Py_XDECREF(scores);
     Py_XDECREF(offsets);
-    Py_XDECREF(docs);
     PyBuffer_Release(&block);
     PyBuffer_Release(&table_views[0]);
     PyBuffer_Release(&table_views[1]);

@@ -56,7 +56,7 @@ static int32_t topic_number(Span **names, int64_t *count, int64_t *capacity, uin
                             uint64_t *mask, const uint8_t *own, int64_t size) {
     uint64_t h = hash_bytes(own, (size_t)size, 0), tag = h >> 32;
     uint64_t s = h & *mask;
-    for (;; s = (s + 1) & *mask) {
+    for (;; s = (s + 1) & *mask) { /* ends: the table is never more than a quarter full */
         uint64_t entry = (*slots)[s];
         if (entry == 0)
             break;
@@ -126,25 +126,27 @@ PyObject *kernel_parse_qrels(PyObject *Py_UNUSED(self), PyObject *args) {
         lines++;
     Py_END_ALLOW_THREADS
     lines += stop > data && stop[-1] != '\n';
-    int plain = lines > 0 && view.len < INT32_MAX;
-    PyObject *codes = NULL, *offsets = NULL, *docs = NULL, *grades = NULL, *result = NULL;
+    int plain = lines > 0 && view.len < INT32_MAX, memory = 1;
+    PyObject *codes = NULL, *offsets = NULL, *grades = NULL, *ids = NULL, *result = NULL;
+    uint8_t *doc_out = NULL; /* the ids' bytes, made a bytes object of their size at the end */
     Span *names = NULL;
     uint64_t *slots = NULL, mask = 63;
     int64_t count = 0, capacity = 16, used = 0;
     if (plain) {
         codes = PyBytes_FromStringAndSize(NULL, 4 * lines);
         offsets = PyBytes_FromStringAndSize(NULL, 4 * (lines + 1));
-        docs = PyBytes_FromStringAndSize(NULL, view.len);
         grades = PyBytes_FromStringAndSize(NULL, 8 * lines);
+        doc_out = PyMem_Malloc((size_t)view.len + 1);
         names = malloc((size_t)capacity * sizeof(Span));
         slots = calloc(mask + 1, 8);
-    }
-    int memory = 1;
-    if (codes && offsets && docs && grades && names && slots) {
-        int32_t *code_out = (int32_t *)PyBytes_AS_STRING(codes);
-        int32_t *offset_out = (int32_t *)PyBytes_AS_STRING(offsets);
-        uint8_t *doc_out = (uint8_t *)PyBytes_AS_STRING(docs);
-        int64_t *grade_out = (int64_t *)PyBytes_AS_STRING(grades);
+        if (!codes || !offsets || !grades || !doc_out || !names || !slots) {
+            if (!PyErr_Occurred())
+                PyErr_NoMemory();
+            goto done;
+        }
+        int32_t *code_out = (int32_t *)PyBytes_AsString(codes);
+        int32_t *offset_out = (int32_t *)PyBytes_AsString(offsets);
+        int64_t *grade_out = (int64_t *)PyBytes_AsString(grades);
         Py_BEGIN_ALLOW_THREADS
         const uint8_t *p = data, *last_topic = NULL;
         int64_t last_size = 0;
@@ -170,34 +172,33 @@ PyObject *kernel_parse_qrels(PyObject *Py_UNUSED(self), PyObject *args) {
         if (plain && !number_in_byte_order(names, count, code_out, lines))
             memory = plain = 0;
         Py_END_ALLOW_THREADS
-        PyObject *ids = plain ? PyList_New(count) : NULL;
-        for (int64_t i = 0; ids && i < count; i++) {
-            PyObject *id = PyBytes_FromStringAndSize((const char *)names[i].at, names[i].size);
-            if (id == NULL) {
-                Py_CLEAR(ids);
-                break;
-            }
-            PyList_SET_ITEM(ids, i, id);
-        }
-        if (ids != NULL) {
-            if (_PyBytes_Resize(&docs, used) == 0)
-                result = Py_BuildValue("nONOOO", lines, codes, ids, offsets, docs, grades);
-            else
-                Py_DECREF(ids);
-        } else if (!plain && memory)
-            result = Py_NewRef(Py_None);
-        else if (!plain)
+        if (!memory) {
             PyErr_NoMemory();
-    } else if (!plain) {
-        result = Py_NewRef(Py_None);
-    } else if (!PyErr_Occurred()) {
-        PyErr_NoMemory();
+            goto done;
+        }
+        if (plain) {
+            if ((ids = PyList_New((Py_ssize_t)count)) == NULL)
+                goto done;
+            for (int64_t i = 0; i < count; i++) {
+                PyObject *id = PyBytes_FromStringAndSize((const char *)names[i].at, names[i].size);
+                if (id == NULL || PyList_SetItem(ids, (Py_ssize_t)i, id) < 0) /* (stolen) */
+                    goto done;
+            }
+            PyObject *docs = PyBytes_FromStringAndSize((const char *)doc_out, used);
+            if (docs != NULL)
+                result = Py_BuildValue("nOOOOO", lines, codes, ids, offsets, docs, grades);
+            Py_XDECREF(docs);
+            goto done;
+        }
     }
+    result = Py_NewRef(Py_None); /* not plain: the other readers take the file */
+done:
     free(names);
     free(slots);
+    PyMem_Free(doc_out);
+    Py_XDECREF(ids);
     Py_XDECREF(codes);
     Py_XDECREF(offsets);
-    Py_XDECREF(docs);
     Py_XDECREF(grades);
     PyBuffer_Release(&view);
     return result;

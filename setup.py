@@ -1,0 +1,119 @@
+"""How an install builds Focal's optional C part (pyproject.toml declares it: ext-modules).
+
+The C part only makes the article engine faster; without it Focal reads files with pyarrow and
+looks pairs up with numpy, giving the same results (docs/trec_eval.md, "The C part"). So an
+install goes on without it when it cannot be built, with one line saying why instead of a
+compiler's errors, and `FOCAL_BUILD_C` decides at build time:
+
+- `auto` (the default): build it when a working C compiler and the Python headers are there;
+- `0`: never build it (the install is pure Python and numpy);
+- `1`: build it or fail (wheels that must carry it).
+
+Everything else about the build (sources, the limited API, the abi3 tag) is in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, CompileError, LinkError, PlatformError
+
+CHOICES = {"auto": "auto", "": "auto", "1": "1", "0": "0"}
+SKIPPED = "focal: the optional C speed-up was not built ({why}); Focal uses its numpy path"
+NO_COMPILER = (
+    "no working C compiler: install gcc (or clang) and the Python headers for it, e.g. "
+    "Debian's gcc and python3-dev"
+)
+# the optimisation docs/performance.md measured, and the warnings the C part is kept free of,
+# in each compiler's spelling
+FLAGS = {
+    "unix": ["-O2", "-Wall", "-Wextra"],
+    "mingw32": ["-O2", "-Wall", "-Wextra"],
+    "msvc": ["/O2", "/W3"],
+}
+PROBE = "#include <Python.h>\nint focal_probe(void) { return PY_VERSION_HEX > 0; }\n"
+
+
+def build_choice() -> str:
+    """`FOCAL_BUILD_C`, checked: an unknown value stops the build (exit code 2), naming the
+    values it takes."""
+    value = os.environ.get("FOCAL_BUILD_C", "auto").strip().lower()
+    if value not in CHOICES:
+        print(f"focal: FOCAL_BUILD_C must be auto, 1 or 0, not {value!r}", file=sys.stderr)
+        raise SystemExit(2)
+    return CHOICES[value]
+
+
+@contextlib.contextmanager
+def silenced() -> Iterator[None]:
+    """Standard output and error, of this process and the compiler it starts, to nowhere."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    try:
+        with open(os.devnull, "w") as nowhere:
+            os.dup2(nowhere.fileno(), 1)
+            os.dup2(nowhere.fileno(), 2)
+            yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        os.close(saved[0])
+        os.close(saved[1])
+
+
+class OptionalBuild(build_ext):
+    """`build_ext` that builds the C part only when `FOCAL_BUILD_C` and the compiler allow,
+    and otherwise says so in one line (docs/trec_eval.md, "The C part")."""
+
+    def build_extension(self, ext: Any) -> None:
+        choice = build_choice()
+        if choice == "0":
+            print(SKIPPED.format(why="FOCAL_BUILD_C=0"), file=sys.stderr)
+            return
+        if choice == "auto" and not self._compiler_works(ext):
+            print(SKIPPED.format(why=NO_COMPILER), file=sys.stderr)
+            return
+        ext.extra_compile_args = [
+            *ext.extra_compile_args,
+            *FLAGS.get(self.compiler.compiler_type, []),
+        ]
+        if choice == "1":
+            ext.optional = False  # a failure stops the build
+        try:
+            super().build_extension(ext)
+        except (CCompilerError, CompileError, LinkError, PlatformError) as error:
+            if not ext.optional:
+                raise
+            print(SKIPPED.format(why=f"the C compiler failed on it: {error}"), file=sys.stderr)
+
+    def _compiler_works(self, ext: Any) -> bool:
+        """Whether the compiler builds a file that includes Python.h, with the C part's own
+        include folders and macros (its errors, which may be many lines, unseen)."""
+        with tempfile.TemporaryDirectory(prefix="focal-probe-") as folder:
+            source = os.path.join(folder, "probe.c")
+            with open(source, "w", encoding="ascii") as stream:
+                stream.write(PROBE)
+            try:
+                with silenced():
+                    self.compiler.compile(
+                        [source],
+                        output_dir=folder,
+                        macros=ext.define_macros,
+                        include_dirs=[*self.include_dirs, *ext.include_dirs],
+                    )
+            except Exception:  # any failure to compile means: no working compiler here
+                return False
+        return True
+
+
+setup(cmdclass={"build_ext": OptionalBuild})

@@ -1,0 +1,43 @@
+"""Focal's distributions built from this checkout, for the packaging tests (docs/packaging.md).
+
+The sdist is built by `python -m build --sdist` (the `test` extra brings `build`), and the wheel by
+pip from that sdist, as `make wheel` does before auditwheel: built in a temporary folder from the
+files the sdist holds, no stale build/ folder of the checkout gets in. Building an sdist rewrites
+the checkout's focal.egg-info/, so builds wait for each other (a lock file): the packaging tests
+may run at once on pytest-xdist's workers.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+LOCK = Path(tempfile.gettempdir()) / "focal-sdist.lock"
+
+
+def _run(arguments: list[str]) -> None:
+    done = subprocess.run(arguments, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"{' '.join(arguments)}\n{done.stdout}\n{done.stderr}"
+
+
+def build_sdist(folder: Path) -> Path:
+    """The sdist of the checkout, written into `folder / "sdist"`."""
+    out = folder / "sdist"
+    with LOCK.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        _run([sys.executable, "-m", "build", "--sdist", "--outdir", str(out), str(REPOSITORY)])
+    (sdist,) = out.glob("focal-*.tar.gz")
+    return sdist
+
+
+def build_wheel(folder: Path) -> Path:
+    """A wheel built by pip from the checkout's sdist, written into `folder / "wheels"`."""
+    wheels = folder / "wheels"
+    sdist = build_sdist(folder)
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(sdist)])
+    (wheel,) = wheels.glob("focal-*.whl")
+    return wheel
