@@ -102,7 +102,9 @@ test: install system-packages lint typecheck pytest sanitize nox
 # (tests/evaluation/measures/engines/kernel_build.py), then the C part's tests and the fuzz test
 # run against that build, with more examples: FOCAL_TEST_KERNEL names it to the tests'
 # conftest.py, the ASan runtime is preloaded, leaks are not reported (CPython leaves some at
-# exit), PYTHONMALLOC=malloc gives every Python object ASan's guards. About a minute.
+# exit), PYTHONMALLOC=malloc gives every Python object ASan's guards, and --capture=sys lets a
+# sanitizer's report (written to the process's stderr as it stops it) reach the terminal.
+# About a minute.
 SANITIZE_CC ?= gcc
 SANITIZE_EXAMPLES ?= 800
 SANITIZED_TESTS := $(addprefix tests/evaluation/measures/engines/,test_kernel_safety.py \
@@ -110,13 +112,15 @@ SANITIZED_TESTS := $(addprefix tests/evaluation/measures/engines/,test_kernel_sa
 .PHONY: sanitize
 sanitize: install
 	@folder=$$(mktemp -d) && trap 'rm -rf "$$folder"' EXIT && \
-	runtime=$$($(SANITIZE_CC) -print-file-name=libasan.so) && \
-	{ [ -f "$$runtime" ] || { echo "no ASan runtime for $(SANITIZE_CC) (libasan.so): install it, or set SANITIZE_CC" >&2; exit 2; }; } && \
-	module=$$(CC=$(SANITIZE_CC) $(BIN)/python tests/evaluation/measures/engines/kernel_build.py "$$folder" --sanitize) && \
+	runtime=$$($(SANITIZE_CC) -print-file-name=libasan.so 2>/dev/null || true) && \
+	{ [ -f "$$runtime" ] || { echo "no ASan runtime (libasan.so) for $(SANITIZE_CC):" \
+	  "install it, or set SANITIZE_CC" >&2; exit 2; }; } && \
+	module=$$(CC=$(SANITIZE_CC) $(BIN)/python \
+	  tests/evaluation/measures/engines/kernel_build.py "$$folder" --sanitize) && \
 	echo "sanitized build: $$module" && \
 	FOCAL_TEST_KERNEL="$$module" FOCAL_FUZZ_EXAMPLES=$(SANITIZE_EXAMPLES) PYTHONMALLOC=malloc \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 LD_PRELOAD="$$runtime" \
-	$(BIN)/pytest -q -p no:cacheprovider $(SANITIZED_TESTS)
+	$(BIN)/pytest -q -p no:cacheprovider --capture=sys $(SANITIZED_TESTS)
 
 # -P keeps benchmarks/ off sys.path: benchmarks/pooling.py must not shadow the pooling package.
 # table.py runs peers.py, articles.py and passages.py (the table of docs/performance.md); the loop
