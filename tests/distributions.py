@@ -10,6 +10,7 @@ may run at once on pytest-xdist's workers.
 from __future__ import annotations
 
 import fcntl
+import os
 import subprocess
 import sys
 import tempfile
@@ -19,9 +20,13 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 LOCK = Path(tempfile.gettempdir()) / "focal-sdist.lock"
 
 
-def _run(arguments: list[str]) -> None:
-    done = subprocess.run(arguments, capture_output=True, text=True, timeout=900)
+def _run(arguments: list[str], env: dict[str, str] | None = None) -> str:
+    """Run a build step; its output (standard output and error)."""
+    done = subprocess.run(
+        arguments, capture_output=True, text=True, timeout=900, env=env, check=False
+    )
     assert done.returncode == 0, f"{' '.join(arguments)}\n{done.stdout}\n{done.stderr}"
+    return done.stdout + done.stderr
 
 
 def build_sdist(folder: Path) -> Path:
@@ -34,10 +39,23 @@ def build_sdist(folder: Path) -> Path:
     return sdist
 
 
-def build_wheel(folder: Path) -> Path:
-    """A wheel built by pip from the checkout's sdist, written into `folder / "wheels"`."""
+def build_wheel(folder: Path, compiler: str | None = None) -> Path:
+    """A wheel built by pip from the checkout's sdist, written into `folder / "wheels"`; with
+    `compiler`, built with that C compiler (`CC`)."""
+    wheel, _ = build_wheel_saying(folder, compiler)
+    return wheel
+
+
+def build_wheel_saying(folder: Path, compiler: str | None = None) -> tuple[Path, str]:
+    """`build_wheel`, and what the build printed (pip's `-v`: the build's own lines)."""
     wheels = folder / "wheels"
     sdist = build_sdist(folder)
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(sdist)])
+    env = {k: v for k, v in os.environ.items() if k != "FOCAL_BUILD_C"}
+    if compiler is not None:
+        env["CC"] = compiler
+    said = _run(
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(wheels), str(sdist)],
+        env=env,
+    )
     (wheel,) = wheels.glob("focal-*.whl")
-    return wheel
+    return wheel, said
