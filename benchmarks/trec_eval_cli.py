@@ -180,7 +180,7 @@ def main() -> None:
         for tool, label in (("focal-warm", "focal (one process)"), ("pytrec_eval", "pytrec_eval"),
                             ("ir_measures", "ir_measures"), ("ranx", "ranx"),
                             ("floor", "pyarrow read floor")):  # fmt: skip
-            module = {"focal-warm": "evaluation", "floor": "pyarrow"}.get(tool, tool)
+            module = {"focal-warm": "focal", "floor": "pyarrow"}.get(tool, tool)
             if tool in args.skip:
                 continue
             if not available(module):

