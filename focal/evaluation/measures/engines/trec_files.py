@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 PlainQrels = tuple[int, bytes, list[bytes], bytes, bytes, bytes]
 PlainRun = tuple[str, "npt.NDArray[Any]", Any, "npt.NDArray[np.float64]"]  # codes: int32
 PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
-# the file's pages mapped at once (Linux), rather than one fault at a time
-POPULATE = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+# the file's pages mapped at once (Linux's MAP_POPULATE), rather than one fault at a time
+POPULATE = getattr(mmap, "MAP_POPULATE", 0)
 
 _started: dict[str, tuple[tuple[int, int, int] | None, threading.Thread, list[PlainQrels | None]]]
 _started = {}
@@ -77,11 +77,20 @@ def parse_qrels(path: str) -> PlainQrels | None:
         with open(path, "rb") as stream:
             if os.fstat(stream.fileno()).st_size == 0:
                 return None
-            with mmap.mmap(stream.fileno(), 0, flags=POPULATE, prot=mmap.PROT_READ) as data:
+            with mapped(stream.fileno()) as data:
                 result: PlainQrels | None = kernel.parse_qrels(data)
                 return result
     except (OSError, FormatError, ValueError):
         return None
+
+
+def mapped(descriptor: int) -> mmap.mmap:
+    """The whole open file, mapped read-only: on Linux with its pages populated at once, on
+    every other platform (where `mmap` takes no flags: Windows) with the portable `access`."""
+    if POPULATE:
+        flags = mmap.MAP_SHARED | POPULATE
+        return mmap.mmap(descriptor, 0, flags=flags, prot=mmap.PROT_READ)
+    return mmap.mmap(descriptor, 0, access=mmap.ACCESS_READ)
 
 
 def start_qrels(path: str) -> None:

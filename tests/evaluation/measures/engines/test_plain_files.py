@@ -237,3 +237,19 @@ def test_starting_the_qrels_reader_imports_nothing_heavy() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)  # fmt: skip
     assert done.stdout.strip() == "[]"
+
+
+def test_qrels_are_mapped_the_same_where_mmap_takes_no_flags(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without MAP_POPULATE (every platform but Linux; Windows' `mmap` takes no flags at all)
+    the file is mapped with the portable `access`, and read the same."""
+    path = tmp_path / "qrels"
+    path.write_text("10 0 a 1\n2 0 b 0\n3 0 c 2\n")
+    populated = trec_files.parse_qrels(str(path))
+    if populated is None:
+        pytest.skip("the optional C part is not built in this install")
+    monkeypatch.setattr(trec_files, "POPULATE", 0)
+    with path.open("rb") as stream, trec_files.mapped(stream.fileno()) as data:
+        assert data[:8] == b"10 0 a 1"
+    assert trec_files.parse_qrels(str(path)) == populated
