@@ -12,7 +12,7 @@ SYSTEM_PACKAGES := chromium postgresql redis-server nginx nodejs npm
 
 .PHONY: demo test install build-tools system-packages lint jslint typecheck pytest benchmarks clean
 
-# The C sources are built by the install when a compiler is there (pyproject.toml: ext-modules).
+# The C sources are built by the install when a compiler is there (setup.py).
 KERNEL_SOURCES := $(wildcard focal/evaluation/measures/engines/kernel/*.c focal/evaluation/measures/engines/kernel/*.h)
 $(STAMP): pyproject.toml setup.py $(KERNEL_SOURCES)
 	@$(MAKE) --no-print-directory build-tools
@@ -44,8 +44,8 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-# A C compiler and the Python headers, for the article engine's C module (pyproject.toml:
-# ext-modules), from Debian when they are missing (needs root or sudo).
+# A C compiler and the Python headers, for the article engine's C module (setup.py), from
+# Debian when they are missing (needs root or sudo).
 build-tools:
 	@missing=""; \
 	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \

@@ -1,4 +1,4 @@
-"""How an install builds Focal's optional C part (pyproject.toml declares it: ext-modules).
+"""How an install builds Focal's optional C part, and what that part is (`KERNEL`).
 
 The C part only makes the article engine faster; without it Focal reads files with pyarrow and
 looks pairs up with numpy, giving the same results (docs/trec_eval.md, "The C part"). So an
@@ -9,7 +9,11 @@ compiler's errors, and `FOCAL_BUILD_C` decides at build time:
 - `0`: never build it (the install is pure Python and numpy);
 - `1`: build it or fail (wheels that must carry it).
 
-Everything else about the build (sources, the limited API, the abi3 tag) is in pyproject.toml.
+The C part is built under CPython 3.11's limited API, so one build, in a wheel tagged
+`cp311-abi3`, serves every CPython from 3.11 on (docs/packaging.md). It is declared here rather
+than in pyproject.toml, whose `ext-modules` and `[tool.distutils]` tables setuptools still calls
+experimental (a warning in every install's output); everything else is in pyproject.toml.
+`setup()` runs only as the build runs this file (its `__main__`), so tests may read `KERNEL`.
 """
 
 from __future__ import annotations
@@ -21,10 +25,29 @@ import tempfile
 from collections.abc import Iterator
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, CompileError, LinkError, PlatformError
 
+_FOLDER = "focal/evaluation/measures/engines/kernel/"
+# The C part: plain TREC files read, pairs looked up (docs/trec_eval.md, "The C part").
+KERNEL: dict[str, Any] = {
+    "name": "focal.evaluation.measures.engines.kernel._article_kernel",
+    "sources": [
+        _FOLDER + name
+        for name in (
+            "_article_kernel.c",
+            "_kernel_index.c",
+            "_kernel_pairs.c",
+            "_kernel_plain.c",
+            "_kernel_qrels.c",
+            "_kernel_score.c",
+        )
+    ],
+    "depends": [_FOLDER + "_article_kernel.h", _FOLDER + "_kernel_portable.h"],
+    "define_macros": [("Py_LIMITED_API", "0x030B0000")],
+}
+LIMITED_API = "cp311"  # the wheel's tag: the oldest CPython whose limited API the C part uses
 CHOICES = {"auto": "auto", "": "auto", "1": "1", "0": "0"}
 SKIPPED = "focal: the optional C speed-up was not built ({why}); Focal uses its numpy path"
 NO_COMPILER = (
@@ -116,4 +139,9 @@ class OptionalBuild(build_ext):
         return True
 
 
-setup(cmdclass={"build_ext": OptionalBuild})
+if __name__ == "__main__":
+    setup(
+        cmdclass={"build_ext": OptionalBuild},
+        ext_modules=[Extension(**KERNEL, py_limited_api=True, optional=True)],
+        options={"bdist_wheel": {"py_limited_api": LIMITED_API}},
+    )

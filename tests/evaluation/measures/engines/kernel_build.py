@@ -7,7 +7,7 @@ the C part's tests against that build: `FOCAL_TEST_KERNEL=PATH` makes `kernel()`
 test of this folder, through its conftest.py) use the module at PATH instead of the installed
 one. test_kernel_fuzz.py builds the portable variant (`FOCAL_KERNEL_PORTABLE`: plain C for the
 bit scans, byte-wise words, no SSE2) to check those ways on this machine too. The sources and
-macros are pyproject.toml's (ext-modules), so the build is the install's but for the flags.
+macros are setup.py's (`KERNEL`), so the build is the install's but for the flags.
 docs/trec_eval.md, "The C part".
 """
 
@@ -22,7 +22,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tomllib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -37,11 +36,15 @@ SANITIZERS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer",
 
 
 def extension() -> dict[str, Any]:
-    """pyproject.toml's one ext-modules entry: the C part's name, sources and macros."""
-    config = tomllib.loads((REPOSITORY / "pyproject.toml").read_text(encoding="utf-8"))
-    (entry,) = config["tool"]["setuptools"]["ext-modules"]
+    """setup.py's declaration of the C part (`KERNEL`): its name, sources and macros (setup.py
+    read as a module: its `setup()` runs only as the build's `__main__`)."""
+    spec = importlib.util.spec_from_file_location("focal_setup", REPOSITORY / "setup.py")
+    assert spec is not None and spec.loader is not None
+    declared = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(declared)
+    entry: dict[str, Any] = declared.KERNEL
     assert entry["name"] == NAME
-    return dict(entry)
+    return entry
 
 
 def compiler() -> list[str]:
@@ -57,7 +60,7 @@ def build(folder: Path, flags: list[str]) -> Path:
     command = compiler()
     if not command:
         raise RuntimeError("no C compiler (set CC)")
-    macros = [f"-D{name}={value}" for name, value in entry.get("define-macros", [])]
+    macros = [f"-D{name}={value}" for name, value in entry.get("define_macros", [])]
     include = sysconfig.get_paths()["include"]
     output = folder / "_article_kernel.abi3.so"
     sources = [str(REPOSITORY / source) for source in entry["sources"]]
