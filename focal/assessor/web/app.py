@@ -9,6 +9,7 @@ Flask is imported inside `create_app` so that importing the `focal` entry point
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,17 +45,17 @@ def instance_folder() -> Path:
 
 def earlier_instance_folder() -> Path | None:
     """The instance folder of Focal before `instance_folder()`, when it holds a database that
-    the current one lacks (Flask's default: `instance/` of a checkout, `<venv>/var/
-    assessor-instance` of an installed package); None otherwise, or with `FOCAL_INSTANCE` set.
-    """
+    the current one lacks: Flask's default for the app when its package was the top-level
+    `assessor`, `instance/` of a checkout or `<venv>/var/assessor-instance` of an installed
+    package; None otherwise, or with `FOCAL_INSTANCE` set."""
     if settings.value("FOCAL_INSTANCE") is not None:
         return None
-    from flask import Flask
-
-    earlier = Path(Flask("assessor").instance_path)
-    current = instance_folder()
-    if (earlier / "focal.sqlite").exists() and not (current / "focal.sqlite").exists():
-        return earlier
+    if (instance_folder() / "focal.sqlite").exists():
+        return None
+    checkout = WEB_DIR.parents[2] / "instance"
+    for earlier in (checkout, Path(sys.prefix) / "var" / "assessor-instance"):
+        if (earlier / "focal.sqlite").exists():
+            return earlier
     return None
 
 
@@ -73,7 +74,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     app = Flask(
-        "assessor",
+        "focal.assessor.web",
         instance_path=str(instance_folder()),
         instance_relative_config=True,
         template_folder=str(asset_dir("templates")),
