@@ -7,7 +7,6 @@ whether it started processes, so that each test knows which path it took."""
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from focal.assessor.cli.main import main
+
+from .evaluation.cli.test_trec_eval_threads import write_files
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "demo"
@@ -91,22 +92,9 @@ def test_element_eval_sends_qrels_and_collection_to_spawned_workers(tmp_path: Pa
 def write_trec_files(folder: Path, runs: int) -> list[str]:
     """TREC qrels and runs of over 1 MiB in all, so that `focal eval --task articles` takes
     workers (`cli.trec.workers.FEW_BYTES`)."""
-    rng = random.Random(7)
-    qrels = folder / "qrels.txt"
-    qrels.write_text(
-        "".join(f"{t} 0 d{d} {rng.randint(0, 2)}\n" for t in range(1, 101) for d in range(60))
-    )
-    paths = [str(qrels)]
-    for r in range(runs):
-        lines = [
-            f"{t} Q0 d{d} {rank} {rng.randint(0, 999) / 100} run{r}\n"
-            for t in range(1, 102)  # topic 101 is not in the qrels
-            for rank, d in enumerate(rng.sample(range(120), 100), start=1)
-        ]
-        path = folder / f"run{r}.txt"
-        path.write_text("".join(lines))
-        paths.append(str(path))
-    return paths
+    qrels, paths = write_files(folder, runs, topics=100, judged=60, ranked=100, documents=120,
+                               scores=(999, 100), seed=7)  # fmt: skip
+    return [qrels, *paths]
 
 
 def test_article_eval_of_trec_files_prints_what_one_worker_prints(tmp_path: Path) -> None:

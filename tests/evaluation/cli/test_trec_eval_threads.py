@@ -17,17 +17,23 @@ from focal.evaluation.measures.engines.trec_run import TrecOptions
 MEASURES = ("map", "P.10", "ndcg_cut.10", "num_ret")
 
 
-def write_files(folder: Path, runs: int) -> tuple[str, list[str]]:
-    rng = random.Random(5)
+def write_files(
+    folder: Path, runs: int, topics: int = 8, judged: int = 40, ranked: int = 25,
+    documents: int = 60, scores: tuple[int, int] = (30, 10), seed: int = 5,
+) -> tuple[str, list[str]]:  # fmt: skip
+    """TREC qrels of `topics` topics (`judged` documents each, grades 0-2) and `runs` runs of
+    `ranked` of `documents` documents a topic, scores k / scores[1] for k up to scores[0] (ties),
+    one topic more than the qrels know."""
+    rng = random.Random(seed)
     qrels = folder / "qrels.txt"
-    qrels.write_text("".join(f"{t} 0 d{d} {rng.randint(0, 2)}\n" for t in range(1, 9)
-                             for d in range(40)))  # fmt: skip
+    qrels.write_text("".join(f"{t} 0 d{d} {rng.randint(0, 2)}\n" for t in range(1, topics + 1)
+                             for d in range(judged)))  # fmt: skip
     paths = []
     for r in range(runs):
         lines = [
-            f"{t} Q0 d{d} {rank} {rng.randint(0, 30) / 10} run{r}\n"
-            for t in range(1, 10)  # topic 9 is not in the qrels
-            for rank, d in enumerate(rng.sample(range(60), 25), start=1)
+            f"{t} Q0 d{d} {rank} {rng.randint(0, scores[0]) / scores[1]} run{r}\n"
+            for t in range(1, topics + 2)  # the last topic is not in the qrels
+            for rank, d in enumerate(rng.sample(range(documents), ranked), start=1)
         ]
         path = folder / f"run{r}.txt"
         path.write_text("".join(lines))
