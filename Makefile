@@ -14,7 +14,7 @@ SYSTEM_PACKAGES := chromium postgresql redis-server nginx nodejs npm
 
 # The C sources are built by the install when a compiler is there (setup.py); for the tests it
 # must be (FOCAL_BUILD_C=1: a failed build stops here instead of leaving its tests to skip).
-KERNEL_SOURCES := $(wildcard focal/evaluation/measures/engines/kernel/*.c focal/evaluation/measures/engines/kernel/*.h)
+KERNEL_SOURCES := $(wildcard focal/evaluation/measures/trec_eval/kernel/*.c focal/evaluation/measures/trec_eval/kernel/*.h)
 $(STAMP): pyproject.toml setup.py $(KERNEL_SOURCES)
 	@$(MAKE) --no-print-directory build-tools
 	$(PYTHON) -m venv $(VENV)
@@ -100,7 +100,7 @@ test: install system-packages lint typecheck pytest sanitize nox
 
 # The article engine's C part under AddressSanitizer and UndefinedBehaviorSanitizer
 # (docs/trec_eval.md, "The C part"): built once into a temporary folder, never the source tree
-# (tests/evaluation/measures/engines/kernel_build.py), then the C part's tests and the fuzz test
+# (tests/evaluation/measures/trec_eval/kernel_build.py), then the C part's tests and the fuzz test
 # run against that build, with more examples: FOCAL_TEST_KERNEL names it to the tests'
 # conftest.py, the ASan runtime is preloaded, leaks are not reported (CPython leaves some at
 # exit), PYTHONMALLOC=malloc gives every Python object ASan's guards, and --capture=sys lets a
@@ -108,7 +108,7 @@ test: install system-packages lint typecheck pytest sanitize nox
 # About a minute.
 SANITIZE_CC ?= gcc
 SANITIZE_EXAMPLES ?= 800
-SANITIZED_TESTS := $(addprefix tests/evaluation/measures/engines/,test_kernel_safety.py \
+SANITIZED_TESTS := $(addprefix tests/evaluation/measures/trec_eval/,test_kernel_safety.py \
 	test_kernel_fuzz.py test_trec_keys.py test_plain_files.py)
 .PHONY: sanitize
 sanitize: install
@@ -117,7 +117,7 @@ sanitize: install
 	{ [ -f "$$runtime" ] || { echo "no ASan runtime (libasan.so) for $(SANITIZE_CC):" \
 	  "install it, or set SANITIZE_CC" >&2; exit 2; }; } && \
 	module=$$(CC=$(SANITIZE_CC) $(BIN)/python \
-	  tests/evaluation/measures/engines/kernel_build.py "$$folder" --sanitize) && \
+	  tests/evaluation/measures/trec_eval/kernel_build.py "$$folder" --sanitize) && \
 	echo "sanitized build: $$module" && \
 	FOCAL_TEST_KERNEL="$$module" FOCAL_FUZZ_EXAMPLES=$(SANITIZE_EXAMPLES) PYTHONMALLOC=malloc \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 LD_PRELOAD="$$runtime" \

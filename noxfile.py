@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent
 CORE_TESTS = [
     "tests/focal",
     "tests/evaluation/cli/test_trec_eval_quicktest.py",
-    "tests/evaluation/measures/engines/test_plain_files.py",
-    "tests/evaluation/measures/engines/test_trec_run.py",
+    "tests/evaluation/measures/trec_eval/test_plain_files.py",
+    "tests/evaluation/measures/trec_eval/test_trec_run.py",
 ]
 # What those tests import besides Focal and its dependencies (pyproject.toml's `test` extra
 # pins the same tools for the full suite).

@@ -29,10 +29,10 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, CompileError, LinkError, PlatformError
 
-_FOLDER = "focal/evaluation/measures/engines/kernel/"
+_FOLDER = "focal/evaluation/measures/trec_eval/kernel/"
 # The C part: plain TREC files read, pairs looked up (docs/trec_eval.md, "The C part").
 KERNEL: dict[str, Any] = {
-    "name": "focal.evaluation.measures.engines.kernel._article_kernel",
+    "name": "focal.evaluation.measures.trec_eval.kernel._article_kernel",
     "sources": [
         _FOLDER + name
         for name in (

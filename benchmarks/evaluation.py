@@ -179,7 +179,12 @@ def main() -> None:
         size = f"{arguments.topics} topics x {arguments.results} results"
         print(f"one synthetic run ({size}):")
         start_up, _ = wall(
-            [sys.executable, "-c", "import focal.assessor.cli.main, focal.evaluation.cli.eval"], 3
+            [
+                sys.executable,
+                "-c",
+                "import focal.assessor.cli.main, focal.evaluation.cli.eval.command",
+            ],
+            3,
         )
         bare, _ = wall([sys.executable, "-c", "pass"], 3)
         seconds, _ = wall([*FOCAL, "eval", str(qrels_path), str(paths[0])], arguments.repeat)

@@ -82,7 +82,7 @@ def child(tool: str, qrels: str, runs: list[str]) -> None:
         for path in runs:
             read(path, ["topic", "q0", "doc", "rank", "score", "run"], ["topic", "doc", "score"])
     elif tool == "focal-warm":
-        from focal.evaluation.cli.trec.command import evaluate, parse_arguments, render
+        from focal.evaluation.cli.trec_eval.command import evaluate, parse_arguments, render
 
         for path in runs:
             request = parse_arguments(["-m", "official", qrels, path])

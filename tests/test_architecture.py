@@ -57,3 +57,11 @@ def test_the_architecture_page_shows_every_package_folder() -> None:
         shown.add("/".join(path))
     missing = [_name(f) for f in FOLDERS if _name(f) not in shown]
     assert not missing, f"docs/architecture.md does not show {missing}"
+
+
+def test_the_architecture_page_shows_the_tree_as_generated() -> None:
+    """The page's `focal/` block is what tests/architecture_tree.py prints from the source
+    (`python tests/architecture_tree.py` rewrites it)."""
+    from .architecture_tree import PAGE, shown, tree
+
+    assert shown(PAGE.read_text("utf-8")) == tree(), "run: python tests/architecture_tree.py"

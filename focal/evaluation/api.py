@@ -2,8 +2,10 @@
 
 `evaluate` asks `focal.evaluation.measures.providers.choose` which engine serves the call, as
 `focal eval` does, and runs it through the command's own helpers
-(`focal.evaluation.cli.eval_workers` for run files, `focal.evaluation.cli.trec_eval` for trec_eval's
-engine, `focal.evaluation.cli.eval_elements` for element measures): the values are those `focal eval
+(`focal.evaluation.cli.eval.workers` for run files,
+`focal.evaluation.cli.trec_eval.articles` for trec_eval's engine,
+`focal.evaluation.cli.eval.elements` for element measures):
+the values are those `focal eval
 -q --format tsv` prints, unrounded. Qrels and runs may be paths or what the readers return; for task
 `articles`, also plain `{topic: {doc: grade}}` qrels and `{topic: {doc: score}}` runs as pytrec_eval
 and ranx take them, which makes the call trec_eval's (their grades are TREC's, not FOL's).
@@ -20,9 +22,9 @@ from focal.evaluation.formats.fol.columns import RunColumns
 from focal.evaluation.formats.records import Judgement, Result, Run
 from focal.evaluation.formats.trec import TrecQrels, TrecRun
 from focal.evaluation.measures import providers
-from focal.evaluation.measures.engines.trec_run import TrecEvaluation
 from focal.evaluation.measures.prepared import PreparedQrels
 from focal.evaluation.measures.records import RunEvaluation, Value
+from focal.evaluation.measures.trec_eval.engine.run import TrecEvaluation
 from focal.evaluation.statistics.significance.effects import Effects
 from focal.evaluation.statistics.significance.pairwise import Comparison
 
@@ -56,7 +58,7 @@ def read_qrels(path: Source) -> FolQrels | TrecQrels:
     >>> read_qrels(folder / "t.qrels").grade.tolist()
     [2]
     """
-    from focal.evaluation.cli.trec_eval import is_trec_qrels
+    from focal.evaluation.cli.trec_eval.articles import is_trec_qrels
     from focal.evaluation.formats.fol.qrels import read_qrels as read_fol_qrels
     from focal.evaluation.formats.trec import read_trec_qrels
 
@@ -141,7 +143,7 @@ def evaluate(
     records: list[RunEvaluation | TrecEvaluation]
     if engine is providers.TREC_RUN:
         from focal.evaluation.api_engines import evaluate_trec_runs
-        from focal.evaluation.measures.engines.trec_run import TrecOptions
+        from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
 
         options = TrecOptions(1 if level is None else level, max_docs, complete, trec_version or 10)
         records = list(evaluate_trec_runs(qrels, given, chosen, options, jobs))
@@ -168,7 +170,7 @@ def evaluate(
 def _trec_qrels(qrels: QrelsInput) -> bool:
     """Whether the qrels are TREC's: a TREC qrels file, `TrecQrels`, or plain grades."""
     if isinstance(qrels, str | os.PathLike):
-        from focal.evaluation.cli.trec_eval import is_trec_qrels
+        from focal.evaluation.cli.trec_eval.articles import is_trec_qrels
 
         return is_trec_qrels(os.fspath(qrels))
     if isinstance(qrels, TrecQrels):
@@ -196,7 +198,7 @@ def _evaluate_focal(
 ) -> list[RunEvaluation]:
     """Run files all at once through `focal eval`'s `evaluate_files`; runs in memory topic by
     topic (`providers.evaluate_run`, the engine the whole-run one hands what it declines)."""
-    from focal.evaluation.cli.eval_workers import evaluate_files
+    from focal.evaluation.cli.eval.workers import evaluate_files
 
     paths = [os.fspath(run) for run in runs if isinstance(run, str | os.PathLike)]
     from_files = iter(evaluate_files(prepared, settings, paths, jobs) if paths else [])
@@ -219,7 +221,7 @@ def _collected(task: str, records: Sequence[RunEvaluation | TrecEvaluation]) -> 
         if record.run_id in aggregate:
             raise ValueError(f"two runs are named {record.run_id} ({record.file})")
         if isinstance(record, TrecEvaluation):
-            from focal.evaluation.measures.registry.trec import SUMMARY_ONLY
+            from focal.evaluation.measures.trec_eval.families.declarations import SUMMARY_ONLY
 
             rows = [name for name in record.values if name not in SUMMARY_ONLY]
             per_topic[record.run_id] = {

@@ -1,8 +1,8 @@
 """The two engines `focal.evaluation.api.evaluate` feeds apart from Focal's own: trec_eval's (qrels
 and runs as paths, `TrecQrels`/`TrecRun`, FOL records or plain dicts) and the element measures
 (files only, as `focal eval --task elements` reads them). Each goes through the helpers of
-`focal eval` (`focal.evaluation.cli.trec_eval`, `focal.evaluation.cli.eval_elements`), so the values
-are the command's."""
+`focal eval` (`focal.evaluation.cli.trec_eval.articles`,
+`focal.evaluation.cli.eval.elements`), so the values are the command's."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from focal.evaluation.formats.records import Judgement, Run
 from focal.evaluation.formats.trec import TrecQrels, TrecRun
-from focal.evaluation.measures.engines.trec_grades import GradeTable
-from focal.evaluation.measures.engines.trec_run import TrecEvaluation, TrecOptions
 from focal.evaluation.measures.prepared import PreparedQrels
+from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
+from focal.evaluation.measures.trec_eval.engine.run import TrecEvaluation, TrecOptions
 
 if TYPE_CHECKING:
     from focal.evaluation.measures.records import RunEvaluation
@@ -28,7 +28,7 @@ def trec_index(qrels: Any) -> GradeTable:
     [2, 0]
     """
     if isinstance(qrels, str | os.PathLike):
-        from focal.evaluation.cli.trec_eval import load_index
+        from focal.evaluation.cli.trec_eval.articles import load_index
 
         return load_index(os.fspath(qrels))
     if isinstance(qrels, TrecQrels):
@@ -53,10 +53,10 @@ def trec_run(run: Any, position: int) -> TrecRun:
     >>> trec_run({"q": {"d1": 0.5}}, 2).run_id
     'run2'
     """
-    from focal.evaluation.measures.engines.trec_run import run_from_records
+    from focal.evaluation.measures.trec_eval.engine.run import run_from_records
 
     if isinstance(run, str | os.PathLike):
-        from focal.evaluation.cli.trec_eval import load_run
+        from focal.evaluation.cli.trec_eval.articles import load_run
 
         return load_run(os.fspath(run))
     if isinstance(run, TrecRun):
@@ -83,7 +83,7 @@ def evaluate_trec_runs(
     ...     {"q": {"d": 1}}, [{"q": {"d": 1.0}}], ["P.1"], TrecOptions(), 1)]
     [1.0]
     """
-    from focal.evaluation.measures.engines.trec_vocabulary import evaluate_named, select
+    from focal.evaluation.measures.trec_eval.engine.vocabulary import evaluate_named, select
 
     selection = select(measures)
     index = trec_index(qrels)
@@ -116,7 +116,7 @@ def evaluate_element_runs(
     ...
     ValueError: task elements reads its qrels and runs from files
     """
-    from focal.evaluation.cli.eval_elements import evaluate_element_files
+    from focal.evaluation.cli.eval.elements import evaluate_element_files
     from focal.evaluation.measures.elements.topic import ElementOptions, needs_spans
     from focal.evaluation.measures.records import Settings
     from focal.evaluation.measures.registry.names import DEFAULTS

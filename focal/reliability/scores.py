@@ -189,8 +189,8 @@ def _focal_name(measure: str) -> bool:
 
 def _trec_row(measure: str) -> str:
     """The one per-topic row trec_eval's engine prints for `measure`; ValueError otherwise."""
-    from focal.evaluation.measures.engines.trec_vocabulary import select
-    from focal.evaluation.measures.registry.trec import SUMMARY_ONLY
+    from focal.evaluation.measures.trec_eval.engine.vocabulary import select
+    from focal.evaluation.measures.trec_eval.families.declarations import SUMMARY_ONLY
 
     rows = [r.name for r in select([measure]).rows() if r.family not in SUMMARY_ONLY]
     if len(rows) != 1:
@@ -201,9 +201,9 @@ def _trec_row(measure: str) -> str:
 def _trec_values(prepared: PreparedQrels, run: Run | RunColumns, measure: str) -> dict[str, float]:
     """Per-topic values of `measure` by trec_eval's engine on the FOL qrels (grade 1: an
     article with relevant text), every qrels topic counted (-c)."""
-    from focal.evaluation.measures.engines.trec_grades import GradeTable
-    from focal.evaluation.measures.engines.trec_run import TrecOptions, run_from_records
-    from focal.evaluation.measures.engines.trec_vocabulary import evaluate_named, select
+    from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
+    from focal.evaluation.measures.trec_eval.engine.run import TrecOptions, run_from_records
+    from focal.evaluation.measures.trec_eval.engine.vocabulary import evaluate_named, select
 
     if not isinstance(run, Run):
         raise ValueError(f"measure {measure} of task articles needs runs read as records")

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import focal
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DEMO_QRELS = str(REPOSITORY / "demo" / "qrels" / "demo.qrels")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from focal import settings
-from focal.evaluation.measures.engines import kernel
+from focal.evaluation.measures.trec_eval import kernel
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 # Rate limits are read by Flask-Limiter's `limits` package, part of the web app's extra: a core

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import focal
-from focal.evaluation.measures.engines import kernel
+from focal.evaluation.measures.trec_eval import kernel
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SUBMODULES = {"api", "assessor", "evaluation", "frames", "inputs", "pooling", "reliability"}

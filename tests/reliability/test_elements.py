@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from focal.assessor.cli.main import main
-from focal.evaluation.cli.eval_elements import element_values
+from focal.evaluation.cli.eval.elements import element_values
 from focal.evaluation.measures.elements.topic import ElementOptions
 from focal.reliability.api import study_setup
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 from focal.reliability.cli.commands import reliability
 
 RUN_IDS = ("bert-passages", "bert-passages-half", "indri-passages", "indri-passages-b")

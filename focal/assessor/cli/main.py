@@ -32,9 +32,9 @@ COMMANDS: dict[str, str] = {
     # evaluation (pure)
     "doc": "focal.evaluation.cli.doc:doc",
     "convert": "focal.evaluation.cli.convert:convert",
-    "eval": "focal.evaluation.cli.eval:eval_command",
-    "trec_eval": "focal.evaluation.cli.trec.command:trec_eval_command",
-    "measures": "focal.evaluation.cli.eval:measures_command",
+    "eval": "focal.evaluation.cli.eval.command:eval_command",
+    "trec_eval": "focal.evaluation.cli.trec_eval.command:trec_eval_command",
+    "measures": "focal.evaluation.cli.eval.command:measures_command",
     "baseline": "focal.evaluation.cli.baseline:baseline",
     "compare": "focal.evaluation.cli.compare:compare_command",
     # reliability studies (pure, above pooling and evaluation)
@@ -212,7 +212,7 @@ def version_text() -> str:
     import platform
 
     from focal._version import __version__
-    from focal.evaluation.measures.engines.kernel import status
+    from focal.evaluation.measures.trec_eval.kernel import status
 
     python = f"Python {platform.python_version()} ({platform.python_implementation()})"
     return f"focal {__version__}\n{python} on {platform.platform()}\n{status()}"

@@ -1,6 +1,6 @@
 """`focal compare`: significance tests between every pair of runs (spec section 8).
 
-The runs are evaluated exactly as `focal eval` evaluates them (`eval_workers.evaluate_files`),
+The runs are evaluated exactly as `focal eval` evaluates them (`cli.eval.workers.evaluate_files`),
 or per-topic values are read from `focal eval -q --format tsv` output (`--scores`; both in
 `cli.evaluating.per_topic`); then one measure's values are paired by topic and every pair i < j
 is tested and corrected.
@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 import click
 
 from focal.evaluation.cli.compare_report import FORMATS, WRITERS, write_agreement, write_curve
-from focal.evaluation.cli.evaluating.per_topic import evaluated_values, scores_values
+from focal.evaluation.cli.eval.per_topic import evaluated_values, scores_values
 from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.registry.declarations import TASKS, topic_rows
 from focal.evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
@@ -190,7 +190,7 @@ def compare_command(
             measure = measure or DEFAULT_MEASURES[task]
             jobs = jobs or usable_cpus()
             if task == "elements":
-                from focal.evaluation.cli.eval_elements import compared_values
+                from focal.evaluation.cli.eval.elements import compared_values
 
                 values, qrels_topics = compared_values(
                     files[0], files[1:], measure, quant, collection_dir, jobs

@@ -9,7 +9,7 @@ a whole run at once. `choose` returns the capable engines of a call, preferred f
 - thorough, ric, bic, t2i: topic by topic;
 - articles: Focal's article measures topic by topic (`engines.article_topics`) when every name is
   one of Focal's (`names.claims`) and the qrels, layout and switches are Focal's, else
-  trec_eval's measures of the whole run (`engines.trec_run`). So `nDCG@10` means Focal's nDCG
+  trec_eval's measures of the whole run (`trec_eval.engine.run`). So `nDCG@10` means Focal's nDCG
   (gain: the relevant fraction) in the first case and trec_eval's ndcg_cut.10 (gain: the grade)
   in the second, as the vocabulary a name is read in says;
 - elements: element measures (`engines.element_topics`).
@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Literal
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.records import RunEvaluation, Settings
-from focal.evaluation.measures.registry import declarations, trec
+from focal.evaluation.measures.registry import declarations
 from focal.evaluation.measures.registry.names import Vocabulary, claims
+from focal.evaluation.measures.trec_eval.families import declarations as trec
 
 if TYPE_CHECKING:  # the engines' own modules are imported when first used (a command's start)
     from focal.evaluation.formats.fol.arrow_table import ParsedFol

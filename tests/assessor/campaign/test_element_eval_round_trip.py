@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from focal.assessor.cli.main import main
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 
 from ..conftest import Seeded
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from focal.evaluation.cli.compare import compare_command
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 from tests.reliability.test_elements import COLLECTION, QRELS, element_runs
 
 

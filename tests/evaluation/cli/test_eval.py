@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from focal.evaluation.cli.eval import eval_command
-from focal.evaluation.cli.eval_output import format_value
+from focal.evaluation.cli.eval.command import eval_command
+from focal.evaluation.cli.eval.output import format_value
 
 QRELS = """\
 1 Q0 a 10 100 5 0:10

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 from focal.evaluation.measures.elements.quantisation import QUANTISATIONS, scales
 
 REPOSITORY = Path(__file__).resolve().parents[3]

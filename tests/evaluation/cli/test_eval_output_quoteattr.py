@@ -8,7 +8,7 @@ from xml.sax.saxutils import quoteattr as standard_quoteattr
 from hypothesis import given
 from hypothesis import strategies as st
 
-from focal.evaluation.cli import eval_output as report
+from focal.evaluation.cli.eval import output as report
 
 
 @given(st.text(alphabet=st.sampled_from("ab\"'&<>\n\r\t é𝄞"), max_size=30))

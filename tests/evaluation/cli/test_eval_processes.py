@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 
 QRELS = "1 Q0 a 10 100 0 0:10\n1 Q0 b 0 50\n"
 GOOD = "1 Q0 a 1 1.0 good 0 20\n"

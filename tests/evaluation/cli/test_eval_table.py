@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 QRELS = str(REPOSITORY / "demo" / "qrels" / "demo.qrels")

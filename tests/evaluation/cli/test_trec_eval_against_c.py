@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from focal.evaluation.cli.trec.command import main
+from focal.evaluation.cli.trec_eval.command import main
 
 PROGRAM = os.environ.get("TREC_EVAL", "")
 DOCS = [f"d{i}" for i in range(14)] + ["D5", "d10a", "x"]

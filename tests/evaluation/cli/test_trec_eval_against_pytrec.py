@@ -17,7 +17,7 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from focal.evaluation.cli.trec.command import evaluate, parse_arguments
+from focal.evaluation.cli.trec_eval.command import evaluate, parse_arguments
 
 DOCS = [f"d{i}" for i in range(10)] + ["D5", "d10a"]
 TOPICS = ["1", "2", "10", "3b"]

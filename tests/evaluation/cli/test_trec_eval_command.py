@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from focal.evaluation.cli.trec.command import main
+from focal.evaluation.cli.trec_eval.command import main
 
 
 def run_command(*argv: str) -> tuple[int, str, str]:

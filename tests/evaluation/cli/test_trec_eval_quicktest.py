@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from focal.evaluation.cli.trec.command import main
+from focal.evaluation.cli.trec_eval.command import main
 
 DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "trec_eval10"
 COMMANDS = DATA / "quicktest.commands"

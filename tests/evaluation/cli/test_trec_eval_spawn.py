@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from focal.evaluation.cli.trec import workers
-from focal.evaluation.cli.trec_eval import ArticleSteps, run_trec_eval
-from focal.evaluation.measures.engines.trec_run import TrecOptions
-from focal.evaluation.measures.engines.trec_vocabulary import select
+from focal.evaluation.cli.trec_eval import workers
+from focal.evaluation.cli.trec_eval.articles import ArticleSteps, run_trec_eval
+from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
+from focal.evaluation.measures.trec_eval.engine.vocabulary import select
 from tests.evaluation.cli.test_trec_eval_threads import MEASURES, write_files
 
 

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from focal.evaluation.cli.trec_eval import load_run
+from focal.evaluation.cli.trec_eval.articles import load_run
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats import _source, trec_batches
 from focal.evaluation.formats._source import UTF8_BOM, columnar_source
 from focal.evaluation.formats.trec import SPECIAL
 from focal.evaluation.formats.trec_batches import stream_trec_run
-from focal.evaluation.measures.engines.trec_grades import GradeTable, PreparedRun
+from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
 
 QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": {b"c": 1}})
 
@@ -75,7 +75,7 @@ def test_batches_give_the_columns_of_the_whole_file(tmp_path_factory: pytest.Tem
                                                     rows: list) -> None:  # fmt: skip
     """Batches of a few lines (unknown topics and long ids falling in different batches) must
     give the columns `prepare` makes from the whole file (pyarrow's reader: the C reader set
-    aside; tests/evaluation/measures/engines/test_plain_run.py has its own)."""
+    aside; tests/evaluation/measures/trec_eval/test_plain_files.py has its own)."""
     path = tmp_path_factory.mktemp("run") / "run"
     path.write_text("".join(f"{t} Q0 {d} 1 {s!r} tag\n" for t, d, s in rows))
     with pytest.MonkeyPatch.context() as patch:

@@ -9,9 +9,10 @@ import pytest
 
 from focal.evaluation.measures import providers
 from focal.evaluation.measures.providers import Call, choose
-from focal.evaluation.measures.registry import declarations, trec
+from focal.evaluation.measures.registry import declarations
 from focal.evaluation.measures.registry.names import NotProvided, parse
 from focal.evaluation.measures.tasks import TASKS
+from focal.evaluation.measures.trec_eval.families import declarations as trec
 
 
 def _names(call: Call) -> list[str]:
@@ -66,7 +67,7 @@ def test_a_refused_name_exits_2_with_a_clear_message(tmp_path: object) -> None:
 
     from click.testing import CliRunner
 
-    from focal.evaluation.cli.eval import eval_command
+    from focal.evaluation.cli.eval.command import eval_command
 
     folder = Path(str(tmp_path))
     (folder / "q").write_text("1 0 d1 1\n")

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from focal.evaluation.cli import plot
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 from focal.evaluation.output.figures import DPI, drawing, legend_outside, line_style, write_figure
 
 from ..cli.test_eval import QRELS, RUN

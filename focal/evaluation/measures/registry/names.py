@@ -10,8 +10,9 @@ The vocabulary is explicit because one spelling may name two measures:
 - `articles`: Focal's article measures on FOL qrels (MAP, P@k, nDCG(gain=fraction)@k, Rprec,
   bpref), the row named as typed; that nDCG's gain is the relevant fraction of the article
   (`articles.topic`), hence its own name.
-- `trec`: trec_eval's families and sets (`registry.trec`), with Focal's and ir_measures'
-  spellings as aliases; nDCG's gain is the qrels grade, so `nDCG@10` is `ndcg_cut.10`, in
+- `trec`: trec_eval's families and sets (`trec_eval.families.declarations`), with Focal's and
+  ir_measures' spellings as aliases; nDCG's gain is the qrels grade, so `nDCG@10` is `ndcg_cut.10`,
+  in
   every vocabulary and output format (`registry.vocabulary` reads all spellings at once).
 - `elements`: element measures (spec section 5): P@k, overlap@k, nxCG@k (`k` itself for the
   default cut-offs), inex_eval, inex_eval[x], inex_eval_ng, inex_eval_ng[x], MAep.
@@ -28,10 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from focal.evaluation.measures.registry import trec
-from focal.evaluation.measures.registry.c_numbers import c_atof as c_atof  # for engines.trec_prefs
+from focal.evaluation.measures.registry.c_numbers import (
+    c_atof as c_atof,  # for trec_eval.engine.prefs
+)
 from focal.evaluation.measures.registry.c_numbers import c_atol, c_pairs
 from focal.evaluation.measures.registry.declarations import ARTICLE_MEASURES, ELEMENT_MEASURES
+from focal.evaluation.measures.trec_eval.families import declarations as trec
 
 Vocabulary = Literal["articles", "trec", "elements"]
 VOCABULARIES: tuple[Vocabulary, ...] = ("articles", "trec", "elements")

@@ -20,13 +20,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from focal.evaluation.measures.registry import trec
 from focal.evaluation.measures.registry.declarations import (
     ARTICLE_MEASURES,
     ELEMENT_MEASURES,
     MEASURES,
 )
 from focal.evaluation.measures.registry.names import UnknownMeasure, parse, split
+from focal.evaluation.measures.trec_eval.families import declarations as trec
 
 # ir_measures' names that take `rel=`: the trec_eval family each names (relevance level -l).
 _REL_FAMILIES = {

@@ -20,7 +20,7 @@ MODULES = [
     "focal.evaluation.measures.providers",
     "focal.evaluation.measures.registry.names",
     "focal.evaluation.measures.registry.c_numbers",
-    "focal.evaluation.cli.eval_output",
+    "focal.evaluation.cli.eval.output",
 ]
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from focal.evaluation.measures.registry import names, trec
+from focal.evaluation.measures.registry import names
 from focal.evaluation.measures.registry.declarations import ARTICLE_MEASURES, ELEMENT_MEASURES
 from focal.evaluation.measures.registry.names import NotProvided, UnknownMeasure, parse, parse_trec
+from focal.evaluation.measures.trec_eval.families import declarations as trec
 
 SPELLINGS = [
     # trec_eval's name, Focal's alias and ir_measures' string of one measure and parameter

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from focal.evaluation.api import evaluate
-from focal.evaluation.cli.eval import eval_command
+from focal.evaluation.cli.eval.command import eval_command
 from focal.evaluation.measures.registry.names import NotProvided, UnknownMeasure
 from focal.evaluation.measures.registry.vocabulary import listing, resolve, same_measure
 

@@ -1,0 +1,272 @@
+"""`focal eval`: the official INEX evaluation program's measures, and article measures.
+
+Output goes to stdout in the official layout by default; notes (averaging used, strict mode,
+warnings, run topics absent from the qrels) go to stderr so that stdout stays comparable with the
+official program. Errors in input files are one line on stderr and exit code 2. This module
+reads the command line and chooses the engine; each engine's path is a module of its own
+(`cli.trec_eval.articles`, `cli.eval.elements`, `cli.eval.engines`).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Literal
+
+import click
+
+from focal.evaluation.cli.eval.output import FORMATS
+from focal.evaluation.measures.tasks import ALL_PASSAGE_TASKS, TASKS
+from focal.evaluation.processes import usable_cpus
+
+
+@click.command("eval")
+@click.option(
+    "--task",
+    type=click.Choice(TASKS),
+    default="focused",
+    show_default=True,
+    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), articles, or elements "
+    "(element runs, element measures).",
+)
+@click.option("-q", "--per-topic", is_flag=True, help="Print per-topic rows before `all`.")
+@click.option(
+    "-c",
+    "--complete",
+    is_flag=True,
+    help="Average over every qrels topic (missing topics score 0); always so for elements.",
+)
+@click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
+@click.option(
+    "-n",
+    "bep_window",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="BiC distance window.",
+)
+@click.option(
+    "--irr",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="T2I irrelevant characters tolerated.",
+)
+@click.option(
+    "--strict", is_flag=True, help="Corrected definitions instead of the official quirks."
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice((*FORMATS, "trec")),
+    default=None,
+    help="table: runs × measures (default for several runs without -q); inex: the official "
+    "program's layout (default otherwise); tsv, json; trec: trec_eval's layout (task articles).",
+)
+@click.option(
+    "-m",
+    "--measure",
+    "measures",
+    multiple=True,
+    help="Article measure (task articles), trec_eval names and sets: map, P.5,10, ndcg_cut.10, "
+    "official, all_trec... (Focal's MAP, P@k, nDCG@k too; docs/trec_eval.md); element measure "
+    "(task elements): P@k, overlap@k, inex_eval, inex_eval_ng, nxCG@k, MAep. Repeatable.",
+)
+@click.option(
+    "--quant",
+    default="generalised",
+    show_default=True,
+    help="Task elements: the quantisation (docs/measures.md lists them).",
+)
+@click.option(
+    "--collection",
+    "collection_dir",
+    type=click.Path(exists=True, file_okay=False),
+    help="Task elements: the articles, to derive element qrels from FOL qrels and find spans.",
+)
+@click.option(
+    "--ties",
+    type=click.Choice(["score", "rank"]),
+    default="score",
+    show_default=True,
+    help="Task elements, inex_eval: equal scores form one block, or every rank its own.",
+)
+@click.option(
+    "--nonrel",
+    type=click.Choice(["indicator", "complement"]),
+    default="indicator",
+    show_default=True,
+    help="Task elements, inex_eval: a result is non-relevant when f = 0, or 1 - f of it is.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1),
+    default=1.0,
+    show_default=True,
+    help="Task elements, XCG: a seen element keeps 1 - alpha of its value; one seen in part "
+    "gains alpha of its children's unseen value (docs/measures.md).",
+)
+@click.option(
+    "--parts",
+    type=click.Choice(["size", "equal"]),
+    default="size",
+    show_default=True,
+    help="Task elements, XCG: a seen-in-part element's children weigh by their size (from "
+    "2005/2006 qrels or FOL qrels; else equally), or equally.",
+)
+@click.option(
+    "--trec-version",
+    type=click.Choice(["9", "10"]),
+    default=None,
+    help="Task articles: reproduce trec_eval 10.0 (default) or 9.0.x (pytrec_eval, ir_measures).",
+)
+@click.option(
+    "-l",
+    "level",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Task articles: lowest grade that counts as relevant (trec_eval -l; default 1).",
+)
+@click.option(
+    "-M",
+    "max_docs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Task articles: documents per topic considered (trec_eval -M).",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    help="Write the interpolated precision-recall curves of all runs (.png or .svg).",
+)
+@click.option(
+    "--ci",
+    "confidence",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=None,
+    help="Also each mean's interval over the topics at this level (e.g. 0.95): rows "
+    "NAME.ci_low and NAME.ci_high (inex, tsv), `intervals` (json).",
+)
+@click.option(
+    "--ci-method",
+    type=click.Choice(["t", "bootstrap"]),
+    default="t",
+    show_default=True,
+    help="Student's t interval, or scipy's BCa bootstrap over the topics (seed 0).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=int,
+    default=0,
+    help="Workers for several runs (0: all cores): threads for focused and trec_eval's "
+    "measures, processes for the other tasks.",
+)
+@click.argument("qrels_path", metavar="QRELS", type=click.Path(exists=True, dir_okay=False))
+@click.argument(
+    "run_paths",
+    metavar="RUN...",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+)
+def eval_command(
+    task: str, per_topic: bool, complete: bool, beta: float, bep_window: int, irr: int,
+    strict: bool, output_format: str | None, measures: tuple[str, ...],
+    trec_version: str | None, level: int | None, max_docs: int | None,
+    plot_path: str | None, confidence: float | None, ci_method: str, jobs: int,
+    qrels_path: str, run_paths: tuple[str, ...], quant: str = "generalised",
+    collection_dir: str | None = None, ties: str = "score", alpha: float = 1.0,
+    nonrel: str = "indicator", parts: str = "size",
+) -> None:  # fmt: skip
+    """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
+    --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md);
+    with --task elements, element runs against element qrels, or FOL QRELS with --collection
+    (every qrels topic counts, as -c; docs/measures.md)."""
+    if output_format == "table" and per_topic:
+        raise click.UsageError("--format table shows the `all` rows: -q with inex, tsv or json")
+    if output_format == "table" and confidence is not None:
+        raise click.UsageError("--format table shows the means: --ci with inex, tsv or json")
+    if output_format is None and not per_topic and len(run_paths) > 1 and confidence is None:
+        output_format = "table"  # the first thing a reader looks for: runs × measures
+    element_options = quant != "generalised" or collection_dir is not None or ties != "score"
+    element_options = element_options or nonrel != "indicator" or alpha != 1.0 or parts != "size"
+    if task != "elements" and element_options:
+        raise click.UsageError(
+            "--quant, --collection, --ties, --nonrel, --alpha and --parts are for --task elements"
+        )
+    trec_options = trec_version is not None or level is not None or max_docs is not None
+    trec_switches = trec_options or output_format == "trec"
+    if task != "articles" and trec_switches:
+        raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
+    if task not in ALL_PASSAGE_TASKS:  # the passage tasks' engine is chosen as each run is read
+        if task == "articles":  # plain TREC qrels: read in C while the engines are imported
+            from focal.evaluation.measures.trec_eval.engine.files import start_qrels
+
+            start_qrels(qrels_path)
+        from focal.evaluation.measures import providers
+
+        trec_qrels = False
+        if task == "articles":
+            from focal.evaluation.cli.trec_eval.articles import is_trec_qrels
+
+            trec_qrels = is_trec_qrels(qrels_path)
+        call = providers.Call(task, measures, trec_qrels, trec_switches)
+        engine = providers.choose(call)[0]
+        if engine is providers.ELEMENT_TOPICS:
+            from focal.evaluation.cli.eval.elements import run_elements
+
+            if plot_path or strict or confidence is not None:
+                raise click.UsageError(
+                    "--plot, --strict and --ci are for the passage and article tasks"
+                )
+            run_elements(
+                qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
+                nonrel=nonrel, parts=parts, collection_dir=collection_dir,
+                output_format=output_format or "inex", per_topic=per_topic,
+                jobs=jobs or usable_cpus(),
+            )  # fmt: skip
+            return
+        if engine is providers.TREC_RUN:
+            from focal.evaluation.cli.trec_eval import articles as trec_eval
+            from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
+
+            if output_format == "inex":  # the official program has no article layout
+                output_format = "trec"
+            options = TrecOptions(
+                level=1 if level is None else level, max_docs=max_docs, complete=complete,
+                version=int(trec_version or 10),
+            )  # fmt: skip
+            trec_eval.run_trec_eval(
+                qrels_path, run_paths, measures, options, per_topic, output_format or "trec",
+                jobs or usable_cpus(), confidence, ci_method,
+            )  # fmt: skip
+            if plot_path:
+                trec_eval.plot_recall_curves(qrels_path, run_paths, options, plot_path)
+            return
+    output_format = output_format or "inex"
+
+    if measures and task != "articles":
+        raise click.UsageError("-m/--measure is for --task articles and elements")
+    from focal.evaluation.cli.eval.engines import run_focal_engines
+
+    run_focal_engines(
+        task, qrels_path, run_paths, measures, complete=complete, beta=beta,
+        bep_window=bep_window, irr=irr, strict=strict, output_format=output_format,
+        per_topic=per_topic, plot_path=plot_path, confidence=confidence, ci_method=ci_method,
+        jobs=jobs,
+    )  # fmt: skip
+
+
+@click.command("measures")
+@click.option("--format", "output_format", type=click.Choice(["text", "tsv"]), default="text",
+              show_default=True)  # fmt: skip
+def measures_command(output_format: Literal["text", "tsv"]) -> None:
+    """Print the measure registry: every name, its other spellings (Focal's, trec_eval's,
+    ir_measures'), its definition and reference (docs/measures.md has the same table)."""
+    from focal.evaluation.measures.registry.vocabulary import listing
+    from focal.evaluation.output.tables import table_lines
+
+    rows = [(e.name, e.aliases or "-", e.definition, e.reference) for e in listing()]
+    columns = ["name", "aliases", "definition", "reference"]
+    sys.stdout.writelines(table_lines(columns, rows, output_format))

@@ -1,0 +1,54 @@
+"""trec_eval's output lines (`meas_print_single.c`, `meas_print_final.c`), for `focal
+trec_eval` and `focal eval --task articles --format trec` alike."""
+
+from __future__ import annotations
+
+import math
+
+from focal.evaluation.measures.trec_eval.engine.run import TrecEvaluation, Value
+from focal.evaluation.measures.trec_eval.families.declarations import (
+    COUNTS,
+    SUMMARY_ONLY,
+    TEXT,
+    Selection,
+)
+
+
+def trec_lines(
+    evaluation: TrecEvaluation, selection: Selection, per_topic: bool, summary: bool = True,
+    zscores: bool = False,
+) -> list[str]:  # fmt: skip
+    """trec_eval's lines for one run: with -q every topic's rows (topics in id order, rows in
+    measure order), then unless -n the `all` rows (runid first). Counts print as integers,
+    the rest `%6.4f`, relstring quoted and in per-topic rows only; z-scores (-Z) print every
+    value `%6.4f` after a `Z` (`meas_print_single.c`, `meas_print_final.c`)."""
+    rows = selection.rows()
+    lines: list[str] = []
+    if per_topic:
+        for i, topic in enumerate(evaluation.topics):
+            for row in rows:
+                if row.family not in SUMMARY_ONLY:
+                    value = evaluation.values[row.name][i]
+                    lines.append(_line(row.name, row.family, topic, value, zscores))
+    if summary:
+        if selection.runid:
+            lines.append(f"{'runid':<22}\tall\t{evaluation.run_id}\n")
+        for row in rows:
+            if row.family not in TEXT:
+                value = evaluation.summary[row.name]
+                lines.append(_line(row.name, row.family, "all", value, zscores))
+    return lines
+
+
+def _line(name: str, family: str, topic: str, value: Value, zscores: bool) -> str:
+    if family in TEXT:
+        return f"{name:<22}\t{topic}\t'{value}'\n"
+    if zscores:
+        return f"Z{name:<22}\t{topic}\t{_fixed(float(value))}\n"
+    shown = str(int(value)) if name in COUNTS else _fixed(float(value))
+    return f"{name:<22}\t{topic}\t{shown}\n"
+
+
+def _fixed(value: float) -> str:
+    """`%6.4f` as glibc prints it; a NaN (trec_eval's 0/0 on x86-64) prints `-nan`."""
+    return f"{'-nan':>6}" if math.isnan(value) else f"{value:6.4f}"

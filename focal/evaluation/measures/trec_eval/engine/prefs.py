@@ -1,0 +1,99 @@
+"""trec_eval's preference judgements (`-R prefs`, `-R qrels_prefs`) evaluated on a run.
+
+    topic group sub_group doc level        prefs (5 fields, `get_prefs.c`)
+    topic group doc grade                  qrels read as prefs (`get_qrels_prefs.c`: one
+                                           sub-group per group, the grade as the level)
+
+Levels are read with C's `atof`; `#` at a line's start makes it a comment. Each topic's run is
+ranked by the article engine (`trec_run.rank_run`: score, then document id, `-M`), the judged
+documents it retrieved are numbered in that order, and `articles.preferences` counts and
+`articles.preference_measures` scores them. A topic the run does not answer is an empty ranking
+(with -c; without it the caller stops as trec_eval does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats._source import read_bytes
+from focal.evaluation.formats.trec import TrecRun
+from focal.evaluation.measures.registry.names import c_atof
+from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
+from focal.evaluation.measures.trec_eval.engine.run import (
+    Number,
+    TrecEvaluation,
+    TrecOptions,
+    Value,
+    rank_run,
+)
+from focal.evaluation.measures.trec_eval.families.declarations import COUNTS, Selection
+from focal.evaluation.measures.trec_eval.families.preference_measures import preference_value
+from focal.evaluation.measures.trec_eval.families.preferences import (
+    Preference,
+    PreferenceError,
+    count,
+)
+
+Judgements = dict[str, list[Preference]]  # topic -> its preference lines
+
+
+def read_preferences(path: str | Path, qrels: bool) -> Judgements:
+    """A prefs file (5 fields) or, with `qrels`, TREC qrels read as preferences."""
+    name, width = str(path), 4 if qrels else 5
+    shape = "`topic group doc grade`" if qrels else "`topic group sub_group doc level`"
+    topics: Judgements = {}
+    for number, line in enumerate(read_bytes(path).split(b"\n"), 1):
+        words = line.split()
+        if not words or line.startswith(b"#"):
+            continue
+        if len(words) != width:
+            raise FormatError(name, number, f"expected {width} fields {shape}, found {len(words)}")
+        sub_group = b"0" if qrels else words[2]
+        level = c_atof(words[-1].decode(errors="replace"))
+        topic = words[0].decode(errors="replace")
+        topics.setdefault(topic, []).append(Preference(words[1], sub_group, level, words[-2]))
+    return topics
+
+
+def evaluate_preferences(
+    judgements: Judgements, run: TrecRun, selection: Selection, options: TrecOptions,
+    judgements_file: str = "",
+) -> TrecEvaluation:  # fmt: skip
+    """The run's preference measures per judged topic (topics the run lacks: an empty
+    ranking), and the `all` rows: counts summed, the rest averaged."""
+    numbers = {
+        topic: {doc: i for i, doc in enumerate(sorted({p.doc for p in prefs}))}
+        for topic, prefs in judgements.items()
+    }
+    table = GradeTable.from_mapping(numbers, run.file)
+    # form_prefs_counts.c breaks score ties by document id ascending (form_res_rels.c: descending)
+    ranked, answered, _ = rank_run(table, run, replace(options, judged_only=False), "ascending")
+    ends = [*ranked.starts.tolist()[1:], len(ranked.grades)]
+    retrieved: dict[str, list[bytes]] = {}
+    for topic, start, end in zip(answered, ranked.starts.tolist(), ends, strict=True):
+        names = sorted(numbers[topic])
+        retrieved[topic] = [names[g] for g in ranked.grades[start:end].tolist() if g >= 0]
+    topics = sorted(judgements) if options.complete else [t for t in answered]
+    rows = [row for row in selection.rows() if row.family.startswith("prefs_")]
+    values: dict[str, list[Value]] = {row.name: [] for row in rows}
+    for topic in topics:
+        try:
+            counts = count(judgements[topic], retrieved.get(topic, []))
+        except PreferenceError as error:
+            raise PreferenceError(f"{judgements_file}: topic {topic}: {error}") from None
+        for row in rows:
+            measured = preference_value(row.family, counts)
+            values[row.name].append(int(measured) if row.name in COUNTS else measured)
+    summary: dict[str, Number] = {"num_q": len(topics)}
+    for row in rows:
+        total = 0.0
+        for value in values[row.name]:
+            total += float(value)
+        if row.name in COUNTS:
+            summary[row.name] = int(total)
+        else:
+            summary[row.name] = total / len(topics) if topics else 0.0
+    flags = [topic in retrieved for topic in topics]
+    return TrecEvaluation(run.run_id, run.file, options, topics, values, summary, flags)

@@ -1,0 +1,130 @@
+"""trec_eval's article measures for a `-m` list in any spelling (`registry.vocabulary`): the
+names read in the call's options go through one `trec_run.evaluate_trec`, and each name with
+options of its own (`P(rel=2)@5`: `-l 2`; `RR@10`: `-M 10` on recip_rank) through one more
+evaluation of its family alone; `Judged@k` (ir_measures' judged fraction of the top k, which
+trec_eval lacks) is counted on the ranked run. Every such row is named as typed, after
+trec_eval's rows, so `P(rel=2)@5` and `P_5` may stand side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from focal.evaluation.formats.trec import TrecRun
+from focal.evaluation.measures.registry.names import NotProvided, parse_trec
+from focal.evaluation.measures.registry.vocabulary import JUDGED, Definition, plan
+from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
+from focal.evaluation.measures.trec_eval.engine.run import (
+    Number,
+    TrecEvaluation,
+    TrecOptions,
+    Value,
+    evaluate_trec,
+    rank_run,
+)
+from focal.evaluation.measures.trec_eval.families.computed import NONPOOL
+from focal.evaluation.measures.trec_eval.families.declarations import Row, Selection
+
+
+@dataclass
+class NamedSelection(Selection):
+    """trec_eval's selection plus the rows named as typed (`apart`), printed after it."""
+
+    apart: list[Definition] = field(default_factory=list)
+    asked: tuple[str, ...] = ()  # the names as typed, for headers that say them
+
+    def rows(self) -> list[Row]:
+        own = [Row(d.text, d.family, d.parameter) for d in self.apart]
+        return [*super().rows(), *own]
+
+    def plain(self) -> Selection:
+        """The selection without the rows apart, as `evaluate_trec` takes it."""
+        return Selection(
+            dict(self.families), self.left_out, self.printable, pairs=self.pairs, runid=self.runid
+        )
+
+
+def select(names: Sequence[str]) -> NamedSelection:
+    """A `-m` list in any spelling; empty: trec_eval's `official` set.
+
+    >>> [row.name for row in select(["AP", "P(rel=2)@5", "P@5"]).rows()]
+    ['map', 'P_5', 'P(rel=2)@5']
+    """
+    sorted_names = plan(names)
+    if sorted_names.fraction:
+        raise NotProvided(
+            f"measure {sorted_names.fraction[0]} (gain: the relevant fraction) needs FOL qrels "
+            "and Focal's article engine: not with TREC qrels, --format trec, -l, -M or "
+            "trec_eval's names"
+        )
+    base = parse_trec(sorted_names.plain) if sorted_names.plain or not names else Selection()
+    return NamedSelection(base.families, base.left_out, base.printable, base.pairs, base.runid,
+                          sorted_names.apart, tuple(names))  # fmt: skip
+
+
+def evaluate_named(
+    index: GradeTable, run: TrecRun | PreparedRun, selection: Selection, options: TrecOptions
+) -> TrecEvaluation:
+    """`evaluate_trec`, then each row apart with its own options, merged on the same topics.
+
+    >>> from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
+    >>> from focal.evaluation.formats.trec import run_from_pairs
+    >>> index = GradeTable.from_mapping({"q": {b"a": 2, b"b": 1}})
+    >>> run = run_from_pairs("r", "", {"q": {b"a": 0.5, b"b": 0.9, b"x": 0.1}}, [])
+    >>> e = evaluate_named(index, run, select(["P@2", "P(rel=2)@2", "Judged@4"]), TrecOptions())
+    >>> e.summary["P_2"], e.summary["P(rel=2)@2"], round(e.summary["Judged@4"], 4)
+    (1.0, 0.5, 0.6667)
+    """
+    if not isinstance(selection, NamedSelection) or not selection.apart:
+        return evaluate_trec(index, run, selection, options)
+    evaluation = evaluate_trec(index, run, selection.plain(), options)
+    for definition in selection.apart:
+        if definition.family == JUDGED:
+            values, summary = _judged(index, run, options, evaluation, definition)
+        else:
+            values, summary = _apart(index, run, options, evaluation, definition)
+        evaluation.values[definition.text] = values
+        evaluation.summary[definition.text] = summary
+    return evaluation
+
+
+def _apart(
+    index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, evaluation: TrecEvaluation,
+    definition: Definition,
+) -> tuple[list[Value], Number]:  # fmt: skip
+    """One name's family evaluated alone with the options it carries."""
+    own = replace(
+        options,
+        level=options.level if definition.level is None else definition.level,
+        max_docs=definition.max_docs or options.max_docs,
+    )
+    alone = parse_trec([definition.trec_name])
+    result = evaluate_trec(index, run, alone, own)
+    row = alone.rows()[0].name
+    if result.topics != evaluation.topics:
+        raise ValueError(f"measure {definition.text}: its topics differ from the run's")
+    return list(result.values[row]), result.summary[row]
+
+
+def _judged(
+    index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, evaluation: TrecEvaluation,
+    definition: Definition,
+) -> tuple[list[Value], Number]:  # fmt: skip
+    """Judged@k: documents of ranks 1..k present in the qrels, divided by the documents there
+    are in ranks 1..k (k, or fewer when the run retrieved fewer; ir_measures' definition); a
+    topic the run does not answer (with -c) scores 0. Ties are ordered as trec_eval orders
+    them (document id descending), where ir_measures' own code sorts them ascending."""
+    k = int(definition.parameter or 0)
+    ranked, answered, _ = rank_run(index, run, options)
+    ends = np.append(ranked.starts[1:], len(ranked.grades)) if len(answered) else np.zeros(0)
+    by_topic = {}
+    for topic, start, end in zip(answered, ranked.starts.tolist(), ends.tolist(), strict=True):
+        top = ranked.grades[start : min(end, start + k)]
+        by_topic[topic] = float(np.count_nonzero(top != NONPOOL)) / len(top) if len(top) else 0.0
+    values: list[Value] = [by_topic.get(topic, 0.0) for topic in evaluation.topics]
+    count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)
+    divisor = len(index.topics) if options.complete else count
+    return values, (sum(float(v) for v in values) / divisor if divisor else 0.0)
