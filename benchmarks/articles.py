@@ -70,9 +70,9 @@ def write_files(folder: Path, runs: int, topics: int, results: int, seed: int) -
 
 
 def focal_inprocess(qrels: str, runs: list[str], version: int = 10) -> dict[str, dict[str, float]]:
-    from focal.evaluation.cli.trec_eval.articles import load_index, load_run
     from focal.evaluation.measures.registry.names import parse_trec as parse_measures
     from focal.evaluation.measures.trec_eval.engine.run import TrecOptions, evaluate_trec
+    from focal.evaluation.running.articles import load_index, load_run
 
     index, selection, options = (
         load_index(qrels),

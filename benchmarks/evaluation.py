@@ -36,11 +36,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from focal.evaluation.formats._source import decode_lines, read_bytes  # noqa: E402
 from focal.evaluation.formats.fol.columns import read_run_columns  # noqa: E402
 from focal.evaluation.formats.fol.qrels import _read_lines, read_qrels  # noqa: E402
 from focal.evaluation.formats.fol.runs import read_run  # noqa: E402
 from focal.evaluation.formats.records import Judgement  # noqa: E402
+from focal.evaluation.formats.source import decode_lines, read_bytes  # noqa: E402
 from focal.evaluation.measures.evaluate import PreparedQrels, evaluate  # noqa: E402
 
 FOCAL = [

@@ -76,7 +76,9 @@ def compare(
     order given; `measure` by default the task's ranking measure (AP, AiP, AgP). Every qrels
     topic counts, a topic a run did not answer scoring 0 (trec_eval
     -c: a paired test needs one topic set); `common_topics` pairs only the topics every run
-    answered. Tests and corrections as `focal compare` (spec section 8).
+    answered. Tests and corrections as `focal compare` (spec section 8); the options
+    `focal compare` and `focal eval` refuse are refused in their words (`OptionError`, a
+    ValueError).
 
     >>> qrels = {t: {"rel": 1, "non": 0} for t in ("1", "2", "3", "4")}
     >>> good = {t: {"rel": 2.0, "non": 1.0} for t in ("1", "2", "3")}
@@ -89,22 +91,24 @@ def compare(
     """
     import pandas as pd
 
-    from focal.evaluation.api import evaluate as evaluate_runs
-    from focal.evaluation.statistics.significance.pairing import pair_by_topic
-    from focal.evaluation.statistics.significance.pairwise import compare as compare_pairs
+    from focal.evaluation.api import compare_values, evaluate_with
+    from focal.evaluation.running import options as chosen
 
     name = inputs.measure_names(measure)[0] if measure is not None else DEFAULT_MEASURES[task]
-    result = evaluate_runs(
-        inputs.qrels_input(qrels), inputs.runs_input(runs), task,
-        [name] if task in CHOSEN_TASKS else None, complete=not common_topics, **options,
-    )  # fmt: skip
+    evaluation = chosen.EvalOptions(
+        task, (name,) if task in CHOSEN_TASKS else (), complete=not common_topics, **options
+    )
+    asked = chosen.CompareOptions(
+        evaluation, name, test, correction=correction, alpha=alpha, seed=seed,
+        complete=not common_topics,
+    ).checked()  # fmt: skip
+    result = evaluate_with(inputs.qrels_input(qrels), inputs.runs_input(runs), evaluation)
     per_topic = frames.tidy(result, [name], per_topic=True)
     values = {
         run: dict(zip(part["topic"], part["value"].astype(float), strict=True))
         for run, part in per_topic.groupby("run", sort=False)
     }
-    paired = pair_by_topic(values)
-    comparison = compare_pairs(paired, test, "two-sided", correction, alpha, seed=seed)
+    comparison = compare_values(values, asked)
     columns = ["run_a", "run_b", "mean_a", "mean_b", "statistic", "p", "p_adjusted", "significant"]
     rows = [[getattr(pair, column) for column in columns] for pair in comparison.pairs]
     return pd.DataFrame(rows, columns=columns)

@@ -15,7 +15,7 @@
  * `persisted`). Not an hx-trigger filter (`pageshow[persisted]`): htmx evaluates filters with
  * eval, which the site's configuration forbids, and then treats the filter as always true.
  */
-import { openOutbox } from "./outbox.js";
+import { OUTBOX_LOCK, openOutbox } from "./outbox.js";
 
 const stateEl = document.getElementById("outbox-state");
 const token = document.querySelector('meta[name="csrf-token"]')?.content || "";
@@ -72,6 +72,6 @@ window.addEventListener("pageshow", (event) => {
 
 if (window.indexedDB) {
   const locks = navigator.locks;
-  if (locks) locks.request("focal-outbox", sendAll);
+  if (locks) locks.request(OUTBOX_LOCK, sendAll);
   else sendAll();
 }

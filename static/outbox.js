@@ -8,11 +8,18 @@
  * Entries: {id: op_id, url, op, created}; sent oldest `created` first. Where IndexedDB cannot
  * be opened (a browser that refuses it), the outbox lives in the page's memory only and says so.
  *
+ * An `Outbox` keeps its entries in a storage ({getAll, put, delete}, each answering with a
+ * promise): IndexedDB's object store here, or a Map (`memoryStorage`). The storage is given,
+ * so that tests/static runs the outbox and the queue over it under node, with a fake.
+ *
  * An ES module: the assessment screen (assess/queue.js, through assess/main.js) and the
- * assessor's lists (assessor-lists.js) import `openOutbox`.
+ * assessor's lists (assessor-lists.js) import `openOutbox` and `OUTBOX_LOCK`.
  */
 const DB_NAME = "focal";
 const STORE = "outbox";
+
+/** The Web Lock a tab holds while it sends the outbox, so that one tab at a time does. */
+export const OUTBOX_LOCK = "focal-outbox";
 
 function request(req) {
   return new Promise((resolve, reject) => {
@@ -21,23 +28,18 @@ function request(req) {
   });
 }
 
-function openDatabase() {
-  const req = indexedDB.open(DB_NAME, 1);
+function openDatabase(factory) {
+  const req = factory.open(DB_NAME, 1);
   req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "id" });
   return request(req);
 }
 
-class Outbox {
-  constructor(db) {
-    this.db = db; // null: memory only
-    this.memory = new Map();
-    this.persistent = db !== null;
-  }
-
-  async transaction(mode, work) {
-    if (!this.db) return work(null);
-    const tx = this.db.transaction(STORE, mode);
-    const result = await work(tx.objectStore(STORE));
+// The object store of `db` as a storage: each call is one transaction, answered once it has
+// committed.
+function databaseStorage(db) {
+  async function transaction(mode, work) {
+    const tx = db.transaction(STORE, mode);
+    const result = await request(work(tx.objectStore(STORE)));
     await new Promise((resolve, reject) => {
       tx.oncomplete = resolve;
       tx.onerror = () => reject(tx.error);
@@ -45,31 +47,55 @@ class Outbox {
     });
     return result;
   }
+  return {
+    getAll: () => transaction("readonly", (store) => store.getAll()),
+    put: (entry) => transaction("readwrite", (store) => store.put(entry)),
+    delete: (id) => transaction("readwrite", (store) => store.delete(id)),
+  };
+}
 
-  // Every entry, oldest first.
+/** A storage in `map` (a page's memory); entries are copied in and out, as IndexedDB does. */
+export function memoryStorage(map = new Map()) {
+  return {
+    getAll: async () => [...map.values()].map((entry) => structuredClone(entry)),
+    put: async (entry) => {
+      map.set(entry.id, structuredClone(entry));
+    },
+    delete: async (id) => {
+      map.delete(id);
+    },
+  };
+}
+
+export class Outbox {
+  /** `persistent`: whether `storage` outlives the page (IndexedDB) or not (memory). */
+  constructor(storage, persistent) {
+    this.storage = storage;
+    this.persistent = persistent;
+  }
+
+  /** Every entry, oldest first. */
   async all() {
-    const entries = this.db
-      ? await this.transaction("readonly", (store) => request(store.getAll()))
-      : [...this.memory.values()];
+    const entries = await this.storage.getAll();
     return entries.sort((a, b) => a.created - b.created);
   }
 
   put(entry) {
-    if (!this.db) return Promise.resolve(this.memory.set(entry.id, entry));
-    return this.transaction("readwrite", (store) => request(store.put(entry)));
+    return this.storage.put(entry);
   }
 
   remove(id) {
-    if (!this.db) return Promise.resolve(this.memory.delete(id));
-    return this.transaction("readwrite", (store) => request(store.delete(id)));
+    return this.storage.delete(id);
   }
 }
 
-/** The outbox: in IndexedDB (`persistent`), or in this page's memory where that cannot open. */
-export async function openOutbox() {
+/** The outbox: in IndexedDB (`persistent`), or in this page's memory where that cannot open.
+ * `factory`: an IndexedDB factory, the browser's `indexedDB` unless given. */
+export async function openOutbox(factory) {
   try {
-    return new Outbox(await openDatabase());
+    const db = await openDatabase(factory ?? globalThis.indexedDB);
+    return new Outbox(databaseStorage(db), true);
   } catch {
-    return new Outbox(null);
+    return new Outbox(memoryStorage(), false);
   }
 }

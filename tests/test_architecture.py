@@ -65,3 +65,35 @@ def test_the_architecture_page_shows_the_tree_as_generated() -> None:
     from .architecture_tree import PAGE, shown, tree
 
     assert shown(PAGE.read_text("utf-8")) == tree(), "run: python tests/architecture_tree.py"
+
+
+MOST_COMPLEXITY = 25  # radon's cyclomatic complexity of one function or method
+
+
+def test_no_function_is_more_complex_than_twenty_five() -> None:
+    """Every function of `focal/` stays one readable piece: radon's cyclomatic complexity (one
+    plus its decisions) at most 25; one above it is split where that makes it clearer."""
+    from radon.complexity import cc_visit
+    from radon.visitors import Function
+
+    offenders = [
+        f"{path.relative_to(REPOSITORY).as_posix()}:{block.lineno} {block.fullname} "
+        f"({block.complexity})"
+        for path in sorted((REPOSITORY / "focal").rglob("*.py"))
+        for block in cc_visit(path.read_text("utf-8"))
+        if isinstance(block, Function) and block.complexity > MOST_COMPLEXITY
+    ]
+    assert not offenders, "more complex than 25:\n" + "\n".join(offenders)
+
+
+def test_worker_processes_start_in_one_place() -> None:
+    """Every pool of worker processes is `focal.evaluation.processes.map_on_processes`'s (start
+    method, initializer, the worker's state): no other module of `focal/` makes one."""
+    makers = ("ProcessPoolExecutor", "multiprocessing.Pool", "get_context(")
+    home = REPOSITORY / "focal" / "evaluation" / "processes.py"
+    elsewhere = [
+        path.relative_to(REPOSITORY).as_posix()
+        for path in sorted((REPOSITORY / "focal").rglob("*.py"))
+        if path != home and any(maker in path.read_text("utf-8") for maker in makers)
+    ]
+    assert not elsewhere, elsewhere

@@ -91,7 +91,7 @@ def test_element_eval_sends_qrels_and_collection_to_spawned_workers(tmp_path: Pa
 
 def write_trec_files(folder: Path, runs: int) -> list[str]:
     """TREC qrels and runs of over 1 MiB in all, so that `focal eval --task articles` takes
-    workers (`cli.trec_eval.workers.FEW_BYTES`)."""
+    workers (`running.article_workers.FEW_BYTES`)."""
     qrels, paths = write_files(folder, runs, topics=100, judged=60, ranked=100, documents=120,
                                scores=(999, 100), seed=7)  # fmt: skip
     return [qrels, *paths]
@@ -99,8 +99,8 @@ def write_trec_files(folder: Path, runs: int) -> list[str]:
 
 def test_article_eval_of_trec_files_prints_what_one_worker_prints(tmp_path: Path) -> None:
     """Where workers are spawned, trec_eval's measures go to threads (a spawned worker would
-    read the qrels again before its first run; `cli.trec_eval.workers`)."""
-    from focal.evaluation.cli.trec_eval.workers import FEW_BYTES
+    read the qrels again before its first run; `running.article_workers`)."""
+    from focal.evaluation.running.article_workers import FEW_BYTES
 
     files = write_trec_files(tmp_path, 5)
     assert sum(os.path.getsize(path) for path in files[1:]) > FEW_BYTES

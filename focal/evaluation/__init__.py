@@ -3,7 +3,8 @@ statistics.
 
 Pure Python plus numpy/scipy: nothing here imports Flask, SQLAlchemy, `pooling` or `assessor`.
 Layers, lowest first: `processes` <- `output` <- `text` <- `formats` <- `measures | relevance |
-baseline | statistics` <- `cli`; `errors` is shared by all (docs/architecture.md).
+baseline | statistics` <- `running` <- `cli` <- `api`; `errors` is shared by all
+(docs/architecture.md).
 
 Public, as the lower-level API beneath `focal`'s: the names in `__all__` (`focal.evaluation.api`,
 documented in docs/python.md, "The packages underneath") are what a script or notebook may call;

@@ -1,14 +1,13 @@
 """Focal's evaluation from Python: read qrels and runs, evaluate, compare (docs/python.md).
 
-`evaluate` asks `focal.evaluation.measures.providers.choose` which engine serves the call, as
-`focal eval` does, and runs it through the command's own helpers
-(`focal.evaluation.cli.eval.workers` for run files,
-`focal.evaluation.cli.trec_eval.articles` for trec_eval's engine,
-`focal.evaluation.cli.eval.elements` for element measures):
-the values are those `focal eval
--q --format tsv` prints, unrounded. Qrels and runs may be paths or what the readers return; for task
-`articles`, also plain `{topic: {doc: grade}}` qrels and `{topic: {doc: score}}` runs as pytrec_eval
-and ranx take them, which makes the call trec_eval's (their grades are TREC's, not FOL's).
+`evaluate` builds `focal eval`'s options (`focal.evaluation.running.options.EvalOptions`, which
+refuses what the command refuses, in its words), asks which engine serves the call, as
+`focal eval` does, and runs it through `focal.evaluation.running`, as the command does: the
+values are those `focal eval -q --format tsv` prints, unrounded. Qrels and runs may be paths or
+what the readers return; for task `articles`, also plain `{topic: {doc: grade}}` qrels and
+`{topic: {doc: score}}` runs as pytrec_eval and ranx take them, which makes the call
+trec_eval's (their grades are TREC's, not FOL's). `compare` builds `focal compare`'s options
+(`CompareOptions`) the same way.
 """
 
 from __future__ import annotations
@@ -16,15 +15,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from focal.evaluation.formats.fol.columns import RunColumns
 from focal.evaluation.formats.records import Judgement, Result, Run
 from focal.evaluation.formats.trec import TrecQrels, TrecRun
 from focal.evaluation.measures import providers
 from focal.evaluation.measures.prepared import PreparedQrels
-from focal.evaluation.measures.records import RunEvaluation, Value
+from focal.evaluation.measures.records import RunEvaluation, Settings, Value
 from focal.evaluation.measures.trec_eval.engine.run import TrecEvaluation
+from focal.evaluation.running.options import CompareOptions, EvalOptions
 from focal.evaluation.statistics.significance.effects import Effects
 from focal.evaluation.statistics.significance.pairwise import Comparison
 
@@ -58,9 +58,9 @@ def read_qrels(path: Source) -> FolQrels | TrecQrels:
     >>> read_qrels(folder / "t.qrels").grade.tolist()
     [2]
     """
-    from focal.evaluation.cli.trec_eval.articles import is_trec_qrels
     from focal.evaluation.formats.fol.qrels import read_qrels as read_fol_qrels
     from focal.evaluation.formats.trec import read_trec_qrels
+    from focal.evaluation.running.articles import is_trec_qrels
 
     name = os.fspath(path)
     return read_trec_qrels(name) if is_trec_qrels(name) else read_fol_qrels(name)
@@ -121,7 +121,7 @@ def evaluate(
     for `articles` `level` (-l), `max_docs` (-M), `trec_version`; for `elements` `quant`, `ties`,
     `alpha`, `nonrel`, `part_weights` (--parts), `collection`. `measures` are -m's names.
     Plain-dict runs are named run1, run2... by position; two runs with one run id are refused
-    (ValueError).
+    (ValueError), and so are the options `focal eval` refuses, in its words (`OptionError`).
 
     >>> qrels = {"1": {"a": Judgement("1", "a", 10, 100, 0, ((0, 10),), 0)}}
     >>> run = Run("r", "", "fol", {"1": [Result("1", "a", 1, 1.0, 0, start=0, length=20)]})
@@ -134,43 +134,49 @@ def evaluate(
     ...                  ["map", "P.1"])
     >>> plain.per_topic["run1"]["q"]
     {'map': 0.5, 'P_1': 0.0}
+    >>> evaluate(qrels, run, task="focused", quant="gen")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    focal.evaluation.running.options.OptionError: --quant, ... are for --task elements
     """
+    options = EvalOptions(
+        task, tuple(measures or ()), complete=complete, beta=beta, n=n, irr=irr, strict=strict,
+        level=level, max_docs=max_docs, trec_version=trec_version, quant=quant, ties=ties,
+        nonrel=nonrel, alpha=alpha, part_weights=part_weights, collection=collection, jobs=jobs,
+    )  # fmt: skip
+    return evaluate_with(qrels, runs, options)
+
+
+def evaluate_with(
+    qrels: QrelsInput, runs: RunInput | Sequence[RunInput], options: EvalOptions
+) -> Evaluation:
+    """`evaluate` with `focal eval`'s options as one value (`focal.compare` builds them
+    itself): checked, then handed to the engine that serves them (OptionError, a ValueError,
+    for what `focal eval` refuses)."""
+    options = options.checked()
     given = [runs] if isinstance(runs, _ONE_RUN) else list(runs)
-    chosen = tuple(measures or ())
-    trec_switches = level is not None or max_docs is not None or trec_version is not None
-    call = providers.Call(task, chosen, _trec_qrels(qrels), trec_switches)
-    engine = providers.choose(call)[0]
+    engine = options.engine(_trec_qrels(qrels))
     records: list[RunEvaluation | TrecEvaluation]
     if engine is providers.TREC_RUN:
         from focal.evaluation.api_engines import evaluate_trec_runs
-        from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
 
-        options = TrecOptions(1 if level is None else level, max_docs, complete, trec_version or 10)
-        records = list(evaluate_trec_runs(qrels, given, chosen, options, jobs))
-        return _collected(task, records)
-    if trec_switches:
-        raise ValueError("level, max_docs and trec_version are for task articles")
-    if chosen and task not in ("articles", "elements"):
-        raise ValueError("measures are chosen for tasks articles and elements")
-    if engine is providers.ELEMENT_TOPICS:
+        trec = options.trec_options()
+        jobs = options.workers()
+        records = list(evaluate_trec_runs(qrels, given, options.measures, trec, jobs))
+    elif engine is providers.ELEMENT_TOPICS:
         from focal.evaluation.api_engines import evaluate_element_runs
 
-        options_ = {"quant": quant, "ties": ties, "alpha": alpha, "nonrel": nonrel,
-                    "part_weights": part_weights}  # fmt: skip
-        records = list(evaluate_element_runs(qrels, given, chosen, options_, collection, jobs))
-        return _collected(task, records)
-    from focal.evaluation.measures.records import Settings
-
-    extra: dict[str, Any] = {"measures": chosen} if chosen else {}
-    settings = Settings(task, complete, beta, n, irr, strict, **extra)
-    records = list(_evaluate_focal(_prepared(qrels, task), given, settings, jobs))
-    return _collected(task, records)
+        records = list(evaluate_element_runs(qrels, given, options))
+    else:
+        settings = options.settings()
+        records = list(_evaluate_focal(_prepared(qrels, options.task), given, settings, options))
+    return _collected(options.task, records)
 
 
 def _trec_qrels(qrels: QrelsInput) -> bool:
     """Whether the qrels are TREC's: a TREC qrels file, `TrecQrels`, or plain grades."""
     if isinstance(qrels, str | os.PathLike):
-        from focal.evaluation.cli.trec_eval.articles import is_trec_qrels
+        from focal.evaluation.running.articles import is_trec_qrels
 
         return is_trec_qrels(os.fspath(qrels))
     if isinstance(qrels, TrecQrels):
@@ -194,13 +200,14 @@ def _prepared(qrels: QrelsInput, task: str) -> PreparedQrels:
 
 
 def _evaluate_focal(
-    prepared: PreparedQrels, runs: Sequence[RunInput], settings: Any, jobs: int
+    prepared: PreparedQrels, runs: Sequence[RunInput], settings: Settings, options: EvalOptions
 ) -> list[RunEvaluation]:
     """Run files all at once through `focal eval`'s `evaluate_files`; runs in memory topic by
     topic (`providers.evaluate_run`, the engine the whole-run one hands what it declines)."""
-    from focal.evaluation.cli.eval.workers import evaluate_files
+    from focal.evaluation.running.focal_engines import evaluate_files
 
     paths = [os.fspath(run) for run in runs if isinstance(run, str | os.PathLike)]
+    jobs = options.workers()
     from_files = iter(evaluate_files(prepared, settings, paths, jobs) if paths else [])
     evaluations = []
     for run in runs:
@@ -262,15 +269,27 @@ def compare(
     >>> pair.run_a, pair.run_b, round(pair.mean_a - pair.mean_b, 3), round(pair.p, 3)
     ('run1', 'run2', 0.667, 0.184)
     """
-    from focal.evaluation.statistics.significance.pairing import pair_by_topic
-    from focal.evaluation.statistics.significance.pairwise import compare as compare_pairs
+    options = CompareOptions(
+        EvalOptions(result.task), measure, test, alternative, correction, significance, seed=seed
+    ).checked()
+    return compare_values(_topic_values(result, measure), options)
 
-    values = {
+
+def compare_values(
+    values: Mapping[str, Mapping[str, float]], options: CompareOptions
+) -> Comparison:
+    """run -> topic -> value paired on the topics every run has, and tested as `options` say
+    (`compare`, `focal.compare`)."""
+    from focal.evaluation.statistics.significance.pairing import pair_by_topic
+
+    return options.tested(pair_by_topic(values))
+
+
+def _topic_values(result: Evaluation, measure: str) -> dict[str, dict[str, float]]:
+    return {
         run: {topic: float(row[measure]) for topic, row in topics.items()}
         for run, topics in result.per_topic.items()
     }
-    paired = pair_by_topic(values)
-    return compare_pairs(paired, test, alternative, correction, significance, seed=seed)
 
 
 def effect_sizes(

@@ -1,8 +1,8 @@
 """The two engines `focal.evaluation.api.evaluate` feeds apart from Focal's own: trec_eval's (qrels
 and runs as paths, `TrecQrels`/`TrecRun`, FOL records or plain dicts) and the element measures
-(files only, as `focal eval --task elements` reads them). Each goes through the helpers of
-`focal eval` (`focal.evaluation.cli.trec_eval.articles`,
-`focal.evaluation.cli.eval.elements`), so the values are the command's."""
+(files only, as `focal eval --task elements` reads them). Each goes through what `focal eval`
+runs (`focal.evaluation.running.articles`, `focal.evaluation.running.elements`), so the values
+are the command's."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from focal.evaluation.measures.trec_eval.engine.run import TrecEvaluation, TrecO
 
 if TYPE_CHECKING:
     from focal.evaluation.measures.records import RunEvaluation
+    from focal.evaluation.running.options import EvalOptions
 
 
 def trec_index(qrels: Any) -> GradeTable:
@@ -28,7 +29,7 @@ def trec_index(qrels: Any) -> GradeTable:
     [2, 0]
     """
     if isinstance(qrels, str | os.PathLike):
-        from focal.evaluation.cli.trec_eval.articles import load_index
+        from focal.evaluation.running.articles import load_index
 
         return load_index(os.fspath(qrels))
     if isinstance(qrels, TrecQrels):
@@ -56,7 +57,7 @@ def trec_run(run: Any, position: int) -> TrecRun:
     from focal.evaluation.measures.trec_eval.engine.run import run_from_records
 
     if isinstance(run, str | os.PathLike):
-        from focal.evaluation.cli.trec_eval.articles import load_run
+        from focal.evaluation.running.articles import load_run
 
         return load_run(os.fspath(run))
     if isinstance(run, TrecRun):
@@ -77,59 +78,42 @@ def trec_run(run: Any, position: int) -> TrecRun:
 def evaluate_trec_runs(
     qrels: Any, runs: Sequence[Any], measures: Sequence[str], options: TrecOptions, jobs: int
 ) -> list[TrecEvaluation]:
-    """Every run against one qrels index, on `jobs` threads as `focal eval` runs them.
+    """Every run, converted (`trec_run`), against one qrels index (`trec_index`), on `jobs`
+    threads (`running.articles.evaluate_trec_runs`).
 
     >>> [e.summary["P_1"] for e in evaluate_trec_runs(
     ...     {"q": {"d": 1}}, [{"q": {"d": 1.0}}], ["P.1"], TrecOptions(), 1)]
     [1.0]
     """
-    from focal.evaluation.measures.trec_eval.engine.vocabulary import evaluate_named, select
+    from focal.evaluation.measures.trec_eval.engine.vocabulary import select
+    from focal.evaluation.running.articles import evaluate_trec_runs as evaluate_in_memory
 
     selection = select(measures)
     index = trec_index(qrels)
     converted = [trec_run(run, position) for position, run in enumerate(runs, 1)]
-
-    def one(run: TrecRun) -> TrecEvaluation:
-        return evaluate_named(index, run, selection, options)
-
-    if jobs <= 1 or len(converted) <= 1:
-        return [one(run) for run in converted]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(jobs) as threads:
-        return list(threads.map(one, converted))
+    return evaluate_in_memory(index, converted, selection, options, jobs)
 
 
 def evaluate_element_runs(
-    qrels: Any,
-    runs: Sequence[Any],
-    measures: Sequence[str],
-    options: Mapping[str, Any],
-    collection: str | os.PathLike[str] | None,
-    jobs: int = 1,
+    qrels: Any, runs: Sequence[Any], options: EvalOptions
 ) -> list[RunEvaluation]:
     """Element runs scored with element measures: element or FOL qrels (FOL needs the
-    `collection`) and run files, as `focal eval --task elements`; ValueError for objects.
+    collection) and run files, as `focal eval --task elements` with `options`; ValueError for
+    objects.
 
-    >>> evaluate_element_runs({}, [], (), {}, None)
+    >>> from focal.evaluation.running.options import EvalOptions
+    >>> evaluate_element_runs({}, [], EvalOptions("elements"))
     Traceback (most recent call last):
     ...
     ValueError: task elements reads its qrels and runs from files
     """
-    from focal.evaluation.cli.eval.elements import evaluate_element_files
-    from focal.evaluation.measures.elements.topic import ElementOptions, needs_spans
-    from focal.evaluation.measures.records import Settings
-    from focal.evaluation.measures.registry.names import DEFAULTS
+    from focal.evaluation.running.elements import evaluate_element_files
 
     files = (str, os.PathLike)
     if not isinstance(qrels, files) or not all(isinstance(run, files) for run in runs):
         raise ValueError("task elements reads its qrels and runs from files")
-    if collection is None and needs_spans(measures):
-        raise ValueError("inex_eval_ng counts characters: give the collection")
-    settings = Settings(
-        task="elements", complete=True, elements=ElementOptions(**options),
-        measures=tuple(measures) or DEFAULTS["elements"],
-    )  # fmt: skip
-    folder = None if collection is None else os.fspath(collection)
+    settings = options.element_settings()
     paths = [os.fspath(run) for run in runs]
-    return evaluate_element_files(os.fspath(qrels), paths, settings, folder, jobs)[0]
+    collection = options.collection
+    jobs = options.workers()
+    return evaluate_element_files(os.fspath(qrels), paths, settings, collection, jobs)[0]

@@ -8,9 +8,11 @@ A worker gets what it needs through the pool's initializer, never through a modu
 parent: where processes are forked (Linux) it inherits that state, its pages shared with the
 parent and not copied; where they are spawned (macOS and Windows by default) the state is pickled
 once per worker, so it must pickle (objects that hold a file's worth of tables can pickle as the
-path their worker reads again). `FOCAL_START_METHOD` (`focal.settings`) forces one of Python's
-start methods (docs/performance.md, "Worker processes on every platform"); the output is the
-same with each, and the same as one process.
+path their worker reads again). The initializer keeps it in `_WORKER`, a global of the worker
+process alone: the only module-level state any evaluation reads (every other input travels in
+values: options, prepared qrels, settings). `FOCAL_START_METHOD` (`focal.settings`) forces one
+of Python's start methods (docs/performance.md, "Worker processes on every platform"); the
+output is the same with each, and the same as one process.
 """
 
 from __future__ import annotations
@@ -31,7 +33,12 @@ Result = TypeVar("Result")
 
 VARIABLE = "FOCAL_START_METHOD"
 
-# In a worker process only: the function and state its pool's initializer received.
+# In a worker process only: the function and state its pool's initializer received. This is the
+# one module-level state an evaluation reads, and the one place where state crosses a process
+# boundary: `ProcessPoolExecutor` hands a task only its item, and the state (qrels read once,
+# tables of many MiB) must reach each worker once, not with every item; its initializer runs in
+# the worker and can leave it nowhere but in a global of the worker's own. The parent never sets
+# it (a forked worker starts from the parent's copy, empty), and each worker serves one pool.
 _WORKER: dict[str, Any] = {}
 
 

@@ -15,13 +15,15 @@ ones may still fit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from focal.evaluation.formats.records import Qrels, Run
+from focal.evaluation.formats.records import Judgement, Qrels, Run
 from focal.pooling.ranked import as_ranked
 from focal.pooling.records import Pool, PooledArticle, RankedRun, TopicPool
 from focal.pooling.strategies import first_distinct, first_ranks, lists_per_topic
+
+NewArticles = dict[str, tuple[int, list[int]]]  # article -> (best distinct rank, runs' indexes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,67 +73,89 @@ def extend_pool(
         topic: [(index, list(first_ranks(articles))) for index, articles in topic_lists]
         for topic, topic_lists in lists_per_topic(ranked).items()
     }  # distinct articles in order of first appearance
-    results = {run.run_id: run.topics for run in ranked}
-    plans: list[tuple[float, int, str, int, dict[str, tuple[int, list[int]]]]] = []
+    plans: list[tuple[float, int, str, NewArticles]] = []
     decisions: dict[str, TopicExtension] = {}
     for order, (topic, topic_pool) in enumerate(pool.topics.items()):
-        topic_lists = lists.get(topic, [])
-        pooled = topic_pool.article_ids()
-        depth = _covered_depth([articles for _, articles in topic_lists], pooled)
-        best = _best_ranks(topic_lists, depth + step)
-        recent = [a for a in pooled if a in best and depth - step < best[a][0] <= depth]
-        judgements = judged.get(topic, {})
-        judged_recent = [a for a in recent if a in judgements]
-        relevant = sum(1 for a in judged_recent if judgements[a].relevant)
-        new = {a: found for a, found in best.items() if a not in pooled}
-        decisions[topic] = TopicExtension(
-            topic, depth, len(recent), len(judged_recent), relevant, 0, False
+        decision, new = _decision(
+            topic, topic_pool.article_ids(), lists.get(topic, []), judged.get(topic, {}), step
         )
-        rate = relevant / len(judged_recent) if judged_recent else None
+        decisions[topic] = decision
+        rate = decision.rate
         if new and rate is not None and rate > threshold:  # no new article: runs exhausted
-            plans.append((-rate, order, topic, depth, new))
-    total = pool.size()
-    extended: dict[str, dict[str, tuple[int, list[int]]]] = {}
-    for _, _, topic, _, new in sorted(plans, key=lambda plan: (plan[0], plan[1])):
-        if total + len(new) > budget:
-            continue
-        total += len(new)
-        extended[topic] = new
-        decision = decisions[topic]
-        decisions[topic] = TopicExtension(
-            topic,
-            decision.depth,
-            decision.recent,
-            decision.judged,
-            decision.relevant,
-            len(new),
-            True,
-        )
+            plans.append((-rate, order, topic, new))
+    extended = _within_budget(plans, pool.size(), budget)
+    results = {run.run_id: run.topics for run in ranked}
     topics: dict[str, TopicPool] = {}
     for topic, topic_pool in pool.topics.items():
         if topic not in extended:
             topics[topic] = topic_pool
             continue
         new = extended[topic]
+        decisions[topic] = replace(decisions[topic], added=len(new), extended=True)
         depth = decisions[topic].depth + step
         read = {
             run_ids[i]: first_distinct(results[run_ids[i]][topic], depth)
             for i, _ in lists.get(topic, [])
         }
-        added = tuple(
-            PooledArticle(
-                topic,
-                article,
-                rank,
-                min(read[run_ids[i]][0][article] for i in runs_in),
-                tuple(run_ids[i] for i in sorted(runs_in)),
-            )
-            for article, (rank, runs_in) in sorted(new.items(), key=lambda item: item[1][0])
-        )
-        depths = {run_id: results_read for run_id, (_, results_read) in read.items()}
-        topics[topic] = TopicPool(topic, topic_pool.articles + added, depths, depth)
+        topics[topic] = _deepened(topic_pool, new, read, run_ids, depth)
     new_pool = Pool(f"{pool.method} extended step={step}", pool.run_ids or tuple(run_ids), topics)
     return Extension(new_pool, tuple(decisions.values()))
+
+
+def _decision(
+    topic: str,
+    pooled: frozenset[str],
+    topic_lists: Sequence[tuple[int, Sequence[str]]],
+    judgements: Mapping[str, Judgement],
+    step: int,
+) -> tuple[TopicExtension, NewArticles]:
+    """One topic's depth and the yield of its recent articles (not extended yet), and the
+    articles a step deeper would add."""
+    depth = _covered_depth([articles for _, articles in topic_lists], pooled)
+    best = _best_ranks(topic_lists, depth + step)
+    recent = [a for a in pooled if a in best and depth - step < best[a][0] <= depth]
+    judged_recent = [a for a in recent if a in judgements]
+    relevant = sum(1 for a in judged_recent if judgements[a].relevant)
+    new = {a: found for a, found in best.items() if a not in pooled}
+    decision = TopicExtension(topic, depth, len(recent), len(judged_recent), relevant, 0, False)
+    return decision, new
+
+
+def _within_budget(
+    plans: Sequence[tuple[float, int, str, NewArticles]], total: int, budget: int
+) -> dict[str, NewArticles]:
+    """The planned steps taken, highest yield first (ties in topic order), each that keeps
+    the pool within `budget` articles (a step that does not fit is skipped)."""
+    extended: dict[str, NewArticles] = {}
+    for _, _, topic, new in sorted(plans, key=lambda plan: (plan[0], plan[1])):
+        if total + len(new) <= budget:
+            total += len(new)
+            extended[topic] = new
+    return extended
+
+
+def _deepened(
+    topic_pool: TopicPool,
+    new: NewArticles,
+    read: Mapping[str, tuple[dict[str, int], int]],
+    run_ids: Sequence[str],
+    depth: int,
+) -> TopicPool:
+    """`topic_pool` with the `new` articles after its own, in order of their best distinct
+    rank, and each run's results read to the new `depth` (`read`: `first_distinct`'s)."""
+    topic = topic_pool.topic
+    added = tuple(
+        PooledArticle(
+            topic,
+            article,
+            rank,
+            min(read[run_ids[i]][0][article] for i in runs_in),
+            tuple(run_ids[i] for i in sorted(runs_in)),
+        )
+        for article, (rank, runs_in) in sorted(new.items(), key=lambda item: item[1][0])
+    )
+    depths = {run_id: results_read for run_id, (_, results_read) in read.items()}
+    return TopicPool(topic, topic_pool.articles + added, depths, depth)
 
 
 def _covered_depth(lists: Sequence[Sequence[str]], pooled: frozenset[str]) -> int:

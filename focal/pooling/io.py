@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import check_regular_file
 from focal.evaluation.formats.records import Result, Run
+from focal.evaluation.formats.source import check_regular_file
 from focal.pooling.records import Pool, PooledArticle, TopicPool, natural_key
 
 if TYPE_CHECKING:  # the columns module loads numpy

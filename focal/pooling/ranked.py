@@ -64,9 +64,9 @@ def read_ranked_run(path: str | Path) -> RankedRun:
     Errors are those of `read_run` and `ranked_run`, whichever path the file takes: the pyarrow
     path only takes files the others accept without a warning.
     """
-    from focal.evaluation.formats._source import read_bytes
     from focal.evaluation.formats.fol.arrow_table import read_fol_table
     from focal.evaluation.formats.fol.columns import read_run_columns
+    from focal.evaluation.formats.source import read_bytes
     from focal.pooling.article_column import ArticleColumn
 
     table = read_fol_table(read_bytes(path))

@@ -13,8 +13,8 @@ from itertools import islice
 from operator import itemgetter
 from typing import Literal
 
-from focal.evaluation.formats._source import collector_paused
 from focal.evaluation.formats.records import Run
+from focal.evaluation.formats.source import collector_paused
 from focal.pooling.ranked import as_ranked
 from focal.pooling.records import (
     FUSED_ROUND,

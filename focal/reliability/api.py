@@ -124,10 +124,10 @@ def _element_inputs(
     are derived from them, else one judgement per judged article (`article_judgements`)."""
     from focal.evaluation.formats.convert import Collection
     from focal.evaluation.formats.elements.runs import Spans, read_element_run
-    from focal.evaluation.formats.fol.qrels import read_qrels
+    from focal.evaluation.formats.fol.qrels import is_fol_qrels, read_qrels
     from focal.evaluation.measures.elements.topic import ElementOptions
     from focal.evaluation.measures.engines.element_topics import check_quantisation
-    from focal.evaluation.relevance.element_qrels import is_fol_qrels, load_element_qrels
+    from focal.evaluation.relevance.element_qrels import load_element_qrels
     from focal.reliability.scores import article_judgements
 
     if not isinstance(qrels, str | os.PathLike):

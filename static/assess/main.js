@@ -9,14 +9,12 @@
  * the top; queue.js reaches painting and sending only through its `changes` events), so each
  * module is evaluated once, after every module it uses.
  */
-import { readUndo, undo } from "./actions.js";
 import { canHighlight } from "./highlights.js";
 import { paintKeywords } from "./keywords.js";
 import "./keys.js";
 import "./outline.js";
 import { config, saveEl } from "./page.js";
 import { bepToShow, paint, placeBepMarker } from "./paint.js";
-import { describePoint } from "./panel.js";
 import {
   changes,
   channel,
@@ -33,7 +31,6 @@ import {
 } from "./queue.js";
 import "./selection.js";
 import { isSending, pump } from "./send.js";
-import { index } from "./text-index.js";
 import "./topic-fold.js";
 import "../notes.js";
 import { openOutbox } from "../outbox.js";
@@ -97,22 +94,16 @@ document.getElementById("conflict-reload")?.addEventListener("click", () => {
 paintKeywords();
 paint();
 
-// For tests and for scripts driving the page (read-only views of the modules' state).
-const driver = {
-  index,
-  localState,
-  describePoint,
-  pendingCount: () => readQueue().length,
-  outboxReady: false,
-  undo,
-  undoCount: () => readUndo().length,
-};
-window.focal = driver;
+// The page says how far its scripts are in `data-outbox` on body: "opening" once every module
+// has run (their listeners are set), "open" once the outbox is open, what it held is queued
+// and the saved state is read. Tests and scripts driving the page wait for it; they reach the
+// modules' state by importing them (`import()` of the same URL gives the page's instance).
+document.body.dataset.outbox = "opening";
 
 // Open the outbox, keep what was queued meanwhile, then send whatever any tab left in it.
 useOutbox(openOutbox()).then(async () => {
   paint();
   await refreshState();
-  driver.outboxReady = true;
+  document.body.dataset.outbox = "open";
   pump();
 });

@@ -1,5 +1,6 @@
-/* Focal assessment screen: the operation queue, the outbox in IndexedDB (static/outbox.js)
- * mirrored in memory for painting, the server's last state, and what the page shows of both.
+/* Focal assessment screen: the operation queue (pending.js: the outbox in IndexedDB,
+ * static/outbox.js, mirrored in memory for painting), the server's last state, and what the page
+ * shows of both.
  *
  * This module holds the screen's shared state (the queue and the server's state), created once
  * when it is first imported; other modules read it through the functions below. It paints and
@@ -8,6 +9,7 @@
  */
 import { config, csrfToken, saveEl } from "./page.js";
 import { applyLocally } from "./passages.js";
+import { PendingQueue } from "./pending.js";
 import { index } from "./text-index.js";
 
 /** Events of the queue: "change" (what the page shows changed), "queued" (send it). */
@@ -17,20 +19,15 @@ const changed = () => changes.dispatchEvent(new Event("change"));
 /** The site's channel between tabs (null where the browser has none). */
 export const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("focal") : null;
 
-// The queue is the outbox (static/outbox.js): IndexedDB, shared by the site's tabs, so an
-// operation outlives the tab that made it. `queue` mirrors it for the synchronous painting;
-// `stored` resolves once every write to it has landed. `saved`: the state the server last
-// answered with (the judgement as saved).
+/** The operations not answered yet, oldest first: the outbox, shared by the site's tabs, so
+ * that an operation outlives the tab that made it (pending.js). send.js sends them. */
+export const pending = new PendingQueue({
+  now: () => performance.timeOrigin + performance.now(),
+  newId: () => crypto.randomUUID(),
+});
+
+// The state the server last answered with (the judgement as saved).
 let saved = normaliseState(config.state);
-let queue = [];
-let outbox = null;
-let stored = Promise.resolve();
-// The opening of the outbox (useOutbox), once it has begun.
-let opening = Promise.resolve();
-let created = 0;
-// Operations queued in this tab whose write to the outbox has not finished yet: a `sync`
-// that read the outbox before that write must not drop them from `queue`.
-const unwritten = new Set();
 
 export function normaliseState(state) {
   return {
@@ -43,7 +40,7 @@ export function normaliseState(state) {
 }
 
 export function readQueue() {
-  return queue;
+  return pending.entries();
 }
 
 export function serverState() {
@@ -55,48 +52,26 @@ export function receiveState(state) {
   if (state.version >= saved.version) saved = state;
 }
 
-// An entry sent again under a new id (its old id was taken).
-export function replaceEntry(entry, fresh) {
-  queue = queue.map((e) => (e.id === entry.id ? fresh : e));
-}
-
-// Uses the outbox (`pending`: a promise of it), keeping what was queued before it opened.
-export function useOutbox(pending) {
-  opening = pending.then(async (box) => {
-    const early = queue;
-    outbox = box;
-    await store(async (b) => {
-      for (const entry of early) await b.put(entry);
-    });
-    await sync();
-  });
-  return opening;
+// Uses the outbox (`opened`: a promise of it), keeping what was queued before it opened.
+export function useOutbox(opened) {
+  return pending.use(opened);
 }
 
 // Resolves once every operation queued so far is in the outbox (or the write failed).
 export function written() {
-  return opening.then(() => store(() => null));
+  return pending.written();
 }
 
-// Serialise writes to the outbox; `sync` waits for them before reading it back.
-export function store(work) {
-  stored = stored.then(() => (outbox ? work(outbox) : null)).catch(() => null);
-  return stored;
-}
-
-export async function sync() {
-  await stored;
-  if (!outbox) return;
-  const all = await outbox.all();
-  const read = new Set(all.map((entry) => entry.id));
-  queue = [...all, ...queue.filter((entry) => unwritten.has(entry.id) && !read.has(entry.id))];
+// Reads the outbox again: what other tabs queued and sent.
+export function sync() {
+  return pending.sync();
 }
 
 // Our state as it will be: the server's plus every queued operation of this article, merged
 // as the server merges (the article's text, the campaign's setting; no text: plain ATOM).
 const acrossPunctuation = config.mergeAcrossPunctuation !== false;
 export function localState() {
-  return queue
+  return readQueue()
     .filter((entry) => entry.url === config.opsUrl)
     .reduce((state, entry) => applyLocally(state, entry.op, index, acrossPunctuation), saved);
 }
@@ -111,16 +86,8 @@ export function enqueue(op, url = config.opsUrl) {
     showSaveState("refused", "read-only: nothing is saved");
     return null;
   }
-  // Ordered by creation time across tabs; strictly increasing within this one.
-  created = Math.max(created + 0.001, performance.timeOrigin + performance.now());
-  const full = { op_id: crypto.randomUUID(), client_time: new Date().toISOString(), ...op };
-  const entry = { id: full.op_id, url, op: full, created };
-  queue = [...queue, entry];
-  unwritten.add(entry.id);
-  store((box) => box.put(entry)).then(() => {
-    unwritten.delete(entry.id);
-    announce({ kind: "outbox" });
-  });
+  const { entry, stored } = pending.add(op, url);
+  stored.then(() => announce({ kind: "outbox" }));
   changed();
   changes.dispatchEvent(new Event("queued"));
   return entry;
@@ -133,13 +100,13 @@ export function showSaveState(kind, message) {
 }
 
 export function unsaved() {
-  return queue.length === 1 ? "1 unsaved" : `${queue.length} unsaved`;
+  const count = readQueue().length;
+  return count === 1 ? "1 unsaved" : `${count} unsaved`;
 }
 
-// An operation the server answered (`state`: what it saved, or null when it refused).
-export async function finish(entry, state) {
-  queue = queue.filter((e) => e.id !== entry.id);
-  await store((box) => box.remove(entry.id));
+// An operation the server answered, already out of the queue (`state`: what it saved, or null
+// when it refused): the page shows it, and other tabs hear of a saved one.
+export function answered(entry, state) {
   if (state && entry.url === config.opsUrl) saved = normaliseState(state);
   if (state) announce({ kind: "saved", url: entry.url, state });
   changed();
@@ -166,7 +133,7 @@ export async function refreshState() {
 // until answered, and the next page of the site sends the rest (a resend changes nothing).
 export function flushOnLeave() {
   const seen = new Set();
-  for (const entry of queue) {
+  for (const entry of readQueue()) {
     if (seen.has(entry.url)) continue;
     seen.add(entry.url);
     fetch(entry.url, {

@@ -1,114 +1,56 @@
 /* Focal assessment screen: sending queued operations to the server in order, one tab at a time,
- * and what each answer means (retry, renew, conflict: docs/api.md).
+ * and what the page says of each answer (retry, renew, conflict: docs/api.md).
+ *
+ * The sending and its rules (order, retries and their delays, renewed ids) are delivery.js's,
+ * which has no page of its own; this module gives it the browser's fetch, timers and Web Locks,
+ * the session's CSRF header, and the page's words for what happens.
  */
+import { Sender } from "./delivery.js";
 import { config, csrfToken } from "./page.js";
-import { finish, readQueue, refreshState, replaceEntry, showSaveState, store, sync, unsaved } from "./queue.js";
+import { answered, pending, refreshState, showSaveState, unsaved } from "./queue.js";
 
-let sending = false;
-let again = false;
-let attempt = 0;
-let retryTimer = null;
-
-export async function pump() {
-  if (sending) {
-    again = true;
-    return;
-  }
-  sending = true;
-  clearTimeout(retryTimer);
-  try {
-    const locks = navigator.locks;
-    if (locks) await locks.request("focal-outbox", sendAll);
-    else await sendAll();
-  } finally {
-    sending = false;
-  }
-  if (again) {
-    again = false;
-    pump();
-  }
+// Why an operation waits, in the assessor's words.
+function reason({ what, status, body }) {
+  if (status === null) return "no connection";
+  if (what === "login") return "logged out: log in again (in another tab) and they are sent";
+  if (what === "reload") return "the session changed: reload the page and they are sent";
+  if (body.code === "busy") return "the server is busy";
+  return `HTTP ${status}`;
 }
 
-async function sendAll() {
-  for (await sync(); readQueue().length > 0; await sync()) {
-    const entry = readQueue()[0];
-    showSaveState("saving", `saving… (${unsaved()})`);
-    let response;
-    try {
-      response = await fetch(entry.url, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json",
-          [config.csrfHeader]: csrfToken,
-        },
-        body: JSON.stringify(entry.op),
-      });
-    } catch {
-      response = null; // network failure: retry below
-    }
-    const body = response ? await response.json().catch(() => ({})) : {};
-    const what = outcome(response, body);
-    if (what === "saved") {
-      await finish(entry, body);
-      attempt = 0;
-    } else if (what === "renew") {
-      await renew(entry);
-    } else if (what === "conflict") {
-      await finish(entry, null);
-      reportConflict(entry, body, response.status);
+const sender = new Sender({
+  queue: pending,
+  fetch: (url, init) => fetch(url, init),
+  headers: { [config.csrfHeader]: csrfToken },
+  clock: {
+    setTimeout: (run, delay) => setTimeout(run, delay),
+    clearTimeout: (timer) => clearTimeout(timer),
+  },
+  locks: navigator.locks ?? null,
+  on: {
+    sending: () => showSaveState("saving", `saving… (${unsaved()})`),
+    saved: (entry, state) => answered(entry, state),
+    refused: async (entry, body, status) => {
+      answered(entry, null);
+      reportConflict(entry, body, status);
       await refreshState();
-    } else {
-      attempt += 1;
-      const delay = Math.min(30000, 1000 * 2 ** (attempt - 1));
-      const why = !response
-        ? "no connection"
-        : what === "login"
-          ? "logged out: log in again (in another tab) and they are sent"
-          : what === "reload"
-            ? "the session changed: reload the page and they are sent"
-          : body.code === "busy"
-            ? "the server is busy"
-            : `HTTP ${response.status}`;
-      showSaveState("failed", `${unsaved()}: ${why}; retrying in ${Math.round(delay / 1000)} s…`);
-      retryTimer = setTimeout(pump, delay);
-      return;
-    }
-  }
-  showSaveState("saved", "saved");
+    },
+    waiting: (why) => {
+      const seconds = Math.round(why.delay / 1000);
+      showSaveState("failed", `${unsaved()}: ${reason(why)}; retrying in ${seconds} s…`);
+    },
+    done: () => showSaveState("saved", "saved"),
+  },
+});
+
+/** Sends what is queued (main.js calls it when an operation is queued, the page comes back
+ * online or opens the outbox). */
+export function pump() {
+  return sender.pump();
 }
 
-// What an answer means for the operation (codes: docs/api.md):
-//   saved    applied (or applied before: same op_id)
-//   retry    not applied, may be sent again as it is: no connection, 5xx and 503 `busy`,
-//            408, 429
-//   login    not applied until the user logs in again (401) or the session's token works (403)
-//   reload   400 for a stale CSRF token: kept until the page is reloaded with the new one
-//   renew    409 `op_id_reused`: the id is taken; the same operation goes again with a new id
-//   conflict can never apply as it is (409 `stale_version`, `exact_mismatch`, `text_missing`,
-//            404, 422): dropped, and the user is told what and why
-function outcome(response, body) {
-  if (!response) return "retry";
-  if (response.ok) return "saved";
-  if (response.status >= 500 || [408, 429].includes(response.status)) return "retry";
-  if ([401, 403].includes(response.status)) return "login";
-  // The session's CSRF token changed (a log-in again, in this or another tab): the page's
-  // copy is stale until it is reloaded, and the operation waits in the outbox until then.
-  if (response.status === 400 && /CSRF/.test(body.error || "")) return "reload";
-  if (response.status === 409 && body.code === "op_id_reused") return "renew";
-  return "conflict";
-}
-
-async function renew(entry) {
-  const op = { ...entry.op, op_id: crypto.randomUUID() };
-  const fresh = { ...entry, id: op.op_id, op };
-  replaceEntry(entry, fresh);
-  await store(async (box) => {
-    await box.put(fresh);
-    await box.remove(entry.id);
-  });
-}
+/** Whether this tab is sending (or waiting for another tab to finish). */
+export const isSending = () => sender.sending;
 
 const CONFLICTS = {
   stale_version:
@@ -146,6 +88,4 @@ function reportConflict(entry, body, status) {
   }
   showSaveState("refused", "not saved: see the message above the text");
 }
-
-export const isSending = () => sending;
 

@@ -249,13 +249,32 @@ CHAR_POINTS = """(points) => {
 
 
 def wait_for(page: Page, expression: str, timeout: float = PATIENCE) -> None:
-    """Until the JavaScript `expression` is true in the page, polled from Python.
+    """Until the JavaScript `expression` is true in the page, polled from Python; it may
+    `await` (e.g. `screen_module`).
 
     Not `page.wait_for_function`: Playwright evaluates its predicate with `eval` inside the
     page, which the app's Content-Security-Policy forbids (as it should); `page.evaluate` is
     run by the browser's debugging protocol, outside the policy.
     """
-    wait_until(lambda: page.evaluate(f"() => Boolean({expression})"), timeout, expression, 0.02)
+    predicate = f"async () => Boolean({expression})"
+    wait_until(lambda: page.evaluate(predicate), timeout, expression, 0.02)
+
+
+# JavaScript: true once the assessment screen's outbox is open and what it held is queued
+# (`data-outbox` on body, set by static/assess/main.js: "opening" once its modules have run).
+OUTBOX_OPEN = "document.body.dataset.outbox === 'open'"
+
+
+def screen_module(name: str) -> str:
+    """JavaScript, inside an async function (`wait_for`, `page.evaluate("async () => ...")`):
+    the assessment screen's ES module `name` (static/assess/), the very instance the page runs.
+
+    The page keeps no global for tests (docs/architecture.md: no shared global); `import()` of
+    the URL the page's own imports resolve to (beside its entry, main.js) gives the module the
+    page evaluated, never a second copy.
+    """
+    main = "document.querySelector('script[type=module][src$=\"/assess/main.js\"]').src"
+    return f"(await import(new URL({name!r}, {main})))"
 
 
 class Browse:
@@ -288,7 +307,7 @@ class Browse:
         The page turns a selection into a highlight and clears it; a capture listener on
         window runs before the page's own listener on document, so it still sees it.
         """
-        wait_for(page, "window.focal !== undefined")
+        wait_for(page, "document.body.dataset.outbox !== undefined")
         page.evaluate(
             """() => window.addEventListener("mouseup", () => {
                 const s = getSelection();
@@ -307,7 +326,7 @@ class Browse:
         """
         wait_for(
             page,
-            "window.focal.outboxReady && window.focal.pendingCount() === 0"
+            f"{OUTBOX_OPEN} && {screen_module('queue.js')}.readQueue().length === 0"
             " && document.getElementById('save-state').dataset.state === 'saved'",
         )
 

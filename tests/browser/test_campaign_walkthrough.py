@@ -29,7 +29,7 @@ from .campaign_steps import (
     upload_runs,
     upload_topics,
 )
-from .conftest import wait_for
+from .conftest import OUTBOX_OPEN, screen_module, wait_for
 from .test_outbox import Unreachable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -92,7 +92,8 @@ def close_the_tab_with_an_operation_unsent(assessor: Assessor, campaign: Campaig
     # What an earlier page left in the shared outbox (an operation sent with keepalive as the
     # page was left, whose removal from IndexedDB did not finish) is replayed by this page; it
     # is idempotent, but let it be answered first, so that only the new highlight waits.
-    wait_for(page, "window.focal.outboxReady && window.focal.pendingCount() === 0")
+    queue = screen_module("queue.js")
+    wait_for(page, f"{OUTBOX_OPEN} && {queue}.readQueue().length === 0")
     server = Unreachable(campaign.app.wsgi_app)
     campaign.app.wsgi_app = server
     server.down = True

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from .conftest import wait_for
+from .conftest import OUTBOX_OPEN, screen_module, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 P1, P3 = "/article[1]/bdy[1]/p[1]", "/article[1]/bdy[1]/p[3]"
+QUEUE = screen_module("queue.js")  # the page's queue: readQueue(), localState()
 
 
 def units(text: str) -> int:
@@ -47,7 +48,7 @@ class Unreachable:
 def highlight_while_unreachable(ui: Any, page: Page) -> tuple[Unreachable, list[int]]:
     """Take the server's operations endpoint down, then highlight "starts the staff," in the
     astral article; returns the switch and the [start, end) the server must end up with."""
-    wait_for(page, "window.focal.outboxReady")
+    wait_for(page, OUTBOX_OPEN)
     server = Unreachable(ui.site.app.wsgi_app)
     ui.site.app.wsgi_app = server
     server.down = True
@@ -104,7 +105,7 @@ def test_an_article_tab_shows_what_my_topics_sent(ui: Any) -> None:
     another tab, that the operation it holds was saved."""
     page = ui.log_in("alice")
     ui.open_article(page, "alice", "astral")
-    wait_for(page, "window.focal.outboxReady")
+    wait_for(page, OUTBOX_OPEN)
     page.route("**/ops", lambda route: route.abort())  # this tab's requests fail
     document = ui.site.document("astral")
     p1 = document.text[slice(*document.span(P1))]
@@ -113,10 +114,10 @@ def test_an_article_tab_shows_what_my_topics_sent(ui: Any) -> None:
     topics = page.context.new_page()
     topics.goto(f"{ui.site.url}/topics")
     expect(topics.locator("#assignments tbody tr").first).to_contain_text("1 / ")
-    wait_for(page, "window.focal.pendingCount() === 0")
+    wait_for(page, f"{QUEUE}.readQueue().length === 0")
     start = document.span(P1)[0] + len("Clef ")
     end = document.span(P1)[0] + p1.index(" then")
-    assert page.evaluate("window.focal.localState().passages") == [[start, end]]
+    assert page.evaluate(f"async () => {QUEUE}.localState().passages") == [[start, end]]
     assert page.locator("#other-tab").is_visible()
 
 
@@ -170,7 +171,7 @@ def test_a_real_conflict_is_told_plainly_and_not_retried(ui: Any) -> None:
     text = conflict.inner_text()
     assert "was not saved" in text and "Reload the page" in text and "text" in text
     assert "highlight of “🎵”" in text  # says which highlight
-    wait_for(page, "window.focal.pendingCount() === 0")
+    wait_for(page, f"{QUEUE}.readQueue().length === 0")
     assert len(sent) == 1  # dropped, not retried
     assert ui.stored_state(page, "alice", "astral")["status"] == "unjudged"
     assert page.evaluate('[...(CSS.highlights.get("focal-passage") || [])].length') == 0
@@ -183,15 +184,15 @@ def test_a_second_tab_on_the_same_article_follows_the_first(ui: Any) -> None:
     ui.open_article(first, "alice", "astral")
     second = first.context.new_page()
     ui.open_article(second, "alice", "astral")
-    wait_for(second, "window.focal.outboxReady")
+    wait_for(second, OUTBOX_OPEN)
     document = ui.site.document("astral")
     p1 = document.text[slice(*document.span(P1))]
     ui.drag_select(first, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
     ui.wait_saved(first)
     start = document.span(P1)[0] + len("Clef ")
     end = document.span(P1)[0] + p1.index(" then")
-    wait_for(second, f"window.focal.localState().passages[0]?.[1] === {end}")
-    assert second.evaluate("window.focal.localState().passages") == [[start, end]]
+    wait_for(second, f"{QUEUE}.localState().passages[0]?.[1] === {end}")
+    assert second.evaluate(f"async () => {QUEUE}.localState().passages") == [[start, end]]
     assert second.locator("#other-tab").is_visible()
     painted = second.evaluate('[...CSS.highlights.get("focal-passage")].map((r) => r.toString())')
     assert painted == [document.text[start:end]]
@@ -200,7 +201,7 @@ def test_a_second_tab_on_the_same_article_follows_the_first(ui: Any) -> None:
 def test_a_stale_session_token_keeps_the_operation_until_the_page_is_reloaded(ui: Any) -> None:
     page = ui.log_in("alice")
     ui.open_article(page, "alice", "astral")
-    wait_for(page, "window.focal.outboxReady")
+    wait_for(page, OUTBOX_OPEN)
     sent: list[dict[str, Any]] = []
 
     def stale(route: Route) -> None:
@@ -214,9 +215,8 @@ def test_a_stale_session_token_keeps_the_operation_until_the_page_is_reloaded(ui
     ui.drag_select(page, (P1, units("Clef ")), (P1, units(p1[: p1.index(" then")])))
     wait_for(page, "document.getElementById('save-state').dataset.state === 'failed'")
     assert "reload the page" in page.locator("#save-state").inner_text()
-    assert (
-        page.evaluate("window.focal.pendingCount()") == 1 and page.locator("#conflict").is_hidden()
-    )
+    assert page.evaluate(f"async () => {QUEUE}.readQueue().length") == 1
+    assert page.locator("#conflict").is_hidden()
     page.unroute("**/ops")
     page.reload()
     ui.ready(page)

@@ -21,7 +21,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from focal.evaluation.formats._source import collector_paused
+from focal.evaluation.formats.source import collector_paused
 from focal.pooling.records import (
     FUSED_ROUND,
     Pool,

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from focal.assessor.cli.main import main
-from focal.evaluation.cli.eval.elements import element_values
 from focal.evaluation.measures.elements.topic import ElementOptions
+from focal.evaluation.running.elements import element_values
 from focal.reliability.api import study_setup
 
 DEMO = Path(__file__).resolve().parents[2] / "demo"

@@ -28,24 +28,20 @@ def profile_command(name: str, profile: str | None) -> None:
     PROFILE is a shipped profile, or `auto` to detect one from each document's root element.
     Without PROFILE, prints the current choice and the profiles there are.
     """
-    from sqlalchemy import select
-
-    from focal.assessor.campaign.errors import CampaignError
     from focal.assessor.campaign.setup.profiles import (
+        display_profile_of,
         profile_names,
         set_display_profile,
         shipped_profiles,
     )
-    from focal.assessor.store.models import Collection
 
+    if profile is not None:
+        with transaction() as session:
+            set_display_profile(session, name, None if profile == AUTO else profile)
+        click.echo(f"{name}: display profile {profile}")
+        return
     with transaction() as session:
-        if profile is None:
-            row = session.scalars(select(Collection).where(Collection.name == name)).first()
-            if row is None:
-                raise CampaignError(f"no collection named {name!r}")
-            click.echo(f"{name}: {row.display_profile or AUTO}")
-            for known in profile_names():
-                click.echo(f"  {known:12} {shipped_profiles()[known].description}")
-            return
-        set_display_profile(session, name, None if profile == AUTO else profile)
-    click.echo(f"{name}: display profile {profile}")
+        chosen = display_profile_of(session, name)
+    click.echo(f"{name}: {chosen or AUTO}")
+    for known in profile_names():
+        click.echo(f"  {known:12} {shipped_profiles()[known].description}")

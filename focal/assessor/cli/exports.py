@@ -1,5 +1,6 @@
-"""`focal export-qrels`: judgements as FOL, element or TREC qrels (`campaign.qrels_export`),
-and with `--notes FILE` the assessors' flags and notes beside them (`campaign.notes_export`)."""
+"""`focal export-qrels`: judgements as FOL, element or TREC qrels (`campaign.results.exporting`,
+which the organiser's Export page calls too), and with `--notes FILE` the assessors' flags and
+notes beside them (`campaign.results.notes_export`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from focal.assessor.cli.support import CommandError, friendly_errors, transaction
+from focal.assessor.cli.support import friendly_errors, transaction
 
 
 @click.command("export-qrels")
@@ -90,60 +91,28 @@ def export_qrels(
 ) -> None:
     """Write every judged article as qrels: FOL (default; not relevant ones as 0 lines),
     per-element relevance (tab-separated or INEX XML), or TREC article qrels."""
-    from focal.assessor.campaign.results.notes_export import notes_text
-    from focal.assessor.campaign.results.qrels_assessors import qrels_with_assessors_text
-    from focal.assessor.campaign.results.qrels_export import (
-        ExportError,
-        collect_qrels,
-        export_text,
-        qrels_text,
+    from focal.assessor.campaign.results.exporting import (
+        ExportRequest,
+        export_qrels,
+        parse_choices,
     )
+    from focal.assessor.campaign.results.notes_export import notes_text
     from focal.evaluation.output.files import atomic_write
 
-    chosen = _choices(choices)
+    wanted = ExportRequest(
+        format=format_,
+        topic=topic,
+        assessor=assessor,
+        choices=parse_choices(choices),
+        with_assessors=with_assessors,
+        adjudicated=adjudicated,
+        xml=xml,
+        offset_unit=offset_unit,
+        graded=graded,
+        all_elements=all_elements,
+    )
     with transaction() as session:
-        if adjudicated:
-            from focal.assessor.campaign.results.gold_qrels import adjudicated_qrels
-
-            if (format_, offset_unit, assessor, chosen, with_assessors) != (
-                "fol",
-                "codepoint",
-                None,
-                {},
-                False,
-            ):
-                raise ExportError(
-                    "--adjudicated writes FOL qrels in code points: it takes no --format, "
-                    "--offset-unit, --assessor, --choose or --with-assessors"
-                )
-            text = qrels_text(adjudicated_qrels(session, topic))
-        elif with_assessors:
-            if (format_, offset_unit, assessor, chosen) != ("fol", "codepoint", None, {}):
-                raise ExportError(
-                    "--with-assessors writes every assessor's FOL qrels in code points: "
-                    "it takes no --format, --offset-unit, --assessor or --choose"
-                )
-            text = qrels_with_assessors_text(session, topic)
-        elif (format_, offset_unit, xml, graded, all_elements) == (
-            "fol",
-            "codepoint",
-            False,
-            False,
-            False,
-        ):
-            text = qrels_text(collect_qrels(session, topic, assessor, chosen))
-        else:  # other formats, offset units and element options
-            text = export_text(
-                session,
-                format_=format_,
-                topic=topic,
-                assessor=assessor,
-                xml=xml,
-                offset_unit=offset_unit,
-                graded=graded,
-                all_elements=all_elements,
-                choices=chosen,
-            )
+        text = export_qrels(session, wanted)
         notes = None if notes_file is None else notes_text(session, topic, assessor, raw=raw_cells)
     if notes_file is not None and notes is not None:
         atomic_write(notes_file, notes)
@@ -151,14 +120,3 @@ def export_qrels(
         sys.stdout.write(text)
     else:
         atomic_write(output, text)
-
-
-def _choices(values: tuple[str, ...]) -> dict[str, str]:
-    """`--choose TOPIC=NAME` options as topic -> assessor (a usage error names a bad one)."""
-    chosen: dict[str, str] = {}
-    for value in values:
-        topic, equals, name = value.partition("=")
-        if not equals or not topic or not name:
-            raise CommandError(f"--choose: expected TOPIC=NAME, found {value!r}")
-        chosen[topic] = name
-    return chosen

@@ -30,18 +30,14 @@ def import_group() -> None:
 @friendly_errors
 def import_collection_command(directory: Path, name: str | None, profile: str | None) -> None:
     """Import every *.xml file of DIRECTORY (all or nothing)."""
-    from sqlalchemy import select
-
     from focal.assessor.campaign.setup.importing import import_collection
-    from focal.assessor.store.models import Collection
 
     with transaction() as session:
-        count = import_collection(session, directory, name, profile)
-        chosen = select(Collection.display_profile).where(
-            Collection.name == (name or directory.resolve().name)
-        )
-        shown = session.scalar(chosen) or "detected per document"
-    click.echo(f"imported {count} documents from {directory} (display profile: {shown})")
+        imported = import_collection(session, directory, name, profile)
+    shown = imported.display_profile or "detected per document"
+    click.echo(
+        f"imported {imported.documents} documents from {directory} (display profile: {shown})"
+    )
 
 
 @import_group.command("topics")

@@ -136,14 +136,14 @@ def report(
     raw_cells: bool,
 ) -> None:
     """Assessment analytics: times (Table III), passages, BEPs, specificity, pooling rounds."""
+    from focal.assessor.campaign.people import roster
     from focal.assessor.campaign.people.users import find_user
     from focal.assessor.campaign.results.report.assessment_report import build_report
-    from focal.assessor.store.models import Topic
 
     with transaction() as session:
         if assessor is not None:
             find_user(session, assessor)
-        if topic is not None and session.get(Topic, topic) is None:
+        if topic is not None and not roster.has_topic(session, topic):
             raise LookupError(f"no topic {topic!r}")
         result = build_report(session, topic, assessor, idle)
     if output_format == "tsv":

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from sqlalchemy import select
 
+from focal.assessor.campaign.people import roster
 from focal.assessor.campaign.people.users import (
     add_user,
     assign_topic,
@@ -27,7 +27,7 @@ from focal.assessor.campaign.people.users import (
 )
 from focal.assessor.cli import support
 from focal.assessor.cli.support import friendly_errors, transaction
-from focal.assessor.store.models import ROLES, User
+from focal.assessor.store.models import ROLES
 
 
 @click.group("users")
@@ -75,7 +75,6 @@ def token_command(name: str, expires: str | None) -> None:
     lifetime = parse_lifetime(expires or str(app.config["TOKEN_LIFETIME"]))
     with transaction(app) as session:
         token = issue_token(session, find_user(session, name), lifetime)
-        session.flush()
         record = token_record(session, token)
         until = (
             "never expires"
@@ -127,7 +126,7 @@ def enable_command(name: str) -> None:
 def list_users_command() -> None:
     """List users with their roles (and `disabled` for a disabled user)."""
     with transaction() as session:
-        for user in session.scalars(select(User).order_by(User.name)):
+        for user in roster.users(session):
             state = "\tdisabled" if user.disabled_at is not None else ""
             click.echo(f"{user.name}\t{user.role}{state}")
 

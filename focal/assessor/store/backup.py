@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import URL
+
+from focal.evaluation.output.files import replacing
 
 SHM_DMS_BYTE = 128
 
@@ -31,16 +34,22 @@ def sqlite_path(engine: Engine) -> Path:
 
 
 def backup_sqlite(engine: Engine, target: Path) -> None:
-    """Copy the engine's database into `target` (a new file), consistently, while it is in use."""
+    """Copy the engine's database into `target` (a new file), consistently, while it is in use.
+
+    The copy is written beside `target` and renamed once complete
+    (`focal.evaluation.output.files.replacing`): `target` appears whole or not at all, and a
+    failed copy leaves nothing behind. It is readable by its owner only (mode 0600), since it
+    holds every account's password hash and token digests.
+    """
     source = sqlite_path(engine)
     if target.exists():
         raise BackupError(f"{target} exists already (a backup never overwrites a file)")
-    partial = target.with_name(target.name + ".partial")
-    with sqlite3.connect(source) as live, sqlite3.connect(partial) as copy:
+    with (
+        replacing(target, private=True) as temporary,
+        closing(sqlite3.connect(source)) as live,
+        closing(sqlite3.connect(temporary)) as copy,
+    ):
         live.backup(copy)
-    copy.close()
-    live.close()
-    partial.replace(target)
 
 
 def in_use(database: Path) -> bool:

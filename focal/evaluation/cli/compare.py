@@ -1,9 +1,10 @@
 """`focal compare`: significance tests between every pair of runs (spec section 8).
 
-The runs are evaluated exactly as `focal eval` evaluates them (`cli.eval.workers.evaluate_files`),
-or per-topic values are read from `focal eval -q --format tsv` output (`--scores`; both in
-`cli.evaluating.per_topic`); then one measure's values are paired by topic and every pair i < j
-is tested and corrected.
+The options are read into `running.options.CompareOptions`, whose `checked` refuses those that
+cannot go together; the runs are evaluated exactly as `focal eval` evaluates them, or per-topic
+values are read from `focal eval -q --format tsv` output (`--scores`; both in
+`running.per_topic`); then one measure's values are paired by topic and every pair i < j is
+tested and corrected, and this module writes the result.
 
 `focal compare agreement ...` is a second form. Click cannot give a group both its own
 positional arguments (QRELS RUN...) and sub-commands, so `compare` is one command whose
@@ -13,26 +14,23 @@ usage and errors are then the sub-command's own.
 
 from __future__ import annotations
 
-import secrets
 import sys
 from typing import Any, NoReturn
 
 import click
 
 from focal.evaluation.cli.compare_report import FORMATS, WRITERS, write_agreement, write_curve
-from focal.evaluation.cli.eval.per_topic import evaluated_values, scores_values
 from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.registry.declarations import TASKS, topic_rows
-from focal.evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
-from focal.evaluation.processes import usable_cpus
+from focal.evaluation.running.options import CompareOptions, EvalOptions, OptionError
+from focal.evaluation.running.per_topic import evaluated_values, scores_values
 from focal.evaluation.statistics.significance.corrections import CORRECTIONS
 from focal.evaluation.statistics.significance.effects import CI_METHODS, Effects, effect_sizes
 from focal.evaluation.statistics.significance.pairing import PairedScores, pair_by_topic
-from focal.evaluation.statistics.significance.pairwise import TESTS, Comparison, compare
+from focal.evaluation.statistics.significance.pairwise import TESTS, Comparison
 from focal.evaluation.statistics.significance.results import ALTERNATIVES
 
-DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "articles": "MAP", "elements": "MAep"}
-DEFAULT_MEASURES.update(dict.fromkeys(("ric", "bic", "t2i"), "AgP"))
+Values = dict[str, dict[str, Any]]  # run -> topic -> value
 
 
 def fail(message: str, command: str = "focal compare") -> NoReturn:
@@ -72,22 +70,18 @@ def test_options(function: Any) -> Any:
     return function
 
 
-def run_comparison(paired: PairedScores, settings: dict[str, Any]) -> Comparison:
+def run_comparison(paired: PairedScores, options: CompareOptions) -> Comparison:
     try:
-        return compare(
-            paired, settings["test"], settings["alternative"], settings["correction"],
-            settings["alpha"], settings["samples"], settings["seed"],
-            settings["bootstrap_p"] == "plus-one",
-        )  # fmt: skip
+        return options.tested(paired)
     except ValueError as error:
         raise click.UsageError(str(error)) from error
 
 
-def comparison_effects(
-    comparison: Comparison, confidence: float, method: str, settings: dict[str, Any]
-) -> Effects:
+def comparison_effects(comparison: Comparison, options: CompareOptions) -> Effects:
     """The intervals and effect sizes printed beside the p-values (bootstrap: --samples, --seed)."""
-    return effect_sizes(comparison, confidence, method, settings["samples"], settings["seed"])
+    return effect_sizes(
+        comparison, options.confidence, options.ci_method, options.samples, options.seed
+    )
 
 
 class CompareCommand(click.Command):
@@ -167,57 +161,22 @@ def compare_command(
     d_z, Hedges' g and Sakai's ES_E; tsv and json carry the same.
     `focal compare agreement --help`: the agreement of two sets of significant pairs.
     """
-    measure = settings.pop("measure")
     if scores_paths and files:
         raise click.UsageError("give --scores FILE... or QRELS RUN..., not both")
     if not scores_paths and len(files) < 3:
         raise click.UsageError("give QRELS and at least two RUN files (or --scores FILE...)")
-    if curve_path and settings["test"] != "sakai":
-        raise click.UsageError("--curve is the ASL curve of --test sakai")
-    if plot_path and not plot_path.lower().endswith(PLOT_SUFFIXES):
-        raise click.UsageError(f"--plot FILE must end in {' or '.join(PLOT_SUFFIXES)}")
-    if task != "elements" and (collection_dir or quant != "generalised"):
-        raise click.UsageError("--quant and --collection are for --task elements")
-    if settings["seed"] is None:
-        settings["seed"] = secrets.randbelow(2**31)
-    evaluation = {"complete": settings["complete"], "beta": beta, "n": bep_window, "irr": irr}
-    evaluation["strict"] = strict
-    try:
-        if scores_paths:
-            measure, values = scores_values(scores_paths, measure)
-            topics = None
-        else:
-            measure = measure or DEFAULT_MEASURES[task]
-            jobs = jobs or usable_cpus()
-            if task == "elements":
-                from focal.evaluation.cli.eval.elements import compared_values
-
-                values, qrels_topics = compared_values(
-                    files[0], files[1:], measure, quant, collection_dir, jobs
-                )
-            elif task != "articles" and measure not in topic_rows(task):
-                fail(f"task {task} has no per-topic measure {measure} (-m)")
-            else:
-                values, qrels_topics = evaluated_values(
-                    files[0], files[1:], task, measure, evaluation, jobs
-                )
-            topics = qrels_topics
-        paired = pair_by_topic(values, settings["complete"], topics)
-    except FormatError as error:
-        fail(str(error))
-    except ValueError as error:  # no topic in common, an unknown article measure
-        fail(f"{', '.join(scores_paths or files[1:])}: {error}")
-    comparison = run_comparison(paired, settings)
-    effects = comparison_effects(comparison, confidence, ci_method, settings)
-    click.echo(f"{measure}: {paired.description}", err=True)
-    every = (*paired.topics, *paired.dropped)
-    for run in paired.runs:
-        missed = sum(1 for topic in every if topic not in values[run])
-        click.echo(f"{run}: answered {len(every) - missed} of {len(every)} topics", err=True)
-    if settings["test"] == "tukey" and settings["correction"] != "none":
-        click.echo("Tukey's HSD already controls the family-wise error; corrected again", err=True)
-    if settings["test"] in ("randomisation", "bootstrap", "sakai") or ci_method == "bootstrap":
-        click.echo(f"resampling seed {settings['seed']}, {settings['samples']} samples", err=True)
+    evaluation = EvalOptions(
+        task, beta=beta, n=bep_window, irr=irr, strict=strict, quant=quant,
+        collection=collection_dir, jobs=jobs,
+    )  # fmt: skip
+    options = CompareOptions(
+        evaluation, scores=scores_paths, output_format=output_format, confidence=confidence,
+        ci_method=ci_method, plot=plot_path, curve=curve_path, **settings,
+    ).checked().seeded()  # fmt: skip
+    measure, values, paired = paired_values(options, files)
+    comparison = run_comparison(paired, options)
+    effects = comparison_effects(comparison, options)
+    write_notes(options, measure, paired, values)
     WRITERS[output_format](comparison, effects, measure, sys.stdout)
     if plot_path:
         from focal.evaluation.statistics.significance.heatmap import plot_heatmap
@@ -227,6 +186,47 @@ def compare_command(
     if curve_path:
         write_curve(comparison, curve_path)
         click.echo(f"ASL curve written to {curve_path}", err=True)
+
+
+def paired_values(
+    options: CompareOptions, files: tuple[str, ...]
+) -> tuple[str, Values, PairedScores]:
+    """(measure, run → topic → value, the values paired by topic) from --scores files or the
+    runs evaluated; a bad file or measure is one line on stderr and exit code 2."""
+    task = options.task
+    try:
+        if options.scores:
+            measure, values = scores_values(options.scores, options.measure)
+            topics = None
+        else:
+            measure = options.topic_measure
+            if task not in ("elements", "articles") and measure not in topic_rows(task):
+                fail(f"task {task} has no per-topic measure {measure} (-m)")
+            values, topics, notes = evaluated_values(files[0], files[1:], options)
+            for note in notes:
+                click.echo(note, err=True)
+        return measure, values, pair_by_topic(values, options.complete, topics)
+    except OptionError:
+        raise
+    except FormatError as error:
+        fail(str(error))
+    except ValueError as error:  # no topic in common, an unknown article measure
+        fail(f"{', '.join(options.scores or files[1:])}: {error}")
+
+
+def write_notes(
+    options: CompareOptions, measure: str, paired: PairedScores, values: Values
+) -> None:
+    """What stderr says: the pairing, the topics each run answered, the correction and seed."""
+    click.echo(f"{measure}: {paired.description}", err=True)
+    every = (*paired.topics, *paired.dropped)
+    for run in paired.runs:
+        missed = sum(1 for topic in every if topic not in values[run])
+        click.echo(f"{run}: answered {len(every) - missed} of {len(every)} topics", err=True)
+    if options.test == "tukey" and options.correction != "none":
+        click.echo("Tukey's HSD already controls the family-wise error; corrected again", err=True)
+    if options.test in ("randomisation", "bootstrap", "sakai") or options.ci_method == "bootstrap":
+        click.echo(f"resampling seed {options.seed}, {options.samples} samples", err=True)
 
 
 @click.command("agreement")
@@ -248,8 +248,7 @@ def agreement_command(
     from focal.evaluation.statistics.significance.measure_agreement import compare_agreement
 
     measures = (settings.pop("measure") or "").split(",")
-    if settings["seed"] is None:
-        settings["seed"] = secrets.randbelow(2**31)
+    options = CompareOptions(**settings).seeded()
     if len(scores_paths) == 2 and len(measures) == 1:
         sides = [((path,), measures[0] or None) for path in scores_paths]
     elif len(scores_paths) == 1 and len(measures) == 2:
@@ -260,8 +259,8 @@ def agreement_command(
     try:
         for paths, measure in sides:
             chosen, values = scores_values(paths, measure)
-            paired = pair_by_topic(values, settings["complete"])
-            comparisons.append(run_comparison(paired, settings))
+            paired = pair_by_topic(values, options.complete)
+            comparisons.append(run_comparison(paired, options))
             names.append(f"{paths[0]} {chosen}")
     except FormatError as error:
         fail(str(error), "focal compare agreement")

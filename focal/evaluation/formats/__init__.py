@@ -4,6 +4,8 @@ Public API: `read_qrels`, `write_qrels`, `read_run`, `write_run`, `read_run_colu
 per-topic numpy columns: `RunColumns`, `TopicColumns`), `read_topics`, `parse_submission`,
 `to_fol`, the records (`Judgement`, `Qrels`, `Result`, `Run`, `Topic`) and
 `FormatError`/`FormatWarning`. See docs/formats.md for what is accepted and what is refused.
+Every file is read once through `formats.source` (`read_bytes`, `decode_lines`,
+`check_regular_file`), the public way for the rest of Focal too; its lines are split only here.
 """
 
 import importlib

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import decode_lines, read_bytes
+from focal.evaluation.formats.source import decode_lines, read_bytes
 
 HEADER = ("run_id", "measure", "topic", "value")
 AGGREGATE = "all"

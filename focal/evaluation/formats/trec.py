@@ -29,14 +29,14 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import (
+from focal.evaluation.formats.arrow import binary_array, to_numpy
+from focal.evaluation.formats.source import (
     UTF8_BOM,
     check_regular_file,
     collector_paused,
     columnar_source,
     read_bytes,
 )
-from focal.evaluation.formats.arrow import binary_array, to_numpy
 
 CSV_PARSE = pa_csv.ParseOptions(delimiter=" ", quote_char=False)  # one space between fields
 SPECIAL = b"#\t\r"  # bytes that send a file to the line reader (comments, other whitespace)
@@ -151,15 +151,15 @@ def _read_qrels_lines(data: bytes, name: str) -> TrecQrels:
             try:
                 grade = int(words[3])
             except ValueError:
-                message = f"expected an integer grade, found {_show(words[3])}"
+                message = f"expected an integer grade, found {shown(words[3])}"
                 raise FormatError(name, number, message) from None
             if not -(2**63) <= grade < 2**63:
-                message = f"expected a grade within 64 bits, found {_show(words[3])}"
+                message = f"expected a grade within 64 bits, found {shown(words[3])}"
                 raise FormatError(name, number, message)
             pair = (words[0], words[2])
             if pair in seen_at:
                 raise DuplicateDocument(
-                    name, number, f"document {_show(words[2])} of topic {_show(words[0])} is "
+                    name, number, f"document {shown(words[2])} of topic {shown(words[0])} is "
                     f"judged twice (also line {seen_at[pair]}); trec_eval refuses duplicates",
                 )  # fmt: skip
             seen_at[pair] = number
@@ -291,13 +291,13 @@ def _read_lines(data: bytes, name: str) -> TrecRun:
             try:
                 scores.append(float(words[4]))
             except ValueError:
-                message = f"expected a numeric score, found {_show(words[4])}"
+                message = f"expected a numeric score, found {shown(words[4])}"
                 raise FormatError(name, number, message) from None
             pair = (words[0], words[2])
             if pair in first:
                 raise DuplicateDocument(
-                    name, number, f"document {_show(words[2])} appears twice in topic "
-                    f"{_show(words[0])} (also line {first[pair]}); trec_eval refuses duplicate "
+                    name, number, f"document {shown(words[2])} appears twice in topic "
+                    f"{shown(words[0])} (also line {first[pair]}); trec_eval refuses duplicate "
                     "documents in a topic",
                 )  # fmt: skip
             first[pair] = number
@@ -318,5 +318,7 @@ def text_field(token: bytes, name: str, line: int, what: str) -> str:
         raise FormatError(name, line, f"expected a UTF-8 {what}, found {token!r}") from None
 
 
-def _show(token: bytes) -> str:
+def shown(token: bytes) -> str:
+    """A field as an error message quotes it: its text in quotes, bytes that are not UTF-8
+    replaced."""
     return repr(token.decode(errors="replace"))

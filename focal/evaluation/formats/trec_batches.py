@@ -20,7 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from focal.evaluation.formats._source import columnar_source
+from focal.evaluation.formats.source import columnar_source
 from focal.evaluation.formats.trec import (
     CSV_PARSE,
     RUN_COLUMNS,

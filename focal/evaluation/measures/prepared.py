@@ -11,7 +11,8 @@ by topic, another task), once, under a lock, as runs may be evaluated on threads
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from focal.evaluation.formats.fol.qrels_fast import QrelsColumns, judgements_of
 from focal.evaluation.formats.records import Judgement
@@ -19,6 +20,7 @@ from focal.evaluation.measures.articles import topic as articles
 from focal.evaluation.measures.passages.text import RelevantText
 
 Qrels = Mapping[str, Mapping[str, Judgement]]
+Derived = TypeVar("Derived")
 
 
 class PreparedQrels:
@@ -33,15 +35,28 @@ class PreparedQrels:
         self._text: dict[str, RelevantText] = {}
         self._articles: dict[str, articles.ArticleJudgements] = {}
         self._totals: tuple[int, int] | None = None
+        self._derived: dict[str, Any] = {}
+        self._deriving = threading.Lock()
 
     def __getstate__(self) -> dict[str, object]:
         """What a spawned worker process unpickles (`focal.evaluation.processes`): everything
-        indexed so far, without the lock, which each process makes anew."""
-        return {name: value for name, value in vars(self).items() if name != "_building"}
+        indexed so far, without the locks, which each process makes anew."""
+        locks = ("_building", "_deriving")
+        return {name: value for name, value in vars(self).items() if name not in locks}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         vars(self).update(state)
-        self._building = threading.Lock()
+        self._building, self._deriving = threading.Lock(), threading.Lock()
+
+    def derived(self, name: str, build: Callable[[PreparedQrels], Derived]) -> Derived:
+        """What `build` makes of these qrels (an engine's index of them), built once, under a
+        lock, and kept here: an index travels with its qrels, to threads and workers, rather
+        than in a table of some module that every evaluation of the process would share."""
+        with self._deriving:
+            if name not in self._derived:
+                self._derived[name] = build(self)
+            found: Derived = self._derived[name]
+            return found
 
     @property
     def qrels(self) -> Qrels:

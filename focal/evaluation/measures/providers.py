@@ -9,9 +9,10 @@ a whole run at once. `choose` returns the capable engines of a call, preferred f
 - thorough, ric, bic, t2i: topic by topic;
 - articles: Focal's article measures topic by topic (`engines.article_topics`) when every name is
   one of Focal's (`names.claims`) and the qrels, layout and switches are Focal's, else
-  trec_eval's measures of the whole run (`trec_eval.engine.run`). So `nDCG@10` means Focal's nDCG
-  (gain: the relevant fraction) in the first case and trec_eval's ndcg_cut.10 (gain: the grade)
-  in the second, as the vocabulary a name is read in says;
+  trec_eval's measures of the whole run (`trec_eval.engine.run`). A name means one measure
+  whichever engine serves it: `nDCG@10` is trec_eval's ndcg_cut.10 (gain: the grade) and so goes
+  the second way; Focal's nDCG (gain: the relevant fraction) is `nDCG(gain=fraction)@10`, which
+  only the first computes (on FOL qrels);
 - elements: element measures (`engines.element_topics`).
 """
 

@@ -17,14 +17,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import read_bytes
 from focal.evaluation.formats.convert import Collection
 from focal.evaluation.formats.elements.qrels import (
     ElementQrels,
     read_element_qrels,
 )
 from focal.evaluation.formats.exports import ArticleElements
-from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.formats.fol.qrels import is_fol_qrels, read_qrels
 from focal.evaluation.formats.records import Judgement, Qrels
 from focal.evaluation.relevance.element_export import article_elements
 
@@ -79,15 +78,6 @@ def derive_element_qrels(path: str | Path, collection: Collection) -> ElementQre
         for record in exported.elements:
             elements.add(record.as_judgement(judgement.line))
     return elements
-
-
-def is_fol_qrels(path: str | Path) -> bool:
-    """Whether the first non-blank line looks like FOL qrels (`topic Q0 article ...`)."""
-    for line in read_bytes(path).split(b"\n"):
-        fields = line.split()
-        if fields:
-            return len(fields) >= 5 and fields[1] == b"Q0"
-    return False
 
 
 def load_element_qrels(path: str | Path, collection: Collection | None) -> ElementQrels:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -158,14 +157,12 @@ def test_importing_twice_for_one_assessor_is_refused(
 
 @pytest.mark.slow
 def test_round_trip_of_the_real_inex_2010_qrels(app: Flask, inex2010: Path) -> None:
-    """Import then export: same records, passages sorted and merged, trailing spaces gone."""
+    """Import then export: same records, passages sorted and merged, trailing spaces gone (how
+    long both take is benchmarks/qrels_import.py's question)."""
     source = inex2010 / "inex2010.qrels"
-    began = time.perf_counter()
     with db.session_scope(app) as session:
         summary = import_qrels(session, source, "inex2010")
-    elapsed = time.perf_counter() - began
     assert (summary.judgements, summary.relevant, summary.topics) == (39031, 5471, 52)
-    assert elapsed < 60, f"importing 39,031 lines took {elapsed:.1f} s"
     with db.session_scope(app) as session:
         exported = qrels_text(collect_qrels(session, assessor="inex2010"))
     out = app.instance_path + "/roundtrip.qrels"

@@ -8,7 +8,6 @@ browser tests repeat the check in Chromium's own HTML parser.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import lxml.html
@@ -129,10 +128,10 @@ def test_random_trees_render_verbatim(root: etree._Element) -> None:
     assert_verbatim(etree.tostring(root, encoding="utf-8"))
 
 
-def test_hamlet_renders_quickly(shared_collections: Path) -> None:
+def test_hamlet_renders_whole(shared_collections: Path) -> None:
+    """The largest shared article, all of it (how long it takes is benchmarks/assessor_render.py's
+    question, not a test's: a shared machine's timings would make it fail at random)."""
     hamlet = shared_collections / "shakespeare" / "hamlet.xml"
-    started = time.perf_counter()
-    _html, document = render_document(hamlet)
-    elapsed = time.perf_counter() - started
+    html, document = render_document(hamlet)
     assert len(document.text) > 200_000
-    assert elapsed < 2.0, f"rendering Hamlet took {elapsed:.2f} s"
+    assert "".join(read_page(str(html)).pieces) == document.text

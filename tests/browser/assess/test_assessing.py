@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 
-from ..conftest import wait_for
+from ..conftest import screen_module, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -39,10 +39,13 @@ def squeeze(text: str) -> str:
 def passages_painted(page: Page) -> list[list[int]]:
     """The offsets of the ranges in the page's passage highlight, sorted."""
     found: list[list[int]] = page.evaluate(
-        """() => [...(CSS.highlights.get("focal-passage") || [])]
-            .map((range) => window.focal.index.offsetsOf(range))
-            .map((o) => [o.start, o.end])
-            .sort((a, b) => a[0] - b[0])"""
+        f"""async () => {{
+            const {{ index }} = {screen_module("text-index.js")};
+            return [...(CSS.highlights.get("focal-passage") || [])]
+                .map((range) => index.offsetsOf(range))
+                .map((o) => [o.start, o.end])
+                .sort((a, b) => a[0] - b[0]);
+        }}"""
     )
     return found
 

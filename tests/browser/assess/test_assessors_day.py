@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from ..conftest import Browse, wait_for
+from ..conftest import OUTBOX_OPEN, Browse, wait_for
 from ..screenshots import screenshot
 from ..test_display_profiles import PLAY_XML, serve
 from .test_assessing import P1, P3, units
@@ -160,7 +160,7 @@ def test_continue_where_i_stopped_and_the_summary_after_the_last_article(ui: Any
     ui.open_article(page, "alice", last)
     done = page.locator("#next-link")
     assert done.inner_text().startswith("Done → summary")
-    wait_for(page, "window.focal.outboxReady")  # as a person, who reads before judging
+    wait_for(page, OUTBOX_OPEN)  # as a person, who reads before judging
     page.keyboard.press("x")
     page.wait_for_url("**/assignments/*?finished=1")
     summary = page.locator("#topic-summary")

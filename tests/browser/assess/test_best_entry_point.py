@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from ..conftest import screen_module
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 P1, P3 = "/article[1]/bdy[1]/p[1]", "/article[1]/bdy[1]/p[3]"
@@ -96,5 +98,6 @@ def test_entry_points_are_described_by_their_place_in_a_jats_article(
     path = "/article[1]/body[1]/p[1]/boxed-text[1]/p[2]"
     target = document.element(path)
     offset = next(o for o in range(target.start, target.end) if document.innermost(o) == target)
-    described = page.evaluate(f"window.focal.describePoint({offset})")
+    panel = screen_module("panel.js")
+    described = page.evaluate(f"async () => {panel}.describePoint({offset})")
     assert described == "paragraph 1, box 1, paragraph 2"

@@ -7,7 +7,6 @@ The oracle is the stored judgement (through the API) and Python's `Document.text
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -67,10 +66,9 @@ def test_a_play_of_200_000_characters(ui: Any) -> None:
     document = ui.site.document("play")
     assert len(document.text) > 200_000
     page = ui.log_in("alice")
-    began = time.monotonic()
+    # How long the page takes to open is benchmarks/assessor_render.py's question, not a test's.
     ui.open_article(page, "alice", "play")
     ui.wait_saved(page)
-    assert time.monotonic() - began < 10  # generous: a shared machine
     entries = page.locator("#outline .outline-go")
     assert entries.count() == 30  # five acts, 25 scenes
     assert entries.nth(0).inner_text() == "act 1: Act 1"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from ..conftest import screen_module
 from .test_assessing import P3, passages_painted, units
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -37,7 +38,7 @@ def test_not_relevant_then_undo_is_unjudged_again(ui: Any) -> None:
     assert judgement(ui.stored_state(page, "alice", "astral")) == UNJUDGED
     assert page.locator("#status-text").inner_text() == "not judged yet"
     assert page.evaluate("document.body.dataset.status") == "unjudged"
-    assert page.evaluate("window.focal.undoCount()") == 0
+    assert page.evaluate(f"async () => {screen_module('actions.js')}.readUndo().length") == 0
     page.keyboard.press("u")  # nothing left to undo: nothing is sent
     assert page.locator("#save-state").inner_text() == "nothing to undo"
     assert ui.stored_state(page, "alice", "astral")["version"] == 2

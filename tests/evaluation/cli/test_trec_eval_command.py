@@ -207,6 +207,26 @@ def test_preference_ties_rank_by_id_ascending(tmp_path: Path) -> None:
     assert rows(out)[("map", "all")] == "0.5000"
 
 
+@pytest.mark.parametrize("rel_format", ["qrels", "qrels_jg", "prefs", "qrels_prefs"])
+def test_judgements_of_no_topic_of_the_run_stop_alike(tmp_path: Path, rel_format: str) -> None:
+    """Judgements the run shares no topic with stop every -R alike: an empty file (or one of
+    comments) with exit code 7; a topic the run misses with 4, or with -c it scores 0."""
+    line = "9 g s a 1\n" if rel_format == "prefs" else "9 g a 1\n"
+    measure = {"qrels": "map", "qrels_jg": "map_avgjg"}.get(rel_format, "prefs_simp")
+    run = "1 Q0 a 1 1 s\n"
+    for judgements in ("", "# only a comment\n"):
+        q, r = files(tmp_path, judgements, run)
+        code, out, err = run_command("-R", rel_format, "-m", measure, q, r)
+        assert (code, out) == (7, ""), err
+        assert err == "trec_eval: No queries with both results and relevance info\n"
+    q, r = files(tmp_path, line, run)
+    code, out, err = run_command("-R", rel_format, "-m", measure, q, r)
+    assert (code, out) == (4, "") and "result qid '9' not found" in err
+    code, out, err = run_command("-c", "-R", rel_format, "-m", measure, q, r)
+    assert code == 0, err
+    assert rows(out)[(measure, "all")] == "0.0000"
+
+
 def test_first_topic_with_only_negative_judgements_stops(tmp_path: Path) -> None:
     """10.0 allocates each topic's table of grades as it goes; when the first topic it evaluates
     has only negative grades, the table is empty, the allocator returns nothing and 10.0 stops

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from focal.evaluation.cli.trec_eval.articles import load_run
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.fol.arrow_table import read_fol_table
 from focal.evaluation.formats.fol.runs import read_run
 from focal.evaluation.formats.trec import TrecRun
 from focal.evaluation.measures.trec_eval.engine.run import run_from_records
+from focal.evaluation.running.articles import load_run
 
 ARTICLES = ["a1", "b22", "c3", "1234", "7", "d"]
 

@@ -1,6 +1,6 @@
-"""trec_eval's measures on spawned worker processes (`cli.trec.workers.on_processes` where
-`FOCAL_START_METHOD=spawn`): each worker is given the qrels' path and reads them again
-(`trec_eval.ArticleSteps`), and the output is the serial output, byte for byte."""
+"""trec_eval's measures on spawned worker processes (`running.article_workers.on_processes`
+where `FOCAL_START_METHOD=spawn`): each worker is given the qrels' path and reads them again
+(`running.articles.ArticleSteps`), and the output is the serial output, byte for byte."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from focal.evaluation.cli.trec_eval import workers
-from focal.evaluation.cli.trec_eval.articles import ArticleSteps, run_trec_eval
+from focal.evaluation.cli.trec_eval.articles import run_trec_eval
 from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
 from focal.evaluation.measures.trec_eval.engine.vocabulary import select
+from focal.evaluation.running import article_workers as workers
+from focal.evaluation.running.articles import ArticleSteps
 from tests.evaluation.cli.test_trec_eval_threads import MEASURES, write_files
 
 

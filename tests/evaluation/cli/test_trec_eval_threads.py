@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from focal.evaluation.cli.trec_eval import workers
 from focal.evaluation.cli.trec_eval.articles import run_trec_eval
-from focal.evaluation.cli.trec_eval.workers import is_large
 from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
+from focal.evaluation.running import article_workers as workers
+from focal.evaluation.running.article_workers import is_large
 
 MEASURES = ("map", "P.10", "ndcg_cut.10", "num_ret")
 

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from focal.evaluation.cli.trec_eval.articles import load_run
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats import _source, trec_batches
-from focal.evaluation.formats._source import UTF8_BOM, columnar_source
+from focal.evaluation.formats import source, trec_batches
+from focal.evaluation.formats.source import UTF8_BOM, columnar_source
 from focal.evaluation.formats.trec import SPECIAL
 from focal.evaluation.formats.trec_batches import stream_trec_run
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
+from focal.evaluation.running.articles import load_run
 
 QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": {b"c": 1}})
 
@@ -35,14 +35,14 @@ QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": 
 def test_what_reaches_pyarrow(tmp_path: Path, text: bytes, read_as: type | None) -> None:
     path = tmp_path / "run"
     path.write_bytes(text)
-    source = columnar_source(path, SPECIAL)
-    assert (source is None) if read_as is None else isinstance(source, read_as)
+    given = columnar_source(path, SPECIAL)
+    assert (given is None) if read_as is None else isinstance(given, read_as)
 
 
 def test_a_large_file_is_scanned_and_left_to_pyarrow(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_source, "SMALL_FILE", 10)  # every file "large"
+    monkeypatch.setattr(source, "SMALL_FILE", 10)  # every file "large"
     plain, tabbed = tmp_path / "plain", tmp_path / "tabbed"
     lines = b"".join(b"1 Q0 d%d 1 2.0 r\n" % i for i in range(200_000))  # over 1 MiB
     plain.write_bytes(lines)
@@ -81,7 +81,7 @@ def test_batches_give_the_columns_of_the_whole_file(tmp_path_factory: pytest.Tem
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(GradeTable, "plain_run", lambda self, path: None)
         whole = QRELS.prepare_file(str(path))  # a small file: read whole
-        patch.setattr(_source, "SMALL_FILE", 10)  # read as a large file: in batches
+        patch.setattr(source, "SMALL_FILE", 10)  # read as a large file: in batches
         patch.setattr(trec_batches, "BATCH_BYTES", 64)
         batched = QRELS.prepare_file(str(path))
     same_run(whole, batched)
@@ -91,7 +91,7 @@ def test_batches_give_the_columns_of_the_whole_file(tmp_path_factory: pytest.Tem
 def test_a_bad_line_after_the_first_batch_is_named_by_the_line_reader(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_source, "SMALL_FILE", 10)  # read as a large file: in batches
+    monkeypatch.setattr(source, "SMALL_FILE", 10)  # read as a large file: in batches
     monkeypatch.setattr(trec_batches, "BATCH_BYTES", 64)
     path = tmp_path / "run"
     good = "".join(f"1 Q0 d{i} {i} 1.0 tag\n" for i in range(1, 30))

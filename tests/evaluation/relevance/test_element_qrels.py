@@ -8,10 +8,9 @@ import pytest
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.convert import Collection
-from focal.evaluation.formats.fol.qrels import read_qrels
+from focal.evaluation.formats.fol.qrels import is_fol_qrels, read_qrels
 from focal.evaluation.relevance.element_qrels import (
     derive_element_qrels,
-    is_fol_qrels,
     load_element_qrels,
     relevant_elements,
 )

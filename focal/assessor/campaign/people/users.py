@@ -68,7 +68,9 @@ def issue_token(session: Session, user: User, lifetime: timedelta | None = None)
 
 
 def token_record(session: Session, token: str) -> ApiToken:
-    """The stored record of a plain token (its id, expiry), e.g. to report after issuing it."""
+    """The stored record of a plain token (its id, expiry), e.g. to report after issuing it:
+    pending rows are written first, so a token issued in this transaction is found."""
+    session.flush()
     record = session.scalars(
         select(ApiToken).where(ApiToken.token_sha256 == _token_digest(token))
     ).one()

@@ -1,4 +1,5 @@
-"""Judgements as qrels: `focal export-qrels --format fol|elements|trec` and the organiser page.
+"""Judgements as qrels, and the element records of judged articles: what every export reads
+(`exporting` writes them in the format asked for, for `focal export-qrels` and the Export page).
 
 Every judged article is exported (spec section 2): relevant ones with their best entry point and
 passages, not relevant ones as `topic Q0 article 0 length`; a relevant judgement without a BEP
@@ -19,7 +20,6 @@ from __future__ import annotations
 import io
 from collections import defaultdict
 from collections.abc import Mapping
-from typing import Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -139,11 +139,9 @@ def qrels_text(qrels: Qrels) -> str:
     return buffer.getvalue()
 
 
-Format = Literal["fol", "elements", "trec"]
-FORMATS: tuple[Format, ...] = ("fol", "elements", "trec")
-
-
-def _documents(session: Session, qrels: Qrels) -> dict[str, Document]:
+def judged_documents(session: Session, qrels: Qrels) -> dict[str, Document]:
+    """The stored documents of the articles in `qrels`, by id (their texts, when known, are
+    what element relevance and offsets in other units are computed from)."""
     wanted = {article for articles in qrels.values() for article in articles}
     return {row.id: row for row in session.scalars(select(Document)) if row.id in wanted}
 
@@ -185,7 +183,7 @@ def element_exports(
     choices: Mapping[str, str] | None = None,
 ) -> tuple[list[exports.ArticleElements], dict[str, str]]:
     """The element records of every judged article, and each topic's scale."""
-    documents = _documents(session, qrels)
+    documents = judged_documents(session, qrels)
     assignments = _assignments(session, topic, assessor, choices or {})
     scales: dict[str, str] = {}
     articles = []
@@ -214,55 +212,3 @@ def element_exports(
                 )
             )
     return articles, scales
-
-
-def export_text(
-    session: Session,
-    *,
-    format_: str = "fol",
-    topic: str | None = None,
-    assessor: str | None = None,
-    xml: bool = False,
-    offset_unit: str = "codepoint",
-    graded: bool = False,
-    all_elements: bool = False,
-    choices: Mapping[str, str] | None = None,
-) -> str:
-    """The export as text; ExportError (one line for the CLI) when it cannot be written."""
-    if format_ not in FORMATS:
-        raise ExportError(f"--format must be one of {', '.join(FORMATS)}")
-    if offset_unit not in exports.OFFSET_UNITS:
-        raise ExportError(f"--offset-unit must be one of {', '.join(exports.OFFSET_UNITS)}")
-    if offset_unit != "codepoint" and format_ != "fol":
-        raise ExportError("--offset-unit applies to --format fol only (the others hold no offsets)")
-    if xml and format_ != "elements":
-        raise ExportError("--xml applies to --format elements only")
-    if graded and format_ != "trec":
-        raise ExportError("--graded applies to --format trec only")
-    if all_elements and format_ != "elements":
-        raise ExportError("--all-elements applies to --format elements only")
-    qrels = collect_qrels(session, topic, assessor, choices)
-    out = io.StringIO()
-    try:
-        if format_ == "fol":
-            documents = _documents(session, qrels) if offset_unit != "codepoint" else {}
-
-            def text_of(article: str) -> str | None:
-                row = documents.get(article)
-                return None if row is None or not row.has_text else texts.text_of(row)
-
-            unit = next(u for u in exports.OFFSET_UNITS if u == offset_unit)
-            exports.write_fol(qrels, out, offset_unit=unit, text_of=text_of)
-        elif format_ == "trec":
-            exports.write_trec(qrels, out, graded=graded)
-        else:
-            articles, scales = element_exports(
-                session, qrels, topic, assessor, all_elements, choices
-            )
-            if xml:
-                exports.write_assessments_xml(articles, out, scale=scales)
-            else:
-                exports.write_elements(articles, out)
-    except exports.ExportError as error:
-        raise ExportError(str(error)) from error
-    return out.getvalue()

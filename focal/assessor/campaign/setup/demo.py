@@ -51,7 +51,7 @@ def demo_material(directory: Path) -> tuple[Path, Path, list[Path]]:
 def load_demo(session: Session, directory: Path = DEMO_DIR) -> dict[str, int]:
     """Import, pool and assign the demo material in `session` (the caller commits); counts."""
     collection, topics_file, runs = demo_material(directory)
-    documents = import_collection(session, collection, "demo", "demo")
+    documents = import_collection(session, collection, "demo", "demo").documents
     topics = import_topics(session, topics_file)
     import_runs(session, runs)
     pools = build_pools(session, "topn", POOL_SIZE)

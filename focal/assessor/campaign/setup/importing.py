@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import delete, func, insert, select
@@ -35,14 +36,25 @@ Progress = Callable[[int, int], None]
 """Called with (files read, files in all) while an import reads its files, before it writes."""
 
 
+@dataclass(frozen=True, slots=True)
+class ImportedCollection:
+    """What `import_collection` stored: the collection's name, how many documents, and the
+    display profile the collection now has (None: detected per document, docs/profiles.md)."""
+
+    name: str
+    documents: int
+    display_profile: str | None
+
+
 def import_collection(
     session: Session,
     directory: str | Path,
     name: str | None = None,
     profile: str | None = None,
     progress: Progress | None = None,
-) -> int:
-    """Store every `*.xml` of `directory` (id = file stem); returns how many.
+) -> ImportedCollection:
+    """Store every `*.xml` of `directory` (id = file stem, the collection named `name`, else
+    after the folder) and say what was stored.
 
     `profile` is the collection's display profile (docs/profiles.md); without one a new
     collection gets the profile its documents' root elements suggest (NULL, detected per
@@ -84,21 +96,7 @@ def import_collection(
         if row is not None and article in judged:
             _check_judged_text(row, file, length, digest)
 
-    collection_name = name or root.name
-    collection = session.scalars(
-        select(Collection).where(Collection.name == collection_name)
-    ).first()
-    if collection is None:
-        collection = Collection(name=collection_name, directory=str(root))
-        # documents whose roots disagree: NULL, each document's own root chooses
-        collection.display_profile = profile or (
-            next(iter(detected)) if len(detected) == 1 else None
-        )
-        session.add(collection)
-        session.flush()
-    collection.directory = str(root)
-    if profile is not None:
-        collection.display_profile = profile
+    collection = _stored_collection(session, name or root.name, root, profile, detected)
     for article, file, length, digest in parsed:
         row = existing.get(article)
         if row is None:
@@ -118,7 +116,27 @@ def import_collection(
         row.title = titles[article]
     session.flush()
     _drop_empty_placeholder(session)
-    return len(parsed)
+    return ImportedCollection(collection.name, len(parsed), collection.display_profile)
+
+
+def _stored_collection(
+    session: Session, name: str, root: Path, profile: str | None, detected: Counter[str]
+) -> Collection:
+    """The collection `name`, made if new (its profile `profile`, else the one every document's
+    root suggests, else NULL), now read from `root`; `profile` replaces an existing choice."""
+    collection = session.scalars(select(Collection).where(Collection.name == name)).first()
+    if collection is None:
+        collection = Collection(name=name, directory=str(root))
+        # documents whose roots disagree: NULL, each document's own root chooses
+        collection.display_profile = profile or (
+            next(iter(detected)) if len(detected) == 1 else None
+        )
+        session.add(collection)
+        session.flush()
+    collection.directory = str(root)
+    if profile is not None:
+        collection.display_profile = profile
+    return collection
 
 
 def _check_article_file(path: Path) -> None:

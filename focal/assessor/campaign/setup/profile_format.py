@@ -138,30 +138,15 @@ def parse_rule(raw: Mapping[str, Any], where: str) -> Rule:
     unknown = set(raw) - _RULE_KEYS
     if unknown:
         raise _problem(where, f"unknown key(s) {', '.join(sorted(unknown))}")
-    tag = raw.get("tag")
-    if tag != "*":
-        tag = _text(raw, "tag", where, _XML_NAME)
-    if tag is None:
-        raise _problem(where, "expected tag = a local name or '*'")
+    tag = _rule_tag(raw, where)
     display = raw.get("display", "block")
     if display not in DISPLAYS:
         raise _problem(where, f"display = {display!r}: expected one of {sorted(DISPLAYS)}")
-    values = raw.get("values")
-    if values is not None and not (
-        isinstance(values, list) and values and all(isinstance(v, str) for v in values)
-    ):
-        raise _problem(where, "values: expected a non-empty list of strings")
+    values = _rule_values(raw, where)
     level = raw.get("level", 1)
     if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 6:
         raise _problem(where, f"level = {level!r}: expected an integer from 1 to 6")
-    data = raw.get("data", {})
-    if not isinstance(data, dict):
-        raise _problem(where, "data: expected a table of data name = source attribute")
-    for name, source in data.items():
-        if name not in DATA_ATTRIBUTES:
-            raise _problem(where, f"data-{name} is not carried: allowed {sorted(DATA_ATTRIBUTES)}")
-        if not isinstance(source, str) or not _XML_NAME.fullmatch(source):
-            raise _problem(where, f"data.{name} = {source!r}: expected an attribute name")
+    data = _rule_data(raw, where)
     changes_only = raw.get("changes_only", [])
     if not isinstance(changes_only, list) or not set(changes_only) <= set(data):
         raise _problem(where, "changes_only: expected a list of names given in data")
@@ -172,7 +157,7 @@ def parse_rule(raw: Mapping[str, Any], where: str) -> Rule:
         tag=tag.lower(),
         parent=(_text(raw, "parent", where, _XML_NAME) or "").lower() or None,
         attribute=_text(raw, "attribute", where, _XML_NAME),
-        values=frozenset(values) if values is not None else None,
+        values=values,
         display=display,
         css_class=_text(raw, "class", where, _CLASS),
         level=level,
@@ -181,6 +166,39 @@ def parse_rule(raw: Mapping[str, Any], where: str) -> Rule:
         changes_only=frozenset(changes_only),
         label=label,
     )
+
+
+def _rule_tag(raw: Mapping[str, Any], where: str) -> str:
+    """A rule's `tag`: a local name, or `*` for every element."""
+    tag = raw.get("tag")
+    if tag != "*":
+        tag = _text(raw, "tag", where, _XML_NAME)
+    if tag is None:
+        raise _problem(where, "expected tag = a local name or '*'")
+    return str(tag)
+
+
+def _rule_values(raw: Mapping[str, Any], where: str) -> frozenset[str] | None:
+    """A rule's `values` of its `attribute`: a non-empty list of strings, or none given."""
+    values = raw.get("values")
+    if values is None:
+        return None
+    if not (isinstance(values, list) and values and all(isinstance(v, str) for v in values)):
+        raise _problem(where, "values: expected a non-empty list of strings")
+    return frozenset(values)
+
+
+def _rule_data(raw: Mapping[str, Any], where: str) -> dict[str, str]:
+    """A rule's `data`: allow-listed data names (`DATA_ATTRIBUTES`) = source attribute names."""
+    data = raw.get("data", {})
+    if not isinstance(data, dict):
+        raise _problem(where, "data: expected a table of data name = source attribute")
+    for name, source in data.items():
+        if name not in DATA_ATTRIBUTES:
+            raise _problem(where, f"data-{name} is not carried: allowed {sorted(DATA_ATTRIBUTES)}")
+        if not isinstance(source, str) or not _XML_NAME.fullmatch(source):
+            raise _problem(where, f"data.{name} = {source!r}: expected an attribute name")
+    return data
 
 
 def parse_profile(raw: Mapping[str, Any], where: str, base: Profile | None = None) -> Profile:

@@ -47,6 +47,7 @@ __all__ = [
     "ProfileError",
     "Rule",
     "detect_profile",
+    "display_profile_of",
     "get_profile",
     "load_profile_file",
     "parse_profile",
@@ -119,6 +120,15 @@ def _local(tag: Any) -> str:
     return str(tag).rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower()
 
 
+def display_profile_of(session: Session, collection_name: str) -> str | None:
+    """The display profile chosen for the collection named `collection_name` (None: detected
+    per document); CampaignError when there is no such collection.
+
+    What `focal collection profile NAME` and `focal import collection` print.
+    """
+    return _collection(session, collection_name).display_profile
+
+
 def set_display_profile(session: Session, collection_name: str, profile: str | None) -> Collection:
     """Choose `profile` for the collection named `collection_name` (None: detect per document).
 
@@ -126,11 +136,14 @@ def set_display_profile(session: Session, collection_name: str, profile: str | N
     """
     if profile is not None:
         get_profile(profile)
-    collection = session.scalars(
-        select(Collection).where(Collection.name == collection_name)
-    ).first()
-    if collection is None:
-        raise CampaignError(f"no collection named {collection_name!r}")
+    collection = _collection(session, collection_name)
     collection.display_profile = profile
     session.flush()
+    return collection
+
+
+def _collection(session: Session, name: str) -> Collection:
+    collection = session.scalars(select(Collection).where(Collection.name == name)).first()
+    if collection is None:
+        raise CampaignError(f"no collection named {name!r}")
     return collection

@@ -114,7 +114,7 @@ def import_received_collection(
         chosen = name or received.archive_stem
         count = import_collection(
             session, received.directory, chosen, profile=profile, progress=progress
-        )
+        ).documents
         session.commit()
     return chosen, count
 
@@ -146,9 +146,9 @@ def server_collection(
 ) -> tuple[str, int]:
     """Import a collection folder on the server (checked by `allowed_path`), read in place."""
     chosen = name or directory.name
-    count = import_collection(session, directory, chosen, profile=profile, progress=progress)
+    imported = import_collection(session, directory, chosen, profile=profile, progress=progress)
     session.commit()
-    return chosen, count
+    return chosen, imported.documents
 
 
 def server_topics(session: Session, path: Path) -> int:

@@ -1,4 +1,3 @@
-"""`focal eval`: the command (`command`), its paths through Focal's own engines (`engines`,
-`workers` for the processes, `elements` for `--task elements`), what it prints (`output`), and
-the per-topic values `focal compare` tests (`per_topic`: read from files, or evaluated as
-`focal eval` does)."""
+"""`focal eval`: the command (`command`: its options, read into `running.options.EvalOptions`),
+its paths through Focal's own engines (`engines`) and the element engine (`elements`), each
+evaluating through `focal.evaluation.running` and writing, and what it prints (`output`)."""

@@ -3,20 +3,25 @@
 Output goes to stdout in the official layout by default; notes (averaging used, strict mode,
 warnings, run topics absent from the qrels) go to stderr so that stdout stays comparable with the
 official program. Errors in input files are one line on stderr and exit code 2. This module
-reads the command line and chooses the engine; each engine's path is a module of its own
+reads the command line into `running.options.EvalOptions`, whose `checked` refuses the options
+that cannot go together (a usage error, exit code 2), and hands the call to the path of its
+engine, each a module of its own that evaluates through `focal.evaluation.running` and writes
 (`cli.trec_eval.articles`, `cli.eval.elements`, `cli.eval.engines`).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
 
 import click
 
 from focal.evaluation.cli.eval.output import FORMATS
-from focal.evaluation.measures.tasks import ALL_PASSAGE_TASKS, TASKS
-from focal.evaluation.processes import usable_cpus
+from focal.evaluation.measures.tasks import TASKS
+
+if TYPE_CHECKING:
+    from focal.evaluation.running.options import EvalOptions
 
 
 @click.command("eval")
@@ -183,79 +188,48 @@ def eval_command(
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md);
     with --task elements, element runs against element qrels, or FOL QRELS with --collection
     (every qrels topic counts, as -c; docs/measures.md)."""
-    if output_format == "table" and per_topic:
-        raise click.UsageError("--format table shows the `all` rows: -q with inex, tsv or json")
-    if output_format == "table" and confidence is not None:
-        raise click.UsageError("--format table shows the means: --ci with inex, tsv or json")
-    if output_format is None and not per_topic and len(run_paths) > 1 and confidence is None:
-        output_format = "table"  # the first thing a reader looks for: runs × measures
-    element_options = quant != "generalised" or collection_dir is not None or ties != "score"
-    element_options = element_options or nonrel != "indicator" or alpha != 1.0 or parts != "size"
-    if task != "elements" and element_options:
-        raise click.UsageError(
-            "--quant, --collection, --ties, --nonrel, --alpha and --parts are for --task elements"
-        )
-    trec_options = trec_version is not None or level is not None or max_docs is not None
-    trec_switches = trec_options or output_format == "trec"
-    if task != "articles" and trec_switches:
-        raise click.UsageError("--trec-version, -l, -M and --format trec are for --task articles")
-    if task not in ALL_PASSAGE_TASKS:  # the passage tasks' engine is chosen as each run is read
-        if task == "articles":  # plain TREC qrels: read in C while the engines are imported
-            from focal.evaluation.measures.trec_eval.engine.files import start_qrels
+    from focal.evaluation.running.options import EvalOptions
 
-            start_qrels(qrels_path)
-        from focal.evaluation.measures import providers
+    version = None if trec_version is None else int(trec_version)
+    options = EvalOptions(
+        task, measures, complete=complete, beta=beta, n=bep_window, irr=irr, strict=strict,
+        level=level, max_docs=max_docs, trec_version=version, quant=quant, ties=ties,
+        nonrel=nonrel, alpha=alpha, part_weights=parts, collection=collection_dir,
+        per_topic=per_topic, output_format=output_format, plot=plot_path,
+        confidence=confidence, ci_method=ci_method, jobs=jobs,
+    ).checked()  # fmt: skip
+    if task == "elements":
+        from focal.evaluation.cli.eval.elements import run_elements
 
-        trec_qrels = False
-        if task == "articles":
-            from focal.evaluation.cli.trec_eval.articles import is_trec_qrels
+        run_elements(qrels_path, run_paths, options)
+    elif task != "articles" or not on_trec_eval(qrels_path, run_paths, options):
+        from focal.evaluation.cli.eval.engines import run_focal_engines
 
-            trec_qrels = is_trec_qrels(qrels_path)
-        call = providers.Call(task, measures, trec_qrels, trec_switches)
-        engine = providers.choose(call)[0]
-        if engine is providers.ELEMENT_TOPICS:
-            from focal.evaluation.cli.eval.elements import run_elements
+        run_focal_engines(qrels_path, run_paths, options)
 
-            if plot_path or strict or confidence is not None:
-                raise click.UsageError(
-                    "--plot, --strict and --ci are for the passage and article tasks"
-                )
-            run_elements(
-                qrels_path, run_paths, measures=measures, quant=quant, ties=ties, alpha=alpha,
-                nonrel=nonrel, parts=parts, collection_dir=collection_dir,
-                output_format=output_format or "inex", per_topic=per_topic,
-                jobs=jobs or usable_cpus(),
-            )  # fmt: skip
-            return
-        if engine is providers.TREC_RUN:
-            from focal.evaluation.cli.trec_eval import articles as trec_eval
-            from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
 
-            if output_format == "inex":  # the official program has no article layout
-                output_format = "trec"
-            options = TrecOptions(
-                level=1 if level is None else level, max_docs=max_docs, complete=complete,
-                version=int(trec_version or 10),
-            )  # fmt: skip
-            trec_eval.run_trec_eval(
-                qrels_path, run_paths, measures, options, per_topic, output_format or "trec",
-                jobs or usable_cpus(), confidence, ci_method,
-            )  # fmt: skip
-            if plot_path:
-                trec_eval.plot_recall_curves(qrels_path, run_paths, options, plot_path)
-            return
-    output_format = output_format or "inex"
+def on_trec_eval(qrels_path: str, run_paths: Sequence[str], options: EvalOptions) -> bool:
+    """Task articles through trec_eval's engine, if it is the one that serves the call (TREC
+    qrels, a trec_eval measure or switch): evaluated, written, and True; else False."""
+    from focal.evaluation.measures.trec_eval.engine.files import start_qrels
 
-    if measures and task != "articles":
-        raise click.UsageError("-m/--measure is for --task articles and elements")
-    from focal.evaluation.cli.eval.engines import run_focal_engines
+    ahead = start_qrels(qrels_path)  # plain TREC qrels: read in C while the engines are imported
+    from focal.evaluation.measures import providers
+    from focal.evaluation.running.articles import is_trec_qrels
 
-    run_focal_engines(
-        task, qrels_path, run_paths, measures, complete=complete, beta=beta,
-        bep_window=bep_window, irr=irr, strict=strict, output_format=output_format,
-        per_topic=per_topic, plot_path=plot_path, confidence=confidence, ci_method=ci_method,
-        jobs=jobs,
+    if options.engine(is_trec_qrels(qrels_path)) is not providers.TREC_RUN:
+        return False
+    from focal.evaluation.cli.trec_eval import articles as trec_eval
+
+    trec = options.trec_options()
+    trec_eval.run_trec_eval(
+        qrels_path, run_paths, options.measures, trec, options.per_topic,
+        options.layout(len(run_paths), "trec"), options.workers(), options.confidence,
+        options.ci_method, ahead,
     )  # fmt: skip
+    if options.plot:
+        trec_eval.plot_recall_curves(qrels_path, run_paths, trec, options.plot)
+    return True
 
 
 @click.command("measures")

@@ -3,10 +3,10 @@ FOL qrels, evaluated and written.
 
 `cli.eval` reads the command line and hands each call to the path of its engine: trec_eval's
 (`cli.trec_eval.articles`), the element engine's (`cli.eval.elements`), or this one, which
-reads the qrels once, evaluates the runs on workers (`cli.eval.workers`), then writes the notes
-to stderr and
-the evaluations to stdout in the official program's layout or another (`cli.eval.output`). A
-bad file is one line on stderr and exit code 2, with nothing on stdout.
+has the qrels read once and the runs evaluated on workers (`running.focal_engines`), then
+writes the notes to stderr and the evaluations to stdout in the official program's layout or
+another (`cli.eval.output`). A bad file is one line on stderr and exit code 2, with nothing on
+stdout.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 import click
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.processes import usable_cpus
 
 if TYPE_CHECKING:  # the measures are loaded once the focused runs are being parsed (below)
     from focal.evaluation.measures.evaluate import RunEvaluation
+    from focal.evaluation.running.options import EvalOptions
 
 SHOWN_WARNINGS = 10  # per run; the rest are counted
 
@@ -47,15 +47,12 @@ def run_notes(evaluation: RunEvaluation) -> list[str]:
     return notes
 
 
-def run_focal_engines(
-    task: str, qrels_path: str, run_paths: Sequence[str], measures: Sequence[str], *,
-    complete: bool, beta: float, bep_window: int, irr: int, strict: bool, output_format: str,
-    per_topic: bool, plot_path: str | None, confidence: float | None, ci_method: str, jobs: int,
-) -> None:  # fmt: skip
+def run_focal_engines(qrels_path: str, run_paths: Sequence[str], options: EvalOptions) -> None:
     """Evaluate the runs of a passage task, or Focal's article measures, and print them; task
     articles draws its plot with trec_eval's interpolation (`trec_eval.plot_recall_curves`)."""
-    from focal.evaluation.formats._source import collector_paused
+    from focal.evaluation.formats.source import collector_paused
 
+    task = options.task
     # Modules, records and arrays hold no cycles worth collecting: the cyclic collector would go
     # through numpy's and pyarrow's modules as they load, then through the qrels' objects, some
     # 60 times in a call of 20 runs (20-25 ms holding the GIL), and once more through every
@@ -67,34 +64,24 @@ def run_focal_engines(
                 from focal.evaluation.formats.fol.read_ahead import ReadAhead
 
                 runs = stack.enter_context(ReadAhead(run_paths))
-            from focal.evaluation.cli.eval.workers import evaluate_files
-            from focal.evaluation.formats.fol.qrels import read_qrels_columns
-            from focal.evaluation.measures.evaluate import PreparedQrels, Settings
+            from focal.evaluation.running.focal_engines import evaluate_qrels_file
 
+            settings = options.settings()
             try:
-                chosen = cast(dict[str, Any], {"measures": measures} if measures else {})
-                settings = Settings(
-                    task=task, complete=complete, beta=beta, n=bep_window, irr=irr,
-                    strict=strict, **chosen,
-                )  # fmt: skip
-            except ValueError as error:
-                raise click.UsageError(str(error)) from error
-            try:
-                prepared = PreparedQrels(*read_qrels_columns(qrels_path))
-                jobs = jobs or usable_cpus()
-                evaluations = evaluate_files(prepared, settings, run_paths, jobs, runs)
+                evaluations = evaluate_qrels_file(
+                    qrels_path, settings, run_paths, options.workers(), runs
+                )
             except FormatError as error:
                 click.echo(f"focal eval: {error}", err=True)
                 sys.exit(2)
         write(
-            evaluations, output_format, per_topic, None if task == "articles" else plot_path,
-            confidence, ci_method,
+            evaluations, options.layout(len(run_paths)), options.per_topic,
+            None if task == "articles" else options.plot, options.confidence, options.ci_method,
         )  # fmt: skip
-    if plot_path and task == "articles":  # the same relevance (rel_chars > 0) as trec_eval's
+    if options.plot and task == "articles":  # the same relevance (rel_chars > 0) as trec_eval's
         from focal.evaluation.cli.trec_eval.articles import plot_recall_curves
-        from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
 
-        plot_recall_curves(qrels_path, run_paths, TrecOptions(complete=complete), plot_path)
+        plot_recall_curves(qrels_path, run_paths, options.trec_options(), options.plot)
 
 
 def write(

@@ -30,19 +30,21 @@ from typing import TextIO
 import click
 
 from focal.evaluation.cli.trec_eval.layout import trec_lines
-from focal.evaluation.cli.trec_eval.zscores import read_zscores, to_zscores
+from focal.evaluation.cli.trec_eval.zscores import to_zscores
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import UTF8_BOM, read_bytes
+from focal.evaluation.formats.source import UTF8_BOM, read_bytes
 from focal.evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run
-from focal.evaluation.measures.registry.c_numbers import c_atol
-from focal.evaluation.measures.registry.names import UnknownMeasure, parse_trec
-from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
-from focal.evaluation.measures.trec_eval.engine.groups import (
-    evaluate_groups,
+from focal.evaluation.formats.trec_eval_inputs import (
+    ZScores,
+    read_preferences,
     read_qrels_jg,
-    topics_of,
+    read_zscores,
 )
-from focal.evaluation.measures.trec_eval.engine.prefs import evaluate_preferences, read_preferences
+from focal.evaluation.measures.registry.names import UnknownMeasure, parse_trec
+from focal.evaluation.measures.trec_eval.c_numbers import c_atof, c_atol
+from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
+from focal.evaluation.measures.trec_eval.engine.groups import evaluate_groups
+from focal.evaluation.measures.trec_eval.engine.prefs import evaluate_preferences
 from focal.evaluation.measures.trec_eval.engine.run import (
     TrecEvaluation,
     TrecOptions,
@@ -185,12 +187,12 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
         groups = read_qrels_jg(request.qrels)
         run = _read_results(request, stdin)
         evaluation = evaluate_groups(groups, run, selection, options)
-        qrels_topics = topics_of(groups)
+        qrels_topics = groups.topics()
     elif request.rel_format in ("prefs", "qrels_prefs"):
-        judgements = read_preferences(request.qrels, request.rel_format == "qrels_prefs")
+        preferences = read_preferences(request.qrels, request.rel_format == "qrels_prefs", c_atof)
         run = _read_results(request, stdin)
-        evaluation = evaluate_preferences(judgements, run, selection, options, request.qrels)
-        qrels_topics = sorted(judgements)
+        evaluation = evaluate_preferences(preferences, run, selection, options)
+        qrels_topics = sorted(preferences.topics)
     else:
         index = GradeTable.from_trec_file(request.qrels)
         run = _read_results(request, stdin)
@@ -252,7 +254,7 @@ def _read_results(request: Request, stdin: TextIO | None) -> TrecRun:
     return run
 
 
-def _adjuster(zscores: dict[tuple[str, str], tuple[float, float]] | None):  # type: ignore[no-untyped-def]
+def _adjuster(zscores: ZScores | None):  # type: ignore[no-untyped-def]
     if zscores is None:
         return None
     return lambda evaluation: to_zscores(evaluation, zscores)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import decode_lines, read_bytes
+from focal.evaluation.formats.source import decode_lines, read_bytes
 from focal.evaluation.text.paths import PathError, normalise_path
 
 ElementScale = Literal["2004", "2005"]

@@ -24,10 +24,10 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from focal.evaluation.formats._source import read_bytes
 from focal.evaluation.formats.arrow_columns import dictionary_codes
 from focal.evaluation.formats.elements.qrels import canonical_path
 from focal.evaluation.formats.fol.arrow_table import ELEMENT_COLUMNS, checked_run, parse_fol
+from focal.evaluation.formats.source import read_bytes
 from focal.evaluation.text.paths import PathError
 
 Codes = npt.NDArray[np.int32]

@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from focal.evaluation.formats._source import read_bytes
 from focal.evaluation.formats.bounds import (
     ARTICLE_ID_LENGTH,
     MAX_COUNT,
@@ -37,6 +36,7 @@ from focal.evaluation.formats.fol.arrow_table import FolTable, read_fol_table
 from focal.evaluation.formats.fol.runs import parse_run_data
 from focal.evaluation.formats.fol.tokens import FOL_FIELDS, MAX_DIGITS, Floats, Ints, Tokens
 from focal.evaluation.formats.records import Result, Run, RunKind
+from focal.evaluation.formats.source import read_bytes
 
 Bools = npt.NDArray[np.bool_]
 

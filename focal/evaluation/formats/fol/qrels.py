@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import collector_paused, decode_lines, read_bytes
 from focal.evaluation.formats.bounds import check_judgements
 from focal.evaluation.formats.records import Judgement, Qrels, Span
+from focal.evaluation.formats.source import collector_paused, decode_lines, read_bytes
 
 if TYPE_CHECKING:
     from focal.evaluation.formats.fol.qrels_fast import QrelsColumns
@@ -36,6 +36,17 @@ def read_qrels(path: str | Path) -> Qrels:
 
     assert columns is not None
     return judgements_of(columns)
+
+
+def is_fol_qrels(path: str | Path) -> bool:
+    """Whether the first non-blank line looks like FOL qrels (`topic Q0 article ...`), not
+    element qrels: what `focal eval --task elements` and `focal reliability` ask of a qrels
+    file before choosing its reader."""
+    for line in read_bytes(path).split(b"\n"):
+        fields = line.split()
+        if fields:
+            return len(fields) >= 5 and fields[1] == b"Q0"
+    return False
 
 
 def read_qrels_columns(path: str | Path) -> tuple[Qrels | None, QrelsColumns | None]:

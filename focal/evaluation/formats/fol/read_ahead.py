@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from types import TracebackType
 
-from focal.evaluation.formats._source import read_bytes
 from focal.evaluation.formats.fol.arrow_table import ParsedFol, parse_fol
+from focal.evaluation.formats.source import read_bytes
 
 AHEAD_BYTES = 64 << 20  # files parsed ahead of the workers, at most (their tables a little more)
 SWITCH_INTERVAL = 0.0005  # seconds

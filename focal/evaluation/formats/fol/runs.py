@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TextIO
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import collector_paused, read_bytes
 from focal.evaluation.formats.bounds import check_run
 from focal.evaluation.formats.fol.run_fields import (
     ColumnReader,
@@ -33,6 +32,7 @@ from focal.evaluation.formats.fol.run_fields import (
     single_run_id,
 )
 from focal.evaluation.formats.records import Result, Run, RunKind, group_results
+from focal.evaluation.formats.source import collector_paused, read_bytes
 
 FIELDS_OF_KIND: dict[RunKind, int] = {"fol": 8, "element": 7, "article": 6}
 KIND_OF_FIELDS: dict[int, RunKind] = {count: kind for kind, count in FIELDS_OF_KIND.items()}

@@ -22,6 +22,13 @@ from numpy.typing import NDArray
 
 from focal.evaluation.measures.elements import cutoffs, precall, xcg
 from focal.evaluation.measures.elements.codes import Codes, RankedColumns, pack
+from focal.evaluation.measures.elements.rows import (
+    ElementRow,
+    asks,
+    cut_offs,
+    put_curve,
+    put_cut_offs,
+)
 from focal.evaluation.measures.elements.topic import PreparedTopic
 
 _NONE = np.iinfo(np.int64).max  # "no such position"
@@ -105,7 +112,7 @@ def evaluate_run(
     alpha: float,
     ties: precall.Ties,
     nonrel: precall.NonRelevance,
-    wanted: Sequence[str],
+    wanted: Sequence[ElementRow],
 ) -> list[dict[str, float]]:
     """The rows `wanted` of each topic of `ranked`, in its order."""
     if not ranked.topics:
@@ -136,40 +143,38 @@ def evaluate_run(
     x = _lookup(keys, qrels.codes, qrels.values, 0.0)
 
     bases = [qrels.prepared[t] for t in ranked.topics]
-    out: list[dict[str, float]] = [dict.fromkeys(wanted, 0.0) for _ in bases]
-    cut = {
-        name: [int(r.split("@")[1]) for r in wanted if r.startswith(name + "@")]
-        for name in ("P", "overlap", "nxCG")
-    }
-    if cut["P"]:  # each topic's own cumulative sum, so that the sums are the topic path's
+    out: list[dict[str, float]] = [dict.fromkeys((r.name for r in wanted), 0.0) for _ in bases]
+    if asks(wanted, "P@k"):  # each topic's own cumulative sum: the sums are the topic path's
         for t in range(len(bases)):
             gained = x[starts[t] : starts[t + 1]].tolist()
-            for k, value in cutoffs.precision_at(gained, cut["P"]).items():
-                out[t][f"P@{k}"] = value
-    if cut["overlap"]:
+            found = cutoffs.precision_at(gained, cut_offs(wanted, "P@k"))
+            put_cut_offs(out[t], wanted, "P@k", found)
+    if asks(wanted, "overlap@k"):
         partner = np.minimum(np.minimum(above, below), _copies(keys, unique, first, position))
         rank = position - starts[topic_of]
         partner_rank = np.where(partner < _NONE, partner - starts[topic_of], _NONE)
-        for k in cut["overlap"]:
-            hits = np.bincount(topic_of[(rank < k) & (partner_rank < k)], minlength=len(bases))
-            for t, value in enumerate((hits / k).tolist()):
-                out[t][f"overlap@{k}"] = value
-    if any(r == "inex_eval" or r.startswith("inex_eval[") for r in wanted):
+        for row in wanted:
+            if row.measure == "overlap@k" and row.parameter is not None:
+                k = int(row.parameter)
+                hits = np.bincount(topic_of[(rank < k) & (partner_rank < k)], minlength=len(bases))
+                for t, value in enumerate((hits / k).tolist()):
+                    out[t][row.name] = value
+    if asks(wanted, "inex_eval"):
         for t, prepared in enumerate(bases):
             a, b = starts[t], starts[t + 1]
             total = sum(prepared.values.values())
             gained, scored = x[a:b].tolist(), scores[a:b].tolist()
             curve = precall.precall_curve(gained, scored, total, ties, nonrel)
-            _put_curve(out[t], curve)
-    if cut["nxCG"] or "MAep" in wanted:
-        found = (unique, first, parents, descendant_at)
-        gains = _xcg_gains(qrels, keys, x, seen, below, found, alpha)
+            put_curve(out[t], wanted, "inex_eval", curve)
+    if asks(wanted, "nxCG@k") or asks(wanted, "MAep"):
+        found_codes = (unique, first, parents, descendant_at)
+        gains = _xcg_gains(qrels, keys, x, seen, below, found_codes, alpha)
         for t, prepared in enumerate(bases):
             ideal = prepared.base.ideal_values
             run = gains[starts[t] : starts[t + 1]].tolist()
-            for k, value in xcg.nxcg_at(run, ideal, cut["nxCG"]).items():
-                out[t][f"nxCG@{k}"] = value
-            if "MAep" in wanted:
+            found = xcg.nxcg_at(run, ideal, cut_offs(wanted, "nxCG@k"))
+            put_cut_offs(out[t], wanted, "nxCG@k", found)
+            if asks(wanted, "MAep"):
                 out[t]["MAep"] = xcg.maep(run, ideal)
     return out
 
@@ -245,12 +250,3 @@ def _xcg_gains(
         paid.append(gain)
     gains[candidates] = paid
     return gains
-
-
-def _put_curve(out: dict[str, float], curve: Sequence[float]) -> None:
-    if "inex_eval" in out:
-        out["inex_eval"] = sum(curve) / len(curve)
-    for level, value in zip(precall.LEVELS, curve, strict=True):
-        name = f"inex_eval[{level:.2f}]"
-        if name in out:
-            out[name] = value

@@ -3,8 +3,9 @@
 Rows (spec section 5): `P@k` and `overlap@k` (k = 5, 10, 20, 30, 100, 200, 1500, or one
 `P@10`), `inex_eval` (mean precall over 100 recall levels) and `inex_eval[x]` (the 100 levels),
 `inex_eval_ng` and `inex_eval_ng[x]`, `nxCG@k` (k = 5, 10, 25, 50, or one `nxCG@7`), `MAep`;
-the selection's names are read, and expanded into rows, by
-`focal.evaluation.measures.registry.names`.
+the selection's names are read, and expanded into `rows.ElementRow`s with their cut-offs and
+levels, by `focal.evaluation.measures.registry.names.element_selection`: the computations here
+read those parameters, never the rows' names.
 """
 
 from __future__ import annotations
@@ -16,8 +17,13 @@ from focal.evaluation.formats.elements.qrels import ElementJudgement, ElementSca
 from focal.evaluation.measures.elements import cutoffs, overlap_ng, precall, quantisation, xcg
 from focal.evaluation.measures.elements.cutoffs import ElementKey
 from focal.evaluation.measures.elements.quantisation import Grades5
-
-_CUT_FAMILIES = ("P", "overlap", "nxCG")  # rows `P@5`, `overlap@5`, `nxCG@5`
+from focal.evaluation.measures.elements.rows import (
+    ElementRow,
+    asks,
+    cut_offs,
+    put_curve,
+    put_cut_offs,
+)
 
 
 @dataclass(frozen=True)
@@ -113,7 +119,7 @@ def evaluate_topic(
     judged: Mapping[ElementKey, ElementJudgement] | PreparedTopic,
     scale: ElementScale,
     options: ElementOptions,
-    wanted: Sequence[str],
+    wanted: Sequence[ElementRow],
 ) -> dict[str, float]:
     """The values of the printed rows `wanted` for one topic's results in rank order."""
     quant = options.quant
@@ -125,22 +131,17 @@ def evaluate_topic(
     values = topic.values
     keys = [(r.article, r.path) for r in results]
     gains = [values.get(key, 0.0) for key in keys]
-    out: dict[str, float] = dict.fromkeys(wanted, 0.0)
-    cut = {
-        name: [int(r.split("@")[1]) for r in wanted if r.startswith(name + "@")]
-        for name in _CUT_FAMILIES
-    }
-    for k, value in cutoffs.precision_at(gains, cut["P"]).items():
-        out[f"P@{k}"] = value
-    if cut["overlap"]:
-        for k, value in cutoffs.overlap_at(keys, cut["overlap"]).items():
-            out[f"overlap@{k}"] = value
-    if any(r.startswith("inex_eval[") or r == "inex_eval" for r in wanted):
+    out: dict[str, float] = dict.fromkeys((row.name for row in wanted), 0.0)
+    put_cut_offs(out, wanted, "P@k", cutoffs.precision_at(gains, cut_offs(wanted, "P@k")))
+    if asks(wanted, "overlap@k"):
+        overlaps = cutoffs.overlap_at(keys, cut_offs(wanted, "overlap@k"))
+        put_cut_offs(out, wanted, "overlap@k", overlaps)
+    if asks(wanted, "inex_eval"):
         curve = precall.precall_curve(
             gains, [r.score for r in results], sum(values.values()), options.ties, options.nonrel
         )
-        _put_curve(out, "inex_eval", curve)
-    if any(r.startswith("inex_eval_ng") for r in wanted):
+        put_curve(out, wanted, "inex_eval", curve)
+    if asks(wanted, "inex_eval_ng"):
         total_e = sum(dimensions(j, quant)[0] for j in topic.judged.values())
         spans = []
         for r in results:
@@ -148,21 +149,12 @@ def evaluate_topic(
                 raise ValueError("inex_eval_ng needs element spans (--collection)")
             e, s = dimensions(topic.judged.get((r.article, r.path)), quant)
             spans.append(overlap_ng.SpanResult(r.article, r.span[0], r.span[1], e, s))
-        _put_curve(out, "inex_eval_ng", overlap_ng.inex_eval_ng(spans, total_e)[1])
-    if cut["nxCG"] or "MAep" in out:
+        put_curve(out, wanted, "inex_eval_ng", overlap_ng.inex_eval_ng(spans, total_e)[1])
+    if asks(wanted, "nxCG@k") or asks(wanted, "MAep"):
         base = topic.base
         run = xcg.run_gains(keys, base, options.alpha)
-        for k, value in xcg.nxcg_at(run, base.ideal_values, cut["nxCG"]).items():
-            out[f"nxCG@{k}"] = value
-        if "MAep" in out:
+        found = xcg.nxcg_at(run, base.ideal_values, cut_offs(wanted, "nxCG@k"))
+        put_cut_offs(out, wanted, "nxCG@k", found)
+        if asks(wanted, "MAep"):
             out["MAep"] = xcg.maep(run, base.ideal_values)
-    return {name: out[name] for name in wanted}
-
-
-def _put_curve(out: dict[str, float], stem: str, curve: Sequence[float]) -> None:
-    if stem in out:
-        out[stem] = sum(curve) / len(curve)
-    for level, value in zip(precall.LEVELS, curve, strict=True):
-        name = f"{stem}[{level:.2f}]"
-        if name in out:
-            out[name] = value
+    return {row.name: out[row.name] for row in wanted}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.elements.qrels import ElementJudgement, ElementQrels
 from focal.evaluation.formats.elements.run_table import ElementTable
-from focal.evaluation.formats.records import Run
+from focal.evaluation.formats.records import Result, Run
 from focal.evaluation.measures.elements import quantisation, run_columns
 from focal.evaluation.measures.elements import topic as element_topic
 from focal.evaluation.measures.elements.codes import (
@@ -29,8 +29,9 @@ from focal.evaluation.measures.elements.codes import (
     ranked_columns,
     table_columns,
 )
+from focal.evaluation.measures.elements.rows import asks
 from focal.evaluation.measures.records import RunEvaluation, Settings, TopicEvaluation, aggregate
-from focal.evaluation.measures.registry.names import element_rows
+from focal.evaluation.measures.registry.names import element_selection
 
 __all__ = [
     "PreparedElementQrels",
@@ -93,8 +94,9 @@ def on_columns(prepared: PreparedElementQrels, settings: Settings) -> bool:
     """Whether runs against `prepared` are evaluated whole on columns (`run_columns`): unless
     inex_eval_ng (which counts characters) is asked for or the qrels hold more topics than the
     element codes can number."""
-    wanted = element_rows(settings.measures)
-    return not element_topic.needs_spans(wanted) and len(prepared.qrels.topics) <= MAX_TOPICS
+    wanted = element_selection(settings.measures)
+    spans = asks(wanted, "inex_eval_ng")
+    return not spans and len(prepared.qrels.topics) <= MAX_TOPICS
 
 
 def evaluate_elements(
@@ -120,21 +122,10 @@ def evaluate_elements(
     if run.kind != "element":
         raise FormatError(run.file, None, f"task elements needs an element run, not {run.kind}")
     evaluation = RunEvaluation(run.run_id, run.file, settings, [], list(run.warnings))
-    wanted = element_rows(settings.measures)
     evaluation.unknown_topics.extend(t for t in run.topics if t not in qrels.topics)
     found = [(t, results) for t, results in run.topics.items() if t in qrels.topics]
     if by_topic or not on_columns(prepared, settings):
-        lookup = spans or {}
-        for topic, results in found:
-            ranked = [
-                element_topic.ElementResult(
-                    r.article, r.path or "", r.score, r.line, lookup.get((r.article, r.path or ""))
-                )
-                for r in results
-            ]
-            base = prepared.topic(topic, qrels.topics[topic], options)
-            values = element_topic.evaluate_topic(ranked, base, qrels.scale, options, wanted)
-            evaluation.topics.append(TopicEvaluation(topic, dict(values)))
+        _evaluate_topics(evaluation, prepared, found, spans or {})
     else:
         columns = prepared.columns(options)
         keys = [
@@ -164,6 +155,27 @@ def evaluate_element_table(
     return evaluation
 
 
+def _evaluate_topics(
+    evaluation: RunEvaluation, prepared: PreparedElementQrels,
+    found: list[tuple[str, list[Result]]], spans: Mapping[tuple[str, str], tuple[int, int]],
+) -> None:  # fmt: skip
+    """The values of each topic of `found` (its results in rank order), topic by topic, added
+    to `evaluation`."""
+    options = evaluation.settings.elements or element_topic.ElementOptions()
+    wanted = element_selection(evaluation.settings.measures)
+    qrels = prepared.qrels
+    for topic, results in found:
+        ranked = [
+            element_topic.ElementResult(
+                r.article, r.path or "", r.score, r.line, spans.get((r.article, r.path or ""))
+            )
+            for r in results
+        ]
+        base = prepared.topic(topic, qrels.topics[topic], options)
+        values = element_topic.evaluate_topic(ranked, base, qrels.scale, options, wanted)
+        evaluation.topics.append(TopicEvaluation(topic, dict(values)))
+
+
 def _evaluate_columns(
     evaluation: RunEvaluation, prepared: PreparedElementQrels,
     ranked: RankedColumns, topics: list[str],
@@ -172,7 +184,7 @@ def _evaluate_columns(
     options = evaluation.settings.elements or element_topic.ElementOptions()
     rows = run_columns.evaluate_run(
         prepared.columns(options), prepared.codes, ranked, options.alpha, options.ties,
-        options.nonrel, element_rows(evaluation.settings.measures),
+        options.nonrel, element_selection(evaluation.settings.measures),
     )  # fmt: skip
     for topic, values in zip(topics, rows, strict=True):
         evaluation.topics.append(TopicEvaluation(topic, values))
@@ -183,7 +195,7 @@ def _add_unanswered(
 ) -> None:
     """Every qrels topic the run does not answer, scored 0, added to `evaluation`."""
     options = evaluation.settings.elements or element_topic.ElementOptions()
-    wanted = element_rows(evaluation.settings.measures)
+    wanted = element_selection(evaluation.settings.measures)
     qrels = prepared.qrels
     for topic, judged in qrels.topics.items():
         if topic not in answered:

@@ -27,8 +27,6 @@ results are sorted.
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 import numpy.typing as npt
 
@@ -51,9 +49,6 @@ from focal.evaluation.measures.records import RunEvaluation, Settings, TopicEval
 Ints = npt.NDArray[np.int64]
 
 _MAX_KEYS = 1 << 22  # keys * 2**40 (`KeyedPassages.probe`) stays within int64
-_INDEXES: weakref.WeakKeyDictionary[PreparedQrels, JudgedArticles | None] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 class JudgedArticles:
@@ -87,11 +82,14 @@ class JudgedArticles:
 
 
 def judged_articles(prepared: PreparedQrels) -> JudgedArticles | None:
-    """The index of `prepared` (built once; None when its keys would not fit)."""
-    if prepared not in _INDEXES:
-        index = JudgedArticles(prepared)
-        _INDEXES[prepared] = index if index.key_count < _MAX_KEYS else None
-    return _INDEXES[prepared]
+    """The index of `prepared` (built once, kept with the qrels: `PreparedQrels.derived`; None
+    when its keys would not fit)."""
+    return prepared.derived("judged_articles", _index_of)
+
+
+def _index_of(prepared: PreparedQrels) -> JudgedArticles | None:
+    index = JudgedArticles(prepared)
+    return index if index.key_count < _MAX_KEYS else None
 
 
 def evaluate_table(

@@ -1,6 +1,6 @@
 """What every INEX, Focal article and element measure is: a declaration (name, tasks,
-parameters and their defaults, formula, citation); trec_eval's are declared in
-`trec_eval.families.declarations`.
+parameters and their defaults, formula, citation); trec_eval's are declared with their
+computations in `trec_eval.families` (gathered by `trec_eval.families.declarations`).
 
 The code that computes a measure lives in the family packages (`passages`, `articles`,
 `elements`); each declaration points at the function whose docstring carries the formula, the

@@ -23,8 +23,9 @@ def test_export_page_offers_a_choice_per_double_judged_topic(seeded: Seeded, log
     assert 'aria-label="Assessor for topic 1"' in page
     assert 'value="1=alice"' in page and 'value="1=bob"' in page
 
-    refused = olga.get("/organiser/export.qrels", follow_redirects=True)
+    refused = olga.get("/organiser/export.qrels")
     banner = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and 'id="export-form"' in banner  # the form again
     assert "Topic 1 was judged by alice and bob" in banner and "--assessor" not in banner
 
     chosen = olga.get("/organiser/export.qrels?topic=1&choose=1=bob")
@@ -36,5 +37,16 @@ def test_export_page_offers_a_choice_per_double_judged_topic(seeded: Seeded, log
         for line in lines
     ]
 
-    unknown = olga.get("/organiser/export.qrels?assessor=zed", follow_redirects=True)
+    unknown = olga.get("/organiser/export.qrels?assessor=zed")
+    assert unknown.status_code == 422
     assert "no assessor &#39;zed&#39;" in unknown.get_data(as_text=True)
+    # the form's "choose an assessor" is an empty value, not a choice; a malformed one is refused
+    unchosen = olga.get("/organiser/export.qrels?topic=1&choose=&choose=1=alice")
+    assert unchosen.status_code == 200 and unchosen.get_data(as_text=True).splitlines() == ALICE
+    malformed = olga.get("/organiser/export.qrels?choose=1")
+    assert malformed.status_code == 422
+    assert "expected TOPIC=NAME, found &#39;1&#39;" in malformed.get_data(as_text=True)
+    mixed = olga.get("/organiser/export.qrels?with_assessors=1&assessor=alice")
+    assert mixed.status_code == 422 and "--with-assessors writes every" in mixed.get_data(
+        as_text=True
+    )

@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import read_bytes
 from focal.evaluation.formats.fol.columns import (
     RunColumns,
     _canonical_fol,
@@ -19,6 +18,7 @@ from focal.evaluation.formats.fol.columns import (
 )
 from focal.evaluation.formats.fol.runs import read_run
 from focal.evaluation.formats.records import Run
+from focal.evaluation.formats.source import read_bytes
 
 ARRAYS = ("codes", "scores", "starts", "lengths", "missing", "lines")
 

@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import decode_lines, read_bytes
 from focal.evaluation.formats.bounds import check_judgements
 from focal.evaluation.formats.fol.qrels import _read_lines, read_qrels
 from focal.evaluation.formats.fol.qrels_fast import judgements_of, read_plain_qrels_columns
 from focal.evaluation.formats.records import Qrels
+from focal.evaluation.formats.source import decode_lines, read_bytes
 
 
 def line_by_line(path: Path) -> object:

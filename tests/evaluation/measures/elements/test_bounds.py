@@ -16,9 +16,9 @@ from focal.evaluation.measures.elements.topic import (
     evaluate_topic,
 )
 from focal.evaluation.measures.elements.xcg import maep, nxcg_at, run_gains
-from focal.evaluation.measures.registry.names import element_rows
+from focal.evaluation.measures.registry.names import element_selection
 
-ROWS = element_rows(["P@k", "overlap@k", "inex_eval", "nxCG@k", "MAep"])
+ROWS = element_selection(["P@k", "overlap@k", "inex_eval", "nxCG@k", "MAep"])
 CUTS = (1, 2, 3, 5, 8, 13, 50)
 
 

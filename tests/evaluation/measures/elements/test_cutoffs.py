@@ -89,3 +89,26 @@ def test_first_partner_is_the_smallest_nested_index(keys: list[ElementKey]) -> N
     for i, key in enumerate(keys):
         others = [j for j, other in enumerate(keys) if j != i and nested(key, other)]
         assert partners[i] == (min(others) if others else len(keys))
+
+
+def test_a_topic_reads_each_rows_parameter_not_its_name() -> None:
+    """The registry parses `P@2` once (`element_selection`); a topic's values come from the
+    rows' parameters, so a row named otherwise still gets the value at its cut-off."""
+    from focal.evaluation.formats.elements.qrels import ElementJudgement
+    from focal.evaluation.measures.elements.rows import ElementRow
+    from focal.evaluation.measures.elements.topic import (
+        ElementOptions,
+        ElementResult,
+        evaluate_topic,
+    )
+    from focal.evaluation.measures.registry.names import element_selection
+
+    judged = {("a", "/article[1]"): ElementJudgement("1", "a", "/article[1]", 3, 3, 1)}
+    results = [ElementResult("a", "/article[1]", 2.0, 1), ElementResult("b", "/article[1]", 1.0, 2)]
+    rows = element_selection(["P@2", "overlap@k"])
+    assert (rows[0].name, rows[0].measure, rows[0].parameter) == ("P@2", "P@k", 2.0)
+    renamed = [ElementRow("two", "P@k", 2.0), ElementRow("one", "P@k", 1.0)]
+    options = ElementOptions(quant="strict")
+    values = evaluate_topic(results, judged, "2004", options, renamed)
+    assert values == {"two": 0.5, "one": 1.0}
+    assert evaluate_topic(results, judged, "2004", options, rows[:1]) == {"P@2": 0.5}

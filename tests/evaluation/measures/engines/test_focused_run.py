@@ -16,10 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import read_bytes
 from focal.evaluation.formats.fol.arrow_table import FolTable, read_fol_table
 from focal.evaluation.formats.fol.columns import columns_of_table
 from focal.evaluation.formats.fol.qrels import read_qrels, read_qrels_columns
+from focal.evaluation.formats.source import read_bytes
 from focal.evaluation.measures.engines.focused_run import evaluate_table
 from focal.evaluation.measures.evaluate import PreparedQrels, RunEvaluation, Settings, evaluate
 from focal.evaluation.measures.passages import focused_groups

@@ -19,7 +19,10 @@ MODULES = [
     "focal.evaluation.measures.evaluate",
     "focal.evaluation.measures.providers",
     "focal.evaluation.measures.registry.names",
-    "focal.evaluation.measures.registry.c_numbers",
+    "focal.evaluation.measures.grammar",
+    "focal.evaluation.measures.trec_eval.c_numbers",
+    "focal.evaluation.measures.trec_eval.names",
+    "focal.evaluation.measures.trec_eval.families.interpolated",
     "focal.evaluation.cli.eval.output",
 ]
 

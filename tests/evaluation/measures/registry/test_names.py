@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from focal.evaluation.measures.grammar import Term, split
 from focal.evaluation.measures.registry import names
 from focal.evaluation.measures.registry.declarations import ARTICLE_MEASURES, ELEMENT_MEASURES
 from focal.evaluation.measures.registry.names import NotProvided, UnknownMeasure, parse, parse_trec
@@ -59,7 +60,7 @@ def test_trec_selection_rows_come_from_the_declarations() -> None:
 
 
 def test_ir_measures_names_no_engine_computes_are_parsed_then_refused() -> None:
-    assert names.split("P(rel=2)@5") == names.Term("P(rel=2)@5", "P", (("rel", "2"),), "5")
+    assert split("P(rel=2)@5") == Term("P(rel=2)@5", "P", (("rel", "2"),), "5")
     for name in ("P(rel=2)@5", "RR@10", "Judged@10"):
         with pytest.raises(NotProvided, match=r"is not provided by any engine for task articles"):
             parse(name, "trec")

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from focal.evaluation.api import evaluate
 from focal.evaluation.cli.eval.command import eval_command
 from focal.evaluation.measures.registry.names import NotProvided, UnknownMeasure
-from focal.evaluation.measures.registry.vocabulary import listing, resolve, same_measure
+from focal.evaluation.measures.registry.vocabulary import listing, same_measure
+from focal.evaluation.measures.trec_eval.names import resolve
 
 REPOSITORY = Path(__file__).resolve().parents[4]
 QRELS = str(REPOSITORY / "demo" / "qrels" / "demo.qrels")

@@ -27,7 +27,6 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.evaluation.measures.trec_eval.test_plain_files import FILES, QRELS_FILES, text_of
 
 from focal.evaluation.cli.eval.command import eval_command
 from focal.evaluation.cli.trec_eval.command import main
@@ -35,6 +34,7 @@ from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.trec_eval import kernel
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
 from tests.evaluation.cli.test_trec_eval_quicktest import CASES, DATA
+from tests.evaluation.measures.trec_eval.test_plain_files import FILES, QRELS_FILES, text_of
 
 try:  # (the module as the install built it, whatever FOCAL_KERNEL says)
     from focal.evaluation.measures.trec_eval.kernel import _article_kernel as C_MODULE

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from focal.evaluation.cli.trec_eval.articles import load_run
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.trec import read_trec_qrels
 from focal.evaluation.measures.trec_eval.engine import files as trec_files
 from focal.evaluation.measures.trec_eval.engine.files import plain_qrels
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
+from focal.evaluation.running.articles import load_run
 
 QRELS = GradeTable.from_mapping({"1": {b"a": 1, b"b": 0}, "2": {b"a": 2}, "10": {b"c": 1}})
 
@@ -219,11 +219,13 @@ def test_qrels_read_ahead_give_the_same_table_and_see_a_change(tmp_path: Path) -
     path = tmp_path / "qrels"
     path.write_text("10 0 a 1\n2 0 b 0\n")
     direct = trec_files.parse_qrels(str(path))
-    trec_files.start_qrels(str(path))
-    assert trec_files.plain_qrels(str(path)) == direct
-    trec_files.start_qrels(str(path))
+    ahead = trec_files.start_qrels(str(path))
+    assert ahead is not None and ahead.read(str(path)) and ahead.answer == direct
+    assert trec_files.plain_qrels(str(path), ahead) == direct
+    ahead = trec_files.start_qrels(str(path))
     path.write_text("10 0 a 1\n2 0 b 0\n3 0 c 2\n")
-    changed = trec_files.plain_qrels(str(path))
+    assert ahead is not None and not ahead.read(str(path))
+    changed = trec_files.plain_qrels(str(path), ahead)
     assert changed is not None and changed[0] == 3 and changed[2] == [b"10", b"2", b"3"]
 
 

@@ -9,13 +9,13 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from focal.evaluation.cli.trec_eval.articles import load_index, load_run
 from focal.evaluation.formats.arrow import binary_array
 from focal.evaluation.formats.trec import DuplicateDocument
 from focal.evaluation.measures.registry.names import parse_trec
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
 from focal.evaluation.measures.trec_eval.engine.run import TrecOptions, evaluate_trec
-from focal.evaluation.measures.trec_eval.families.computed import NONPOOL, UNJUDGED
+from focal.evaluation.measures.trec_eval.families.measure import NONPOOL, UNJUDGED
+from focal.evaluation.running.articles import load_index, load_run
 
 TABLE = GradeTable.from_mapping({"1": {b"d1": 2, b"d2": 0, b"d3": -1}, "2": {b"d1": 1}})
 

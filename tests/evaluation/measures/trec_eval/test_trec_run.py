@@ -14,11 +14,11 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from focal.evaluation.cli.trec_eval.articles import load_index, load_run
 from focal.evaluation.measures.registry.names import parse_trec
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
 from focal.evaluation.measures.trec_eval.engine.run import TrecOptions, evaluate_trec
 from focal.evaluation.measures.trec_eval.families.interpolated import recall_cutoff
+from focal.evaluation.running.articles import load_index, load_run
 
 DOCS = [f"d{i}" for i in range(12)] + ["D5", "d10a", "x"]
 TOPICS = ["1", "2", "10", "3b"]

@@ -8,7 +8,6 @@ any assignment, read-only.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, redirect, request, url_for
@@ -16,17 +15,17 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from focal.assessor.campaign.assessing import article_screen as screens
+from focal.assessor.campaign.assessing import navigation
+from focal.assessor.campaign.assessing.article_screen import ArticleScreen, ArticleText
 from focal.assessor.campaign.errors import CampaignError
-from focal.assessor.campaign.people import assignments, notes
+from focal.assessor.campaign.people import assignments
 from focal.assessor.campaign.pools import listing as pool_list
 from focal.assessor.campaign.pools import ordering
-from focal.assessor.campaign.pools.retrieved import retrieved_spans
 from focal.assessor.judging import judgements
 from focal.assessor.judging.elements import topic_mode
-from focal.assessor.store import texts
 from focal.assessor.store.db import get_session
 from focal.assessor.store.models import Assignment
-from focal.assessor.store.settings import read_settings
 from focal.assessor.web.auth import (
     CSRF_HEADER,
     login_required,
@@ -34,7 +33,6 @@ from focal.assessor.web.auth import (
     signed_in_user,
 )
 from focal.assessor.web.rendering import render_file
-from focal.assessor.web.views.assess import navigation
 from focal.assessor.web.views.htmx import page_or_fragment
 
 blueprint = Blueprint("assess", __name__)
@@ -128,128 +126,111 @@ def _choice(name: str, allowed: tuple[str, ...]) -> str:
 @blueprint.get("/assignments/<int:assignment_id>/articles/<article>")
 @login_required
 def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
-    """The article screen: topic beside the rendered article, state panel and shortcuts."""
-    session = get_session()
-    assignment = _assignment(session, assignment_id)
+    """The article screen: topic beside the rendered article, state panel and shortcuts
+    (`campaign.assessing.article_screen` says what it shows)."""
     try:
-        row = judgements.pooled_document(session, assignment, article)
-    except judgements.NotFound:
-        abort(404)
-    state = judgements.get_state(session, assignment, article)
-    articles = assignments.pool_articles(session, assignment.topic_id)
-    previous, following = navigation.neighbours(articles, article)
-    adaptive = ordering.topic_order(ordering.topic_pool(session, assignment.topic_id)) is not None
-    if row.file is None or row.text_sha256 is None:
-        return _without_text(assignment, article, state, articles, previous, following)
-    html, document = render_file(Path(row.file), row.collection.display_profile)
-    if texts.text_sha256(document.text) != row.text_sha256:
-        abort(409, description=f"the file of {article} changed since it was imported")
-    read_only = assignment.user_id != signed_in_user().id
-    settings = read_settings(session)
-    # The organiser may switch the runs' outline off so that the runs cannot steer assessors.
-    spans = retrieved_spans(session, assignment.topic_id, document) if settings.runs_outline else []
-    whole_text = (0, len(document.text))
-
-    def article_url(name: str | None) -> str | None:
-        return (
-            None
-            if name is None
-            else url_for(".article_screen", assignment_id=assignment.id, article=name)
+        screen = screens.article_screen(
+            get_session(), assignment_id, article, signed_in_user(), render_file
         )
+    except judgements.JudgingError as error:
+        abort(error.status, description=str(error))
+    if screen.text is None:
+        return _without_text(screen)
+    context = _article_context(screen, screen.text)
+    return page_or_fragment("assess/article.html", "content", **context)
 
+
+def _article_url(screen: ArticleScreen, name: str | None) -> str | None:
+    if name is None:
+        return None
+    return url_for(".article_screen", assignment_id=screen.assignment.id, article=name)
+
+
+def _article_context(screen: ArticleScreen, text: ArticleText) -> dict[str, Any]:
+    """The template's context: the screen's values, its links and the page script's settings."""
+    assignment_id, article = screen.assignment.id, screen.article
     # An adaptive judging order chooses the next article when the assessor goes on, from the
     # judgements made until then (this article's included): "next" asks the server then.
     next_url = (
-        url_for(".next_article", assignment_id=assignment.id, after=article)
-        if adaptive
-        else article_url(following)
+        url_for(".next_article", assignment_id=assignment_id, after=article)
+        if screen.adaptive
+        else _article_url(screen, screen.following)
     )
-
-    keywords = assignments.keywords(session, assignment)
     # In the 2005 mode the assessor goes on to the two-phase screen after highlighting.
     two_phase_url = (
-        url_for("twophase.article", assignment_id=assignment.id, article=article)
-        if topic_mode(session, assignment.topic_id).mode == "2005"
+        url_for("twophase.article", assignment_id=assignment_id, article=article)
+        if screen.two_phase
         else None
     )
-    config: dict[str, Any] = {
-        "opsUrl": None
-        if read_only
-        else url_for("api.apply_operation", assignment_id=assignment.id, article=article),
-        "stateUrl": url_for("api.document_state", assignment_id=assignment.id, article=article),
-        "viewsUrl": None
-        if read_only
-        else url_for("viewing.report_view", assignment_id=assignment.id, article=article),
+    return {
+        "assignment": screen.assignment,
+        "topic": screen.assignment.topic,
+        "article": article,
+        "document_html": text.html,
+        "state": screen.state,
+        "position": screen.position,
+        "pool_size": len(screen.pool),
+        "previous_url": _article_url(screen, screen.previous),
+        "next_url": next_url,
+        "prefetch_next": not screen.adaptive,
+        "keywords": screen.keywords,
+        "note": screen.note,
+        "runs": text.runs,
+        "runs_outline": screen.runs_outline,
+        "read_only": screen.read_only,
+        "two_phase_url": two_phase_url,
+        "focal_config": _page_settings(screen, text, next_url, two_phase_url),
+    }
+
+
+def _page_settings(
+    screen: ArticleScreen, text: ArticleText, next_url: str | None, two_phase_url: str | None
+) -> dict[str, Any]:
+    """The page script's settings (`focal-config`, read once by `static/assess/page.js`):
+    no URL that writes when an organiser looks on, read-only."""
+    assignment_id, article = screen.assignment.id, screen.article
+    writes = not screen.read_only
+    return {
+        "opsUrl": url_for("api.apply_operation", assignment_id=assignment_id, article=article)
+        if writes
+        else None,
+        "stateUrl": url_for("api.document_state", assignment_id=assignment_id, article=article),
+        "viewsUrl": url_for("viewing.report_view", assignment_id=assignment_id, article=article)
+        if writes
+        else None,
         "csrfHeader": CSRF_HEADER,
         "nextUrl": next_url,
-        "prefetchNext": not adaptive,
-        "prevUrl": article_url(previous),
-        "poolUrl": url_for(".pool", assignment_id=assignment.id),
-        "summaryUrl": url_for(".pool", assignment_id=assignment.id, finished=1),
-        "state": state.to_json(),
-        "keywords": keywords,
-        # A whole-article result would outline everything and say nothing: list it only.
-        "runPassages": [
-            [span.start, span.end] for span in spans if (span.start, span.end) != whole_text
-        ],
-        "textLength": len(document.text),
+        "prefetchNext": not screen.adaptive,
+        "prevUrl": _article_url(screen, screen.previous),
+        "poolUrl": url_for(".pool", assignment_id=assignment_id),
+        "summaryUrl": url_for(".pool", assignment_id=assignment_id, finished=1),
+        "state": screen.state.to_json(),
+        "keywords": screen.keywords,
+        "runPassages": [list(passage) for passage in text.run_passages],
+        "textLength": text.length,
         "twoPhaseUrl": two_phase_url,
-        "mergeAcrossPunctuation": settings.merge_across_punctuation,
+        "mergeAcrossPunctuation": screen.merge_across_punctuation,
     }
-    return page_or_fragment(
-        "assess/article.html",
-        "content",
-        assignment=assignment,
-        topic=assignment.topic,
-        article=article,
-        document_html=html,
-        state=state,
-        position=articles.index(article) + 1,
-        pool_size=len(articles),
-        previous_url=config["prevUrl"],
-        next_url=config["nextUrl"],
-        prefetch_next=not adaptive,
-        keywords=keywords,
-        note=notes.note_of(session, assignment, article),
-        runs=sorted({span.run for span in spans}),
-        runs_outline=settings.runs_outline,
-        read_only=read_only,
-        two_phase_url=two_phase_url,
-        focal_config=config,
-    )
 
 
-def _without_text(
-    assignment: Assignment,
-    article: str,
-    state: judgements.JudgementState,
-    articles: list[str],
-    previous: str | None,
-    following: str | None,
-) -> ResponseReturnValue:
+def _without_text(screen: ArticleScreen) -> ResponseReturnValue:
     """An article known only by id and length: its stored judgement and why it cannot be shown.
 
     409 like a changed file: the article exists, but its text is not there to assess.
     """
-
-    def article_url(name: str | None) -> str | None:
-        if name is None:
-            return None
-        return url_for(".article_screen", assignment_id=assignment.id, article=name)
-
     return page_or_fragment(
         "assess/no_text.html",
         "content",
         status=409,
-        assignment=assignment,
-        topic=assignment.topic,
-        article=article,
-        message=str(texts.MissingTextError(article)),
-        state=state,
-        position=articles.index(article) + 1,
-        pool_size=len(articles),
-        previous_url=article_url(previous),
-        next_url=article_url(following),
+        assignment=screen.assignment,
+        topic=screen.assignment.topic,
+        article=screen.article,
+        message=screen.missing_text,
+        state=screen.state,
+        position=screen.position,
+        pool_size=len(screen.pool),
+        previous_url=_article_url(screen, screen.previous),
+        next_url=_article_url(screen, screen.following),
     )
 
 

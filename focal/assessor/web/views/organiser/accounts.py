@@ -138,7 +138,6 @@ def create_token(user_id: int) -> ResponseReturnValue:
     except CampaignError as error:
         return _done(str(error), error=True)
     token = issue_token(session, user, lifetime)
-    session.flush()
     record = token_record(session, token)
     session.commit()
     return _page(new_token=token, token_user=user.name, token_id=record.id)

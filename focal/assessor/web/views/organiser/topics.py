@@ -15,16 +15,9 @@ from sqlalchemy.orm import Session
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.people import roster
 from focal.assessor.campaign.people.users import assign_topic
-from focal.assessor.campaign.results.qrels_assessors import (
-    qrels_with_assessors_text,
-    topic_assessors,
-)
-from focal.assessor.campaign.results.qrels_export import (
-    ExportError,
-    SeveralAssessors,
-    collect_qrels,
-    qrels_text,
-)
+from focal.assessor.campaign.results import exporting
+from focal.assessor.campaign.results.qrels_assessors import topic_assessors
+from focal.assessor.campaign.results.qrels_export import ExportError, SeveralAssessors
 from focal.assessor.store.db import get_session
 from focal.assessor.web.auth import organiser_required
 from focal.assessor.web.downloads import download
@@ -117,10 +110,15 @@ def progress() -> ResponseReturnValue:
 def export_page() -> ResponseReturnValue:
     """The export form: FOL qrels, an assessor chosen for each topic judged by two, or every
     assessor's judgements with an assessor column (docs/assessor.md, "Export")."""
+    return _export_form()
+
+
+def _export_form(status: int = 200) -> ResponseReturnValue:
     session = get_session()
     return page_or_fragment(
         "organiser/topics/export.html",
         "content",
+        status,
         rows=topic_assessors(session),
         assessors=roster.assessors(session),
     )
@@ -129,23 +127,22 @@ def export_page() -> ResponseReturnValue:
 @blueprint.get("/export.qrels")
 @organiser_required
 def export_qrels() -> ResponseReturnValue:
-    """Download FOL qrels, as `focal export-qrels` does: `?topic=` and `?assessor=` narrow it,
-    `?choose=TOPIC=NAME` (repeated) picks a topic's assessor, `?with_assessors=1` writes every
-    assessor's lines with their name in column two."""
-    session = get_session()
+    """Download FOL qrels, as `focal export-qrels` writes them (`campaign.results.exporting`):
+    `?topic=` and `?assessor=` narrow it, `?choose=TOPIC=NAME` (repeated; empty for the form's
+    "choose an assessor") picks a topic's assessor, `?with_assessors=1` writes every assessor's
+    lines with their name in column two. An export that cannot be written is the form again
+    with why, 422."""
     topic = request.args.get("topic") or None
     assessor = request.args.get("assessor") or None
-    choices = {}
-    for value in request.args.getlist("choose"):
-        chosen_topic, _, name = value.partition("=")
-        if chosen_topic and name and (topic is None or chosen_topic == topic):
-            choices[chosen_topic] = name
     with_assessors = request.args.get("with_assessors") == "1"
     try:
-        if with_assessors:
-            text = qrels_with_assessors_text(session, topic)
-        else:
-            text = qrels_text(collect_qrels(session, topic, assessor, choices))
+        wanted = exporting.ExportRequest(
+            topic=topic,
+            assessor=assessor,
+            choices=exporting.parse_choices(v for v in request.args.getlist("choose") if v),
+            with_assessors=with_assessors,
+        )
+        text = exporting.export_qrels(get_session(), wanted)
     except SeveralAssessors as error:
         flash(
             f"Topic {error.topic} was judged by {' and '.join(error.names)}: choose whose "
@@ -153,10 +150,10 @@ def export_qrels() -> ResponseReturnValue:
             "with an assessor column.",
             "error",
         )
-        return redirect(url_for(".export_page"))
+        return _export_form(422)
     except ExportError as error:
         flash(str(error), "error")
-        return redirect(url_for(".export_page"))
+        return _export_form(422)
     parts = ["focal", topic or "", assessor or "", "assessors" if with_assessors else ""]
     name = "-".join(part for part in parts if part)
     return download(text, "text/plain", f"{name}.qrels")

@@ -12,8 +12,9 @@ compiled module (`kernel.compiled()` is None) every file gets None: the others r
 Qrels are read ahead. An article evaluation spends its first tenth of a second importing
 numpy, pyarrow and the engines, on one core, and the C reader of qrels runs without the GIL:
 `start_qrels` hands it the file on a thread as soon as the command knows the path, and
-`plain_qrels` takes the result when the engine asks for the qrels (docs/performance.md). So
-this module imports nothing heavy until a run is read: starting costs nothing.
+`plain_qrels` takes the result (a `QrelsAhead`, handed on by the caller: this module keeps no
+reading of its own) when the engine asks for the qrels (docs/performance.md). So this module
+imports nothing heavy until a run is read: starting costs nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import check_regular_file
+from focal.evaluation.formats.source import check_regular_file
 from focal.evaluation.measures.trec_eval.kernel import compiled
 
 if TYPE_CHECKING:
@@ -39,8 +40,30 @@ PLAIN_BLOCK = 4 << 20  # bytes of a run file `plain_run` reads at a time
 # the file's pages mapped at once (Linux's MAP_POPULATE), rather than one fault at a time
 POPULATE = getattr(mmap, "MAP_POPULATE", 0)
 
-_started: dict[str, tuple[tuple[int, int, int] | None, threading.Thread, list[PlainQrels | None]]]
-_started = {}
+
+class QrelsAhead:
+    """A reading of a qrels file begun on a thread (`start_qrels`), with the file's identity
+    (size, time, inode) when it began: a value its caller hands to `plain_qrels`."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.identity = path, _identity(path)
+        self._answer: list[PlainQrels | None] = []
+        self._thread = threading.Thread(
+            target=lambda: self._answer.append(parse_qrels(path)), daemon=True,
+            name="focal-qrels-ahead",
+        )  # fmt: skip
+        self._thread.start()
+
+    def read(self, path: str) -> bool:
+        """Whether the reading is done, of `path`, and the file unchanged since (`answer`)."""
+        self._thread.join()
+        same = path == self.path and self.identity is not None
+        return bool(self._answer) and same and self.identity == _identity(path)
+
+    @property
+    def answer(self) -> PlainQrels | None:
+        """What the reading found (None: not plain qrels)."""
+        return self._answer[0]
 
 
 def _identity(path: str) -> tuple[int, int, int] | None:
@@ -51,15 +74,11 @@ def _identity(path: str) -> tuple[int, int, int] | None:
     return status.st_size, status.st_mtime_ns, status.st_ino
 
 
-def plain_qrels(path: str) -> PlainQrels | None:
-    """`parse_qrels` of the file: the reading `start_qrels` began for it, if the file is
-    unchanged since (size, time, inode), else a reading now."""
-    began = _started.pop(path, None)
-    if began is not None:
-        identity, thread, answer = began
-        thread.join()
-        if answer and identity is not None and identity == _identity(path):
-            return answer[0]
+def plain_qrels(path: str, ahead: QrelsAhead | None = None) -> PlainQrels | None:
+    """`parse_qrels` of the file: what `ahead` (begun by `start_qrels`) read of it, if the file
+    is unchanged since (size, time, inode), else a reading now."""
+    if ahead is not None and ahead.read(path):
+        return ahead.answer
     return parse_qrels(path)
 
 
@@ -93,16 +112,10 @@ def mapped(descriptor: int) -> mmap.mmap:
     return mmap.mmap(descriptor, 0, access=mmap.ACCESS_READ)
 
 
-def start_qrels(path: str) -> None:
-    """Begin reading the qrels at `path` on a thread (once per path); `plain_qrels` takes the
-    result. Without the compiled module there is nothing to begin."""
-    if path in _started or compiled() is None:
-        return
-    answer: list[PlainQrels | None] = []
-    thread = threading.Thread(target=lambda: answer.append(parse_qrels(path)), daemon=True,
-                              name="focal-qrels-ahead")  # fmt: skip
-    _started[path] = (_identity(path), thread, answer)
-    thread.start()
+def start_qrels(path: str) -> QrelsAhead | None:
+    """Begin reading the qrels at `path` on a thread; `plain_qrels(path, ahead)` takes the
+    result. Without the compiled module there is nothing to begin (None)."""
+    return None if compiled() is None else QrelsAhead(path)
 
 
 def plain_run(path: str, topics: PairIndex) -> PlainRun | None:

@@ -27,10 +27,10 @@ from focal.evaluation.formats.trec import (
     read_trec_run,
 )
 from focal.evaluation.formats.trec_batches import stream_trec_run
-from focal.evaluation.measures.trec_eval.engine.files import plain_qrels, plain_run
+from focal.evaluation.measures.trec_eval.engine.files import QrelsAhead, plain_qrels, plain_run
 from focal.evaluation.measures.trec_eval.engine.keys import PairIndex
-from focal.evaluation.measures.trec_eval.families.computed import NONPOOL, UNJUDGED, Floats
 from focal.evaluation.measures.trec_eval.families.ideal import IdealDCG, running_sums
+from focal.evaluation.measures.trec_eval.families.measure import NONPOOL, UNJUDGED, Floats
 
 Ints = npt.NDArray[np.int64]
 
@@ -162,11 +162,12 @@ class GradeTable:
         return table
 
     @classmethod
-    def from_trec_file(cls, path: str) -> GradeTable:
+    def from_trec_file(cls, path: str, ahead: QrelsAhead | None = None) -> GradeTable:
         """TREC qrels from their file: read in C when plain (`_article_kernel.parse_qrels`: four
-        plain fields a line, an integer grade), otherwise by `read_trec_qrels`, which names what
-        is wrong; a document judged twice in a topic is refused either way."""
-        read = plain_qrels(path)
+        plain fields a line, an integer grade; taken from `ahead` when it read them already),
+        otherwise by `read_trec_qrels`, which names what is wrong; a document judged twice in a
+        topic is refused either way."""
+        read = plain_qrels(path, ahead)
         if read is None:
             return cls.from_trec(read_trec_qrels(path, check_duplicates=False))
         rows, codes, ids, ends, docs, grades = read  # (topics numbered in byte order)

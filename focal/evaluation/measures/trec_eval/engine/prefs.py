@@ -4,9 +4,10 @@
     topic group doc grade                  qrels read as prefs (`get_qrels_prefs.c`: one
                                            sub-group per group, the grade as the level)
 
-Levels are read with C's `atof`; `#` at a line's start makes it a comment. Each topic's run is
-ranked by the article engine (`trec_run.rank_run`: score, then document id, `-M`), the judged
-documents it retrieved are numbered in that order, and `articles.preferences` counts and
+The files are read by `formats.trec_eval_inputs.read_preferences` (levels with C's `atof`,
+`trec_eval.c_numbers.c_atof`); this module only evaluates. Each topic's run is ranked by the
+article engine (`trec_run.rank_run`: score, then document id, `-M`), the judged documents it
+retrieved are numbered in that order, and `articles.preferences` counts and
 `articles.preference_measures` scores them. A topic the run does not answer is an empty ranking
 (with -c; without it the caller stops as trec_eval does).
 """
@@ -14,12 +15,9 @@ documents it retrieved are numbered in that order, and `articles.preferences` co
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
-from focal.evaluation.errors import FormatError
-from focal.evaluation.formats._source import read_bytes
 from focal.evaluation.formats.trec import TrecRun
-from focal.evaluation.measures.registry.names import c_atof
+from focal.evaluation.formats.trec_eval_inputs import Preferences
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
 from focal.evaluation.measures.trec_eval.engine.run import (
     Number,
@@ -36,33 +34,16 @@ from focal.evaluation.measures.trec_eval.families.preferences import (
     count,
 )
 
-Judgements = dict[str, list[Preference]]  # topic -> its preference lines
-
-
-def read_preferences(path: str | Path, qrels: bool) -> Judgements:
-    """A prefs file (5 fields) or, with `qrels`, TREC qrels read as preferences."""
-    name, width = str(path), 4 if qrels else 5
-    shape = "`topic group doc grade`" if qrels else "`topic group sub_group doc level`"
-    topics: Judgements = {}
-    for number, line in enumerate(read_bytes(path).split(b"\n"), 1):
-        words = line.split()
-        if not words or line.startswith(b"#"):
-            continue
-        if len(words) != width:
-            raise FormatError(name, number, f"expected {width} fields {shape}, found {len(words)}")
-        sub_group = b"0" if qrels else words[2]
-        level = c_atof(words[-1].decode(errors="replace"))
-        topic = words[0].decode(errors="replace")
-        topics.setdefault(topic, []).append(Preference(words[1], sub_group, level, words[-2]))
-    return topics
-
 
 def evaluate_preferences(
-    judgements: Judgements, run: TrecRun, selection: Selection, options: TrecOptions,
-    judgements_file: str = "",
-) -> TrecEvaluation:  # fmt: skip
+    preferences: Preferences, run: TrecRun, selection: Selection, options: TrecOptions
+) -> TrecEvaluation:
     """The run's preference measures per judged topic (topics the run lacks: an empty
     ranking), and the `all` rows: counts summed, the rest averaged."""
+    judgements = {
+        topic: [Preference(line.group, line.sub_group, line.level, line.doc) for line in lines]
+        for topic, lines in preferences.topics.items()
+    }
     numbers = {
         topic: {doc: i for i, doc in enumerate(sorted({p.doc for p in prefs}))}
         for topic, prefs in judgements.items()
@@ -70,9 +51,10 @@ def evaluate_preferences(
     table = GradeTable.from_mapping(numbers, run.file)
     # form_prefs_counts.c breaks score ties by document id ascending (form_res_rels.c: descending)
     ranked, answered, _ = rank_run(table, run, replace(options, judged_only=False), "ascending")
-    ends = [*ranked.starts.tolist()[1:], len(ranked.grades)]
+    starts = ranked.starts.tolist()
+    ends = [*starts[1:], len(ranked.grades)] if starts else []  # (no judged topic answered)
     retrieved: dict[str, list[bytes]] = {}
-    for topic, start, end in zip(answered, ranked.starts.tolist(), ends, strict=True):
+    for topic, start, end in zip(answered, starts, ends, strict=True):
         names = sorted(numbers[topic])
         retrieved[topic] = [names[g] for g in ranked.grades[start:end].tolist() if g >= 0]
     topics = sorted(judgements) if options.complete else [t for t in answered]
@@ -82,7 +64,7 @@ def evaluate_preferences(
         try:
             counts = count(judgements[topic], retrieved.get(topic, []))
         except PreferenceError as error:
-            raise PreferenceError(f"{judgements_file}: topic {topic}: {error}") from None
+            raise PreferenceError(f"{preferences.file}: topic {topic}: {error}") from None
         for row in rows:
             measured = preference_value(row.family, counts)
             values[row.name].append(int(measured) if row.name in COUNTS else measured)

@@ -4,7 +4,7 @@ One `GradeTable` serves every run: per topic, document -> grade, and what does n
 the run (relevant and judged non-relevant counts at the relevance level, the ideal DCG). A run
 is ranked as trec_eval ranks it (score descending, then document id descending: the rank column
 plays no part), cut to `-M` documents per topic, and all its topics go through
-`families.computed.topic_values` at once.
+`families.declarations.topic_values` at once.
 
 The two versions differ in two places (trec_eval 10.0 changelog; see docs/trec_eval.md):
 - `iprec_at_recall` and `11pt_avg` cut-offs: `(long)(p·R + 0.9)` in 9.x, `lround(p·R)` in 10.0.
@@ -30,18 +30,15 @@ from focal.evaluation.formats.trec import (
 )
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
 from focal.evaluation.measures.trec_eval.engine.order import reordering
-from focal.evaluation.measures.trec_eval.families.computed import (
-    MIN_GEO_MEAN,
-    NONPOOL,
-    Ranked,
-    topic_values,
-)
 from focal.evaluation.measures.trec_eval.families.declarations import (
     COUNTS,
     GEOMETRIC,
+    RESET_WHEN_MISSING,
     TEXT,
     Selection,
+    topic_values,
 )
+from focal.evaluation.measures.trec_eval.families.measure import MIN_GEO_MEAN, NONPOOL, Ranked
 
 Number = int | float
 Value = int | float | str  # relstring's rows are strings
@@ -199,8 +196,9 @@ def _with_missing(
 ) -> tuple[list[str], list[bool], dict[str, list[Value]]]:  # fmt: skip
     """10.0 with -c: every qrels topic; a missing one is evaluated as trec_eval's stand-in
     ranking (one document outside the pool; none with -J), then the rows `trec_eval.c` resets
-    by exact name are reset: num_ret, utility, relstring, rbp_resid (0 or empty) and every
-    unj_k. A row named with its parameters (`utility_1,2,3,4`) keeps its stand-in value."""
+    by exact name are reset (0 or empty): the families declared `reset_when_missing` (num_ret,
+    utility, relstring, rbp_resid, unj), their own row or each cut-off's. A row named with its
+    parameters (`utility_1,2,3,4`) keeps its stand-in value."""
     missing = [topic for topic in index.topics if topic not in set(answered)]
     codes = np.array([index.topics.index(t) for t in missing], dtype=np.int64)
     size = 0 if options.judged_only else 1
@@ -211,20 +209,30 @@ def _with_missing(
     at = {topic: i for i, topic in enumerate(answered)}
     spare = {topic: i for i, topic in enumerate(missing)}
     topics = sorted(set(answered) | set(index.topics))
+    reset = _reset_when_missing(selection)
     merged: dict[str, list[Value]] = {name: [] for name in values}
     for topic in topics:
         i = at.get(topic)
         for name, column in values.items():
             if i is not None:
                 merged[name].append(column[i])
-            elif name in ("num_ret", "utility", "rbp_resid") or name.startswith("unj"):
-                merged[name].append(0 if name in COUNTS else 0.0)
-            elif name == "relstring":
-                merged[name].append("")
+            elif name in reset:
+                merged[name].append(reset[name])
             else:
                 value = extra[name][spare[topic]]
                 merged[name].append(value if isinstance(value, str) else value.item())
     return topics, [topic in at for topic in topics], merged
+
+
+def _reset_when_missing(selection: Selection) -> dict[str, Value]:
+    """The rows 10.0 resets on a topic the run misses, and their value (0 or empty): the
+    families declared `reset_when_missing`, by their own row or each cut-off's row."""
+    reset: dict[str, Value] = {}
+    for row in selection.rows():
+        own_row = row.name == row.family or row.parameter is not None  # not `utility_1,2,3,4`
+        if row.family in RESET_WHEN_MISSING and own_row:
+            reset[row.name] = "" if row.family in TEXT else 0 if row.family in COUNTS else 0.0
+    return reset
 
 
 def summarise(

@@ -1,4 +1,4 @@
-"""trec_eval's article measures for a `-m` list in any spelling (`registry.vocabulary`): the
+"""trec_eval's article measures for a `-m` list in any spelling (`trec_eval.names`): the
 names read in the call's options go through one `trec_run.evaluate_trec`, and each name with
 options of its own (`P(rel=2)@5`: `-l 2`; `RR@10`: `-M 10` on recip_rank) through one more
 evaluation of its family alone; `Judged@k` (ir_measures' judged fraction of the top k, which
@@ -14,8 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from focal.evaluation.formats.trec import TrecRun
-from focal.evaluation.measures.registry.names import NotProvided, parse_trec
-from focal.evaluation.measures.registry.vocabulary import JUDGED, Definition, plan
+from focal.evaluation.measures.grammar import NotProvided
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
 from focal.evaluation.measures.trec_eval.engine.run import (
     Number,
@@ -25,8 +24,9 @@ from focal.evaluation.measures.trec_eval.engine.run import (
     evaluate_trec,
     rank_run,
 )
-from focal.evaluation.measures.trec_eval.families.computed import NONPOOL
-from focal.evaluation.measures.trec_eval.families.declarations import Row, Selection
+from focal.evaluation.measures.trec_eval.families.declarations import Selection
+from focal.evaluation.measures.trec_eval.families.measure import NONPOOL, Row
+from focal.evaluation.measures.trec_eval.names import JUDGED, Definition, parse_trec, plan
 
 
 @dataclass

@@ -1,26 +1,30 @@
-"""trec_eval 10.0's gain table and ideal ranking, which its gain-based measures share.
+"""trec_eval 10.0's gain table and ideal ranking, which its gain-based measures share, and
+each topic's gains for the families computed topic by topic.
 
 Gains (`gain_init.c`): each grade of the topic's judgements (0 up to its largest judged grade)
 gains its own value unless `-m measure.grade=gain,...` gives another; a grade absent from the
 qrels (a document outside the pool, -1, or unjudged, -2) gains 0. The ideal ranking takes the
 judged documents by gain, highest first, and stops at the first gain that is not positive.
 
-Kept apart from the measures (`gains`) because every one of them (ndcg and kin, G, rbp)
-starts from the same table, and the ideal ranking is walked rank by rank in lockstep with the
-run, exactly as trec_eval walks it, so that the values come out to the last bit.
+Every such measure (ndcg with gains given and its kin, G, rbp) starts from the same table,
+and walks the ideal ranking rank by rank in lockstep with the run, exactly as trec_eval walks
+it, so that the values come out to the last bit. A call builds each topic's table once for
+all the families given the same gains (`tables`); `per_topic` hands each topic's `TopicGains`
+to a family's own loop.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from focal.evaluation.measures.trec_eval.families.measure import Context, Floats, Ints
+
 Pairs = Sequence[tuple[str, float]]
-Ints = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -81,9 +85,41 @@ class IdealWalk:
         return self.gain
 
 
-def ideal(table: list[Gain]) -> list[float]:
-    """The ideal ranking's gains, rank by rank, up to the first that is not positive."""
-    walk, out = IdealWalk(table), []
-    while walk.gain > 0.0 and walk.step() > 0.0:
-        out.append(walk.gain)
-    return out
+@dataclass(frozen=True)
+class TopicGains:
+    """One topic as its gain-based families read it: the gain table, the gain of each
+    retrieved document in rank order, and the topic's relevant count."""
+
+    table: list[Gain]
+    gained: list[float]
+    num_rel: int
+
+    def walk(self) -> IdealWalk:
+        """A new walk down the ideal ranking."""
+        return IdealWalk(self.table)
+
+    def ideal(self) -> list[float]:
+        """The ideal ranking's gains, rank by rank, up to the first that is not positive."""
+        walk, out = self.walk(), []
+        while walk.gain > 0.0 and walk.step() > 0.0:
+            out.append(walk.gain)
+        return out
+
+
+def tables(context: Context, family: str) -> list[list[Gain]]:
+    """Each topic's gain table with the gains given to `family` (`ndcg.1=3,2=9`), built once a
+    call for every family given the same gains."""
+    pairs = context.pairs(family)
+    return context.shared(("gains", pairs), lambda: [
+        gains(pairs, levels) for levels in context.ranked.levels])  # fmt: skip
+
+
+def per_topic(context: Context, family: str, measure: Callable[[TopicGains], float]) -> Floats:
+    """`measure` of every topic's gains, as an array over the topics."""
+    num_rel = context.num_rel.tolist()
+    values = [
+        measure(TopicGains(table, gain_of(table, grades).tolist(), num_rel[t]))
+        for t, (table, grades) in enumerate(zip(tables(context, family), context.topic_grades,
+                                                strict=True))
+    ]  # fmt: skip
+    return np.array(values, dtype=np.float64)

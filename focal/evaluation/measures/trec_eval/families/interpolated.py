@@ -2,33 +2,31 @@
 
 At each recall level p the value is the highest precision at or below the rank where the
 cut-off's relevant document was found (trec_eval `m_iprec_at_recall.c`); 11pt_avg is the mean
-over the levels. The cut-off is where trec_eval 9 and 10 differ (`recall_cutoff`), so the
-version travels with it.
+over its levels (`m_11pt_avg.c`). The cut-off is where trec_eval 9 and 10 differ
+(`recall_cutoff`): `(long)(p·R + 0.9)` in 9, `lround(p·R)` in 10.
 
-Kept apart from the other measures (`trec_eval.families.computed`) because these two families alone
-build a per-topic curve, read back at several levels, and sum it in trec_eval's order.
+The two families share one curve: the best precision below each relevant document is found
+once a call, and each level read from it once, whichever family asks first.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
-
-
-class Topics(Protocol):
-    """The ranked topics (`families.computed.Ranked`): each topic's first position and relevant
-    count."""
-
-    @property
-    def starts(self) -> Ints: ...
-    @property
-    def num_rel(self) -> Ints: ...
+from focal.evaluation.measures.trec_eval.families.measure import (
+    RECALL_LEVELS,
+    Context,
+    Floats,
+    Ints,
+    Parameters,
+    Row,
+    TrecMeasure,
+    parameter,
+)
 
 
 def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:
@@ -54,35 +52,69 @@ def recall_cutoffs(fraction: float, num_rel: Ints, version: int) -> Ints:
     return rounded
 
 
-def interpolated(
-    ranked: Topics, cum: Ints, rank: Ints, relevant: npt.NDArray[np.bool_],
-    num_rel_ret: Ints, levels: tuple[float, ...], version: int,
-) -> list[Floats]:  # fmt: skip
-    """iprec at each recall level, per topic (trec_eval `m_iprec_at_recall.c`)."""
-    precision = cum / rank
-    ends = np.append(ranked.starts[1:], len(precision))
-    best_below = np.empty_like(precision)
-    for start, end in zip(ranked.starts.tolist(), ends.tolist(), strict=True):
-        best_below[start:end] = np.maximum.accumulate(precision[start:end][::-1])[::-1]
-    at_relevant = best_below[relevant]  # per relevant position, topic after topic
-    first_relevant = np.concatenate(([0], np.cumsum(num_rel_ret)))[:-1]
-    num_rel, found = ranked.num_rel, num_rel_ret
-    empty = np.diff(np.append(ranked.starts, len(precision))) == 0
-    curves = []
-    for fraction in levels:
-        needed = recall_cutoffs(fraction, num_rel, version)
+@dataclass(frozen=True)
+class Curve:
+    """What every level reads: at each relevant position (topic after topic) the highest
+    precision at or below it, where each topic's relevant positions start, and the topics
+    that retrieved nothing."""
+
+    at_relevant: Floats
+    first_relevant: Ints
+    empty: npt.NDArray[np.bool_]
+
+
+def _curve(context: Context) -> Curve:
+    def build() -> Curve:
+        precision = context.cumulative / context.rank
+        starts = context.ranked.starts
+        ends = np.append(starts[1:], len(precision))
+        best_below = np.empty_like(precision)
+        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+            best_below[start:end] = np.maximum.accumulate(precision[start:end][::-1])[::-1]
+        first_relevant = np.concatenate(([0], np.cumsum(context.num_rel_ret)))[:-1]
+        empty = np.diff(np.append(starts, len(precision))) == 0
+        return Curve(best_below[context.relevant], first_relevant, empty)
+
+    return context.shared("interpolated", build)
+
+
+def at_level(context: Context, fraction: float) -> Floats:
+    """iprec at recall level `fraction`, per topic."""
+
+    def build() -> Floats:
+        curve, found = _curve(context), context.num_rel_ret
+        needed = recall_cutoffs(fraction, context.num_rel, context.version)
         reached = (needed <= found) & (found > 0)
-        at = first_relevant + np.maximum(needed, 1) - 1
-        picked = at_relevant[np.where(reached, at, 0)] if len(at_relevant) else np.zeros(len(at))
-        values = np.where(reached, picked, 0.0)
-        values[(needed <= found) & empty] = math.nan  # nothing retrieved (-J): trec_eval's 0/0
-        curves.append(values)
-    return curves
+        at = curve.first_relevant + np.maximum(needed, 1) - 1
+        picked = (curve.at_relevant[np.where(reached, at, 0)] if len(curve.at_relevant)
+                  else np.zeros(len(at)))  # fmt: skip
+        values: Floats = np.where(reached, picked, 0.0)
+        values[(needed <= found) & curve.empty] = math.nan  # nothing retrieved (-J): 0/0
+        return values
+
+    return context.shared(("iprec_at_recall", fraction), build)
 
 
-def mean_reversed(curve: list[Floats]) -> Floats:
-    """The mean over recall levels, summed from the last level down as trec_eval sums."""
-    total = np.zeros_like(curve[0])
-    for values in reversed(curve):
-        total = total + values
-    return total / len(curve)
+def interpolated_precision(context: Context, row: Row) -> Floats:
+    """iprec_at_recall_p."""
+    return at_level(context, parameter(row))
+
+
+def eleven_point_average(context: Context, row: Row) -> Floats:
+    """11pt_avg: the mean over the levels given, summed from the last level down as trec_eval
+    sums."""
+    levels = context.parameters(row.family)
+    total = np.zeros(context.topics)
+    for fraction in reversed(levels):
+        total = total + at_level(context, fraction)
+    mean: Floats = total / len(levels)
+    return mean
+
+
+DECLARED = (
+    TrecMeasure("iprec_at_recall", 10, interpolated_precision,
+                Parameters("levels", RECALL_LEVELS), ir_measures=("IPrec@k",), rel=("IPrec",),
+                sets=("official", "all_trec"), definition="interpolated precision at recall x"),
+    TrecMeasure("11pt_avg", 18, eleven_point_average, Parameters("list", RECALL_LEVELS),
+                sets=("all_trec",)),
+)  # fmt: skip

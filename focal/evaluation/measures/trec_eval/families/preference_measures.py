@@ -1,20 +1,17 @@
 """trec_eval's `prefs_*` measures from one topic's preference counts (`m_prefs_*.c`; the
-counting and the definitions are in `preferences`)."""
+counting and the definitions are in `preferences`). They are computed on preference judgements
+(`-R prefs`, `-R qrels_prefs`) by `engine.prefs`, which calls `preference_value`, not on a
+ranked run's grades: their declarations have no `compute`."""
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
 
+from focal.evaluation.measures.trec_eval.families.measure import TrecMeasure
 from focal.evaluation.measures.trec_eval.families.preferences import Counts, Group
 
 Ranks = npt.NDArray[np.int64]
-PREFERENCE_FAMILIES = (
-    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
-    "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-    "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
-    "prefs_avgjg_imp",
-)  # fmt: skip
 
 
 def _fulfilled(group: Group, kind: str) -> tuple[int, int]:
@@ -133,3 +130,23 @@ def _recalculate(group: Group, judged_ret: int, retrieved_only: bool) -> tuple[i
         fulfilled += int(np.count_nonzero(m[:r, r:]))
         possible += int(np.count_nonzero(m[r:, :r])) + int(np.count_nonzero(m[r:, r:]))
     return fulfilled, possible + fulfilled
+
+
+ALL_PREFS = ("all_prefs",)
+PREFS = ("all_prefs", "prefs")
+DECLARED = (
+    TrecMeasure("prefs_num_prefs_poss", 36, None, count=True, sets=PREFS),
+    TrecMeasure("prefs_num_prefs_ful", 37, None, count=True, sets=PREFS),
+    TrecMeasure("prefs_num_prefs_ful_ret", 38, None, count=True, sets=PREFS),
+    TrecMeasure("prefs_simp", 39, None, sets=PREFS),
+    TrecMeasure("prefs_pair", 40, None, sets=PREFS),
+    TrecMeasure("prefs_avgjg", 41, None, sets=PREFS),
+    TrecMeasure("prefs_avgjg_Rnonrel", 42, None, sets=ALL_PREFS),
+    TrecMeasure("prefs_simp_ret", 43, None, sets=ALL_PREFS),
+    TrecMeasure("prefs_pair_ret", 44, None, sets=ALL_PREFS),
+    TrecMeasure("prefs_avgjg_ret", 45, None, sets=ALL_PREFS),
+    TrecMeasure("prefs_avgjg_Rnonrel_ret", 46, None, sets=ALL_PREFS),
+    TrecMeasure("prefs_simp_imp", 47, None, sets=ALL_PREFS),
+    TrecMeasure("prefs_pair_imp", 48, None, sets=ALL_PREFS),
+    TrecMeasure("prefs_avgjg_imp", 49, None, sets=ALL_PREFS),
+)

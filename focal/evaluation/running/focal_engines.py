@@ -1,9 +1,13 @@
-"""`focal eval`'s runs on workers: each run read and evaluated where it is read, on threads for
-the focused task and on worker processes for the others (`evaluate_files`, also used by
-`focal compare`). Which engine evaluates a run, and how the run is read, is
+"""Focal's own engines on run files: the passage tasks and Focal's article measures, each run read
+and evaluated where it is read, on threads for the focused task and on worker processes for the
+others (`evaluate_files`: `focal eval`, `focal compare` and `focal.evaluation.evaluate`).
+
+Which engine evaluates a run, and how the run is read, is
 `focal.evaluation.measures.providers.evaluate_file`'s choice; the prepared qrels and the
 `Settings` go whole to each worker (`focal.evaluation.processes`: inherited where processes are
-forked, pickled where they are spawned)."""
+forked, pickled where they are spawned), and the focused task's index of the qrels travels with
+them (`PreparedQrels.derived`).
+"""
 
 from __future__ import annotations
 
@@ -65,3 +69,19 @@ def evaluate_files(
     # One run per task: a task is a path out and ~100 rows back, nothing next to reading and
     # evaluating a run (chunks of several runs left one core idle for the last chunk).
     return list(map_on_processes(_evaluate_file, (prepared, settings), paths, jobs))
+
+
+def evaluate_qrels_file(
+    qrels_path: str,
+    settings: Settings,
+    paths: Sequence[str],
+    jobs: int,
+    runs: ReadAhead | None = None,
+) -> list[RunEvaluation]:
+    """`evaluate_files` against FOL qrels read from their file (as columns when the fast path
+    takes them: the whole-run focused engine indexes those without records); FormatError for
+    a bad file."""
+    from focal.evaluation.formats.fol.qrels import read_qrels_columns
+
+    prepared = PreparedQrels(*read_qrels_columns(qrels_path))
+    return evaluate_files(prepared, settings, paths, jobs, runs)

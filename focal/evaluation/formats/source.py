@@ -1,4 +1,17 @@
-"""Reading a text input file once, with errors that name the file and line."""
+"""Reading a text input file once, with errors that name the file and line.
+
+This is the public way for any part of Focal to read an input file once: `read_bytes` (its
+bytes without a UTF-8 byte-order mark; a FIFO, a device or an unreadable file is a
+`FormatError`), `decode_lines` (UTF-8 lines, numbered as an editor shows them),
+`check_regular_file` (before a file is opened some other way) and `columnar_source` (what
+pyarrow's CSV reader should read). `collector_paused` is the one pause of the garbage collector
+while records are built.
+
+Turning the lines of a file into records is the format readers' work, and they all live in
+`focal.evaluation.formats` (docs/architecture.md, "Import rules and how they are enforced"): a
+module elsewhere may read the bytes of a file to hand them to a reader, never split its lines
+itself (tests/evaluation/formats/test_lines_in_formats.py).
+"""
 
 from __future__ import annotations
 

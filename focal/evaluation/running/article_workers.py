@@ -1,4 +1,4 @@
-"""How `focal eval --task articles` and `focal trec_eval` spread their runs over workers (`-j`).
+"""How trec_eval's measures spread the runs of `focal eval --task articles` over workers (`-j`).
 
 - **Where processes are forked** (Linux): worker processes, one run a task, in order.
   A run is read and evaluated in short C, pyarrow and numpy steps with Python between them; on
@@ -15,7 +15,7 @@
 
 `on_processes` works with every start method (`focal.evaluation.processes`): `prepare` and
 `evaluate` go to each worker whole, so they must pickle (module-level functions, or methods of
-an object that pickles, as `trec_eval.ArticleSteps` pickles as the qrels' path).
+an object that pickles, as `running.articles.ArticleSteps` pickles as the qrels' path).
 docs/performance.md has the measurements behind these choices.
 """
 
@@ -30,7 +30,7 @@ from typing import TypeVar
 
 import pyarrow as pa
 
-from focal.evaluation.formats._source import SMALL_FILE
+from focal.evaluation.formats.source import SMALL_FILE
 from focal.evaluation.processes import map_on_processes, start_method
 
 Prepared = TypeVar("Prepared")

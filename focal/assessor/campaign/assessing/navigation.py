@@ -1,10 +1,11 @@
 """Where an assessor goes within a topic's pool: where to resume, an article's neighbours in
 display order, and the article to go on to next.
 
-The pages (`pages`) turn these places into links and redirects. The rules live here, apart from
-the request handling, because the topics page, the article screen and the "next" redirect all
-walk the same pool: in display order (`campaign.pools.listing`), or in the topic's judging order
-where the organiser chose an adaptive one (`campaign.pools.ordering`).
+The assessor's pages (`web.views.assess.pages`) turn these places into links and redirects. The
+rules live here, apart from the request handling, because the topics page, the article screen
+(`article_screen`) and the "next" redirect all walk the same pool: in display order
+(`campaign.pools.listing`), or in the topic's judging order where the organiser chose an
+adaptive one (`campaign.pools.ordering`).
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from focal.evaluation.errors import FormatError
+from focal.evaluation.running.options import CompareOptions
+
+Values = dict[str, dict[str, float]]  # run -> topic -> value
 
 
 def scores_values(paths: Sequence[str], measure: str | None) -> tuple[str, dict[str, Any]]:
@@ -37,35 +40,52 @@ def scores_values(paths: Sequence[str], measure: str | None) -> tuple[str, dict[
 
 
 def evaluated_values(
-    qrels: str,
-    runs: Sequence[str],
-    task: str,
-    measure: str,
-    evaluation: dict[str, Any],
-    jobs: int = 1,
-) -> tuple[dict[str, dict[str, float]], list[str]]:
-    """Evaluate the runs as `focal eval` does: (run → topic → value, the qrels topics); the
-    values are those of the topics each run answers (`pair_by_topic` scores the others 0)."""
-    if task == "articles":
-        from focal.evaluation.cli.trec_eval import articles as trec_eval
-        from focal.evaluation.measures import providers
+    qrels: str, runs: Sequence[str], options: CompareOptions
+) -> tuple[Values, list[str], list[str]]:
+    """Evaluate the runs as `focal eval` does, for `options.topic_measure`: (run → topic →
+    value, the qrels topics, notes for stderr); the values are those of the topics each run
+    answers (`pair_by_topic` scores the others 0). FormatError or ValueError for a bad file or
+    measure; OptionError for element options the measure cannot go with."""
+    task, measure = options.task, options.topic_measure
+    evaluation = options.evaluation
+    if task == "elements":
+        from focal.evaluation.running.elements import element_values
 
-        call = providers.Call(task, (measure,), trec_eval.is_trec_qrels(qrels))
+        quant = evaluation.quant
+        values, topics, notes = element_values(
+            qrels, runs, measure, evaluation.element_options(), evaluation.collection,
+            evaluation.workers(),
+        )  # fmt: skip
+        return values, topics, [*notes, f"quantisation {quant}"]
+    if task == "articles":
+        from focal.evaluation.measures import providers
+        from focal.evaluation.running import articles
+
+        call = providers.Call(task, (measure,), articles.is_trec_qrels(qrels))
         if providers.choose(call)[0] is providers.TREC_RUN:  # the names `focal eval` reads
             from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
 
-            return trec_eval.per_topic_values(qrels, runs, measure, TrecOptions())
-    from focal.evaluation.cli.eval.workers import evaluate_files
+            return (*articles.per_topic_values(qrels, runs, measure, TrecOptions()), [])
+    return (*_focal_values(qrels, runs, options), [])
+
+
+def _focal_values(
+    qrels: str, runs: Sequence[str], options: CompareOptions
+) -> tuple[Values, list[str]]:
+    """Focal's own engines (`running.focal_engines`), each run's topics only (no -c)."""
     from focal.evaluation.formats.fol.qrels import read_qrels
     from focal.evaluation.measures.evaluate import PreparedQrels, Settings
+    from focal.evaluation.running.focal_engines import evaluate_files
 
-    evaluation = {**evaluation, "complete": False}
-    settings = Settings(task=task, **evaluation)
+    task, measure, given = options.task, options.topic_measure, options.evaluation
+    switches = (False, given.beta, given.n, given.irr, given.strict)  # complete: False
+    settings = Settings(task, *switches)
     if task == "articles":
-        settings = Settings(task=task, measures=(measure,), **evaluation)
+        settings = Settings(task, *switches, measures=(measure,))
     prepared = PreparedQrels(read_qrels(qrels))
-    values: dict[str, dict[str, float]] = {}
-    for path, result in zip(runs, evaluate_files(prepared, settings, runs, jobs), strict=True):
+    values: Values = {}
+    evaluations = evaluate_files(prepared, settings, runs, given.workers())
+    for path, result in zip(runs, evaluations, strict=True):
         if result.run_id in values:
             raise FormatError(path, None, f"a second run named {result.run_id}")
         values[result.run_id] = {t.topic: float(t.values[measure]) for t in result.topics}
