@@ -13,8 +13,8 @@ Definitions (docs/pooling.md):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from focal.pooling.records import Pool, PooledArticle, RankedRun, TopicPool
@@ -123,6 +123,102 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+@dataclass(slots=True)
+class _Contributions:
+    """One walk over a pool's articles, in pool order: every pooled (topic, article) gets a
+    number, a run's contributions are a list of numbers, and the articles unique to one run or
+    one group are counted."""
+
+    group: Callable[[str], str]
+    contributed: dict[str, list[int]]
+    pooled: int = 0
+    unique_run: dict[str, int] = field(default_factory=dict)
+    unique_group: dict[str, int] = field(default_factory=dict)
+    group_contributed: dict[str, int] = field(default_factory=dict)
+
+    def add_topic(self, topic_pool: TopicPool) -> tuple[int, int]:
+        """Counts a topic's articles; returns how many were unique to a run, to a group."""
+        alone_run = alone_group = 0
+        for entry in topic_pool.articles:
+            for run_id in entry.contributing_runs:
+                self.contributed.setdefault(run_id, []).append(self.pooled)
+            self.pooled += 1
+            entry_groups = {self.group(run_id) for run_id in entry.contributing_runs}
+            for name in entry_groups:
+                self.group_contributed[name] = self.group_contributed.get(name, 0) + 1
+            if len(entry.contributing_runs) == 1:
+                alone_run += 1
+                only = entry.contributing_runs[0]
+                self.unique_run[only] = self.unique_run.get(only, 0) + 1
+            if len(entry_groups) == 1:
+                alone_group += 1
+                (only_group,) = entry_groups
+                self.unique_group[only_group] = self.unique_group.get(only_group, 0) + 1
+        return alone_run, alone_group
+
+
+def _topic_row(
+    topic: str, pool_size: int, depths: Mapping[str, int], unique: tuple[int, int]
+) -> TopicStatistics:
+    values = list(depths.values())
+    return TopicStatistics(
+        topic,
+        pool_size,
+        len(values),
+        _mean(values),
+        min(values, default=0),
+        max(values, default=0),
+        *unique,
+    )
+
+
+def _overall_row(
+    pool: Pool,
+    runs: Sequence[RankedRun],
+    topic_rows: Sequence[TopicStatistics],
+    depths: Mapping[str, Mapping[str, int]],
+) -> TopicStatistics:
+    """The `all` row: sizes and unique counts summed, the mean of the topics' mean depths."""
+    all_depths = [d for per_run in depths.values() for d in per_run.values()]
+    return TopicStatistics(
+        ALL_TOPICS,
+        pool.size(),
+        len(runs),
+        _mean([row.mean_depth for row in topic_rows]),
+        min(all_depths, default=0),
+        max(all_depths, default=0),
+        sum(row.unique_to_run for row in topic_rows),
+        sum(row.unique_to_group for row in topic_rows),
+    )
+
+
+def _run_row(
+    run_id: str, depths: Mapping[str, Mapping[str, int]], counts: _Contributions
+) -> RunStatistics:
+    reached = [per_run[run_id] for per_run in depths.values() if run_id in per_run]
+    return RunStatistics(
+        run_id,
+        counts.group(run_id),
+        len(reached),
+        _mean(reached),
+        len(counts.contributed[run_id]),
+        counts.unique_run.get(run_id, 0),
+    )
+
+
+def _group_rows(runs: Sequence[RankedRun], counts: _Contributions) -> tuple[GroupStatistics, ...]:
+    """One row a group, in the order of its first run."""
+    members: dict[str, int] = {}
+    for run in runs:
+        members[counts.group(run.run_id)] = members.get(counts.group(run.run_id), 0) + 1
+    return tuple(
+        GroupStatistics(
+            name, count, counts.group_contributed.get(name, 0), counts.unique_group.get(name, 0)
+        )
+        for name, count in members.items()
+    )
+
+
 def pool_statistics(
     pool: Pool, runs: Sequence[RankedRun], groups: Mapping[str, str] | None = None
 ) -> PoolStatistics:
@@ -135,75 +231,17 @@ def pool_statistics(
     def group(run_id: str) -> str:
         return group_of.get(run_id, run_id)
 
+    counts = _Contributions(group, {run.run_id: [] for run in runs})
     depths: dict[str, dict[str, int]] = {}
     topic_rows: list[TopicStatistics] = []
-    # Every pooled (topic, article) gets a number; a run's contributions are a list of numbers.
-    contributed: dict[str, list[int]] = {run.run_id: [] for run in runs}
-    number = 0
-    unique_run: dict[str, int] = {}
-    unique_group: dict[str, int] = {}
-    group_contributed: dict[str, int] = {}
     for topic, topic_pool in pool.topics.items():
         depths[topic] = run_depths(topic_pool, runs)
-        alone_run = alone_group = 0
-        for entry in topic_pool.articles:
-            for run_id in entry.contributing_runs:
-                contributed.setdefault(run_id, []).append(number)
-            number += 1
-            entry_groups = {group(run_id) for run_id in entry.contributing_runs}
-            for name in entry_groups:
-                group_contributed[name] = group_contributed.get(name, 0) + 1
-            if len(entry.contributing_runs) == 1:
-                alone_run += 1
-                only = entry.contributing_runs[0]
-                unique_run[only] = unique_run.get(only, 0) + 1
-            if len(entry_groups) == 1:
-                alone_group += 1
-                (only_group,) = entry_groups
-                unique_group[only_group] = unique_group.get(only_group, 0) + 1
-        values = list(depths[topic].values())
-        topic_rows.append(
-            TopicStatistics(
-                topic,
-                len(topic_pool),
-                len(values),
-                _mean(values),
-                min(values, default=0),
-                max(values, default=0),
-                alone_run,
-                alone_group,
-            )
-        )
-    all_depths = [d for per_run in depths.values() for d in per_run.values()]
-    overall = TopicStatistics(
-        ALL_TOPICS,
-        pool.size(),
-        len(runs),
-        _mean([row.mean_depth for row in topic_rows]),
-        min(all_depths, default=0),
-        max(all_depths, default=0),
-        sum(row.unique_to_run for row in topic_rows),
-        sum(row.unique_to_group for row in topic_rows),
-    )
-    run_rows = tuple(
-        RunStatistics(
-            run.run_id,
-            group(run.run_id),
-            sum(1 for per_run in depths.values() if run.run_id in per_run),
-            _mean([per_run[run.run_id] for per_run in depths.values() if run.run_id in per_run]),
-            len(contributed[run.run_id]),
-            unique_run.get(run.run_id, 0),
-        )
-        for run in runs
-    )
-    members: dict[str, int] = {}
-    for run in runs:
-        members[group(run.run_id)] = members.get(group(run.run_id), 0) + 1
-    group_rows = tuple(
-        GroupStatistics(name, count, group_contributed.get(name, 0), unique_group.get(name, 0))
-        for name, count in members.items()
-    )
-    overlaps = run_overlaps([run.run_id for run in runs], contributed, number)
+        unique = counts.add_topic(topic_pool)
+        topic_rows.append(_topic_row(topic, len(topic_pool), depths[topic], unique))
+    overall = _overall_row(pool, runs, topic_rows, depths)
+    run_rows = tuple(_run_row(run.run_id, depths, counts) for run in runs)
+    group_rows = _group_rows(runs, counts)
+    overlaps = run_overlaps([run.run_id for run in runs], counts.contributed, counts.pooled)
     return PoolStatistics(tuple(topic_rows), overall, run_rows, group_rows, overlaps, depths)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import insert, select
@@ -44,7 +45,7 @@ from focal.assessor.store.models import (
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats import records
 from focal.evaluation.formats.fol.qrels import read_qrels
-from focal.evaluation.formats.records import merge_passages
+from focal.evaluation.formats.records import Qrels, merge_passages
 
 BATCH = 5000
 
@@ -107,19 +108,18 @@ def _check_lengths(session: Session, name: str, lines: list[records.Judgement]) 
     return set(known)
 
 
-def import_qrels(session: Session, path: str | Path, assessor: str | None = None) -> ImportSummary:
-    """Load FOL qrels as the judgements of `assessor`; the caller commits (or rolls back)."""
-    name = str(path)
-    qrels = read_qrels(path)  # FormatError with file:line on a bad line
-    lines = [line for articles in qrels.values() for line in articles.values()]
-    assessor_name = assessor or Path(path).stem
-    known = _check_lengths(session, name, lines)
-    user = _user(session, assessor_name)
-
-    existing_topics = set(session.scalars(select(Topic.id)))
-    new_topics = [topic for topic in qrels if topic not in existing_topics]
+def _create_topics(session: Session, topics: Iterable[str]) -> list[str]:
+    """Stores the topics not yet in the database (empty texts); returns them."""
+    existing = set(session.scalars(select(Topic.id)))
+    new_topics = [topic for topic in topics if topic not in existing]
     _bulk(session, Topic, ({"id": t, "ct_no": None, "title": ""} for t in new_topics))
+    return new_topics
 
+
+def _create_documents(
+    session: Session, lines: list[records.Judgement], known: set[str]
+) -> dict[str, int]:
+    """Stores each unknown article by id and length, in the placeholder collection."""
     new_documents: dict[str, int] = {}
     for line in lines:
         if line.article not in known:
@@ -140,9 +140,12 @@ def import_qrels(session: Session, path: str | Path, assessor: str | None = None
                 for article, length in new_documents.items()
             ),
         )
+    return new_documents
 
+
+def _create_pools(session: Session, qrels: Qrels, name: str, now: datetime) -> None:
+    """Gives each topic without a pool one (method ``qrels``): its judged articles in file order."""
     pooled = set(session.scalars(select(Pool.topic_id)))
-    now = utcnow()
     for topic, articles in qrels.items():
         if topic not in pooled:
             pool = Pool(topic_id=topic, method="qrels", parameters={"file": name}, created_at=now)
@@ -157,18 +160,30 @@ def import_qrels(session: Session, path: str | Path, assessor: str | None = None
                 ),
             )
 
+
+def _assignments(
+    session: Session, topics: Iterable[str], user_id: int, now: datetime
+) -> dict[str, int]:
+    """The user's assignment id for each topic, created where missing."""
     assignments: dict[str, int] = {
         row[0]: row[1]
         for row in session.execute(
-            select(Assignment.topic_id, Assignment.id).where(Assignment.user_id == user.id)
+            select(Assignment.topic_id, Assignment.id).where(Assignment.user_id == user_id)
         )
     }
-    for topic in qrels:
+    for topic in topics:
         if topic not in assignments:
-            row = Assignment(topic_id=topic, user_id=user.id, created_at=now)
+            row = Assignment(topic_id=topic, user_id=user_id, created_at=now)
             session.add(row)
             session.flush()
             assignments[topic] = row.id
+    return assignments
+
+
+def _refuse_rejudging(
+    session: Session, name: str, user: User, lines: list[records.Judgement]
+) -> None:
+    """Refuses the first line whose article the assessor already judged: nothing is overwritten."""
     judged = {
         (row[0], row[1])
         for row in session.execute(
@@ -182,44 +197,71 @@ def import_qrels(session: Session, path: str | Path, assessor: str | None = None
             raise FormatError(
                 name,
                 line.line,
-                f"{assessor_name} already judged article {line.article} of topic {line.topic}; "
+                f"{user.name} already judged article {line.article} of topic {line.topic}; "
                 "import under another --assessor name",
             )
 
-    def judgement_rows() -> Iterable[dict[str, object]]:
-        for line in lines:
-            passages = [[s, e] for s, e in merge_passages(line.passages)]
-            yield {
-                "assignment_id": assignments[line.topic],
-                "article": line.article,
-                "status": "relevant" if line.rel_chars > 0 else "nonrelevant",
-                "passages": passages,
-                "bep": line.bep if line.rel_chars > 0 else None,
-                "finished": True,
-                "version": 1,
-                "updated_at": now,
-            }
 
-    def event_rows() -> Iterable[dict[str, object]]:
-        for line in lines:
-            yield event_row(
-                EventKind.IMPORT,
-                assignment_id=assignments[line.topic],
-                user_id=user.id,
-                article=line.article,
-                op_id=f"import:{name}:{line.line}",
-                payload={
-                    "file": name,
-                    "line": line.line,
-                    "rel_chars": line.rel_chars,
-                    "bep": line.bep,
-                    "passages": [list(p) for p in line.passages],
-                },
-                server_time=now,
-            )
+def _judgement_rows(
+    lines: list[records.Judgement], assignments: dict[str, int], now: datetime
+) -> Iterable[dict[str, object]]:
+    """Each line as a finished judgement, version 1 (passages merged by H-Rule ATOM)."""
+    for line in lines:
+        passages = [[s, e] for s, e in merge_passages(line.passages)]
+        yield {
+            "assignment_id": assignments[line.topic],
+            "article": line.article,
+            "status": "relevant" if line.rel_chars > 0 else "nonrelevant",
+            "passages": passages,
+            "bep": line.bep if line.rel_chars > 0 else None,
+            "finished": True,
+            "version": 1,
+            "updated_at": now,
+        }
 
-    _bulk(session, Judgement, judgement_rows())
-    log_events(session, event_rows(), BATCH)
+
+def _event_rows(
+    lines: list[records.Judgement],
+    assignments: dict[str, int],
+    user_id: int,
+    name: str,
+    now: datetime,
+) -> Iterable[dict[str, object]]:
+    """Each line's ``import`` event, carrying the line as the file gave it."""
+    for line in lines:
+        yield event_row(
+            EventKind.IMPORT,
+            assignment_id=assignments[line.topic],
+            user_id=user_id,
+            article=line.article,
+            op_id=f"import:{name}:{line.line}",
+            payload={
+                "file": name,
+                "line": line.line,
+                "rel_chars": line.rel_chars,
+                "bep": line.bep,
+                "passages": [list(p) for p in line.passages],
+            },
+            server_time=now,
+        )
+
+
+def import_qrels(session: Session, path: str | Path, assessor: str | None = None) -> ImportSummary:
+    """Load FOL qrels as the judgements of `assessor`; the caller commits (or rolls back)."""
+    name = str(path)
+    qrels = read_qrels(path)  # FormatError with file:line on a bad line
+    lines = [line for articles in qrels.values() for line in articles.values()]
+    assessor_name = assessor or Path(path).stem
+    known = _check_lengths(session, name, lines)
+    user = _user(session, assessor_name)
+    new_topics = _create_topics(session, qrels)
+    new_documents = _create_documents(session, lines, known)
+    now = utcnow()
+    _create_pools(session, qrels, name, now)
+    assignments = _assignments(session, qrels, user.id, now)
+    _refuse_rejudging(session, name, user, lines)
+    _bulk(session, Judgement, _judgement_rows(lines, assignments, now))
+    log_events(session, _event_rows(lines, assignments, user.id, name, now), BATCH)
     session.flush()
     return ImportSummary(
         assessor=assessor_name,
