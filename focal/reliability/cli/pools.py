@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -21,6 +21,9 @@ from focal.reliability.cli.options import (
 from focal.reliability.cli.pool_percent import percent_pools, plot_levels
 from focal.reliability.judgements import LeaveOutMethod, Population
 from focal.reliability.tables import Table, parse_integers, parse_numbers
+
+if TYPE_CHECKING:
+    from focal.reliability.leave_out import LeaveOut
 
 
 @click.command("sample")
@@ -214,6 +217,18 @@ def leave_out(
         cast(LeaveOutMethod, method),
         progress,
     )
+    pool = f"depth {pool_depth}" if pool_depth else f"top-{pool_size}"
+    click.echo(
+        f"{pool} pool, method {method}: {study.judged_full} of {study.judged_in_qrels} "
+        f"judgements in the baseline; {setup.measure} averaged over every qrels topic",
+        err=True,
+    )
+    emit(_leave_out_tables(study), output_format)
+
+
+def _leave_out_tables(study: LeaveOut) -> dict[str, Table]:
+    """The study's four tables: each run's scores and ranks with and without its group, how
+    many runs (and topic runs) changed by how much, each run's paired t-test, and Table V."""
     runs: Table = [
         {
             "group": row.group,
@@ -237,14 +252,8 @@ def leave_out(
         {"group": r.group, "run": r.run, "t": r.t, "p": r.p, "significant": r.significant}
         for r in study.runs
     ]
-    pool = f"depth {pool_depth}" if pool_depth else f"top-{pool_size}"
-    click.echo(
-        f"{pool} pool, method {method}: {study.judged_full} of {study.judged_in_qrels} "
-        f"judgements in the baseline; {setup.measure} averaged over every qrels topic",
-        err=True,
-    )
     table_v: Table = [
         {"row": row, "count": count, "of": total, "percent": 100 * count / total if total else None}
         for row, count, total in study.table_v()
     ]
-    emit({"runs": runs, "changes": changes, "paired_t": tests, "table_v": table_v}, output_format)
+    return {"runs": runs, "changes": changes, "paired_t": tests, "table_v": table_v}

@@ -11,9 +11,10 @@ k judgements of each topic against the full qrels). `--plot` draws the curves of
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -25,6 +26,12 @@ from focal.reliability.cli.options import (
     study_setup,
 )
 from focal.reliability.tables import Table, parse_integers
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from focal.reliability.ordering import RankingRow, TopicOrders
 
 
 @click.command("simulate")
@@ -79,13 +86,7 @@ def simulate(
 ) -> None:  # fmt: skip
     """Replay the qrels under each judging order: judgements needed, curves, run rankings."""
     from focal.reliability.cli.options import ranked_runs
-    from focal.reliability.ordering import (
-        PoolScope,
-        budget_rows,
-        curves,
-        ranking_rows,
-        simulate_orders,
-    )
+    from focal.reliability.ordering import PoolScope, budget_rows, ranking_rows, simulate_orders
 
     chosen = [name.strip() for name in policies.split(",") if name.strip()]
     at_budgets = parse_integers(budgets, "budget", 1, 10**6)
@@ -102,6 +103,23 @@ def simulate(
     budget_table: Table = [
         dict(row) for row in shown if output_format != "text" or row["topic"] == "all"
     ]
+    curve_table, drawn = _curve_rows(topics, chosen, at_steps)
+    rankings = _ranking_table(ranking_rows(setup, topics, chosen, at_budgets, progress))
+    emit({"budgets": budget_table, "curves": curve_table, f"rankings {setup.measure}": rankings},
+         output_format)  # fmt: skip
+    if plot is not None:
+        from focal.reliability.plots import plot_judging_curves
+
+        plot_judging_curves(drawn, plot)
+
+
+def _curve_rows(
+    topics: Sequence[TopicOrders], chosen: list[str], at_steps: list[int]
+) -> tuple[Table, dict[str, NDArray[np.float64]]]:
+    """The curves table (each policy at each step; a step past the longest pool reports the
+    last judgement) and, per policy, the share of relevant articles found to draw."""
+    from focal.reliability.ordering import curves
+
     curve_table: Table = []
     drawn = {}
     for name in chosen:
@@ -118,7 +136,12 @@ def simulate(
                     "characters_share": float(characters[k]),
                 }
             )
-    rankings: Table = [
+    return curve_table, drawn
+
+
+def _ranking_table(rows: Sequence[RankingRow]) -> Table:
+    """The rankings table: τ and τ_AP of each policy at each budget."""
+    return [
         {
             "policy": row.policy,
             "budget": row.budget,
@@ -129,11 +152,5 @@ def simulate(
             "tau_ap": row.tau_ap,
             "tau_ap_sd": row.tau_ap_sd,
         }
-        for row in ranking_rows(setup, topics, chosen, at_budgets, progress)
+        for row in rows
     ]
-    emit({"budgets": budget_table, "curves": curve_table, f"rankings {setup.measure}": rankings},
-         output_format)  # fmt: skip
-    if plot is not None:
-        from focal.reliability.plots import plot_judging_curves
-
-        plot_judging_curves(drawn, plot)

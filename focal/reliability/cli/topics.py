@@ -5,12 +5,16 @@ section 9)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from focal.evaluation.output.tables import Cell
 from focal.reliability.cli.options import emit, one_line_errors, study_options, study_setup
 from focal.reliability.tables import FORMATS, Table, parse_integers, parse_numbers
+
+if TYPE_CHECKING:
+    from focal.evaluation.statistics.swap_rates import Matrix, SwapRates
 
 
 @click.command("topics")
@@ -36,27 +40,51 @@ def topics(
     an error rate under 5 %."""
     import numpy as np
 
-    from focal.evaluation.statistics.swap_rates import binned_swap_rates, swap_rates
+    from focal.evaluation.statistics.swap_rates import swap_rates
 
     setup = study_setup(qrels_path, run_paths, task, measure, alpha, jobs, quant, collection_dir)
     full = setup.score(setup.qrels)
     half = len(full.topics) // 2
     if half < 1:
         raise ValueError(f"{qrels_path}: topic subsets need at least two topics")
-    chosen = (
-        parse_integers(sizes, "topic subset size", 1, half)
-        if sizes
-        else list(range(min(5, half), half + 1, 5)) or [half]
-    )
-    tolerances = [p / 100 for p in parse_numbers(f"-1,{tolerance}", "tolerance", -2, 100)[1:]]
-    if any(t < 0 for t in tolerances):
-        raise ValueError("a tolerance is a percentage of at least 0")
+    chosen = _subset_sizes(sizes, half)
+    tolerances = _tolerances(tolerance)
     rng = np.random.default_rng(seed)
     rates = swap_rates(full.values, chosen, trials, tolerances, rng, margin == "at-least")
     table: Table = [
         {"size": size, **{f"error_{t * 100:g}": rates.rate(r, c) for c, t in enumerate(tolerances)}}
         for r, size in enumerate(chosen)
     ]
+    fits = _fit_rows(rates, tolerances, min(chosen), len(full.topics))
+    tables = {f"error rates {setup.measure}": table, "fit": fits}
+    if bin_size is not None:
+        tables["bins"] = _bin_rows(full.values, bin_size, half, trials, seed)
+    emit(tables, output_format)
+    if plot_path:
+        from focal.reliability.plots import plot_swap_rates
+
+        plot_swap_rates(rates, len(full.topics), plot_path)
+        click.echo(f"plot written to {plot_path}", err=True)
+
+
+def _subset_sizes(sizes: str | None, half: int) -> list[int]:
+    """`--sizes`, else 5, 10, ... up to half the topics (half itself when fewer than 5)."""
+    if sizes:
+        return parse_integers(sizes, "topic subset size", 1, half)
+    return list(range(min(5, half), half + 1, 5)) or [half]
+
+
+def _tolerances(tolerance: str) -> list[float]:
+    """`--tolerance`'s percentages as fractions, each at least 0."""
+    tolerances = [p / 100 for p in parse_numbers(f"-1,{tolerance}", "tolerance", -2, 100)[1:]]
+    if any(t < 0 for t in tolerances):
+        raise ValueError("a tolerance is a percentage of at least 0")
+    return tolerances
+
+
+def _fit_rows(rates: SwapRates, tolerances: list[float], smallest: int, topics: int) -> Table:
+    """A row per tolerance: the exponential fit of its error rates and the fewest topics for
+    an error rate under 5 % (empty cells where no fit was possible)."""
     fits: Table = []
     for tolerance_value, fit in zip(tolerances, rates.fits, strict=True):
         fits.append(
@@ -65,28 +93,27 @@ def topics(
                 "a": fit.a if fit else None,
                 "b": fit.b if fit else None,
                 "sizes_fitted": fit.sizes_used if fit else 0,
-                "error_at_all_topics": fit.predicted(len(full.topics)) if fit else None,
+                "error_at_all_topics": fit.predicted(topics) if fit else None,
                 "minimum_topics": fit.minimum_topics if fit else None,
-                "minimum_table_7": (
-                    fit.minimum_text(min(chosen), len(full.topics)) if fit else None
-                ),
+                "minimum_table_7": fit.minimum_text(smallest, topics) if fit else None,
             }
         )
-    tables = {f"error rates {setup.measure}": table, "fit": fits}
-    if bin_size is not None:
-        if not 1 <= bin_size <= half:
-            raise ValueError(f"--bins {bin_size} is outside [1, {half}]")
-        bins = binned_swap_rates(full.values, bin_size, trials, np.random.default_rng(seed))
-        tables["bins"] = [
-            {"difference": low, "swaps": swaps, "comparisons": count, "error": swaps / count}
-            for low, swaps, count in bins
-        ]
-    emit(tables, output_format)
-    if plot_path:
-        from focal.reliability.plots import plot_swap_rates
+    return fits
 
-        plot_swap_rates(rates, len(full.topics), plot_path)
-        click.echo(f"plot written to {plot_path}", err=True)
+
+def _bin_rows(values: Matrix, bin_size: int, half: int, trials: int, seed: int) -> Table:
+    """Voorhees & Buckley's 0.01-wide difference bins at subset size `bin_size`."""
+    import numpy as np
+
+    from focal.evaluation.statistics.swap_rates import binned_swap_rates
+
+    if not 1 <= bin_size <= half:
+        raise ValueError(f"--bins {bin_size} is outside [1, {half}]")
+    bins = binned_swap_rates(values, bin_size, trials, np.random.default_rng(seed))
+    return [
+        {"difference": low, "swaps": swaps, "comparisons": count, "error": swaps / count}
+        for low, swaps, count in bins
+    ]
 
 
 @click.command("queries")

@@ -113,6 +113,22 @@ def topic_times(
     their times as text on SQLite: at INEX 2010 size (117,000 events) the ORM and the
     DateTime type's parsing took most of the time.
     """
+    assignments = _assignments(session, topic, assessor)
+    if not assignments:
+        return []
+    wanted = list(assignments)
+    events = _timelines(session, wanted)
+    if not events:
+        return []
+    if relevant is None:
+        relevant = _verdicts(session, wanted)
+    return _per_assignment(assignments, events, relevant, idle)
+
+
+def _assignments(
+    session: Session, topic: str | None, assessor: str | None
+) -> dict[int, tuple[str, str]]:
+    """Assignment id -> (topic, assessor name), of `topic` and `assessor` when given."""
     tables = Base.metadata.tables
     assignments_t, users_t = tables["assignments"], tables["users"]
     query = select(assignments_t.c.id, assignments_t.c.topic_id, users_t.c.name).join(
@@ -122,10 +138,15 @@ def topic_times(
         query = query.where(assignments_t.c.topic_id == topic)
     if assessor is not None:
         query = query.where(users_t.c.name == assessor)
-    assignments = {row[0]: (row[1], row[2]) for row in session.execute(query).all()}
-    if not assignments:
-        return []
-    wanted = list(assignments)
+    return {row[0]: (row[1], row[2]) for row in session.execute(query).all()}
+
+
+def _timelines(
+    session: Session, wanted: list[int]
+) -> dict[tuple[int, str], list[tuple[datetime, str]]]:
+    """(assignment, article) -> its events for `article_time`: the view events by their kind,
+    the timed operations of the log as `op`."""
+    tables = Base.metadata.tables
     events: dict[tuple[int, str], list[tuple[datetime, str]]] = defaultdict(list)
     views, log = tables["view_events"], tables["events"]
     for assignment_id, article, kind, client, server in session.execute(
@@ -148,19 +169,20 @@ def topic_times(
         )
     ).all():
         events[(assignment_id, article)].append((_moment(client, server), "op"))
-    if not events:
-        return []
-    if relevant is None:
-        judgements = tables["judgements"]
-        relevant = {
-            (row[0], row[1]): row[2] == "relevant"
-            for row in session.execute(
-                select(judgements.c.assignment_id, judgements.c.article, judgements.c.status)
-                .where(judgements.c.assignment_id.in_(wanted))
-                .where(judgements.c.status != "unjudged")
-            ).all()
-        }
-    return _per_assignment(assignments, events, relevant, idle)
+    return events
+
+
+def _verdicts(session: Session, wanted: list[int]) -> dict[tuple[int, str], bool]:
+    """(assignment, article) -> relevant?, for every judged article of the assignments."""
+    judgements = Base.metadata.tables["judgements"]
+    return {
+        (row[0], row[1]): row[2] == "relevant"
+        for row in session.execute(
+            select(judgements.c.assignment_id, judgements.c.article, judgements.c.status)
+            .where(judgements.c.assignment_id.in_(wanted))
+            .where(judgements.c.status != "unjudged")
+        ).all()
+    }
 
 
 def _raw(column: ColumnElement[Any]) -> ColumnElement[Any]:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -67,6 +68,29 @@ def import_collection(
     a judged one whose text has another length is refused. Everything is checked before
     anything is written.
     """
+    root, files = _article_files(directory)
+    if profile is not None:
+        get_profile(profile)  # an unknown name is refused before any file is read
+    articles, detected = _read_articles(files, progress)
+    existing = _refuse_changed_judged_texts(session, articles)
+    collection = _stored_collection(session, name or root.name, root, profile, detected)
+    _store_documents(session, collection.id, articles, existing)
+    _drop_empty_placeholder(session)
+    return ImportedCollection(collection.name, len(articles), collection.display_profile)
+
+
+class _Article(NamedTuple):
+    """An article file as read: its id (the file stem), path, text length, digest and title."""
+
+    id: str
+    file: str
+    length: int
+    digest: str
+    title: str | None  # the pool list's title (`campaign.titles`)
+
+
+def _article_files(directory: str | Path) -> tuple[Path, list[Path]]:
+    """The folder, resolved, and its `*.xml` files in name order, each checked as an article."""
     root = Path(directory).resolve()
     if not root.is_dir():
         raise FormatError(root, None, "is not a directory")
@@ -75,48 +99,52 @@ def import_collection(
         raise FormatError(root, None, "contains no *.xml files")
     for path in files:
         _check_article_file(path)
-    if profile is not None:
-        get_profile(profile)  # an unknown name is refused before any file is read
-    parsed = []
-    titles: dict[str, str | None] = {}  # the pool list's titles (`campaign.titles`)
+    return root, files
+
+
+def _read_articles(
+    files: list[Path], progress: Progress | None
+) -> tuple[list[_Article], Counter[str]]:
+    """Every file parsed (a DocumentError names a bad one), and how many documents' roots
+    suggest each display profile."""
+    articles: list[_Article] = []
     detected: Counter[str] = Counter()
     for path in files:
         element = parse_xml(path).getroot()  # raises DocumentError naming the file
         document = ParsedDocument(path.stem, element)
         detected[detect_profile(element)] += 1
-        parsed.append((path.stem, str(path), len(document.text), text_sha256(document.text)))
-        titles[path.stem] = article_title(document)
+        text = document.text
+        title = article_title(document)
+        articles.append(_Article(path.stem, str(path), len(text), text_sha256(text), title))
         if progress is not None:
-            progress(len(parsed), len(files))
+            progress(len(articles), len(files))
+    return articles, detected
 
+
+def _refuse_changed_judged_texts(session: Session, articles: list[_Article]) -> dict[str, Document]:
+    """The stored documents by id, once no judged one would get another text."""
     existing = {row.id: row for row in session.scalars(select(Document))}
     judged = set(session.scalars(select(Judgement.article).distinct()))
-    for article, file, length, digest in parsed:
-        row = existing.get(article)
-        if row is not None and article in judged:
-            _check_judged_text(row, file, length, digest)
+    for article in articles:
+        row = existing.get(article.id)
+        if row is not None and article.id in judged:
+            _check_judged_text(row, article.file, article.length, article.digest)
+    return existing
 
-    collection = _stored_collection(session, name or root.name, root, profile, detected)
-    for article, file, length, digest in parsed:
-        row = existing.get(article)
+
+def _store_documents(
+    session: Session, collection_id: int, articles: list[_Article], existing: dict[str, Document]
+) -> None:
+    """Adds the new documents and moves the stored ones to this collection and file."""
+    for article in articles:
+        row = existing.get(article.id)
         if row is None:
-            session.add(
-                Document(
-                    id=article,
-                    collection_id=collection.id,
-                    file=file,
-                    text_length=length,
-                    text_sha256=digest,
-                    title=titles[article],
-                )
-            )
-            continue
-        row.collection_id, row.file = collection.id, file
-        row.text_length, row.text_sha256 = length, digest
-        row.title = titles[article]
+            row = Document(id=article.id)
+            session.add(row)
+        row.collection_id, row.file = collection_id, article.file
+        row.text_length, row.text_sha256 = article.length, article.digest
+        row.title = article.title
     session.flush()
-    _drop_empty_placeholder(session)
-    return ImportedCollection(collection.name, len(parsed), collection.display_profile)
 
 
 def _stored_collection(

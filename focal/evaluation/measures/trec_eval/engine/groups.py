@@ -25,26 +25,37 @@ from focal.evaluation.measures.trec_eval.engine.run import (
     evaluate_trec,
 )
 from focal.evaluation.measures.trec_eval.families.declarations import GROUP_MEASURES, Selection
+from focal.evaluation.measures.trec_eval.families.measure import Row
 
 
-def evaluate_groups(
-    groups: JudgementGroups, run: TrecRun, selection: Selection, options: TrecOptions
-) -> TrecEvaluation:
-    """The run against every group; per topic the mean over its groups (topics the run does
-    not answer score 0, as trec_eval's -c scores them; the caller decides whether they count)."""
+def _plain_selection(selection: Selection) -> Selection:
+    """The plain measures behind the selected `*_avgjg` families, with their parameters."""
     inner = Selection(runid=selection.runid)
     for family, plain in GROUP_MEASURES.items():
         if family in selection.families:
             inner.families[plain] = selection.families[family]
+    return inner
+
+
+def _per_group(
+    groups: JudgementGroups, run: TrecRun, inner: Selection, options: TrecOptions
+) -> dict[str, TrecEvaluation]:
+    """The run evaluated against each group's judgements alone, in group-name order."""
     per_group: dict[str, TrecEvaluation] = {}
     for group, judged in sorted(groups.grades.items()):
         table = GradeTable.from_mapping(judged, run.file)
         per_group[group] = evaluate_trec(table, run, inner, replace(options, complete=False))
-    topics = groups.topics()
-    answered = {topic for evaluation in per_group.values() for topic in evaluation.topics}
-    if not options.complete:
-        topics = [topic for topic in topics if topic in answered]
-    rows = [row for row in selection.rows() if row.family in GROUP_MEASURES]
+    return per_group
+
+
+def _group_means(
+    groups: JudgementGroups,
+    per_group: dict[str, TrecEvaluation],
+    topics: list[str],
+    rows: list[Row],
+) -> dict[str, list[Value]]:
+    """Row name -> per topic, the plain measure summed over the topic's groups in group-name
+    order, then divided by their number (a group the run does not answer adds 0)."""
     values: dict[str, list[Value]] = {row.name: [] for row in rows}
     where = {g: {t: i for i, t in enumerate(e.topics)} for g, e in per_group.items()}
     for topic in topics:
@@ -57,6 +68,13 @@ def evaluate_groups(
                 if at is not None:
                     total += float(per_group[group].values[plain_name][at])
             values[row.name].append(total / len(members) if len(members) > 1 else total)
+    return values
+
+
+def _summary(
+    topics: list[str], rows: list[Row], values: dict[str, list[Value]]
+) -> dict[str, Number]:
+    """The `all` rows: num_q, then each measure's mean over the topics."""
     summary: dict[str, Number] = {"num_q": len(topics)}
     for row in rows:
         column = values[row.name]
@@ -64,5 +82,21 @@ def evaluate_groups(
         for value in column:
             total += float(value)
         summary[row.name] = total / len(column) if column else 0.0
+    return summary
+
+
+def evaluate_groups(
+    groups: JudgementGroups, run: TrecRun, selection: Selection, options: TrecOptions
+) -> TrecEvaluation:
+    """The run against every group; per topic the mean over its groups (topics the run does
+    not answer score 0, as trec_eval's -c scores them; the caller decides whether they count)."""
+    per_group = _per_group(groups, run, _plain_selection(selection), options)
+    topics = groups.topics()
+    answered = {topic for evaluation in per_group.values() for topic in evaluation.topics}
+    if not options.complete:
+        topics = [topic for topic in topics if topic in answered]
+    rows = [row for row in selection.rows() if row.family in GROUP_MEASURES]
+    values = _group_means(groups, per_group, topics, rows)
+    summary = _summary(topics, rows, values)
     flags = [topic in answered for topic in topics]
     return TrecEvaluation(run.run_id, run.file, options, topics, values, summary, flags)
