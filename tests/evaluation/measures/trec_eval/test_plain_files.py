@@ -214,14 +214,18 @@ def test_plain_qrels_are_read_in_c_and_others_declined(tmp_path: Path) -> None:
 
 
 def test_qrels_read_ahead_give_the_same_table_and_see_a_change(tmp_path: Path) -> None:
-    """`start_qrels` reads on a thread what `plain_qrels` would read; a file changed between
-    the start and the taking (another size) is read again, not taken from the thread."""
+    """`start_qrels` reads on a thread what `plain_qrels` would read, and gives it once (the
+    value it returned lets go of the tables: a caller keeps it for the whole evaluation); a
+    file changed between the start and the taking (another size) is read again, not taken
+    from the thread."""
     path = tmp_path / "qrels"
     path.write_text("10 0 a 1\n2 0 b 0\n")
     direct = trec_files.parse_qrels(str(path))
     ahead = trec_files.start_qrels(str(path))
-    assert ahead is not None and ahead.read(str(path)) and ahead.answer == direct
+    assert ahead is not None and ahead.read(str(path))
     assert trec_files.plain_qrels(str(path), ahead) == direct
+    assert not ahead.read(str(path)), "taken once, the reading is let go"
+    assert trec_files.plain_qrels(str(path), ahead) == direct  # read again, the same
     ahead = trec_files.start_qrels(str(path))
     path.write_text("10 0 a 1\n2 0 b 0\n3 0 c 2\n")
     assert ahead is not None and not ahead.read(str(path))

@@ -55,15 +55,17 @@ class QrelsAhead:
         self._thread.start()
 
     def read(self, path: str) -> bool:
-        """Whether the reading is done, of `path`, and the file unchanged since (`answer`)."""
+        """Whether the reading is done, of `path`, not yet taken, and the file unchanged since
+        (`take`)."""
         self._thread.join()
         same = path == self.path and self.identity is not None
         return bool(self._answer) and same and self.identity == _identity(path)
 
-    @property
-    def answer(self) -> PlainQrels | None:
-        """What the reading found (None: not plain qrels)."""
-        return self._answer[0]
+    def take(self) -> PlainQrels | None:
+        """What the reading found (None: not plain qrels), given once: this value lets go of
+        it, so that the tables read ahead live no longer than the grade table built from them
+        (a caller may keep the value for the whole evaluation)."""
+        return self._answer.pop()
 
 
 def _identity(path: str) -> tuple[int, int, int] | None:
@@ -78,7 +80,7 @@ def plain_qrels(path: str, ahead: QrelsAhead | None = None) -> PlainQrels | None
     """`parse_qrels` of the file: what `ahead` (begun by `start_qrels`) read of it, if the file
     is unchanged since (size, time, inode), else a reading now."""
     if ahead is not None and ahead.read(path):
-        return ahead.answer
+        return ahead.take()
     return parse_qrels(path)
 
 
