@@ -19,11 +19,12 @@ The readers return records (`JudgementGroups`, `Preferences`, `ZScores`); the ar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.c_numbers import c_atof
 from focal.evaluation.formats.source import read_bytes
 from focal.evaluation.formats.trec import DuplicateDocument, shown, text_field
 
@@ -103,14 +104,10 @@ def read_qrels_jg(path: str | Path) -> JudgementGroups:
     return JudgementGroups(name, groups)
 
 
-def read_preferences(
-    path: str | Path, qrels: bool, read_level: Callable[[str], float]
-) -> Preferences:
+def read_preferences(path: str | Path, qrels: bool) -> Preferences:
     """A prefs file (5 fields) or, with `qrels`, TREC qrels read as preferences; a line of
     another number of fields is a FormatError naming the line. A level is never refused:
-    trec_eval reads it with C's `atof`, which the caller hands in as `read_level`
-    (`measures.trec_eval.c_numbers.c_atof`, one rule for every trec_eval number, in a layer
-    above this one)."""
+    trec_eval reads it with C's `atof` (`c_numbers.c_atof`: `2x` is 2, `x` is 0)."""
     name, width = str(path), 4 if qrels else 5
     shape = "`topic group doc grade`" if qrels else "`topic group sub_group doc level`"
     topics: dict[str, list[PreferenceJudgement]] = {}
@@ -120,7 +117,7 @@ def read_preferences(
         if len(words) != width:
             raise FormatError(name, number, f"expected {width} fields {shape}, found {len(words)}")
         sub_group = b"0" if qrels else words[2]
-        level = read_level(words[-1].decode(errors="replace"))
+        level = c_atof(words[-1].decode(errors="replace"))
         topic = words[0].decode(errors="replace")
         judgement = PreferenceJudgement(topic, words[1], sub_group, words[-2], level)
         topics.setdefault(topic, []).append(judgement)

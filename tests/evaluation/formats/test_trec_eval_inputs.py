@@ -20,7 +20,6 @@ from focal.evaluation.formats.trec_eval_inputs import (
     read_qrels_jg,
     read_zscores,
 )
-from focal.evaluation.measures.trec_eval.c_numbers import c_atof
 
 PREFS_SHAPE = "`topic group sub_group doc level`"
 
@@ -70,10 +69,10 @@ def test_a_document_twice_in_one_group_is_a_duplicate(tmp_path: Path) -> None:
 
 
 def test_preferences_keep_each_topics_lines_in_file_order(tmp_path: Path) -> None:
-    """Levels are read by the reader handed in (trec_eval's C `atof`: `2x` is 2, `x` is 0); a
+    """Levels are read with trec_eval's C `atof` (`2x` is 2, `x` is 0); a
     line is a comment only when its first byte is `#`: `  #t ...` is topic `#t`."""
     path = _file(tmp_path, b"2 g s b 2x\n# comment\n1 g s a .5\n2 g t a x\n  #t g s a 1\n")
-    preferences = read_preferences(path, False, c_atof)
+    preferences = read_preferences(path, False)
     assert preferences.file == path
     assert preferences.topics == {
         "2": [PreferenceJudgement("2", b"g", b"s", b"b", 2.0),
@@ -85,7 +84,7 @@ def test_preferences_keep_each_topics_lines_in_file_order(tmp_path: Path) -> Non
 
 def test_qrels_read_as_preferences_are_one_sub_group_per_group(tmp_path: Path) -> None:
     path = _file(tmp_path, b"1 g a 2\n1 h b 1\n")
-    assert read_preferences(path, True, c_atof).topics == {
+    assert read_preferences(path, True).topics == {
         "1": [PreferenceJudgement("1", b"g", b"0", b"a", 2.0),
               PreferenceJudgement("1", b"h", b"0", b"b", 1.0)],
     }  # fmt: skip
@@ -103,7 +102,7 @@ def test_a_preference_line_of_another_width_is_named(
 ) -> None:
     path = _file(tmp_path, data)
     with pytest.raises(FormatError) as caught:
-        read_preferences(path, qrels, c_atof)
+        read_preferences(path, qrels)
     assert str(caught.value) == f"{path}:2: {message}"
 
 
@@ -129,7 +128,7 @@ def test_a_malformed_zscore_line_is_named(tmp_path: Path, data: bytes, message: 
 
 @pytest.mark.parametrize(
     "read",
-    [read_qrels_jg, read_zscores, lambda path: read_preferences(path, False, c_atof)],
+    [read_qrels_jg, read_zscores, lambda path: read_preferences(path, False)],
 )
 def test_a_folder_is_refused_before_it_is_read(
     tmp_path: Path, read: Callable[[Path], object]

@@ -32,6 +32,7 @@ import click
 from focal.evaluation.cli.trec_eval.layout import trec_lines
 from focal.evaluation.cli.trec_eval.zscores import to_zscores
 from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.c_numbers import c_atol
 from focal.evaluation.formats.source import UTF8_BOM, read_bytes
 from focal.evaluation.formats.trec import DuplicateDocument, TrecRun, parse_trec_run
 from focal.evaluation.formats.trec_eval_inputs import (
@@ -41,7 +42,6 @@ from focal.evaluation.formats.trec_eval_inputs import (
     read_zscores,
 )
 from focal.evaluation.measures.registry.names import UnknownMeasure, parse_trec
-from focal.evaluation.measures.trec_eval.c_numbers import c_atof, c_atol
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable
 from focal.evaluation.measures.trec_eval.engine.groups import evaluate_groups
 from focal.evaluation.measures.trec_eval.engine.prefs import evaluate_preferences
@@ -189,7 +189,7 @@ def evaluate(request: Request, stdin: TextIO | None = None) -> tuple[TrecEvaluat
         evaluation = evaluate_groups(groups, run, selection, options)
         qrels_topics = groups.topics()
     elif request.rel_format in ("prefs", "qrels_prefs"):
-        preferences = read_preferences(request.qrels, request.rel_format == "qrels_prefs", c_atof)
+        preferences = read_preferences(request.qrels, request.rel_format == "qrels_prefs")
         run = _read_results(request, stdin)
         evaluation = evaluate_preferences(preferences, run, selection, options)
         qrels_topics = sorted(preferences.topics)

@@ -22,8 +22,8 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from focal.evaluation.formats.c_numbers import c_atof, c_atol, c_pairs
 from focal.evaluation.measures.grammar import NotProvided, Request, Term, UnknownMeasure, split
-from focal.evaluation.measures.trec_eval.c_numbers import c_atof, c_atol, c_pairs
 from focal.evaluation.measures.trec_eval.families import declarations as trec
 
 DEFAULT = ("official",)  # what an empty `-m` list asks for

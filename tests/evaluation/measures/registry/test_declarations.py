@@ -20,7 +20,7 @@ MODULES = [
     "focal.evaluation.measures.providers",
     "focal.evaluation.measures.registry.names",
     "focal.evaluation.measures.grammar",
-    "focal.evaluation.measures.trec_eval.c_numbers",
+    "focal.evaluation.formats.c_numbers",
     "focal.evaluation.measures.trec_eval.names",
     "focal.evaluation.measures.trec_eval.families.interpolated",
     "focal.evaluation.cli.eval.output",

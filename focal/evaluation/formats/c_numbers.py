@@ -3,9 +3,10 @@
 
 trec_eval reads `-m P.23.4` as P at 23 and a preference level `2x` as 2.0 (C's lenient readers
 stop at the first character that is not part of a number); reproducing its output needs the same
-readings. They are one concern apart from trec_eval's names (`trec_eval.names`, which reads `-m`
-parameters through them) and are shared with the judgement readers (`formats.trec_eval_inputs`,
-given `c_atof` by their caller) and `focal trec_eval`'s options (`cli.trec_eval.command`).
+readings. They live with the readers of files, below everything that reads a number as trec_eval
+does: the judgement readers (`formats.trec_eval_inputs`), trec_eval's names
+(`measures.trec_eval.names`, which reads `-m` parameters through them) and `focal trec_eval`'s
+options (`cli.trec_eval.command`).
 """
 
 from __future__ import annotations
