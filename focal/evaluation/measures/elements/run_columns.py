@@ -105,6 +105,23 @@ def _lookup(
     return np.where(table[at] == keys, values[at], missing)
 
 
+@dataclass
+class _Nesting:
+    """Where each result of a run stands among the others (module docstring), all topics at
+    once: results in rank order, topic after topic; positions count from the run's first."""
+
+    topic_of: NDArray[np.int64]  # each result's topic (index in `ranked.topics`)
+    position: NDArray[np.int64]  # each result's own position
+    keys: NDArray[np.int64]  # each result's (topic, article, path) code
+    unique: NDArray[np.int64]  # the distinct codes, sorted ...
+    first: NDArray[np.int64]  # ... and the position of each one's first occurrence
+    seen: NDArray[np.bool_]  # an ancestor-or-self earlier
+    above: NDArray[np.int64]  # first position of a strict ancestor
+    below: NDArray[np.int64]  # first position of a strict descendant
+    parents: NDArray[np.int64]  # the codes of every strict ancestor, sorted ...
+    descendant_at: NDArray[np.int64]  # ... and the first position of a descendant of each
+
+
 def evaluate_run(
     qrels: QrelsColumns,
     codes: Codes,
@@ -117,31 +134,9 @@ def evaluate_run(
     """The rows `wanted` of each topic of `ranked`, in its order."""
     if not ranked.topics:
         return []
+    nesting = _nesting(codes, ranked)
+    x = _lookup(nesting.keys, qrels.codes, qrels.values, 0.0)
     starts = ranked.starts
-    n = int(starts[-1])
-    topic_of = np.repeat(np.arange(len(ranked.topics)), np.diff(starts))
-    topic_ids = np.array(ranked.topics, dtype=np.int64)[topic_of]
-    articles, paths, scores = ranked.articles, ranked.paths, ranked.scores
-    table, depths = codes.table()
-    keys = pack(topic_ids, articles, paths)
-    position = np.arange(n, dtype=np.int64)
-    unique, first = np.unique(keys, return_index=True)
-    first = first.astype(np.int64)
-    # ancestors-or-self by depth, and where each first occurs in the run
-    chains = table[paths]
-    valid = chains >= 0
-    chain_keys = pack(topic_ids[:, None], articles[:, None], np.where(valid, chains, 0))
-    occurs = np.where(valid, _lookup(chain_keys, unique, first, _NONE), _NONE)
-    strict = valid & (np.arange(chains.shape[1]) < depths[paths][:, None])
-    seen = occurs.min(axis=1, initial=_NONE) < position
-    above = np.where(strict, occurs, _NONE).min(axis=1, initial=_NONE)
-    # the first occurrence of a strict descendant of each element (rows are in rank order)
-    rows = np.nonzero(strict)[0]
-    parents, earliest = np.unique(chain_keys[strict], return_index=True)
-    descendant_at = rows[earliest].astype(np.int64)
-    below = _lookup(keys, parents, descendant_at, _NONE)
-    x = _lookup(keys, qrels.codes, qrels.values, 0.0)
-
     bases = [qrels.prepared[t] for t in ranked.topics]
     out: list[dict[str, float]] = [dict.fromkeys((r.name for r in wanted), 0.0) for _ in bases]
     if asks(wanted, "P@k"):  # each topic's own cumulative sum: the sums are the topic path's
@@ -150,33 +145,81 @@ def evaluate_run(
             found = cutoffs.precision_at(gained, cut_offs(wanted, "P@k"))
             put_cut_offs(out[t], wanted, "P@k", found)
     if asks(wanted, "overlap@k"):
-        partner = np.minimum(np.minimum(above, below), _copies(keys, unique, first, position))
-        rank = position - starts[topic_of]
-        partner_rank = np.where(partner < _NONE, partner - starts[topic_of], _NONE)
-        for row in wanted:
-            if row.measure == "overlap@k" and row.parameter is not None:
-                k = int(row.parameter)
-                hits = np.bincount(topic_of[(rank < k) & (partner_rank < k)], minlength=len(bases))
-                for t, value in enumerate((hits / k).tolist()):
-                    out[t][row.name] = value
+        _put_overlap(out, wanted, nesting, starts)
     if asks(wanted, "inex_eval"):
         for t, prepared in enumerate(bases):
             a, b = starts[t], starts[t + 1]
             total = sum(prepared.values.values())
-            gained, scored = x[a:b].tolist(), scores[a:b].tolist()
+            gained, scored = x[a:b].tolist(), ranked.scores[a:b].tolist()
             curve = precall.precall_curve(gained, scored, total, ties, nonrel)
             put_curve(out[t], wanted, "inex_eval", curve)
     if asks(wanted, "nxCG@k") or asks(wanted, "MAep"):
-        found_codes = (unique, first, parents, descendant_at)
-        gains = _xcg_gains(qrels, keys, x, seen, below, found_codes, alpha)
-        for t, prepared in enumerate(bases):
-            ideal = prepared.base.ideal_values
-            run = gains[starts[t] : starts[t + 1]].tolist()
-            found = xcg.nxcg_at(run, ideal, cut_offs(wanted, "nxCG@k"))
-            put_cut_offs(out[t], wanted, "nxCG@k", found)
-            if asks(wanted, "MAep"):
-                out[t]["MAep"] = xcg.maep(run, ideal)
+        _put_xcg(out, wanted, bases, _xcg_gains(qrels, nesting, x, alpha), starts)
     return out
+
+
+def _nesting(codes: Codes, ranked: RankedColumns) -> _Nesting:
+    """Where the element of each result of `ranked`, its ancestors and its descendants first
+    occur in the run (from sorting codes: module docstring)."""
+    starts = ranked.starts
+    topic_of = np.repeat(np.arange(len(ranked.topics)), np.diff(starts))
+    topic_ids = np.array(ranked.topics, dtype=np.int64)[topic_of]
+    articles, paths = ranked.articles, ranked.paths
+    table, depths = codes.table()
+    keys = pack(topic_ids, articles, paths)
+    position = np.arange(int(starts[-1]), dtype=np.int64)
+    unique, first = np.unique(keys, return_index=True)
+    first = first.astype(np.int64)
+    # ancestors-or-self by depth, and where each first occurs in the run
+    chains = table[paths]
+    valid = chains >= 0
+    chain_keys = pack(topic_ids[:, None], articles[:, None], np.where(valid, chains, 0))
+    occurs = np.where(valid, _lookup(chain_keys, unique, first, _NONE), _NONE)
+    strict = valid & (np.arange(chains.shape[1]) < depths[paths][:, None])
+    # the first occurrence of a strict descendant of each element (rows are in rank order)
+    rows = np.nonzero(strict)[0]
+    parents, earliest = np.unique(chain_keys[strict], return_index=True)
+    descendant_at = rows[earliest].astype(np.int64)
+    return _Nesting(
+        topic_of, position, keys, unique, first,
+        seen=occurs.min(axis=1, initial=_NONE) < position,
+        above=np.where(strict, occurs, _NONE).min(axis=1, initial=_NONE),
+        below=_lookup(keys, parents, descendant_at, _NONE),
+        parents=parents, descendant_at=descendant_at,
+    )  # fmt: skip
+
+
+def _put_overlap(
+    out: list[dict[str, float]], wanted: Sequence[ElementRow], nesting: _Nesting,
+    starts: NDArray[np.int64],
+) -> None:  # fmt: skip
+    """overlap@k of each topic: the share of its first k results with a nested partner (an
+    ancestor, a descendant or a copy) also among them."""
+    topic_of, position = nesting.topic_of, nesting.position
+    copies = _copies(nesting.keys, nesting.unique, nesting.first, position)
+    partner = np.minimum(np.minimum(nesting.above, nesting.below), copies)
+    rank = position - starts[topic_of]
+    partner_rank = np.where(partner < _NONE, partner - starts[topic_of], _NONE)
+    for row in wanted:
+        if row.measure == "overlap@k" and row.parameter is not None:
+            k = int(row.parameter)
+            hits = np.bincount(topic_of[(rank < k) & (partner_rank < k)], minlength=len(out))
+            for t, value in enumerate((hits / k).tolist()):
+                out[t][row.name] = value
+
+
+def _put_xcg(
+    out: list[dict[str, float]], wanted: Sequence[ElementRow], bases: list[PreparedTopic],
+    gains: NDArray[np.float64], starts: NDArray[np.int64],
+) -> None:  # fmt: skip
+    """nxCG@k and MAep of each topic, from the normalised `gains` of every result."""
+    for t, prepared in enumerate(bases):
+        ideal = prepared.base.ideal_values
+        run = gains[starts[t] : starts[t + 1]].tolist()
+        found = xcg.nxcg_at(run, ideal, cut_offs(wanted, "nxCG@k"))
+        put_cut_offs(out[t], wanted, "nxCG@k", found)
+        if asks(wanted, "MAep"):
+            out[t]["MAep"] = xcg.maep(run, ideal)
 
 
 def _copies(
@@ -193,15 +236,13 @@ def _copies(
 
 
 def _xcg_gains(
-    qrels: QrelsColumns, keys: NDArray[np.int64],
-    x: NDArray[np.float64], seen: NDArray[np.bool_], below: NDArray[np.int64],
-    found: tuple[NDArray[np.int64], ...], alpha: float,
-) -> NDArray[np.float64]:  # fmt: skip
-    """The normalised gain of every result (`xcg.run_gains`, all topics at once): `seen` and
-    `below` (first strict descendant's position) per result, `found` the sorted codes of the
-    run's elements with their first positions and of their strict ancestors with the first
-    position of a descendant."""
-    unique, first, parents, descendant_at = found
+    qrels: QrelsColumns, nesting: _Nesting, x: NDArray[np.float64], alpha: float
+) -> NDArray[np.float64]:
+    """The normalised gain of every result (`xcg.run_gains`, all topics at once), `x` its
+    element's value."""
+    keys, seen, below = nesting.keys, nesting.seen, nesting.below
+    unique, first = nesting.unique, nesting.first
+    parents, descendant_at = nesting.parents, nesting.descendant_at
     gains = np.zeros(keys.size)
     if qrels.tree.size == 0:
         return gains

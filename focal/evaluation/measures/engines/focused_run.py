@@ -35,6 +35,7 @@ from focal.evaluation.measures.engines.passage_topics import missing_topic
 from focal.evaluation.measures.passages.focused import topic_values
 from focal.evaluation.measures.passages.focused_curves import gain_curves
 from focal.evaluation.measures.passages.focused_groups import (
+    Groups,
     bits_of,
     group_results,
     matches,
@@ -153,39 +154,76 @@ def _evaluate_lines(
     bits = bits_of(qrels_topics), bits_of(articles), bits_of(starts)
     if sum(bits) > 62:
         return None
-    _, article_bits, start_bits = bits
     grouped = group_results(qrels_topics, counts, articles, starts, sizes, bits)
     if grouped is None:
         return None
-    ordered, firsts = grouped.ordered, grouped.firsts  # each article's results, by start
-    ends = np.append(firsts[1:], len(ordered))
-    start_mask = (1 << start_bits) - 1
-    distinct = ordered[firsts] >> start_bits  # (qrels topic, article) of each, ascending
-    composites = (distinct >> article_bits) << _ID_BITS | (distinct & ((1 << article_bits) - 1))
-    groups, entries = matches(composites, index.composites)  # the judged articles
-    limits, keys = index.limits[entries], index.keys[entries]
-    known = limits >= 0
-    lasts = ends[groups[known]] - 1  # no overlap: the last result of an article ends last
-    if ((ordered[lasts] & start_mask) + sizes[grouped.lines(lasts)] > limits[known]).any():
+    ends = np.append(grouped.firsts[1:], len(grouped.ordered))  # each article's results' end
+    judged = _judged(index, grouped, ends, sizes, bits)
+    if judged is None:
         return None  # past the end of the article: the topic-by-topic path warns
+    composites, groups, keys = judged
     relevant = keys >= 0  # only results in relevant articles have relevant text
-    hits = spread(firsts[groups[relevant]], ends[groups[relevant]])
-    hit_keys = np.repeat(keys[relevant], (ends - firsts)[groups[relevant]])
-    hit_starts, hit_lines = ordered[hits] & start_mask, grouped.lines(hits)
-    before = index.passages.relevant_before(
-        np.append(hit_keys, hit_keys), np.append(hit_starts + sizes[hit_lines], hit_starts)
+    hit_lines, rel = _relevant_text(
+        index, grouped, ends, (groups[relevant], keys[relevant]), sizes, bits[2]
     )
-    rel = before[: len(hits)] - before[len(hits) :]
     block_firsts = np.zeros(len(counts), np.int64)
     np.cumsum(counts[:-1], out=block_firsts[1:])
     rel_sizes = index.rel_size[qrels_topics]
     found = gain_curves(hit_lines[rel > 0], rel[rel > 0], block_firsts, sizes, rel_sizes, strict)
     if found is None:
         return None  # recall above 1: the topic-by-topic path warns
+    retrieved = composites, composites[groups[relevant]]
+    return _topic_rows(index, qrels_topics, retrieved, rel_sizes, found)
+
+
+def _judged(
+    index: JudgedArticles, grouped: Groups, ends: Ints, sizes: Ints, bits: tuple[int, int, int]
+) -> tuple[Ints, Ints, Ints] | None:
+    """The composite (`topic << 32 | article`) of each article retrieved, ascending, and, for
+    the judged ones, its group and its passage key (-1: no relevant text); None when a result
+    runs past its article's end."""
+    _, article_bits, start_bits = bits
+    ordered, firsts = grouped.ordered, grouped.firsts  # each article's results, by start
+    distinct = ordered[firsts] >> start_bits  # (qrels topic, article) of each, ascending
+    composites = (distinct >> article_bits) << _ID_BITS | (distinct & ((1 << article_bits) - 1))
+    groups, entries = matches(composites, index.composites)  # the judged articles
+    limits, keys = index.limits[entries], index.keys[entries]
+    known = limits >= 0
+    lasts = ends[groups[known]] - 1  # no overlap: the last result of an article ends last
+    start_mask = (1 << start_bits) - 1
+    if ((ordered[lasts] & start_mask) + sizes[grouped.lines(lasts)] > limits[known]).any():
+        return None
+    return composites, groups, keys
+
+
+def _relevant_text(
+    index: JudgedArticles, grouped: Groups, ends: Ints, relevant: tuple[Ints, Ints],
+    sizes: Ints, start_bits: int,
+) -> tuple[Ints, Ints]:  # fmt: skip
+    """The line of every result in an article with relevant text (`relevant`: their groups
+    and passage keys) and how many relevant characters it retrieves."""
+    groups, keys = relevant
+    firsts = grouped.firsts
+    hits = spread(firsts[groups], ends[groups])
+    hit_keys = np.repeat(keys, (ends - firsts)[groups])
+    hit_starts, hit_lines = grouped.ordered[hits] & ((1 << start_bits) - 1), grouped.lines(hits)
+    before = index.passages.relevant_before(
+        np.append(hit_keys, hit_keys), np.append(hit_starts + sizes[hit_lines], hit_starts)
+    )
+    rel: Ints = before[: len(hits)] - before[len(hits) :]
+    return hit_lines, rel
+
+
+def _topic_rows(
+    index: JudgedArticles, qrels_topics: Ints, retrieved: tuple[Ints, Ints], rel_sizes: Ints,
+    found: tuple[npt.NDArray[np.float64], Ints, Ints],
+) -> list[tuple[dict[str, int | float], tuple[float, ...]]]:  # fmt: skip
+    """Each topic's values and iP curve, from the composites of the articles `retrieved` (all,
+    and those with relevant text) and the curves `found`."""
     matrix, ret_size, rel_ret_size = found
     topic_starts = qrels_topics << _ID_BITS
-    num_ret = _counts_within(composites, topic_starts)
-    num_rel_ret = _counts_within(composites[groups[relevant]], topic_starts)
+    num_ret = _counts_within(retrieved[0], topic_starts)
+    num_rel_ret = _counts_within(retrieved[1], topic_starts)
     rows = zip(
         num_ret.tolist(), index.num_rel[qrels_topics].tolist(), num_rel_ret.tolist(),
         ret_size.tolist(), rel_sizes.tolist(), rel_ret_size.tolist(), matrix.tolist(),

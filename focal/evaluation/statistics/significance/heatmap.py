@@ -116,51 +116,70 @@ def plot_heatmap(comparison: Comparison, effects: Effects, measure: str, path: s
     colours = colormaps["viridis"]
     size = max(4.5, 0.55 * k + 2.5)
     labelled = k <= MOST_LABELLED
-    effect_of = {
-        (r.run_a, r.run_b): e for r, e in zip(comparison.pairs, effects.pairs, strict=True)
-    }
-    tips: dict[str, str] = {}
     with drawing(size + 1.2, size) as (figure, axes):
         image = axes.imshow(np.ma.masked_invalid(grid), vmin=0, vmax=1, cmap=colours)
-        for number, (i, j, row, g) in enumerate(drawn):
-            effect = effect_of[(row.run_a, row.run_b)]
-            tips[f"cell-{number}"] = tooltip(row, effect, comparison.tested, effects.confidence)
-            axes.add_patch(_hotspot(i, j, f"cell-{number}"))
-            rgba = colours(row.p_adjusted if math.isfinite(row.p_adjusted) else 0.0)
-            ink = text_colour((rgba[0], rgba[1], rgba[2]))
-            if row.significant:
-                axes.add_patch(_frame(i, j, ink))
-            if not labelled:
-                continue
-            text = p_text(row.p_adjusted) + (f"\ng {g:+.2f}" if math.isfinite(g) else "")
-            axes.text(
-                j, i, text, ha="center", va="center", fontsize=7 if k <= 12 else 5,
-                fontweight="bold" if row.significant else "normal",
-                color=ink,
-            )  # fmt: skip
+        tips = _draw_cells(axes, comparison, effects, drawn, colours, k)
         figure.colorbar(image, ax=axes, label="adjusted p", shrink=0.8)
         names = [f"{name} ({means[name]:.3f})" for name in order]
-        labels = names if labelled else [str(n) for n in range(1, k + 1)]
-        columns, rows = list(range(k)), list(range(k))
-        if comparison.alternative == "two-sided":
-            # only the triangle: the best run has no column, the worst no row
-            columns, rows = columns[1:], rows[:-1]
-            axes.set_xlim(0.5, k - 0.5)
-            axes.set_ylim(k - 1.5, -0.5)
-        axes.set_xticks(columns, [labels[c] for c in columns], rotation=90, fontsize="small")
-        axes.set_yticks(rows, [labels[r] for r in rows], fontsize="small")
-        tested = "row > column" if comparison.tested == ">" else "row < column"
-        direction = tested if comparison.alternative != "two-sided" else "two-sided"
-        axes.set_title(
-            f"{measure}: {comparison.test} ({direction}), {comparison.correction}, "
-            f"alpha {comparison.alpha}; framed: significant; g: Hedges' g",
-            fontsize="small",
-        )
+        _label_axes(axes, comparison, names if labelled else [str(n) for n in range(1, k + 1)])
+        axes.set_title(_title(comparison, measure), fontsize="small")
         figure.tight_layout()
         if target.suffix.lower() == ".svg":
             _write_svg_with_tooltips(figure, target, tips)
         else:
             write_figure(figure, target)
+
+
+def _draw_cells(
+    axes: Any, comparison: Comparison, effects: Effects,
+    drawn: list[tuple[int, int, Any, Any]], colours: Any, k: int,
+) -> dict[str, str]:  # fmt: skip
+    """Each drawn cell's hotspot, its frame when significant and, up to `MOST_LABELLED` runs,
+    its text; the tooltip of each hotspot by its id."""
+    effect_of = {
+        (r.run_a, r.run_b): e for r, e in zip(comparison.pairs, effects.pairs, strict=True)
+    }
+    tips: dict[str, str] = {}
+    for number, (i, j, row, g) in enumerate(drawn):
+        effect = effect_of[(row.run_a, row.run_b)]
+        tips[f"cell-{number}"] = tooltip(row, effect, comparison.tested, effects.confidence)
+        axes.add_patch(_hotspot(i, j, f"cell-{number}"))
+        rgba = colours(row.p_adjusted if math.isfinite(row.p_adjusted) else 0.0)
+        ink = text_colour((rgba[0], rgba[1], rgba[2]))
+        if row.significant:
+            axes.add_patch(_frame(i, j, ink))
+        if k > MOST_LABELLED:
+            continue
+        text = p_text(row.p_adjusted) + (f"\ng {g:+.2f}" if math.isfinite(g) else "")
+        axes.text(
+            j, i, text, ha="center", va="center", fontsize=7 if k <= 12 else 5,
+            fontweight="bold" if row.significant else "normal",
+            color=ink,
+        )  # fmt: skip
+    return tips
+
+
+def _label_axes(axes: Any, comparison: Comparison, labels: list[str]) -> None:
+    """A tick label per run (`labels`, in the cells' order); a two-sided test shows only its
+    triangle: the best run has no column, the worst no row."""
+    k = len(labels)
+    columns, rows = list(range(k)), list(range(k))
+    if comparison.alternative == "two-sided":
+        columns, rows = columns[1:], rows[:-1]
+        axes.set_xlim(0.5, k - 0.5)
+        axes.set_ylim(k - 1.5, -0.5)
+    axes.set_xticks(columns, [labels[c] for c in columns], rotation=90, fontsize="small")
+    axes.set_yticks(rows, [labels[r] for r in rows], fontsize="small")
+
+
+def _title(comparison: Comparison, measure: str) -> str:
+    """The figure's title: the measure, the test and its direction, the correction, alpha."""
+    tested = "row > column" if comparison.tested == ">" else "row < column"
+    direction = tested if comparison.alternative != "two-sided" else "two-sided"
+    return (
+        f"{measure}: {comparison.test} ({direction}), {comparison.correction}, "
+        f"alpha {comparison.alpha}; framed: significant; g: Hedges' g"
+    )
 
 
 def _hotspot(i: int, j: int, gid: str) -> Any:
