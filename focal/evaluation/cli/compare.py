@@ -42,23 +42,29 @@ def fail(message: str, command: str = "focal compare") -> NoReturn:
 def test_options(function: Any) -> Any:
     """The options shared by both forms: which test, which correction, and resampling."""
     options = [
-        click.option("--test", "test", type=click.Choice(TESTS), default="t", show_default=True,
+        click.option("--test", "test", type=click.Choice(TESTS), default=CompareOptions.test,
+                     show_default=True,
                      help="t, wilcoxon, sign, randomisation, bootstrap, sakai (Sakai 2006 ASL), "
                      "tukey (blocked HSD)."),
-        click.option("--alternative", type=click.Choice(ALTERNATIVES), default="two-sided",
+        click.option("--alternative", type=click.Choice(ALTERNATIVES),
+                     default=CompareOptions.alternative,
                      show_default=True, help="greater: row better than column, every ordered "
                      "pair tested (seed 002's one-tailed t); less: row worse."),
-        click.option("--correction", type=click.Choice(CORRECTIONS), default="none",
+        click.option("--correction", type=click.Choice(CORRECTIONS),
+                     default=CompareOptions.correction,
                      show_default=True, help="Over the pairs; by is seed 000's choice."),
         click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-                     default=0.05, show_default=True),
-        click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
+                     default=CompareOptions.alpha, show_default=True),
+        click.option("--samples", type=click.IntRange(min=1), default=CompareOptions.samples,
+                     show_default=True,
                      help="B, for randomisation, bootstrap and sakai."),
         click.option("--seed", type=int, help="Resampling seed (default: drawn, and printed)."),
-        click.option("--bootstrap-p", type=click.Choice(["seed", "plus-one"]), default="seed",
+        click.option("--bootstrap-p", type=click.Choice(["seed", "plus-one"]),
+                     default=CompareOptions.bootstrap_p,
                      show_default=True, help="bootstrap p: #/B as seed 000 (can be 0), or "
                      "(b+1)/(B+1)."),
-        click.option("-c/--common-topics", "--complete", "complete", default=True,
+        click.option("-c/--common-topics", "--complete", "complete",
+                     default=CompareOptions.complete,
                      help="Every qrels topic counts, a topic a run missed scoring 0 (default, "
                      "trec_eval -c), or only the topics every run answered."),
         click.option("-m", "--measure",
@@ -105,27 +111,27 @@ class CompareCommand(click.Command):
 
 
 @click.command("compare", cls=CompareCommand)
-@click.option("--task", type=click.Choice(TASKS), default="focused", show_default=True,
+@click.option("--task", type=click.Choice(TASKS), default=EvalOptions.task, show_default=True,
               help="Evaluation task, as `focal eval --task`.")  # fmt: skip
 @test_options
 @click.option(
     "--scores", "scores_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
     help="Per-topic values (`focal eval -q --format tsv`) instead of QRELS RUN... Repeatable.",
 )  # fmt: skip
-@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text",
-              show_default=True)  # fmt: skip
+@click.option("--format", "output_format", type=click.Choice(FORMATS),
+              default=CompareOptions.output_format, show_default=True)  # fmt: skip
 @click.option(
     "--ci",
     "confidence",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.95,
+    default=CompareOptions.confidence,
     show_default=True,
     help="Level of the intervals of the means and of the mean differences.",
 )
 @click.option(
     "--ci-method",
     type=click.Choice(CI_METHODS),
-    default="t",
+    default=CompareOptions.ci_method,
     show_default=True,
     help="t intervals, or scipy's bootstrap (BCa; --samples, --seed).",
 )
@@ -133,14 +139,15 @@ class CompareCommand(click.Command):
               help="Heatmap of adjusted p-values and effect sizes (.png or .svg).")  # fmt: skip
 @click.option("--curve", "curve_path", type=click.Path(dir_okay=False),
               help="With --test sakai: write the ASL curve (rank run_a run_b asl).")  # fmt: skip
-@click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
-@click.option("-n", "bep_window", type=click.IntRange(min=1), default=500, show_default=True,
-              help="BiC distance window.")  # fmt: skip
-@click.option("--irr", type=click.IntRange(min=1), default=300, show_default=True,
+@click.option("--beta", type=float, default=EvalOptions.beta, show_default=True,
+              help="RiC F-measure beta.")  # fmt: skip
+@click.option("-n", "bep_window", type=click.IntRange(min=1), default=EvalOptions.n,
+              show_default=True, help="BiC distance window.")  # fmt: skip
+@click.option("--irr", type=click.IntRange(min=1), default=EvalOptions.irr, show_default=True,
               help="T2I irrelevant characters tolerated.")  # fmt: skip
 @click.option("--strict", is_flag=True, help="Corrected definitions instead of official quirks.")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes for the runs (0: all cores).")
-@click.option("--quant", default="generalised", show_default=True,
+@click.option("--quant", default=EvalOptions.quant, show_default=True,
               help="Task elements: the quantisation, as `focal eval --task elements`.")  # fmt: skip
 @click.option("--collection", "collection_dir", type=click.Path(exists=True, file_okay=False),
               help="Task elements: the articles, to derive element qrels from FOL QRELS.",

@@ -148,14 +148,7 @@ def _read_qrels_lines(data: bytes, name: str) -> TrecQrels:
             if len(words) != 4:
                 message = f"expected 4 fields {QRELS_SHAPE}, found {len(words)}"
                 raise FormatError(name, number, message)
-            try:
-                grade = int(words[3])
-            except ValueError:
-                message = f"expected an integer grade, found {shown(words[3])}"
-                raise FormatError(name, number, message) from None
-            if not -(2**63) <= grade < 2**63:
-                message = f"expected a grade within 64 bits, found {shown(words[3])}"
-                raise FormatError(name, number, message)
+            grade = grade_of(words[3], name, number)
             pair = (words[0], words[2])
             if pair in seen_at:
                 raise DuplicateDocument(
@@ -316,6 +309,20 @@ def text_field(token: bytes, name: str, line: int, what: str) -> str:
         return token.decode()
     except UnicodeDecodeError:
         raise FormatError(name, line, f"expected a UTF-8 {what}, found {token!r}") from None
+
+
+def grade_of(field: bytes, name: str, number: int) -> int:
+    """A qrels grade (plain qrels and qrels_jg alike): an integer within 64 bits, as the
+    engine's grade table holds it; else a FormatError naming the file and line."""
+    try:
+        grade = int(field)
+    except ValueError:
+        message = f"expected an integer grade, found {shown(field)}"
+        raise FormatError(name, number, message) from None
+    if not -(2**63) <= grade < 2**63:
+        message = f"expected a grade within 64 bits, found {shown(field)}"
+        raise FormatError(name, number, message)
+    return grade
 
 
 def shown(token: bytes) -> str:

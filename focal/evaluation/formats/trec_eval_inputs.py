@@ -26,7 +26,7 @@ from pathlib import Path
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.c_numbers import c_atof
 from focal.evaluation.formats.source import read_bytes
-from focal.evaluation.formats.trec import DuplicateDocument, shown, text_field
+from focal.evaluation.formats.trec import DuplicateDocument, grade_of, shown, text_field
 
 ZScores = dict[tuple[str, str], tuple[float, float]]  # (topic, measure) -> (mean, stddev)
 
@@ -83,14 +83,7 @@ def read_qrels_jg(path: str | Path) -> JudgementGroups:
         if len(words) != 4:
             message = f"expected 4 fields `topic group doc grade` (qrels_jg), found {len(words)}"
             raise FormatError(name, number, message)
-        try:
-            grade = int(words[3])
-        except ValueError:
-            message = f"expected an integer grade, found {words[3]!r}"
-            raise FormatError(name, number, message) from None
-        if not -(2**63) <= grade < 2**63:  # as plain qrels: the engine's grades are 64 bits
-            message = f"expected a grade within 64 bits, found {shown(words[3])}"
-            raise FormatError(name, number, message)
+        grade = grade_of(words[3], name, number)  # as plain qrels
         key = (words[0], words[1], words[2])
         if key in seen:
             raise DuplicateDocument(

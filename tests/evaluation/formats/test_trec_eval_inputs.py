@@ -47,7 +47,7 @@ def test_judgement_groups_each_hold_their_own_qrels(tmp_path: Path) -> None:
     [
         (b"1 u a 1\n1 u b\n", 2, "expected 4 fields `topic group doc grade` (qrels_jg), found 3"),
         (b"1 u a 1 x\n", 1, "expected 4 fields `topic group doc grade` (qrels_jg), found 5"),
-        (b"1 u a 1.5\n", 1, "expected an integer grade, found b'1.5'"),
+        (b"1 u a 1.5\n", 1, "expected an integer grade, found '1.5'"),
         (b"1 u a %d\n" % 2**63, 1, f"expected a grade within 64 bits, found '{2**63}'"),
     ],
 )

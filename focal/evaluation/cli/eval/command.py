@@ -13,22 +13,23 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import click
 
 from focal.evaluation.cli.eval.output import FORMATS
 from focal.evaluation.measures.tasks import TASKS
+from focal.evaluation.running.options import EvalOptions
 
-if TYPE_CHECKING:
-    from focal.evaluation.running.options import EvalOptions
+# The defaults are EvalOptions' (one place, shared with the Python API); that module loads only
+# click, as this one must (`focal eval` reads its options before anything heavy is imported).
 
 
 @click.command("eval")
 @click.option(
     "--task",
     type=click.Choice(TASKS),
-    default="focused",
+    default=EvalOptions.task,
     show_default=True,
     help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), articles, or elements "
     "(element runs, element measures).",
@@ -40,19 +41,21 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Average over every qrels topic (missing topics score 0); always so for elements.",
 )
-@click.option("--beta", type=float, default=0.25, show_default=True, help="RiC F-measure beta.")
+@click.option(
+    "--beta", type=float, default=EvalOptions.beta, show_default=True, help="RiC F-measure beta."
+)
 @click.option(
     "-n",
     "bep_window",
     type=click.IntRange(min=1),
-    default=500,
+    default=EvalOptions.n,
     show_default=True,
     help="BiC distance window.",
 )
 @click.option(
     "--irr",
     type=click.IntRange(min=1),
-    default=300,
+    default=EvalOptions.irr,
     show_default=True,
     help="T2I irrelevant characters tolerated.",
 )
@@ -78,7 +81,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--quant",
-    default="generalised",
+    default=EvalOptions.quant,
     show_default=True,
     help="Task elements: the quantisation (docs/measures.md lists them).",
 )
@@ -91,21 +94,21 @@ if TYPE_CHECKING:
 @click.option(
     "--ties",
     type=click.Choice(["score", "rank"]),
-    default="score",
+    default=EvalOptions.ties,
     show_default=True,
     help="Task elements, inex_eval: equal scores form one block, or every rank its own.",
 )
 @click.option(
     "--nonrel",
     type=click.Choice(["indicator", "complement"]),
-    default="indicator",
+    default=EvalOptions.nonrel,
     show_default=True,
     help="Task elements, inex_eval: a result is non-relevant when f = 0, or 1 - f of it is.",
 )
 @click.option(
     "--alpha",
     type=click.FloatRange(0, 1),
-    default=1.0,
+    default=EvalOptions.alpha,
     show_default=True,
     help="Task elements, XCG: a seen element keeps 1 - alpha of its value; one seen in part "
     "gains alpha of its children's unseen value (docs/measures.md).",
@@ -113,7 +116,7 @@ if TYPE_CHECKING:
 @click.option(
     "--parts",
     type=click.Choice(["size", "equal"]),
-    default="size",
+    default=EvalOptions.part_weights,
     show_default=True,
     help="Task elements, XCG: a seen-in-part element's children weigh by their size (from "
     "2005/2006 qrels or FOL qrels; else equally), or equally.",
@@ -155,7 +158,7 @@ if TYPE_CHECKING:
 @click.option(
     "--ci-method",
     type=click.Choice(["t", "bootstrap"]),
-    default="t",
+    default=EvalOptions.ci_method,
     show_default=True,
     help="Student's t interval, or scipy's BCa bootstrap over the topics (seed 0).",
 )
@@ -180,16 +183,13 @@ def eval_command(
     strict: bool, output_format: str | None, measures: tuple[str, ...],
     trec_version: str | None, level: int | None, max_docs: int | None,
     plot_path: str | None, confidence: float | None, ci_method: str, jobs: int,
-    qrels_path: str, run_paths: tuple[str, ...], quant: str = "generalised",
-    collection_dir: str | None = None, ties: str = "score", alpha: float = 1.0,
-    nonrel: str = "indicator", parts: str = "size",
+    qrels_path: str, run_paths: tuple[str, ...], quant: str, collection_dir: str | None,
+    ties: str, alpha: float, nonrel: str, parts: str,
 ) -> None:  # fmt: skip
     """Evaluate RUN files against INEX FOL QRELS, as the official INEX program 3.1 does; with
     --task articles, also TREC qrels and runs as trec_eval 10 or 9 does (docs/trec_eval.md);
     with --task elements, element runs against element qrels, or FOL QRELS with --collection
     (every qrels topic counts, as -c; docs/measures.md)."""
-    from focal.evaluation.running.options import EvalOptions
-
     version = None if trec_version is None else int(trec_version)
     options = EvalOptions(
         task, measures, complete=complete, beta=beta, n=bep_window, irr=irr, strict=strict,
