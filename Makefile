@@ -93,7 +93,7 @@ typecheck: install
 # fixtures are built once. A worker starts its own Chromium and throw-away PostgreSQL when its
 # tests need them. PYTEST_WORKERS=0 runs everything in one process.
 PYTEST_WORKERS ?= auto
-pytest: install system-packages
+pytest: install system-packages $(NODE_STAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test: install system-packages lint typecheck pytest sanitize nox
