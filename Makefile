@@ -89,6 +89,14 @@ jslint: $(NODE_STAMP)
 typecheck: install
 	$(BIN)/mypy
 
+# The C trec_eval 10.0 and 9.0.7 built from their public source (docs/trec_eval.md, "Against the
+# C programs"): where TREC_EVAL_HOME holds the builds, the replay tests compare Focal with them byte
+# for byte; elsewhere those tests skip, naming the variable.
+TREC_EVAL_HOME ?= /work/tools
+TREC_EVAL ?= $(wildcard $(TREC_EVAL_HOME)/trec_eval-10.0/trec_eval)
+TREC_EVAL_9 ?= $(wildcard $(TREC_EVAL_HOME)/trec_eval-9.0.7/trec_eval)
+export TREC_EVAL TREC_EVAL_9
+
 # One pytest worker per core (pytest-xdist); each test file stays on one worker, so a module's
 # fixtures are built once. A worker starts its own Chromium and throw-away PostgreSQL when its
 # tests need them. PYTEST_WORKERS=0 runs everything in one process.

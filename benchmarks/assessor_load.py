@@ -1,34 +1,39 @@
-"""Assessor load: 50 simulated assessors against `focal serve --workers 4` on PostgreSQL.
+"""Assessor load: 500 simulated assessors against the deploy/ recipe's stack on this machine.
 
-Each simulated assessor has its own assignment on one topic whose pool holds 10 articles, and
-works as a person does, with pauses: open an article (the page, then its judgement state over
-the API), two or three bursts of 3-6 highlights or unhighlights (50-150 ms apart, the bursts
-0.5-1.5 s apart), then the next article. Requests go over real HTTP (keep-alive, one
-connection per assessor) to gunicorn with 4 worker processes, started as `focal serve
---workers 4` would start it. Printed: requests per second, p50/p95/p99 per request kind, and
-every error by status. PostgreSQL is a throw-away cluster (root and /usr/lib/postgresql/15) or
-`FOCAL_TEST_POSTGRES_URL`, as in benchmarks/assessor.py.
+The stack (benchmarks/load/stack.py): nginx with deploy/nginx/focal.conf (TLS, keep-alive to
+the upstream), gunicorn with as many workers as cores (`focal serve --workers N`, gthread),
+Redis and PostgreSQL (a throw-away cluster, or `FOCAL_TEST_POSTGRES_URL`, as in
+benchmarks/assessor.py). `--groups 2` starts two gunicorn groups behind the same nginx, sharing
+PostgreSQL and Redis: what a second machine would add, simulated on one.
 
-    .venv/bin/python -P benchmarks/assessor_load.py [--assessors 50] [--seconds 60] [--workers 4]
+Each simulated assessor has an assignment of its own on one of ten topics, arrives within the
+first `--arrival` seconds and works at a person's pace, per article: open it (the page, its
+judgement state, the `shown` view event), read (`--reading` seconds, uniformly), then either
+mark it not relevant (60 % of articles: most pooled articles hold nothing relevant) or
+highlight in one to three bursts of 2-5 selections (0.1-0.3 s apart, the bursts 2-6 s apart;
+15 % of selections undone by an unhighlight), set the best entry point and finish; then the
+`left` view event and Next (its 303, then the page it names). Requests go over one keep-alive
+https connection per assessor, from threads of this process.
 
-The client threads run on the same machine as the server and the database, so they compete with
-them for the cores: on a small machine the figures are an upper bound of what a server alone
-would take.
+Printed: requests per second, p50/p95/p99 per kind (`page` is every article page, `save` every
+judging operation), errors by status, the CPU taken by this client and by nginx and gunicorn
+(PostgreSQL and Redis not counted), and the load average before the run. Goal
+(docs/performance.md, "Assessors at once"): save p95 < 50 ms, page p95 < 150 ms, no error.
+
+    .venv/bin/python -P benchmarks/assessor_load.py [--assessors 500] [--seconds 120]
+        [--groups 1] [--workers CORES] [--reading 20 60]
+
+The client runs on the machine that serves, so it takes cores from the server: the figures are
+an upper bound of what the server alone would need.
 """
 
 from __future__ import annotations
 
 import argparse
-import collections
-import http.client
 import importlib.util
-import json
 import os
 import random
-import signal
-import socket
-import subprocess
-import sys
+import resource
 import tempfile
 import threading
 import time
@@ -49,233 +54,148 @@ from focal.assessor.store.models import (
 from focal.assessor.web.app import create_app
 from focal.evaluation.text.document import Document as ParsedDocument
 
-ARTICLES = 10
+TOPICS = 10
+ARTICLES = 40
 ARTICLE_XML = "<article><title>Load {n}</title><bdy>{body}</bdy></article>"
 BODY = "".join(f"<p>Paragraph {i} of the load article, plain words here.</p>" for i in range(300))
 
 
-def _bench_helpers() -> Any:
-    """benchmarks/assessor.py's PostgreSQL helpers (a script, loaded by path)."""
-    spec = importlib.util.spec_from_file_location(
-        "bench_assessor", Path(__file__).with_name("assessor.py")
-    )
+def _script(name: str) -> Any:
+    """A module of benchmarks/, loaded by path (`-P` keeps the folder off sys.path, where
+    benchmarks/collections.py would shadow the standard library's)."""
+    path = Path(__file__).parent / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name.replace("/", "_"), path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def seed(
-    url: str, workdir: Path, assessors: int
-) -> tuple[list[tuple[int, str]], list[str], dict[str, str]]:
-    """Migrated database: ARTICLES articles pooled for one topic, `assessors` assignments."""
+def seed(url: str, workdir: Path, assessors: int) -> tuple[list[tuple[int, str]], dict[str, str]]:
+    """Migrated database: TOPICS topics pooling the same ARTICLES articles, one assignment per
+    assessor (round robin over the topics)."""
     texts.clear_cache()
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench"})
     migrate.upgrade(db.engine_of(app))
-    articles = [f"a{n}" for n in range(ARTICLES)]
     text_of = {}
     people = []
     with db.session_scope(app) as session:
         collection = Collection(name="load", directory=str(workdir))
         session.add(collection)
         session.flush()
-        topic = Topic(id="1", title="load", description="d", narrative="n")
-        pool = Pool(topic=topic, method="bench", parameters={})
-        for position, article in enumerate(articles):
-            path = workdir / f"{article}.xml"
+        for position in range(ARTICLES):
+            path = workdir / f"a{position}.xml"
             path.write_text(ARTICLE_XML.format(n=position, body=BODY), encoding="utf-8")
             text = ParsedDocument.from_file(path).text
-            text_of[article] = text
+            text_of[f"a{position}"] = text
             session.add(
                 Document(
-                    id=article,
+                    id=f"a{position}",
                     collection_id=collection.id,
                     file=str(path),
                     text_length=len(text),
                     text_sha256=texts.text_sha256(text),
                 )
             )
-            pool.entries.append(PoolEntry(article=article, position=position, pool_rank=1))
-        session.add_all([topic, pool])
+        topics = []
+        for number in range(TOPICS):
+            topic = Topic(
+                id=str(number + 1), title=f"load {number}", description="d", narrative="n"
+            )
+            pool = Pool(topic=topic, method="bench", parameters={})
+            for position in range(ARTICLES):
+                pool.entries.append(
+                    PoolEntry(article=f"a{position}", position=position, pool_rank=1)
+                )
+            session.add_all([topic, pool])
+            topics.append(topic)
         for number in range(assessors):
             user = User(name=f"assessor{number}", role="assessor")
-            assignment = Assignment(topic=topic, user=user)
+            assignment = Assignment(topic=topics[number % TOPICS], user=user)
             session.add(assignment)
             session.flush()
             people.append((assignment.id, issue_token(session, user)))
     db.engine_of(app).dispose()
-    return people, articles, text_of
+    return people, text_of
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.times: dict[str, list[float]] = collections.defaultdict(list)
-        self.errors: collections.Counter[str] = collections.Counter()
-        self.lock = threading.Lock()
+def run(args: argparse.Namespace, url: str, workdir: Path, stack: Any, sim: Any) -> None:
+    """Seed, start the stack, let the assessors work `args.seconds`, print the figures."""
+    accounts, text_of = seed(url, workdir, args.assessors)
+    load = os.getloadavg()[0]
+    with stack.stack(url, workdir, args.groups, args.workers) as port:
+        began = time.monotonic()
+        record = sim.Recorder(began + args.arrival)
+        until = began + args.seconds
+        client_before = resource.getrusage(resource.RUSAGE_SELF)
 
-    def add(self, kind: str, seconds: float, status: int) -> None:
-        with self.lock:
-            self.times[kind].append(seconds)
-            if status != 200:
-                self.errors[f"{kind} {status}"] += 1
+        def one(number: int, assignment: int, token: str) -> None:
+            rng = random.Random(number)
+            time.sleep(rng.uniform(0, args.arrival))
+            who = sim.Assessor(port, token, record, until)
+            sim.work(who, assignment, text_of, (args.reading[0], args.reading[1]), rng, ARTICLES)
 
+        threads = [
+            threading.Thread(target=one, args=(number, assignment, token), daemon=True)
+            for number, (assignment, token) in enumerate(accounts)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - began
+        client_after = resource.getrusage(resource.RUSAGE_SELF)
+        servers_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    servers_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # reaped as the stack stops
 
-def assessor(
-    port: int,
-    assignment: int,
-    token: str,
-    articles: list[str],
-    text_of: dict[str, str],
-    until: float,
-    record: Recorder,
-    seed: int,
-) -> None:
-    rng = random.Random(seed)
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    headers = {"Authorization": f"Bearer {token}"}
+    def cpu(before: Any, after: Any) -> float:
+        return float(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
-    def request(kind: str, method: str, path: str, body: dict[str, Any] | None = None) -> None:
-        nonlocal connection
-        began = time.perf_counter()
-        try:
-            if body is None:
-                connection.request(method, path, headers=headers)
-            else:
-                connection.request(
-                    method, path, json.dumps(body), {**headers, "Content-Type": "application/json"}
-                )
-            response = connection.getresponse()
-            response.read()
-            status = response.status
-        except (OSError, http.client.HTTPException):
-            status = 0
-            connection.close()
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        record.add(kind, time.perf_counter() - began, status)
-
-    position = rng.randrange(len(articles))
-    step = 0
-    while time.monotonic() < until:
-        article = articles[position % len(articles)]
-        text = text_of[article]
-        kind = "page load" if step == 0 else "next article"
-        request(kind, "GET", f"/assignments/{assignment}/articles/{article}")
-        request("state", "GET", f"/api/assignments/{assignment}/documents/{article}")
-        for _burst in range(rng.randint(2, 3)):
-            for _ in range(rng.randint(3, 6)):
-                start = rng.randrange(len(text) - 50)
-                end = start + rng.randint(5, 40)
-                op = "highlight" if rng.random() < 0.8 else "unhighlight"
-                body: dict[str, Any] = {
-                    "op_id": f"{assignment}-{step}",
-                    "op": op,
-                    "start": start,
-                    "end": end,
-                }
-                if op == "highlight":
-                    body["exact"] = text[start:end]
-                step += 1
-                request(
-                    "operation",
-                    "POST",
-                    f"/api/assignments/{assignment}/documents/{article}/ops",
-                    body,
-                )
-                time.sleep(rng.uniform(0.05, 0.15))
-                if time.monotonic() >= until:
-                    break
-            time.sleep(rng.uniform(0.5, 1.5))
-        position += 1
-        step += 1
-    connection.close()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def serve(url: str, workers: int, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "FOCAL_DATABASE_URL": url, "FOCAL_SECRET_KEY": "bench"}
-    focal = Path(sys.executable).with_name("focal")
-    server = subprocess.Popen(
-        [str(focal), "serve", "--workers", str(workers), "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("wb"),
-        start_new_session=True,
+    client, servers = cpu(client_before, client_after), cpu(servers_before, servers_after)
+    print(
+        f"{args.assessors} assessors, {args.groups} gunicorn group(s) of {args.workers} workers, "
+        f"nginx, Redis, PostgreSQL; {TOPICS} topics x {ARTICLES} articles of "
+        f"{len(text_of['a0'])} characters; load average before: {load:.1f}"
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return server
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"the server did not start: {log.read_text(errors='replace')[-2000:]}")
-
-
-def percentile(ordered: list[float], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def report(record: Recorder, seconds: float) -> None:
-    total = sum(len(times) for times in record.times.values())
-    print(f"{total} requests in {seconds:.0f} s: {total / seconds:.1f} requests/s")
-    for kind in ("page load", "next article", "state", "operation"):
-        ordered = sorted(record.times.get(kind, []))
-        if not ordered:
-            continue
-        p50, p95, p99 = (percentile(ordered, share) * 1000 for share in (0.5, 0.95, 0.99))
+    figures = sim.report(record, elapsed)
+    after = os.getloadavg()[0]
+    print(
+        f"CPU: client {client:.0f} s ({client / elapsed:.2f} cores), nginx + gunicorn "
+        f"{servers:.0f} s ({servers / elapsed:.2f} cores)"
+    )
+    save, page, arrival = (figures.get(kind) for kind in ("save", "page", "arrival"))
+    if save and page and arrival:
+        errors = sum(record.errors.values())
         print(
-            f"  {kind:12} {len(ordered):6d} requests  p50 {p50:7.1f} ms"
-            f"  p95 {p95:7.1f} ms  p99 {p99:7.1f} ms"
+            f"ROW | {args.assessors} assessors, {args.groups} group(s) x {args.workers} workers "
+            f"| save p50/p95/p99 {save[0]:.0f}/{save[1]:.0f}/{save[2]:.0f} ms "
+            f"| page {page[0]:.0f}/{page[1]:.0f}/{page[2]:.0f} ms "
+            f"| arrival {arrival[0]:.0f}/{arrival[1]:.0f}/{arrival[2]:.0f} ms | errors {errors} "
+            f"| client {client / elapsed:.2f} cores | load {load:.1f} before, {after:.1f} after |"
         )
-    errors = sum(record.errors.values())
-    print(f"errors: {errors}" + (f" {dict(record.errors)}" if errors else ""))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--assessors", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--assessors", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--groups", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--arrival", type=float, default=30.0)
+    parser.add_argument("--reading", type=float, nargs=2, default=(20.0, 60.0))
     args = parser.parse_args()
-    helpers = _bench_helpers()
+    stack, sim = _script("load/stack"), _script("load/people")
+    lacking = stack.missing()
+    if lacking:
+        print(f"assessor load: skipped ({lacking})")
+        return
+    helpers = _script("assessor")
     with helpers.postgres() as server:
         if server is None:
             print("PostgreSQL: skipped (needs root and PostgreSQL 15, or FOCAL_TEST_POSTGRES_URL)")
             return
         with helpers.fresh_database(server) as url, tempfile.TemporaryDirectory() as directory:
-            workdir = Path(directory)
-            people, articles, text_of = seed(url, workdir, args.assessors)
-            port = free_port()
-            process = serve(url, args.workers, port, workdir / "server.log")
-            try:
-                record = Recorder()
-                began = time.monotonic()
-                until = began + args.seconds
-                threads = [
-                    threading.Thread(
-                        target=assessor,
-                        args=(port, assignment, token, articles, text_of, until, record, number),
-                    )
-                    for number, (assignment, token) in enumerate(people)
-                ]
-                for thread in threads:
-                    thread.start()
-                for thread in threads:
-                    thread.join()
-                elapsed = time.monotonic() - began
-            finally:
-                os.killpg(process.pid, signal.SIGTERM)
-                process.wait(timeout=30)
-            print(
-                f"{args.assessors} assessors, {args.workers} gunicorn workers, PostgreSQL, "
-                f"{ARTICLES} articles of {len(text_of[articles[0]])} characters"
-            )
-            report(record, elapsed)
+            run(args, url, Path(directory), stack, sim)
 
 
 if __name__ == "__main__":

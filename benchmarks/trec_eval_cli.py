@@ -17,6 +17,8 @@ interpreter start, imports, reading, evaluation, output):
 Time is wall-clock; memory the largest resident size of any one process (`wait4`).
 
     .venv/bin/python -P benchmarks/trec_eval_cli.py [--runs 10 --topics 10000 --results 100]
+    .venv/bin/python -P benchmarks/trec_eval_cli.py --runs 3 --topics 50 --results 1500 \
+        --options '-m all_trec'      # another measure set: the two programs only
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -146,6 +149,12 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=100)
     parser.add_argument("--trec-eval", default=os.environ.get("TREC_EVAL", "trec_eval"))
     parser.add_argument("--skip", nargs="*", default=[], help="peers to leave out (ranx...)")
+    parser.add_argument(
+        "--options",
+        default="",
+        help="trec_eval options for both programs, "
+        "such as '-q -m all_trec' (then only the two programs are timed)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--files", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -167,21 +176,25 @@ def main() -> None:
         size = sum(p.stat().st_size for p in runs) / 2**20
         print(f"{args.runs} runs x {args.topics} topics x {args.results} results ({size:.1f} MiB)")
         paths = list(map(str, runs))
+        given = shlex.split(args.options)
+        if given:
+            print(f"options: {args.options}")
         if c_program:
-            ours = subprocess.run([str(FOCAL), "trec_eval", qrels, paths[0]], capture_output=True)
-            theirs = subprocess.run([c_program, qrels, paths[0]], capture_output=True)
+            ours = subprocess.run([str(FOCAL), "trec_eval", *given, qrels, paths[0]],
+                                  capture_output=True)  # fmt: skip
+            theirs = subprocess.run([c_program, *given, qrels, paths[0]], capture_output=True)
             assert ours.stdout == theirs.stdout, "focal trec_eval differs from trec_eval"
             print("checked: focal trec_eval prints trec_eval's bytes on the first run")
         plans: dict[str, list[list[str]]] = {}
         if c_program:
-            plans["trec_eval (C)"] = [[c_program, qrels, p] for p in paths]
-        plans["focal trec_eval"] = [[str(FOCAL), "trec_eval", qrels, p] for p in paths]
+            plans["trec_eval (C)"] = [[c_program, *given, qrels, p] for p in paths]
+        plans["focal trec_eval"] = [[str(FOCAL), "trec_eval", *given, qrels, p] for p in paths]
         here = [sys.executable, "-P", __file__, "--child"]
         for tool, label in (("focal-warm", "focal (one process)"), ("pytrec_eval", "pytrec_eval"),
                             ("ir_measures", "ir_measures"), ("ranx", "ranx"),
                             ("floor", "pyarrow read floor")):  # fmt: skip
             module = {"focal-warm": "focal", "floor": "pyarrow"}.get(tool, tool)
-            if tool in args.skip:
+            if tool in args.skip or given:  # (the peers compute the official set only)
                 continue
             if not available(module):
                 print(f"{tool}: not installed, skipped")

@@ -59,12 +59,17 @@ RELEVANT: dict[str, list[PassageSpec]] = {
 }
 
 
-def build(collection: Path = DEMO / "collection") -> Qrels:
-    """The second assessor's qrels: the relevant articles' passages, every other one at 0."""
+def build(
+    collection: Path = DEMO / "collection",
+    judged: list[str] = POOLED,
+    relevant: dict[str, list[PassageSpec]] = RELEVANT,
+) -> Qrels:
+    """An assessor's qrels of topic 9001 (by default the second assessor's): the `relevant`
+    articles' passages, every other `judged` article at 0."""
     lines: dict[str, Judgement] = {}
-    for article in POOLED:
+    for article in judged:
         document = Document.from_file(collection / f"{article}.xml")
-        spans = tuple(sorted(passage_span(document, spec) for spec in RELEVANT.get(article, [])))
+        spans = tuple(sorted(passage_span(document, spec) for spec in relevant.get(article, [])))
         rel = sum(end - start for start, end in spans)
         bep = spans[0][0] if spans else None
         lines[article] = Judgement(TOPIC, article, rel, len(document.text), bep, spans, 0)

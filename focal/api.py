@@ -5,6 +5,7 @@ DataFrames back."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING, Unpack
 
 from focal import frames, inputs
@@ -22,6 +23,8 @@ from focal.inputs import (
 if TYPE_CHECKING:
     import pandas
 
+    from focal.evaluation.api import Evaluation
+
 CHOSEN_TASKS = ("articles", "elements")  # the tasks whose engines compute the measures asked for
 DEFAULT_MEASURES = {"articles": "AP", "focused": "AiP", "thorough": "AiP", "ric": "AgP",
                     "bic": "AgP", "t2i": "AgP"}  # fmt: skip
@@ -29,7 +32,7 @@ DEFAULT_MEASURES = {"articles": "AP", "focused": "AiP", "thorough": "AiP", "ric"
 
 def evaluate(
     qrels: QrelsInput, runs: RunsInput, measures: MeasuresInput = None, *,
-    task: str = "articles", per_topic: bool = False, complete: bool = True,
+    task: str = "articles", per_topic: bool = False, complete: bool = False,
     **options: Unpack[EvaluateOptions],
 ) -> pandas.DataFrame:  # fmt: skip
     """Evaluate runs against qrels: a tidy DataFrame `run, measure, topic, value`.
@@ -40,9 +43,11 @@ def evaluate(
     `articles` (default: document measures, as trec_eval and ir_measures) or one of Focal's
     passage and element tasks with files (`focused`, `thorough`, `ric`, `bic`, `t2i`,
     `elements`; their measures are rows of the official layout: `MAiP`, `iP[0.01]`, `AiP`
-    per topic). Rows are the `all` values, or with `per_topic` one per topic. Every qrels
-    topic counts, one a run did not answer scoring 0, as in ir_measures and `focal eval -c`
-    (`complete=False`: the topics of each run, as `focal eval`). Other keywords are `focal eval`'s
+    per topic). Rows are the `all` values, or with `per_topic` one per topic. A mean is over
+    the qrels topics the run answered, as `focal eval`, `focal compare`, trec_eval and the
+    official INEX program average (`complete=True`: every qrels topic, one the run did not
+    answer scoring 0, as `-c`; docs/measures.md, "Which topics a mean is over"). Other keywords
+    are `focal eval`'s
     switches (`focal.evaluation.api.evaluate`). `focal.wide` turns the frame into runs × measures.
 
     >>> import pandas as pd
@@ -63,20 +68,32 @@ def evaluate(
     result = evaluate_runs(
         inputs.qrels_input(qrels), given, task, chosen, complete=complete, **options
     )
-    return frames.tidy(result, names, per_topic)
+    return frames.tidy(_named(result, inputs.run_names(runs)), names, per_topic)
+
+
+def _named(result: Evaluation, given: list[str] | None) -> Evaluation:
+    """The runs named as the caller named them (`{"MYNAME": path}`), not by their files' run
+    ids; by position, as the engines keep the order of the runs."""
+    if given is None or len(given) != len(result.runs) or list(result.runs) == given:
+        return result
+    renamed = dict(zip(result.runs, given, strict=True))
+    return replace(
+        result, per_topic={renamed[r]: v for r, v in result.per_topic.items()},
+        aggregate={renamed[r]: v for r, v in result.aggregate.items()},
+    )  # fmt: skip
 
 
 def compare(
     qrels: QrelsInput, runs: RunsInput, measure: MeasureName | None = None, *,
     task: str = "articles", test: str = "t", correction: str = "none", alpha: float = 0.05,
-    common_topics: bool = False, seed: int | None = None, **options: Unpack[CompareOptions],
+    complete: bool = False, seed: int | None = None, **options: Unpack[CompareOptions],
 ) -> pandas.DataFrame:  # fmt: skip
     """Every pair of runs tested on one measure's per-topic values: a DataFrame with one row per
     pair (`run_a, run_b, mean_a, mean_b, statistic, p, p_adjusted, significant`), runs in the
-    order given; `measure` by default the task's ranking measure (AP, AiP, AgP). Every qrels
-    topic counts, a topic a run did not answer scoring 0 (trec_eval
-    -c: a paired test needs one topic set); `common_topics` pairs only the topics every run
-    answered. Tests and corrections as `focal compare` (spec section 8); the options
+    order given; `measure` by default the task's ranking measure (AP, AiP, AgP). The pairs are
+    over the topics every run answered, so that a run that answered every topic has the mean
+    `evaluate` gives (`complete=True`: every qrels topic, a topic a run did not answer scoring
+    0, as `-c`). Tests and corrections as `focal compare` (spec section 8); the options
     `focal compare` and `focal eval` refuse are refused in their words (`OptionError`, a
     ValueError).
 
@@ -85,9 +102,9 @@ def compare(
     >>> bad = {"1": {"rel": 1.0, "non": 2.0}, "2": {"rel": 2.0, "non": 1.0}}
     >>> pairs = compare(qrels, {"good": good, "bad": bad}, "P@1")
     >>> pairs[["run_a", "run_b", "mean_a", "mean_b"]].to_dict("records")
-    [{'run_a': 'good', 'run_b': 'bad', 'mean_a': 0.75, 'mean_b': 0.25}]
-    >>> compare(qrels, {"good": good, "bad": bad}, "P@1", common_topics=True)["mean_b"].item()
-    0.5
+    [{'run_a': 'good', 'run_b': 'bad', 'mean_a': 1.0, 'mean_b': 0.5}]
+    >>> compare(qrels, {"good": good, "bad": bad}, "P@1", complete=True)["mean_b"].item()
+    0.25
     """
     import pandas as pd
 
@@ -96,11 +113,10 @@ def compare(
 
     name = inputs.measure_names(measure)[0] if measure is not None else DEFAULT_MEASURES[task]
     evaluation = chosen.EvalOptions(
-        task, (name,) if task in CHOSEN_TASKS else (), complete=not common_topics, **options
+        task, (name,) if task in CHOSEN_TASKS else (), complete=complete, **options
     )
     asked = chosen.CompareOptions(
-        evaluation, name, test, correction=correction, alpha=alpha, seed=seed,
-        complete=not common_topics,
+        evaluation, name, test, correction=correction, alpha=alpha, seed=seed, complete=complete,
     ).checked()  # fmt: skip
     result = evaluate_with(inputs.qrels_input(qrels), inputs.runs_input(runs), evaluation)
     per_topic = frames.tidy(result, [name], per_topic=True)

@@ -35,9 +35,13 @@ def tidy(result: Evaluation, names: Sequence[str], per_topic: bool) -> pandas.Da
     rows: list[tuple[str, str, str, float]] = []
     for run in result.runs:
         aggregate, topics = result.aggregate[run], result.per_topic[run]
+        if per_topic and "num_q" in aggregate:  # each topic counts 1, as ir_measures' NumQ
+            topics = {topic: {**values, "num_q": 1} for topic, values in topics.items()}
         printed = (
             [*dict.fromkeys(r for v in topics.values() for r in v)] if per_topic else [*aggregate]
         )
+        if not printed:  # no topic shared with the qrels: no rows, whatever was asked
+            continue
         chosen = asked_rows(names, printed) if names else [(r, r) for r in printed]
         if per_topic:
             for topic, values in topics.items():

@@ -142,6 +142,15 @@ def runs_input(runs: Any) -> list[Any]:
     return named
 
 
+def run_names(runs: Any) -> list[str] | None:
+    """The names a caller gave its runs (the keys of a dict of named runs), else None.
+
+    >>> run_names({"bm25": "run.txt"}), run_names({"q": {"d": 1.0}})
+    (['bm25'], None)
+    """
+    return [str(name) for name in runs] if _is_named_runs(runs) else None
+
+
 def _is_one_run(value: Any) -> bool:
     one = (str, os.PathLike, Run, TrecRun)
     return isinstance(value, one) or is_frame(value) or _is_scores(value)

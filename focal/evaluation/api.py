@@ -137,7 +137,7 @@ def evaluate(
     >>> evaluate(qrels, run, task="focused", quant="gen")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    focal.evaluation.running.options.OptionError: --quant, ... are for --task elements
+    focal.evaluation.running.checks.OptionError: --quant, ... are for --task elements
     """
     options = EvalOptions(
         task, tuple(measures or ()), complete=complete, beta=beta, n=n, irr=irr, strict=strict,

@@ -19,7 +19,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from statistics import fmean, pstdev
+from statistics import fmean
 from typing import Literal
 
 import numpy as np
@@ -30,7 +30,7 @@ from focal.pooling.ordering.arms import Arms
 from focal.pooling.ordering.policies import POLICIES
 from focal.pooling.ordering.replay import judging_order
 from focal.pooling.records import RankedRun, natural_key
-from focal.reliability.studies import Progress, Setup, _no_progress, pool_depths
+from focal.reliability.studies import Progress, Setup, Spread, _no_progress, pool_depths
 
 PoolScope = Literal["runs", "qrels"]
 
@@ -220,15 +220,14 @@ def ranking_rows(
     count = max(1, len(topics))
     result = []
     for (policy, budget), indices in grouped.items():
-        taus = [rows[i].comparison.tau for i in indices]
-        aps = [rows[i].comparison.tau_ap for i in indices]
+        tau = Spread.of([rows[i].comparison.tau for i in indices])
+        tau_ap = Spread.of([rows[i].comparison.tau_ap for i in indices])
         result.append(
             RankingRow(
                 policy, budget,
                 fmean(rows[i].judged for i in indices) / count,
                 fmean(rows[i].relevant for i in indices) / count,
-                fmean(taus), pstdev(taus) if len(taus) > 1 else 0.0,
-                fmean(aps), pstdev(aps) if len(aps) > 1 else 0.0,
+                tau.mean, tau.sd, tau_ap.mean, tau_ap.sd,
             )
         )  # fmt: skip
     return result

@@ -15,6 +15,7 @@ level tested already does, "a < · ≤ b" between two levels tested).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from focal.evaluation.statistics.rank_correlation import tau_ap, tau_b
 from focal.reliability.scores import ScoreMatrix
-from focal.reliability.studies import Spread
+from focal.reliability.studies import Spread, reference_ranking
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def query_sampling(
     topics = len(full.topics)
     if not all(1 <= size <= topics for size in sizes):
         raise ValueError(f"a topic sample size is between 1 and {topics}")
-    reference = full.means()
+    reference = reference_ranking(full)
     rows = []
     for size in sizes:
         taus, taus_ap = [], []
@@ -55,7 +56,8 @@ def query_sampling(
             means = subset.means()
             taus.append(tau_b(reference, means))
             taus_ap.append(tau_ap(reference, means))
-        rows.append(QueryRow(size, trials, Spread.of(taus), Spread.of(taus_ap), min(taus)))
+        lowest = math.nan if any(math.isnan(tau) for tau in taus) else min(taus)
+        rows.append(QueryRow(size, trials, Spread.of(taus), Spread.of(taus_ap), lowest))
     return rows
 
 

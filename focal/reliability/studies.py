@@ -10,6 +10,7 @@ worker processes (`focal.evaluation.processes`), each given the full scoring onc
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean, pstdev
@@ -72,6 +73,7 @@ class Trials:
     def of(setup: Setup) -> Trials:
         """Score the runs on the full qrels, once for every trial."""
         full = setup.score(setup.qrels)
+        reference_ranking(full)
         fast = rescorer(setup.qrels, setup.runs, setup.task, setup.measure, tuple(setup.qrels))
         return Trials(setup, full, significance_signs(full.values, setup), fast)
 
@@ -84,6 +86,24 @@ class Trials:
     def compare(self, qrels: Qrels) -> Comparison:
         """The reduced `qrels` against the full ones."""
         return compare(self.full, self.rescore(qrels), self.signs, self.setup)
+
+
+def reference_ranking(full: ScoreMatrix) -> dict[str, float]:
+    """The runs' mean scores on the full qrels, which every trial's ranking is compared with.
+
+    ValueError when every run has the same mean (most often: no run retrieves a relevant
+    article, so every run scores 0): there is no ranking then, and Kendall's τ against it is
+    undefined (0/0), so the study would be numbers without meaning.
+    """
+    means = full.means()
+    if len(set(means.values())) == 1:
+        value = next(iter(means.values()))
+        raise ValueError(
+            f"every run has the same mean score ({value:g}) with the full judgements, as when no "
+            "run retrieves a relevant article: there is no ranking of the runs to compare with, "
+            "and Kendall's tau is undefined"
+        )
+    return means
 
 
 def significance_signs(matrix: NDArray[np.float64], setup: Setup) -> NDArray[np.int8]:
@@ -142,6 +162,10 @@ class Spread:
 
     @staticmethod
     def of(values: Sequence[float]) -> Spread:
+        """Mean and population SD of `values`; both NaN when a value is (τ against a trial's
+        ranking whose runs all tie is undefined), which `statistics.pstdev` cannot take."""
+        if any(math.isnan(value) for value in values):
+            return Spread(math.nan, math.nan)
         return Spread(fmean(values), pstdev(values) if len(values) > 1 else 0.0)
 
 

@@ -3,8 +3,8 @@
  * held it keeps its exact characters); "Unhighlight the selection" (or the key u) takes the
  * selected characters out; Shift+click puts the best entry point where you click. Offsets are
  * code points of the article's text, which the gold view shows verbatim, so the text before a
- * point counts them. Each edit is sent to the server, which answers the gold; the page then
- * shows it again.
+ * point counts them. Each edit is sent to the server with an op_id of its own (sent again,
+ * it is applied once), and the server answers the gold; the page then shows it again.
  */
 
 const view = document.getElementById("gold-overlay");
@@ -41,6 +41,12 @@ function selectedRange(exact) {
   return exact ? [start, end] : toWords(start, end);
 }
 
+// A fresh op_id (crypto.randomUUID needs a secure context; getRandomValues does not).
+function opId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function send(edit, start, end) {
   status.textContent = "saving…";
   status.dataset.state = "saving";
@@ -48,7 +54,7 @@ async function send(edit, start, end) {
   const response = await fetch(view.dataset.url, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": token },
-    body: JSON.stringify({ edit, start, end }),
+    body: JSON.stringify({ edit, start, end, op_id: opId() }),
   });
   const answer = await response.json().catch(() => ({ error: response.statusText }));
   if (!response.ok) {

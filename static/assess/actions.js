@@ -1,17 +1,20 @@
 /* Focal assessment screen: what the assessor does: highlight, unhighlight, best entry point, not
  * relevant, next, undo (undo restores the exact state before the last action).
  */
+import { announce, quoted } from "./announce.js";
 import { config, saveEl } from "./page.js";
 import { enqueue, localState, readQueue, showSaveState, written } from "./queue.js";
 import { pump } from "./send.js";
 import { index } from "./text-index.js";
 import { visibleParts } from "./visible.js";
+import { snapToWords } from "./words.js";
 
 // Undo goes back to the exact state before the last action (status, passages, BEP,
 // finished) with one `restore` operation. The stack lives in sessionStorage, per topic, so
 // that it survives the page changes that x and j make: an action on another article is
 // undone there and the page goes back to it. Each entry keeps the text of its passages,
-// which the server checks, since that article's text may not be on this page.
+// which the server checks, since that article's text may not be on this page, and what the
+// action was in words, which the undo says ("Undid: passage 'lightvessel …' added").
 const UNDO_KEY = `focal.undo:${config.poolUrl}`;
 const UNDO_LIMIT = 200;
 
@@ -23,25 +26,44 @@ export function readUndo() {
   }
 }
 
-function remember(before) {
+function remember(before, what) {
   if (!config.opsUrl) return;
-  const entry = snapshot(before);
+  const entry = { ...snapshot(before), what };
   sessionStorage.setItem(UNDO_KEY, JSON.stringify([...readUndo(), entry].slice(-UNDO_LIMIT)));
 }
 
+// An operation in words: what the page announces ("Passage added: ‘…’") and what an undo
+// of it says ("Undid: passage ‘…’ added").
+function describe(op) {
+  const text = op.exact === undefined ? "" : quoted(op.exact);
+  if (op.op === "highlight") return [`Passage added: ${text}`, `passage ${text} added`];
+  if (op.op === "unhighlight") {
+    return [`Removed from a passage: ${text}`, `text ${text} removed from a passage`];
+  }
+  if (op.op === "set_bep") return ["Best entry point set", "best entry point set"];
+  if (op.op === "mark_nonrelevant") return ["Marked not relevant", "marked not relevant"];
+  if (op.op === "finish") return ["Finished (✓)", "finished (✓)"];
+  return [op.op, op.op];
+}
+
 export function act(op) {
-  remember(localState());
+  const [said, what] = describe(op);
+  remember(localState(), what);
   forgetRedo();
+  announce(said);
   return enqueue(op);
 }
 
-export function highlightRange(range) {
+// Highlights the selected `range`: grown to whole words as a mouse selection is
+// (words.js), or exactly its characters when `exact` (Alt+h).
+export function highlightRange(range, exact = false) {
   const offsets = index.offsetsOf(range);
   if (!offsets) {
     showSaveState("refused", "select relevant text first, then press h");
-    return false;
+    return null;
   }
-  return highlightOffsets(offsets);
+  const chosen = exact ? offsets : snapToWords(offsets);
+  return highlightOffsets(chosen) ? chosen : null;
 }
 
 // Highlights the rendered pieces of `offsets` ({start, end}, code points): text the page
@@ -53,8 +75,10 @@ export function highlightOffsets({ start, end }) {
     showSaveState("refused", "the selection holds no visible words: nothing highlighted");
     return false;
   }
-  remember(localState());
+  const [said, what] = describe({ op: "highlight", exact: index.slice(parts[0][0], parts.at(-1)[1]) });
+  remember(localState(), what);
   forgetRedo();
+  announce(said);
   for (const [s, e] of parts) enqueue({ op: "highlight", start: s, end: e, exact: index.slice(s, e) });
   return true;
 }
@@ -122,6 +146,7 @@ export function undo() {
   }
   enqueue({ op: "restore", ...last.state }, last.url);
   redoChanged();
+  announce(last.what ? `Undid: ${last.what}` : "Undid the last action");
   if (last.page !== window.location.pathname) goTo(last.page);
 }
 
@@ -133,9 +158,10 @@ export function redo() {
     return;
   }
   sessionStorage.setItem(REDO_KEY, JSON.stringify(stack));
-  remember(localState());
+  remember(localState(), "redo");
   enqueue({ op: "restore", ...last.state }, last.url);
   redoChanged();
+  announce("Redone");
 }
 
 redoChanged();
@@ -173,7 +199,7 @@ export function finishArticle() {
 // the save, except before the summary, which counts what the server has: there the page
 // waits for this article's operations to be answered (5 s at most; offline it goes anyway and
 // the summary page sends them).
-function leave(status) {
+export function leave(status) {
   const place = nextPlace(status);
   if (config.nextUrl || place !== config.summaryUrl) {
     goTo(place);
@@ -189,12 +215,6 @@ function leave(status) {
   wait();
 }
 
-// Done → next.
-export function goNext() {
-  const { status } = localState();
-  finishArticle();
-  leave(status);
-}
 
 // The two-phase screen is rendered from the stored passages: leave once they are saved.
 export async function goWhenSaved(url) {

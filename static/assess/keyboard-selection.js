@@ -4,9 +4,10 @@
 import { docEl, wrapEl } from "./page.js";
 
 // Chromium moves no caret through text that is not editable (unless caret browsing is on),
-// so Shift+arrows would select nothing: the page moves the selection itself. The caret
-// starts at the top of the body text in view (not in a heading); ←/→ move it (Ctrl: by word), Shift+←/→/↑/↓/Home/End
-// extend the selection from it, h highlights. Plain ↑/↓/Home/End still scroll the page.
+// so Shift+arrows would select nothing: the page moves the selection itself. The first ← or →
+// shows the caret before the first character of the body text in view (not in a heading)
+// without moving it; then ←/→ move it (Ctrl: by word), Shift+←/→/↑/↓/Home/End extend the
+// selection from it, h highlights (in whole words, keys.js). Plain ↑/↓/Home/End still scroll.
 const SELECTION_KEYS = {
   ArrowLeft: ["backward", "character"],
   ArrowRight: ["forward", "character"],
@@ -54,7 +55,19 @@ export function moveSelection(event) {
   const selection = window.getSelection();
   const inside = selection.rangeCount > 0 && docEl.contains(selection.focusNode);
   const lost = inside && selection.isCollapsed && !inView(selection.getRangeAt(0));
-  if ((!inside || lost) && !caretAtTopOfView(selection)) return false;
+  if (!inside || lost) {
+    if (!caretAtTopOfView(selection)) return false;
+    if (!event.shiftKey) {
+      // The first arrow only shows where the caret is: before the line's first character.
+      // A point may fall between elements; a step there and back puts it in the text, where
+      // the browser itself would put a caret before that character.
+      selection.modify("move", "forward", "character");
+      selection.modify("move", "backward", "character");
+      keyboardCaret = true;
+      showCaret();
+      return true;
+    }
+  }
   const granularity = event.ctrlKey && how[1] === "character" ? "word" : how[1];
   selection.modify(event.shiftKey ? "extend" : "move", how[0], granularity);
   keyboardCaret = true;

@@ -2,7 +2,6 @@
  * them) and the buttons' data-action names.
  */
 import {
-  goNext,
   goTo,
   goWhenSaved,
   highlightRange,
@@ -11,6 +10,7 @@ import {
   setBep,
   undo,
 } from "./actions.js";
+import { goNext } from "./done.js";
 import { setHighlight } from "./highlights.js";
 import { moveSelection, selectionByKeyboard } from "./keyboard-selection.js";
 import { toggleKeywords } from "./keywords.js";
@@ -19,6 +19,7 @@ import { bepToShow } from "./paint.js";
 import { localState, showSaveState } from "./queue.js";
 import { focusPassage, highlightOffered, offerKind, removeOffered } from "./selection-bar.js";
 import { caretOffset } from "./selection.js";
+import { index } from "./text-index.js";
 
 const helpEl = document.getElementById("help");
 let showRuns = false;
@@ -40,22 +41,7 @@ const KEYS = {
   r: () => toggleRuns(),
   w: () => toggleKeywords(),
   e: () => goWhenSaved(config.twoPhaseUrl),
-  h: () => {
-    // A touch selection (offered by the selection bar) is highlighted grown to words.
-    if (!selectionByKeyboard() && offerKind() === "highlight") {
-      highlightOffered();
-      return;
-    }
-    const selection = window.getSelection();
-    if (!selection?.rangeCount || selection.isCollapsed) {
-      showSaveState("refused", "select relevant text first, then press h");
-      return;
-    }
-    if (highlightRange(selection.getRangeAt(0))) {
-      // Keep a caret at the end, so that the next passage can be selected from there.
-      selection.collapseToEnd();
-    }
-  },
+  h: () => highlightSelection(false),
   t: () => toggleTopic(),
   b: () => {
     const offset = caretOffset(window.getSelection());
@@ -67,6 +53,27 @@ const KEYS = {
   Backspace: () => removeOffered(),
   "?": () => (helpEl?.open ? helpEl.close() : helpEl?.showModal()),
 };
+
+// h highlights the selection grown to whole words, as a mouse selection is; Alt+h highlights
+// exactly the characters selected (docs/assessing.md, "Keys").
+function highlightSelection(exact) {
+  // A touch selection (offered by the selection bar) is highlighted grown to words.
+  if (!exact && !selectionByKeyboard() && offerKind() === "highlight") {
+    highlightOffered();
+    return;
+  }
+  const selection = window.getSelection();
+  if (!selection?.rangeCount || selection.isCollapsed) {
+    showSaveState("refused", "select relevant text first, then press h");
+    return;
+  }
+  const done = highlightRange(selection.getRangeAt(0), exact);
+  if (done) {
+    // Keep a caret at the passage's end, so that the next one can be selected from there.
+    const end = index.rangeOf(done.end, done.end);
+    selection.collapse(end.endContainer, end.endOffset);
+  }
+}
 
 // The topic (title, description, narrative) one key away on every article: t opens the fold
 // beside the text and brings it into view, or folds it again.
@@ -99,6 +106,12 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") focusPassage(null);
   if (moveSelection(event)) {
     event.preventDefault();
+    return;
+  }
+  // Alt+h by the key's place, whatever character the layout gives it with Alt.
+  if (event.altKey && event.code === "KeyH" && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    highlightSelection(true);
     return;
   }
   if (event.ctrlKey || event.metaKey || event.altKey) return;

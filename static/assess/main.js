@@ -13,7 +13,7 @@ import { canHighlight } from "./highlights.js";
 import { paintKeywords } from "./keywords.js";
 import "./keys.js";
 import "./outline.js";
-import { config, saveEl } from "./page.js";
+import { config, csrfToken, saveEl } from "./page.js";
 import { bepToShow, paint, placeBepMarker } from "./paint.js";
 import {
   changes,
@@ -90,6 +90,18 @@ document.getElementById("conflict-dismiss")?.addEventListener("click", () => {
 document.getElementById("conflict-reload")?.addEventListener("click", () => {
   window.location.reload();
 });
+
+// An article opened from the judging order's suggestion says so once: the server logs the
+// suggestion as followed (asking for one writes nothing), and the address loses the mark so
+// that a reload does not say it again.
+if (config.followUrl) {
+  fetch(config.followUrl, {
+    method: "POST",
+    headers: { [config.csrfHeader]: csrfToken },
+    credentials: "same-origin",
+  }).catch(() => {});
+  history.replaceState(history.state, "", window.location.pathname);
+}
 
 paintKeywords();
 paint();

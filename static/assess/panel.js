@@ -35,7 +35,12 @@ export function describePoint(offset) {
     .slice(2) // the root element is the whole document
     .map((step) => step.match(/^([^[]+)\[(\d+)\]$/))
     .filter((match) => match && !SKIPPED.has(match[1]))
-    .map(([, name, n]) => `${STEP_NAMES[name] || name} ${n}`);
+    // A section inside a section is a subsection: "section 2, subsection 1", never
+    // "section 2, section 1", which reads as the same place said twice.
+    .map(([, name, n], i, all) => {
+      const nested = name === "sec" && all.slice(0, i).some(([, outer]) => outer === "sec");
+      return `${nested ? "subsection" : STEP_NAMES[name] || name} ${n}`;
+    });
   return steps.length ? steps.join(", ") : "start of the text";
 }
 
@@ -44,10 +49,16 @@ export function updatePanel(state, bep) {
     const el = document.getElementById(id);
     if (el) el.textContent = text;
   };
-  set("status-text", STATUS_LABELS[state.status] || state.status);
+  const status = STATUS_LABELS[state.status] || state.status;
+  set("status-text", status);
   const chars = state.passages.reduce((sum, [s, e]) => sum + e - s, 0);
   set("passage-count", `${state.passages.length} passage(s), ${chars} characters`);
-  set("bep-text", bep ? `${describePoint(bep.offset)}${bep.suggested ? " (suggested)" : ""}` : "none");
+  const where = bep ? `${describePoint(bep.offset)}${bep.suggested ? " (suggested)" : ""}` : "none";
+  set("bep-text", where);
+  // The action bar's summary (shown on a phone, where the panel is below the article).
+  set("bar-status", status);
+  set("bar-passages", String(state.passages.length));
+  set("bar-bep", where);
   document.body.dataset.status = state.status;
 }
 

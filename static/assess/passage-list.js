@@ -2,6 +2,8 @@
  * on one line: its first words, its length in characters (code points, as stored; "ch"), and
  * where it starts ("section 2, paragraph 3") as the line's tooltip; a click on it
  * scrolls to the passage and selects it, "Remove" removes it (one action, undone with u).
+ * Chosen with the keyboard, it also takes the focus to the passage's start grip, whose ← and →
+ * move that end (grips.js); Tab goes on to the end grip.
  */
 import { unhighlight } from "./actions.js";
 import { config } from "./page.js";
@@ -21,11 +23,13 @@ function firstWords(start, end) {
   return `${words.slice(0, FIRST_WORDS).join(" ")}${cut ? " …" : ""}`;
 }
 
-function goToPassage(passage) {
+function goToPassage(passage, byKeyboard) {
   const { node } = index.locate(index.toUnits(passage[0]));
   const element = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
   element?.scrollIntoView({ block: "center" });
   focusPassage(passage, true);
+  const grip = document.getElementById("grip-start");
+  if (byKeyboard && config.opsUrl && grip && !grip.hidden) grip.focus();
 }
 
 // One line per passage: its first words (cut with an ellipsis by CSS), its length and a ×
@@ -39,8 +43,10 @@ function item(passage, number) {
   go.type = "button";
   go.className = "passage-go";
   go.textContent = firstWords(start, end);
-  go.setAttribute("aria-label", `Passage ${number}, ${where}: scroll to it`);
-  go.addEventListener("click", () => goToPassage(passage));
+  // The name begins with the words shown (WCAG 2.5.3: a voice command says what it sees).
+  go.setAttribute("aria-label", `${go.textContent} (passage ${number}, ${where}): select it`);
+  // A click from the keyboard (Enter, Space) has no pointer position: detail is 0.
+  go.addEventListener("click", (event) => goToPassage(passage, event.detail === 0));
   const length = document.createElement("span");
   length.className = "passage-length";
   length.textContent = `${end - start} ch`;

@@ -72,3 +72,27 @@ export function snapBoundary(offset, asStart) {
   return index.toCodePoint(asStart ? wordStart(units) : wordEnd(units));
 }
 
+
+// The code point one word boundary away from `offset` in `direction` (+1 or -1): a passage's
+// start moves to the start of a word, its end to the end of one (a grip moved with ← and →).
+export function nextBoundary(offset, direction, asStart) {
+  let units = index.toUnits(offset);
+  const step = () => {
+    const char = direction > 0 ? after(units) : before(units);
+    if (char === null) return false;
+    units += direction * char.length;
+    return true;
+  };
+  // Forward to a start: over the rest of this word, then up to the next word. Forward to an
+  // end: up to the next word, then over it. Backwards likewise, mirrored.
+  const look = () => (direction > 0 ? after(units) : before(units));
+  const firstWord = asStart === direction > 0;
+  if (firstWord) {
+    while (isWord(look()) && step());
+    while (look() !== null && !isWord(look()) && step());
+  } else {
+    while (look() !== null && !isWord(look()) && step());
+    while (isWord(look()) && step());
+  }
+  return index.toCodePoint(units);
+}

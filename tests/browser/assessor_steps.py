@@ -140,7 +140,7 @@ class Assessor:
         found = re.search(r"/assignments/(\d+)", self.page.url)
         assert found is not None, self.page.url
         self.assignment = found.group(1)
-        self.page.click("text=Judge the first unjudged article")
+        self.page.click("text=Judge the first article not judged yet")
         Browse.ready(self.page)
         return self.article
 

@@ -109,7 +109,9 @@ def close_the_tab_with_an_operation_unsent(assessor: Assessor, campaign: Campaig
     assessor.page = page.context.new_page()
     assessor.page.goto(f"{campaign.url}/topics")
     row = assessor.page.locator("#assignments tr", has_text=TOPIC)
-    expect(row.locator("td").nth(2)).to_have_text(f"{judged + 1} / {POOL_SIZE}")
+    expect(row.locator("progress")).to_have_attribute(
+        "aria-label", f"{judged + 1} of {POOL_SIZE} judged"
+    )
     state = assessor.stored(article)
     assert state["passages"] == [passage] and state["status"] == "relevant"
     assessor.judged[article] = Judged([passage], passage[0])

@@ -82,7 +82,12 @@ def test_demo_judged_in_the_browser_exports_exactly_those_passages(
     assert text[start:end].startswith("lighthouse")
     selected = text[start:end]
     length_of_second = len(Document.from_file(DEMO / f"{second}.xml").text)
-    assert exported.output.splitlines() == [
+    # The demo came with judgements of articles further down the pool (demo/qrels): these two
+    # are the ones judged here.
+    judged_here = [
+        line for line in exported.output.splitlines() if line.split()[2] in (first, second)
+    ]
+    assert judged_here == [
         f"{TOPIC} Q0 {first} {len(selected)} {len(text)} {start} {start}:{len(selected)}",
         f"{TOPIC} Q0 {second} 0 {length_of_second}",
     ]

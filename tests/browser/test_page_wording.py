@@ -5,6 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
+
+from focal.evaluation.text.document import Document
+
+from .conftest import DEMO, Browse, LiveSite, screen_module
+from .organiser.test_double_judging import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -48,3 +54,21 @@ def test_titles_name_topic_and_article_and_the_site_has_an_icon(ui: Any) -> None
     assert help_dialog.is_visible() and "Shift" in help_dialog.inner_text()
     page.keyboard.press("Escape")
     assert help_dialog.is_hidden()
+
+
+def test_an_entry_point_in_a_subsection_is_said_without_repeating_a_word(
+    browser: Browser, demo_site: LiveSite
+) -> None:
+    ui = Browse(browser, demo_site)
+    page = log_in(browser, demo_site, "assessor", "/topics")
+    article = "1001"  # its second section holds a section of its own
+    ui.open_article(page, "assessor", article)
+    document = Document.from_file(DEMO / f"{article}.xml")
+    path = "/article[1]/bdy[1]/sec[2]/sec[1]/p[1]"
+    target = document.element(path)
+    offset = next(o for o in range(target.start, target.end) if document.innermost(o) == target)
+    panel = screen_module("panel.js")
+    described = page.evaluate(f"async () => {panel}.describePoint({offset})")
+    assert described == "section 2, subsection 1, paragraph 1"
+    words = described.replace(",", "").split()
+    assert [w for w in words if not w.isdigit()] == ["section", "subsection", "paragraph"]

@@ -63,17 +63,17 @@ def _cli_values(names: list[str], *switches: str) -> dict[tuple[str, str], float
 
 
 def test_the_api_gives_focal_evals_values_on_the_same_files() -> None:
-    """`focal.evaluate` counts every qrels topic, as `focal eval -c`; the CLI names the rows as
-    trec_eval prints them (`map`), the API as they were asked for (`AP`)."""
+    """`focal.evaluate(complete=True)` counts every qrels topic, as `focal eval -c`, and by
+    default the topics a run answered, as `focal eval`; both name the rows as they were asked
+    for (`AP`, not trec_eval's `map`)."""
     names = ["AP", "nDCG@10", "P(rel=2)@5", "R@100", "RR@10", "Judged@10"]
-    printed = ["map", "ndcg_cut_10", "P(rel=2)@5", "recall_100", "RR@10", "Judged@10"]
-    table = focal.wide(focal.evaluate(DEMO_QRELS, DEMO_RUNS, names))
+    table = focal.wide(focal.evaluate(DEMO_QRELS, DEMO_RUNS, names, complete=True))
     cli = _cli_values(names, "-c")
     assert list(table.columns) == names and len(table) == len(DEMO_RUNS)
     for run in table.index:
-        for name, row in zip(names, printed, strict=True):
-            assert table.loc[run, name] == cli[(run, row)], (run, name)
-    open_topics = focal.wide(focal.evaluate(DEMO_QRELS, DEMO_RUNS, ["AP"], complete=False))
+        for name in names:
+            assert table.loc[run, name] == cli[(run, name)], (run, name)
+    open_topics = focal.wide(focal.evaluate(DEMO_QRELS, DEMO_RUNS, ["AP"]))
     assert open_topics["AP"].to_dict() == {run: v for (run, _), v in _cli_values(["AP"]).items()}
 
 
@@ -93,13 +93,14 @@ def _frames() -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
 
 
 def test_dataframes_and_dicts_agree_with_ir_measures() -> None:
-    """ir_measures averages over every qrels topic (q3 scores 0), as focal.evaluate does."""
+    """ir_measures averages over every qrels topic (q3 scores 0), as `focal.evaluate` does with
+    `complete=True`."""
     ir_measures = pytest.importorskip("ir_measures")
     names = [*ISSUE_MEASURES, "RR@10", "Judged@10", "RR", "P@5", "Bpref", "nDCG"]
     qrels, runs = _frames()
-    from_frames = focal.wide(focal.evaluate(qrels, runs, names))
+    from_frames = focal.wide(focal.evaluate(qrels, runs, names, complete=True))
     from_dicts = focal.wide(
-        focal.evaluate(QRELS, RUNS, [ir_measures.parse_measure(n) for n in names])
+        focal.evaluate(QRELS, RUNS, [ir_measures.parse_measure(n) for n in names], complete=True)
     )
     pd.testing.assert_frame_equal(from_frames, from_dicts)
     for run, frame in runs.items():
@@ -126,13 +127,17 @@ def test_per_topic_values_agree_with_pytrec_eval() -> None:
                 assert values[(topic, pairs[name])] == pytest.approx(value, abs=1e-9)
 
 
-def test_compare_counts_every_qrels_topic_unless_asked_otherwise() -> None:
-    """q3 is answered by no run: it counts, scoring 0, unless `common_topics`. Worked by hand:
-    P@1 of r1 is 1 (a) and 0 (g); of r2 0 (e) and 1 (h); means over 3 topics 1/3 each."""
-    pairs = focal.compare(QRELS, RUNS, "P@1")
-    assert pairs[["mean_a", "mean_b"]].values.tolist() == [[pytest.approx(1 / 3)] * 2]
-    common = focal.compare(QRELS, RUNS, "P.1", common_topics=True)
+def test_compare_pairs_the_answered_topics_unless_complete() -> None:
+    """q3 is answered by no run: it counts, scoring 0, with `complete`. Worked by hand: P@1 of
+    r1 is 1 (a) and 0 (g); of r2 0 (e) and 1 (h); means over the 2 answered topics 1/2, over
+    the 3 qrels topics 1/3; `evaluate` gives the same means with the same keyword."""
+    common = focal.compare(QRELS, RUNS, "P.1")
     assert common[["mean_a", "mean_b"]].values.tolist() == [[0.5, 0.5]]
+    assert focal.wide(focal.evaluate(QRELS, RUNS, ["P@1"]))["P@1"].tolist() == [0.5, 0.5]
+    pairs = focal.compare(QRELS, RUNS, "P@1", complete=True)
+    assert pairs[["mean_a", "mean_b"]].values.tolist() == [[pytest.approx(1 / 3)] * 2]
+    every = focal.wide(focal.evaluate(QRELS, RUNS, ["P@1"], complete=True))["P@1"].tolist()
+    assert every == [pytest.approx(1 / 3)] * 2
 
 
 def test_bad_frames_are_refused_with_the_columns_expected() -> None:
@@ -151,8 +156,8 @@ def test_the_shared_inex_2010_frames_agree_with_ir_measures_and_focal_eval(
     for path in paths:
         run = focal.read_run(path)  # passages: an article scores its best one
         runs[Path(path).name] = run.groupby(["query_id", "doc_id"], as_index=False)["score"].max()
-    table = focal.wide(focal.evaluate(qrels, runs, ISSUE_MEASURES))
-    on_files = focal.wide(focal.evaluate(qrels_path, paths, ISSUE_MEASURES))
+    table = focal.wide(focal.evaluate(qrels, runs, ISSUE_MEASURES, complete=True))
+    on_files = focal.wide(focal.evaluate(qrels_path, paths, ISSUE_MEASURES, complete=True))
     parsed = [ir_measures.parse_measure(name) for name in ISSUE_MEASURES]
     for (name, run), values in zip(runs.items(), on_files.itertuples(index=False), strict=True):
         theirs = ir_measures.calc_aggregate(parsed, qrels, run)
@@ -185,7 +190,7 @@ def test_passage_tasks_choose_rows_of_the_official_layout_as_focal_eval_prints_t
     cli = rows[(rows["topic"] == "all") & (rows["measure"] == "MAiP")]
     table = focal.wide(focal.evaluate(DEMO_QRELS, DEMO_RUNS, ["MAiP", "iP[0.01]"], task="thorough"))
     assert table["MAiP"].to_dict() == dict(zip(cli["run_id"], cli["value"], strict=True))
-    pairs = focal.compare(DEMO_QRELS, DEMO_RUNS, task="thorough")  # AiP, every qrels topic
+    pairs = focal.compare(DEMO_QRELS, DEMO_RUNS, task="thorough")  # AiP, the answered topics
     assert dict(zip(pairs["run_a"], pairs["mean_a"], strict=True)) == pytest.approx(
         {run: table.loc[run, "MAiP"] for run in pairs["run_a"]}, abs=1e-12
     )

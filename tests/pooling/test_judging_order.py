@@ -1,6 +1,7 @@
 """The judging-order policies (focal.pooling.ordering): hand-worked choices on a tiny pool, every
 policy judging each pooled article exactly once, reproducibility from the seed, the live
-suggestion replayed from an assessor's judgements, and the estimate of relevant unjudged."""
+suggestion replayed from an assessor's judgements (the forecast of relevant articles left is
+tests/pooling/test_forecast.py's)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from focal.pooling.ordering.arms import Arms
-from focal.pooling.ordering.estimate import unjudged_relevant
 from focal.pooling.ordering.policies import POLICIES, policy_for
 from focal.pooling.ordering.replay import judging_order, suggest
 
@@ -127,14 +127,3 @@ def test_suggestion_replays_the_assessors_judgements() -> None:
     assert suggest("thompson", Arms(RUNS, POOL), history, 5, "1") == suggest(
         "thompson", Arms(RUNS, POOL), history, 5, "1"
     )
-
-
-def test_estimate_of_relevant_unjudged() -> None:
-    pool = [f"a{i}" for i in range(6)]
-    # Stratum a0-a2: judged a0 (relevant), a1 (not): one unjudged at 1/2. Stratum a3-a5: nothing
-    # judged, so the rate of the nearest judged stratum above, 1/2, for three: 1.5. Total 2.0.
-    assert unjudged_relevant(pool, {"a0": True, "a1": False}, stratum=3) == pytest.approx(2.0)
-    # Nothing judged at all: no evidence, estimate 0.
-    assert unjudged_relevant(pool, {}, stratum=3) == 0.0
-    with pytest.raises(ValueError):
-        unjudged_relevant(pool, {}, stratum=0)

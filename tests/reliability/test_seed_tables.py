@@ -160,7 +160,7 @@ def test_topics_margin_and_the_table_7_reading(campaign: Campaign) -> None:
                             "--format", "json", campaign[0], *campaign[1])  # fmt: skip
     assert code == 0, err
     fits = json.loads(out)["fit"]
-    assert all("minimum_table_7" in row for row in fits)
+    assert all("minimum_reported" in row for row in fits)
     code, _, err = invoke("topics", "--margin", "maybe", campaign[0], *campaign[1])
     assert code == 2 and "maybe" in err
 

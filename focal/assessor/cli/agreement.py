@@ -7,10 +7,10 @@
 Both forms print the same table (spec section 7): one row per topic both judged and `all`.
 `--gold` compares one assessor with the adjudicated judgements of the double-judged topics
 (`campaign.results.adjudication`).
-`--elements` adds the element level (seed 003 Table X) and Krippendorff's alpha; from files it
-needs `--collection DIR` (the documents give the element tables). `--gamma` adds Mathet et al.'s
-γ from the optional extra `focal[gamma]` (one line and exit 2 when it is not installed). The
-file form imports neither Flask nor SQLAlchemy.
+`--elements` adds the element level (Piwowarski et al. 2008, Table X) and Krippendorff's
+alpha; from files it needs `--collection DIR` (the documents give the element tables).
+`--gamma` adds Mathet et al.'s γ from the optional extra `focal[gamma]` (one line and exit 2
+when it is not installed). The file form imports neither Flask nor SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -23,7 +23,10 @@ import click
 from focal.assessor.cli.support import CommandError, friendly_errors, transaction
 
 
-@click.command("agreement")
+@click.command(
+    "agreement",
+    short_help="Compare two assessors of the same topics: documents, kappa, characters, elements.",
+)
 @click.option(
     "--format",
     "output_format",

@@ -68,7 +68,10 @@ def backup_command(file: Path) -> None:
     click.echo(f"database {shown} copied to {file}")
 
 
-@click.command("restore")
+@click.command(
+    "restore",
+    short_help="Replace the database by a backup FILE and upgrade it (the old one kept beside).",
+)
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option("--yes", is_flag=True, help="Replace the current database without asking.")
 @click.option(

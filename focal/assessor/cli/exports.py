@@ -1,6 +1,12 @@
-"""`focal export-qrels`: judgements as FOL, element or TREC qrels (`campaign.results.exporting`,
+"""`focal export qrels`: judgements as FOL, element or TREC qrels (`campaign.results.exporting`,
 which the organiser's Export page calls too), and with `--notes FILE` the assessors' flags and
-notes beside them (`campaign.results.notes_export`)."""
+notes beside them (`campaign.results.notes_export`). `focal export` mirrors `focal import`;
+`focal export-qrels`, the name of earlier versions, is kept as a hidden alias.
+
+An unknown topic or assessor is an error (exit code 2). Nothing judged yet is not: the file is
+written (empty) and a warning on stderr says so, exit code 0, so that a nightly export of a
+campaign that has not started does not fail (docs/assessor.md, "Export").
+"""
 
 from __future__ import annotations
 
@@ -12,7 +18,12 @@ import click
 from focal.assessor.cli.support import friendly_errors, transaction
 
 
-@click.command("export-qrels")
+@click.group("export")
+def export_group() -> None:
+    """Export judgements from the database: qrels (with flags and notes)."""
+
+
+@export_group.command("qrels")
 @click.option(
     "--format",
     "format_",
@@ -114,9 +125,25 @@ def export_qrels(
     with transaction() as session:
         text = export_qrels(session, wanted)
         notes = None if notes_file is None else notes_text(session, topic, assessor, raw=raw_cells)
+    if not text.strip():
+        narrowed = "".join(
+            f" {option} {value}"
+            for option, value in (("--topic", topic), ("--assessor", assessor))
+            if value is not None
+        )
+        click.echo(f"focal: warning: nothing judged yet{narrowed}: the qrels are empty", err=True)
     if notes_file is not None and notes is not None:
         atomic_write(notes_file, notes)
     if output is None:
         sys.stdout.write(text)
     else:
         atomic_write(output, text)
+
+
+export_qrels_alias = click.Command(
+    "export-qrels",
+    callback=export_qrels.callback,
+    params=export_qrels.params,
+    help=export_qrels.help,
+    hidden=True,
+)

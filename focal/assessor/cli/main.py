@@ -34,9 +34,10 @@ COMMANDS: dict[str, str] = {
     "convert": "focal.evaluation.cli.convert:convert",
     "eval": "focal.evaluation.cli.eval.command:eval_command",
     "trec_eval": "focal.evaluation.cli.trec_eval.command:trec_eval_command",
-    "measures": "focal.evaluation.cli.eval.command:measures_command",
+    "measures": "focal.evaluation.cli.measures:measures_command",
     "baseline": "focal.evaluation.cli.baseline:baseline",
     "compare": "focal.evaluation.cli.compare:compare_command",
+    "support": "focal.evaluation.cli.support:support_command",
     # reliability studies (pure, above pooling and evaluation)
     "reliability": "focal.reliability.cli.commands:reliability",
     # pooling (pure), composed with the database's pools
@@ -52,13 +53,44 @@ COMMANDS: dict[str, str] = {
     "serve": "focal.assessor.cli.serve:serve",
     "demo": "focal.assessor.cli.serve:demo",
     "worker": "focal.assessor.cli.serve:worker",
-    "export-qrels": "focal.assessor.cli.exports:export_qrels",
+    "export": "focal.assessor.cli.exports:export_group",
+    "export-qrels": "focal.assessor.cli.exports:export_qrels_alias",
     "agreement": "focal.assessor.cli.agreement:agreement",
     "report": "focal.assessor.cli.report:report",
     "backup": "focal.assessor.cli.database:backup_command",
     "restore": "focal.assessor.cli.database:restore_command",
 }
 
+
+# The section of `focal --help` each command is listed in, in the order printed: placing a new
+# command is one line here (tests/test_cli_help.py fails on a listed command in no section).
+# Hidden aliases (`export-qrels`, `pool-build`, `pool-stats`) are in none.
+HELP_SECTIONS: dict[str, str] = {
+    "eval": "Evaluate runs",
+    "compare": "Evaluate runs",
+    "measures": "Evaluate runs",
+    "trec_eval": "Evaluate runs",
+    "convert": "Evaluate runs",
+    "doc": "Evaluate runs",
+    "baseline": "Evaluate runs",
+    "support": "Evaluate runs",
+    "pool": "Pool runs",
+    "reliability": "Study a test collection",
+    "agreement": "Study a test collection",
+    "init-db": "Run a campaign",
+    "import": "Run a campaign",
+    "export": "Run a campaign",
+    "collection": "Run a campaign",
+    "users": "Run a campaign",
+    "assign": "Run a campaign",
+    "report": "Run a campaign",
+    "backup": "Run a campaign",
+    "restore": "Run a campaign",
+    "serve": "Serve the assessor web app",
+    "demo": "Serve the assessor web app",
+    "worker": "Serve the assessor web app",
+}
+UNPLACED = "Other commands"  # a command missing from HELP_SECTIONS still shows, last
 
 # The extra of `pip install 'focal[EXTRA]'` that brings each optional top-level module
 # (pyproject.toml's optional dependencies): a command that needs one says so in one line.
@@ -123,7 +155,7 @@ def summary(target: str) -> tuple[str, bool]:
             text = given.get("short_help") or given.get("help") or ast.get_docstring(node)
             return _first_paragraph(str(text or "")), given.get("hidden") is True
         if _assigns(node, attribute):  # `NAME = Group(..., help=OTHER.help)`: OTHER's help
-            return _borrowed_help(tree, node)
+            return _borrowed_help(tree, node, module_name)
     return "", False
 
 
@@ -133,21 +165,27 @@ def _assigns(node: ast.stmt, name: str) -> bool:
     )
 
 
-def _borrowed_help(tree: ast.Module, node: ast.stmt) -> tuple[str, bool]:
-    """The help of a command built by a call, `help=` a string or another command's `.help`."""
+def _borrowed_help(tree: ast.Module, node: ast.stmt, module_name: str) -> tuple[str, bool]:
+    """The help of a command built by a call, `help=` a string or another command's `.help`
+    (imported, or defined in the same module), and whether the call makes it `hidden=True`."""
     assert isinstance(node, ast.Assign)
     call = node.value
     keywords = {k.arg: k.value for k in call.keywords} if isinstance(call, ast.Call) else {}
+    flag = keywords.get("hidden")
+    hidden = isinstance(flag, ast.Constant) and flag.value is True
     given = keywords.get("help")
     if isinstance(given, ast.Constant) and isinstance(given.value, str):
-        return _first_paragraph(given.value), False
+        return _first_paragraph(given.value), hidden
     if isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name):
+        name = given.value.id
         for statement in tree.body:
+            if isinstance(statement, ast.FunctionDef) and statement.name == name:
+                return summary(f"{module_name}:{name}")[0], hidden
             if isinstance(statement, ast.ImportFrom) and statement.module:
                 for alias in statement.names:
-                    if (alias.asname or alias.name) == given.value.id:
-                        return summary(f"{statement.module}:{alias.name}")
-    return "", False
+                    if (alias.asname or alias.name) == name:
+                        return summary(f"{statement.module}:{alias.name}")[0], hidden
+    return "", hidden
 
 
 def _first_paragraph(text: str) -> str:
@@ -165,18 +203,25 @@ class LazyGroup(click.Group):
     """A group whose commands are resolved from `COMMANDS` on first use."""
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The commands and their summaries, without importing any command's module."""
-        limit = formatter.width - 6 - max(len(name) for name in self.list_commands(ctx))
-        rows = []
+        """The commands in the sections of `HELP_SECTIONS`, each with its whole summary (never
+        cut: tests/test_cli_help.py keeps every summary within 100 columns), without importing
+        any command's module."""
+        sections: dict[str, list[tuple[str, str]]] = {name: [] for name in HELP_SECTIONS.values()}
         for name in self.list_commands(ctx):
             command = super().get_command(ctx, name)
             if command is None:  # a stand-in that only carries the summary
                 text, hidden = summary(COMMANDS[name])
                 command = click.Command(name, help=text, hidden=hidden)
             if not command.hidden:
-                rows.append((name, command.get_short_help_str(limit)))
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+                row = (name, command.short_help or _first_paragraph(command.help or ""))
+                sections.setdefault(HELP_SECTIONS.get(name, UNPLACED), []).append(row)
+        order = list(HELP_SECTIONS)
+        width = max((len(name) for rows in sections.values() for name, _ in rows), default=0)
+        for title, rows in sections.items():
+            rows.sort(key=lambda row: order.index(row[0]) if row[0] in order else len(order))
+            if rows:  # names padded alike: one column of summaries through every section
+                with formatter.section(title):
+                    formatter.write_dl([(name.ljust(width), text) for name, text in rows])
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -224,7 +269,10 @@ def _print_version(ctx: click.Context, _: click.Parameter, value: bool) -> None:
         ctx.exit()
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.option(
     "--version",
     is_flag=True,

@@ -19,19 +19,20 @@ from typing import Any, cast
 import click
 
 from focal.assessor.cli.support import friendly_errors, transaction
+from focal.evaluation.cli import numbers
+from focal.evaluation.cli.lists import split
 from focal.pooling.cli.commands import build as file_build
 from focal.pooling.cli.commands import pool as file_pool
 from focal.pooling.cli.commands import stats as file_stats
+from focal.pooling.cli.forecast import forecast_command
 from focal.pooling.ordering.policies import POLICIES
 from focal.reliability.cli.simulate import simulate
 
 
 @click.command("pool-build", hidden=True)
 @click.option("--method", type=click.Choice(["topn", "depth"]), default="topn", show_default=True)
-@click.option(
-    "--size", type=click.IntRange(min=1), default=500, show_default=True, help="n of top-n."
-)
-@click.option("--depth", type=click.IntRange(min=1), default=None, help="k of depth-k.")
+@click.option("--size", type=numbers.RANK, default=500, show_default=True, help="n of top-n.")
+@click.option("--depth", type=numbers.RANK, default=None, help="k of depth-k.")
 @click.option(
     "--order",
     type=click.Choice(["article", "rank", "random"]),
@@ -39,8 +40,11 @@ from focal.reliability.cli.simulate import simulate
     show_default=True,
     help="Display order shown to assessors.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of --order random.")
-@click.option("--topic", "topics", multiple=True, help="Only these topics (repeatable).")
+@click.option(
+    "--seed", type=numbers.SEED, default=0, show_default=True, help="Seed of --order random."
+)
+@click.option("--topic", "topics", multiple=True, callback=split,
+              help="Only these topics (repeated or comma-separated).")  # fmt: skip
 @friendly_errors
 def pool_build(
     method: str, size: int, depth: int | None, order: str, seed: int, topics: tuple[str, ...]
@@ -87,6 +91,19 @@ def pool_stats(table: str | None) -> None:
     click.echo("".join(statistics_lines(chosen, titled=table is None)), nl=False)
 
 
+def needs_database(missing: str) -> None:
+    """Without files, the `focal pool` commands serve the database's pools: in an install
+    without the assessor (no SQLAlchemy), the files were forgotten, a usage error that says
+    so, rather than a request to install `focal[assessor]`."""
+    import importlib.util
+
+    if importlib.util.find_spec("sqlalchemy") is None:
+        raise click.UsageError(
+            f"{missing} (without them, the pools of the assessor's database, which this "
+            "install has not)"
+        )
+
+
 # Options of the file command that have no meaning for a database pool.
 _FILE_ONLY = ("output", "results", "fused")
 
@@ -101,7 +118,8 @@ def _build_params() -> list[click.Parameter]:
         click.Option(
             ["--topic", "topics"],
             multiple=True,
-            help="Database pools only: pool just these topics (repeatable).",
+            callback=split,
+            help="Database pools only: pool just these topics (repeated or comma-separated).",
         )
     )
     return params
@@ -115,6 +133,7 @@ def _build(ctx: click.Context, /, **options: Any) -> None:
             raise click.UsageError("--topic applies to database pools (no RUN files) only")
         ctx.invoke(file_build, **options)
         return
+    needs_database("Missing argument 'RUN...': the run files to pool")
     method = options["method"]
     if method not in ("topn", "depth"):
         raise click.UsageError(f"database pools support --method topn or depth, not {method}")
@@ -163,6 +182,7 @@ def _stats(ctx: click.Context, /, **options: Any) -> None:
             raise click.UsageError("POOL needs the RUN files it was built from")
         ctx.invoke(file_stats, **options)
         return
+    needs_database("Missing argument 'POOL RUN...': a pool file and the run files it pools")
     used = [name for name, value in options.items() if name not in ("table", "runs", "pool_file")
             and value not in (None, "unique")]  # fmt: skip
     if used:
@@ -187,11 +207,17 @@ stats = click.Command(
 @click.command("policy")
 @click.argument("policy", type=click.Choice(["fixed", *POLICIES]))
 @click.option(
-    "--topic", "topics", multiple=True, help="Only these topics (repeatable; default all)."
+    "--topic",
+    "topics",
+    multiple=True,
+    callback=split,
+    help="Only these topics (repeated or comma-separated; default all).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random policies.")
 @click.option(
-    "--budget", type=click.IntRange(min=1), default=None, help="Judgements per assessor and topic."
+    "--seed", type=numbers.SEED, default=0, show_default=True, help="Seed of the random policies."
+)
+@click.option(
+    "--budget", type=numbers.RANK, default=None, help="Judgements per assessor and topic."
 )
 @friendly_errors
 def policy(policy: str, topics: tuple[str, ...], seed: int, budget: int | None) -> None:
@@ -217,6 +243,7 @@ pool = type(file_pool)(
         "stats": stats,
         "policy": policy,
         "simulate": simulate,
+        "forecast": forecast_command,
     },
     help=file_pool.help,
 )

@@ -1,4 +1,5 @@
-"""`focal report`: the assessment analytics of spec section 10 (seed 003 §5) from the database.
+"""`focal report`: the assessment analytics of spec section 10 (Piwowarski et al. 2008, §5)
+from the database.
 
     focal report [--format text|tsv|json] [--plots DIR] [--topic T] [--assessor A] [--idle S]
                  [--raw-cells]
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from focal.assessor.cli.support import friendly_errors, transaction
+from focal.evaluation.cli import numbers
 from focal.evaluation.output.figures import drawing, write_figure
 from focal.evaluation.output.spreadsheets import spreadsheet_cell
 from focal.evaluation.output.tables import dump_json, table_lines
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 def write_text(report: Report, stream: TextIO) -> None:
     """Each table under its title, columns aligned; an empty one says why."""
     for table in report.tables:
-        stream.write(f"{table.title}\n")
+        stream.write(f"{table.title} ({table.source})\n" if table.source else f"{table.title}\n")
         if not table.rows:
             stream.write(f"  (empty: {table.empty})\n\n")
             continue
@@ -98,7 +100,10 @@ def write_plots(report: Report, directory: Path) -> list[Path]:
 WRITERS = {"text": write_text, "tsv": write_tsv, "json": write_json}
 
 
-@click.command("report")
+@click.command(
+    "report",
+    short_help="Assessment analytics (Piwowarski et al. 2008): times, passages, pooling rounds.",
+)
 @click.option(
     "--format",
     "output_format",
@@ -115,7 +120,7 @@ WRITERS = {"text": write_text, "tsv": write_tsv, "json": write_json}
 @click.option("--assessor", help="Only this assessor's judgements.")
 @click.option(
     "--idle",
-    type=click.FloatRange(min=0, min_open=True),
+    type=numbers.Real(min=0, min_open=True),
     default=600.0,
     show_default=True,
     help="Seconds without an event after which a pause is an idle gap (left out of times).",

@@ -27,6 +27,7 @@ from focal.assessor.store import db
 
 if TYPE_CHECKING:
     from flask import Flask
+    from sqlalchemy.orm import Session
 
 
 def _say_instance(app: Flask) -> None:
@@ -86,7 +87,11 @@ def _gunicorn() -> Callable[[str, int, int, int], None]:
     return serve_with_gunicorn
 
 
-@click.command("serve")
+@click.command(
+    "serve",
+    short_help="Serve the assessor web app; with --workers, the production server "
+    "(docs/deploy.md).",
+)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=PORT, default=5000, show_default=True, help="A TCP port, 1 to 65535.")
 @click.option(
@@ -122,6 +127,28 @@ def serve(host: str, port: int, workers: int, keep_alive: int) -> None:
     serve_with_gunicorn(host, port, workers, keep_alive)
 
 
+def _double_judged(session: Session) -> str:
+    """What the demo's double-judged topic holds, counted from the database: the articles both
+    assessors judged and those where they differ (empty when no topic is double-judged)."""
+    from focal.assessor.campaign.results.agreement import (
+        compared_articles,
+        disagrees,
+        double_judged,
+    )
+
+    for item in double_judged(session):
+        (name_a, name_b), topic = item.assessors[:2], item.topic.id
+        articles = compared_articles(session, topic, name_a, name_b)
+        both = [a for a in articles if "unjudged" not in (a.status_a, a.status_b)]
+        differ = sum(1 for a in both if disagrees(a))
+        return (
+            f"  topic {topic} is judged twice: {name_a!r} and {name_b!r} both judged "
+            f"{len(both)} of its articles and differ on {differ}; compare them on the "
+            "organiser's Agreement page and decide on Adjudication"
+        )
+    return ""
+
+
 @click.command("demo")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=PORT, default=5000, show_default=True, help="A TCP port, 1 to 65535.")
@@ -140,23 +167,25 @@ def demo(host: str, port: int, no_serve: bool) -> None:
     migrate.upgrade(db.engine_of(app))
     with db.session_scope(app) as session:
         counts = load_demo(session)
+        double = _double_judged(session)
     click.echo(
         f"demo ready: {counts['documents']} documents, {counts['topics']} topics, "
         f"{counts['runs']} runs, {counts['pools']} pools"
     )
     for name, role, password in DEMO_USERS:
         click.echo(f"  log in as {name!r} with password {password!r} ({role})")
-    click.echo(
-        "  the first topic is judged twice, by 'assessor' and 'assessor2': compare them on the "
-        "organiser's Agreement page or with `focal agreement --assessors assessor,assessor2`"
-    )
+    if double:
+        click.echo(double)
     if no_serve:
         return
     click.echo(f"open http://{host}:{port}/ (Ctrl+C stops)")
     make_app().run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
 
 
-@click.command("worker")
+@click.command(
+    "worker",
+    short_help="Run the queued import jobs when FOCAL_JOB_WORKER=external (docs/deploy.md).",
+)
 @click.option(
     "--threads",
     type=click.IntRange(1, 16),
@@ -173,6 +202,8 @@ def worker(threads: int) -> None:
     from focal.assessor.web.jobs import queue_of
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # the queue's lines, not alembic's (its plugins and migration context, at every start)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     refuse_unanswered_redis()
     app = make_app()
     queue = queue_of(app, inline=False)

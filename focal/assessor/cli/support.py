@@ -30,7 +30,8 @@ class CommandError(click.ClickException):
 
 
 def friendly_errors(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn input errors (FormatError, CampaignError, lookups, files) into CommandError."""
+    """Turn input errors (FormatError, CampaignError, lookups, files) and a database whose disk
+    is full into CommandError."""
 
     @functools.wraps(command)
     def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -42,6 +43,13 @@ def friendly_errors(command: Callable[P, R]) -> Callable[P, R]:
         except (FormatError, CampaignError, LookupError, OSError) as error:
             message = error.args[0] if isinstance(error, KeyError) and error.args else error
             raise CommandError(str(message)) from error
+        except Exception as error:  # the database's own full disk, said as such
+            from focal.assessor.store.db import out_of_space
+
+            if not out_of_space(error):
+                raise
+            cause = _first_line(getattr(error, "orig", error))
+            raise CommandError(f"no space left on device for the database ({cause})") from error
 
     return wrapped
 
@@ -54,7 +62,7 @@ def make_app(migrated: bool = True) -> Flask:
     database Focal can use, or a server that does not answer, is one line naming the URL
     without its password.
     """
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+    from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError
 
     from focal.assessor.store import db, migrate
     from focal.assessor.web.app import create_app
@@ -71,7 +79,7 @@ def make_app(migrated: bool = True) -> Flask:
         raise CommandError(f"no database at {path}: run `focal init-db` first")
     try:
         revision = migrate.current_revision(engine)
-    except OperationalError as error:
+    except DatabaseError as error:  # no server, or a file that is not a database
         raise CommandError(f"cannot open the database {url}: {_first_line(error.orig)}") from None
     if migrated and revision is None:
         raise CommandError(f"the database {url} has no tables yet: run `focal init-db` first")

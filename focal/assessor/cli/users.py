@@ -28,6 +28,7 @@ from focal.assessor.campaign.people.users import (
 from focal.assessor.cli import support
 from focal.assessor.cli.support import friendly_errors, transaction
 from focal.assessor.store.models import ROLES
+from focal.evaluation.cli import numbers
 
 
 @click.group("users")
@@ -88,7 +89,9 @@ def token_command(name: str, expires: str | None) -> None:
 
 @users.command("revoke")
 @click.argument("name")
-@click.option("--token", "token_id", type=int, help="Revoke only this token (else all of them).")
+@click.option(
+    "--token", "token_id", type=numbers.RANK, help="Revoke only this token (else all of them)."
+)
 @friendly_errors
 def revoke_command(name: str, token_id: int | None) -> None:
     """Revoke NAME's API tokens (one with --token ID) and end NAME's sessions."""

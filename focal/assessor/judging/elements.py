@@ -26,6 +26,7 @@ from focal.assessor.store.models import (
     TopicMode,
     User,
 )
+from focal.assessor.store.upserts import upsert
 from focal.evaluation.formats.bounds import MAX_COUNT
 from focal.evaluation.relevance.twophase import (
     Change,
@@ -59,12 +60,9 @@ def set_topic_mode(
             f"the too-small threshold must be a number of characters from 1 to {MAX_COUNT} "
             "(what its column holds)"
         )
-    row = session.get(TopicMode, topic_id)
-    if row is None:
-        row = TopicMode(topic_id=topic_id)
-        session.add(row)
-    row.mode, row.too_small_below = mode, too_small_below
-    return row
+    row = {"topic_id": topic_id, "mode": mode, "too_small_below": too_small_below}
+    upsert(session, TopicMode, [row], ["topic_id"])  # inserted once, whoever saves first
+    return session.get_one(TopicMode, topic_id)
 
 
 def topic_modes(session: Session) -> list[tuple[Topic, TopicMode]]:
@@ -106,23 +104,22 @@ def load_values(session: Session, assignment_id: int, article: str) -> list[Elem
 def save_values(
     session: Session, assignment_id: int, article: str, records: list[ElementValue]
 ) -> None:
-    """Replace the stored two-phase state of one article; the caller commits."""
+    """Replace the stored two-phase state of one article; the caller commits.
+
+    The rows are inserted or updated (`upserts`), so that two saves of the same article racing
+    (two tabs) both succeed, the later one's values kept path by path.
+    """
     session.execute(
         delete(ElementValueRow).where(
             ElementValueRow.assignment_id == assignment_id, ElementValueRow.article == article
         )
     )
-    session.add_all(
-        ElementValueRow(
-            assignment_id=assignment_id,
-            article=article,
-            path=r.path,
-            value=r.value,
-            source=r.source,
-            flag=r.flag,
-        )
+    rows = [
+        {"assignment_id": assignment_id, "article": article, "path": r.path}
+        | {"value": r.value, "source": r.source, "flag": r.flag}
         for r in records
-    )
+    ]
+    upsert(session, ElementValueRow, rows, ["assignment_id", "article", "path"])
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,13 @@ def pooled_document(session: Session, assignment: Assignment, article: str) -> D
 def get_state(session: Session, assignment: Assignment, article: str) -> JudgementState:
     """The current state (an unjudged version-0 state when nothing was done yet)."""
     pooled_document(session, assignment, article)
+    return pooled_state(session, assignment, article)
+
+
+def pooled_state(session: Session, assignment: Assignment, article: str) -> JudgementState:
+    """`get_state` of an article the caller has found in the pool already (`pooled_document`):
+    the article screen asks for both, and every statement saved counts under load
+    (docs/performance.md, "Assessors at once")."""
     judgement = _judgement(session, assignment.id, article)
     if judgement is None:
         return JudgementState(assignment.id, article, 0, "unjudged", (), None, False)

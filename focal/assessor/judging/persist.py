@@ -18,10 +18,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.sql import Executable
 
 from focal.assessor.judging.operations import (
     Busy,
@@ -135,13 +137,20 @@ _LOCK_ASSIGNMENT = (
 
 def _lock(session: Session, assignment_id: int) -> None:
     """Take the lock that serialises writes to the assignment's judgements (see above)."""
+    serialise_writes(session, _LOCK_ASSIGNMENT, {"assignment_id": assignment_id})
+
+
+def serialise_writes(session: Session, lock: Executable, parameters: dict[str, Any]) -> None:
+    """Begin a transaction that holds a write lock before it reads: on SQLite `BEGIN IMMEDIATE`
+    (the database's write lock), elsewhere `lock`, a `SELECT ... FOR UPDATE` of the row that
+    orders the writes (the gold edits use it too: `judging.gold_edits`)."""
     connection = session.connection()
     if connection.dialect.name == "sqlite":
         raw = connection.connection.dbapi_connection
         if raw is not None and not raw.in_transaction:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         return
-    connection.execute(_LOCK_ASSIGNMENT, {"assignment_id": assignment_id})
+    connection.execute(lock, parameters)
 
 
 def _apply(

@@ -6,6 +6,7 @@ request's app context ends. Commands use `session_scope(app)` or `make_engine(ur
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -14,10 +15,29 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from focal.assessor.store.base import json_text
+
 if TYPE_CHECKING:
     from flask import Flask
 
 EXTENSION = "focal_db"
+DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
+"""A full disk (errno 28), or a user's quota spent."""
+SQLITE_FULL = 13  # sqlite3's "database or disk is full"
+POSTGRES_DISK_FULL = "53100"  # PostgreSQL's SQLSTATE disk_full
+
+
+def out_of_space(error: BaseException) -> bool:
+    """Whether `error` says the disk is full: a file write (ENOSPC, EDQUOT) or the database's
+    own (SQLite's SQLITE_FULL, PostgreSQL's disk_full), so that it is told as such, never as
+    bad material."""
+    if isinstance(error, OSError):
+        return error.errno in DISK_FULL_ERRNOS
+    cause = getattr(error, "orig", None)
+    return (
+        getattr(cause, "sqlite_errorcode", None) == SQLITE_FULL
+        or getattr(cause, "sqlstate", None) == POSTGRES_DISK_FULL
+    )
 
 
 def normalise_url(url: str) -> str:
@@ -30,7 +50,10 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for `url`; SQLite gets WAL, foreign keys and a busy timeout on every connection."""
+    """An engine for `url`; SQLite gets WAL, foreign keys and a busy timeout on every connection.
+
+    JSON columns are written strictly (`base.json_text`): the same values on both backends.
+    """
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
@@ -38,8 +61,14 @@ def make_engine(url: str) -> Engine:
         # time. A connection the server dropped fails one request, which invalidates the pool
         # (SQLAlchemy's optimistic disconnect handling); the page retries an operation with the
         # same op_id, which is idempotent. Recycling avoids servers' idle-connection timeouts.
-        return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
-    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        return create_engine(
+            url, pool_size=10, max_overflow=10, pool_recycle=1800, json_serializer=json_text
+        )
+    engine = create_engine(
+        url,
+        connect_args={"timeout": 30, "check_same_thread": False},
+        json_serializer=json_text,
+    )
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

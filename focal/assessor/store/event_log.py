@@ -8,11 +8,18 @@ unknown kind is a ValueError before anything is written.
 
 Rows go in as Core inserts on the session's connection: an operation's event costs one
 INSERT (tests/assessor/judging/test_statements.py), and a qrels import writes thousands.
+
+Payloads are JSON that every database and every reader accepts (RFC 8259): `payload_of` is the
+one place an event's payload becomes its stored value, and it refuses a NaN or infinite number
+with the key that held it, before anything is written. A writer whose number may be undefined
+stores null and says why beside it (a `ucb` arm not tried yet has no score:
+`campaign.pools.ordering.log_suggestion`).
 """
 
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, TypedDict, Unpack
@@ -39,6 +46,7 @@ class EventKind(enum.StrEnum):
     IMPORT = "import"  # a judgement read from a qrels file
     SUGGEST = "suggest"  # the judging order offered an article (focal.pooling.ordering)
     JUDGING_ORDER = "judging_order"  # an organiser set a topic's judging order
+    ACCOUNT = "account"  # an organiser changed a user's role, or disabled or enabled a user
     SHOWN = "shown"  # view events: the page showed the article
     LEFT = "left"  # ... or the assessor left it
 
@@ -70,11 +78,44 @@ class EventFields(TypedDict, total=False):
     client_time: datetime | None
 
 
+class NonFiniteNumber(ValueError):
+    """A payload held a NaN or infinite number, which PostgreSQL's JSON and strict readers
+    refuse."""
+
+
+def payload_of(payload: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`payload` as it is stored: plain dicts, lists, strings, finite numbers, booleans, None.
+
+    Tuples become lists and mapping keys strings (as JSON has them); NonFiniteNumber names the
+    first NaN or infinity (`arms[0].score`), so that the writer stores null with a reason.
+    """
+    return _json_value(dict(payload or {}), "payload")  # type: ignore[no-any-return]
+
+
+def _json_value(value: Any, where: str) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, str | int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise NonFiniteNumber(
+                f"{where} is {value}, which JSON cannot hold: store null and say why beside it"
+            )
+        return value
+    if isinstance(value, Mapping):
+        return {str(key): _json_value(item, f"{where}.{key}") for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_value(item, f"{where}[{index}]") for index, item in enumerate(value)]
+    number = getattr(value, "item", None)  # a numpy scalar: its Python value
+    if callable(number):
+        return _json_value(number(), where)
+    raise TypeError(f"{where} is a {type(value).__name__}, which an event payload cannot hold")
+
+
 def event_row(
     kind: EventKind, *, assignment_id: int | None, **fields: Unpack[EventFields]
 ) -> dict[str, Any]:
     """The `events` row of one event; ValueError for a kind outside `EventKind` or a view kind
-    (those have their own table, `log_view`)."""
+    (those have their own table, `log_view`), NonFiniteNumber for a payload JSON cannot hold."""
     checked = EventKind(kind)
     if checked in VIEW_KINDS:
         raise ValueError(f"{checked} is a view event: write it with log_view")
@@ -84,7 +125,7 @@ def event_row(
         "article": fields.get("article"),
         "kind": checked.value,
         "op_id": fields.get("op_id"),
-        "payload": dict(fields.get("payload") or {}),
+        "payload": payload_of(fields.get("payload")),
         "server_time": fields.get("server_time") or utcnow(),
         "client_time": fields.get("client_time"),
     }

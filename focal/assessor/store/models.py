@@ -31,6 +31,7 @@ from focal.assessor.store.activity import ViewEvent as ViewEvent
 from focal.assessor.store.base import NAMING_CONVENTION as NAMING_CONVENTION
 from focal.assessor.store.base import Base as Base
 from focal.assessor.store.base import utcnow as utcnow
+from focal.assessor.store.gold import GoldEvent as GoldEvent
 from focal.assessor.store.gold import GoldJudgement as GoldJudgement
 from focal.assessor.store.gold import TopicAdjudicator as TopicAdjudicator
 from focal.assessor.store.settings import CampaignSettingsRow as CampaignSettingsRow

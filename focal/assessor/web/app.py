@@ -73,12 +73,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """
     from flask import Flask
 
+    from focal.assessor.web import assets
+
     app = Flask(
         "focal.assessor.web",
         instance_path=str(instance_folder()),
         instance_relative_config=True,
         template_folder=str(asset_dir("templates")),
         static_folder=str(asset_dir("static")),
+        static_url_path=assets.static_url_path(asset_dir("static")),
     )
     app.config.from_mapping(
         SESSION_COOKIE_HTTPONLY=True,
@@ -106,6 +109,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     auth.init_app(app)
     headers.init_app(app)
+    assets.init_app(app)
     limits.init_app(app)
     jobs.init_app(app)
     register_blueprints(app)

@@ -14,19 +14,26 @@ Config keys: `LOGIN_LIMIT_PER_NAME` (for one account name, whatever the address)
 `limits` library, filled and checked from the settings of the same names (`focal.settings`,
 which holds their defaults: 10 and 50 per 15 minutes); `RATELIMIT_STORAGE_URI` (default:
 `REDIS_URL` when it is set, so that every worker process and every machine of a scaled-out
-server counts in one store; else `memory://`, per process; a store that stops answering makes
-each process count in its own memory until it answers again), `RATELIMIT_ENABLED`, and
+server counts in one store; else `memory://`, per process), `RATELIMIT_ENABLED`, and
 `TRUSTED_PROXIES` (default 0): behind that many reverse proxies the address is the client's from
 `X-Forwarded-For` (werkzeug's ProxyFix), not the proxy's, which would otherwise share one limit
 among everyone.
+
+A shared store that stops answering (Redis restarting) must not stop log-ins: each process then
+counts in its own memory (`_Outage`), says so once in the log at the switch and, while it lasts,
+on the organiser's Users page (`fallback_notice`). When the store answers again, each process
+carries its counts over: it adds them to the store's, in a window that begins then, so that a
+store restarted empty still holds the attempts made meanwhile, and none is forgotten
+(docs/security.md, "Log-in limits while Redis is away").
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from flask_limiter import Limiter
@@ -41,8 +48,57 @@ if TYPE_CHECKING:
 log = logging.getLogger("focal.assessor.web.rate_limits")
 
 limiter = Limiter(key_func=get_remote_address, headers_enabled=True)
-# Where a process counts while the shared store (Redis) does not answer.
-_FALLBACK = FixedWindowRateLimiter(MemoryStorage())
+
+
+@dataclass
+class _Outage:
+    """How this process counts while the shared store does not answer: since when (None: it
+    answers), why, its own counter, and the limits and keys charged to it meanwhile."""
+
+    counter: RateLimiter = field(default_factory=lambda: FixedWindowRateLimiter(MemoryStorage()))
+    since: float | None = None
+    reason: str = ""
+    charged: dict[str, tuple[RateLimitItem, tuple[str, ...]]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def begin(self, error: BaseException) -> None:
+        """Count in this process from now (logged once, at the switch)."""
+        with self.lock:
+            if self.since is not None:
+                return
+            self.since, self.reason = time.time(), str(error).splitlines()[0][:200]
+        log.warning(
+            "log-in limits are counted by this process alone: the shared store does not "
+            "answer (%s); each server process now allows the configured attempts on its own",
+            self.reason,
+        )
+
+    def remember(self, charged: list[tuple[RateLimitItem, tuple[str, ...]]]) -> None:
+        """The limits and keys an attempt was charged to meanwhile (to carry them over)."""
+        with self.lock:
+            self.charged.update({item.key_for(*keys): (item, keys) for item, keys in charged})
+
+    def end(self, shared: RateLimiter) -> None:
+        """The store answers again: add this process's counts to it, then count there."""
+        with self.lock:
+            if self.since is None:
+                return
+            carried = 0
+            for key, (item, _) in self.charged.items():
+                count = int(self.counter.storage.get(key))
+                if count > 0:
+                    shared.storage.incr(key, item.get_expiry(), amount=count)
+                    carried += count
+            self.counter.storage.reset()
+            self.since, self.reason, self.charged = None, "", {}
+        log.warning(
+            "log-in limits are counted in the shared store again; %d attempt(s) counted by this "
+            "process meanwhile were carried over",
+            carried,
+        )
+
+
+_OUTAGE = _Outage()
 
 DEFAULTS = {
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -126,10 +182,48 @@ def charge_attempt(name: str) -> Charge | Refused:
     if not current_app.config["RATELIMIT_ENABLED"]:
         return Charge(())
     try:
+        _OUTAGE.end(limiter.limiter)  # nothing to do unless the store was away
         return _charge(name, limiter.limiter)
     except Exception as error:  # the shared store does not answer: count in this process
-        log.warning("log-in limits counted in memory: the store failed (%s)", error)
-        return _charge(name, _FALLBACK)
+        _OUTAGE.begin(error)
+        charge = _charge(name, _OUTAGE.counter)
+        _OUTAGE.remember(_limits(name))
+        return charge
+
+
+def fallback_notice() -> str | None:
+    """What the Users page says while this process counts log-ins on its own because the
+    shared store does not answer (None when it answers, or when there is none: `memory://`).
+
+    The page asks the store itself, so that it tells the outage before any log-in fails and
+    stops telling it, counts carried over, once the store is back."""
+    try:
+        storage = limiter.storage
+    except AssertionError:  # the limiter of no app yet
+        return None
+    if isinstance(storage, MemoryStorage):
+        return None
+    try:
+        answers = bool(storage.check())
+    except Exception:  # a store that fails even to say it is away
+        answers = False
+    if answers:
+        try:
+            _OUTAGE.end(limiter.limiter)
+        except Exception as error:  # away again at once
+            _OUTAGE.begin(error)
+    else:
+        _OUTAGE.begin(ConnectionError(f"{type(storage).__name__} does not answer"))
+    since = _OUTAGE.since
+    if since is None:
+        return None
+    began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(since))
+    return (
+        f"Log-in limits are counted by each server process on its own since {began}: the "
+        f"shared store does not answer ({_OUTAGE.reason}). Until it does, every process allows "
+        "the configured attempts, so more password guesses get through; the counts are "
+        "carried over when it answers again."
+    )
 
 
 def _charge(name: str, counter: RateLimiter) -> Charge | Refused:

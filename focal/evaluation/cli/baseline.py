@@ -25,10 +25,15 @@ from focal.evaluation.baseline.bm25 import (
     bm25_run,
     load_collection,
 )
+from focal.evaluation.cli import numbers
+from focal.evaluation.cli.lists import list_option
 from focal.evaluation.errors import FormatError
 
 
-@click.command("baseline")
+@click.command(
+    "baseline",
+    short_help="Rank the units of a collection for each topic with BM25: a run, on stdout.",
+)
 @click.option(
     "--collection",
     "collection_dir",
@@ -50,13 +55,13 @@ from focal.evaluation.errors import FormatError
     show_default=True,
     help="Retrieval unit: whole articles, elements, or windows of tokens.",
 )
-@click.option("--k1", type=click.FloatRange(min=0), default=1.2, show_default=True)
-@click.option("--b", type=click.FloatRange(0, 1), default=0.75, show_default=True)
+@click.option("--k1", type=numbers.Real(min=0), default=1.2, show_default=True)
+@click.option("--b", type=numbers.Real(0, 1), default=0.75, show_default=True)
 @click.option("--run-id", default=None, help="Run id column [default: bm25-UNIT].")
 @click.option(
     "--max",
     "max_results",
-    type=click.IntRange(min=1),
+    type=numbers.RANK,
     default=DEFAULT_MAX_RESULTS,
     show_default=True,
     help="Results per topic.",
@@ -77,15 +82,15 @@ from focal.evaluation.errors import FormatError
     show_default=True,
     help="Topic field used as the query.",
 )
-@click.option(
+@list_option(
     "--elements",
     default=",".join(sorted(DEFAULT_ELEMENT_TAGS)),
     show_default=True,
-    help="Comma-separated element tags that are units (with --unit element).",
+    help="Element tags that are units (with --unit element), comma-separated or repeated.",
 )
 @click.option(
     "--window",
-    type=click.IntRange(min=1),
+    type=numbers.RANK,
     default=DEFAULT_WINDOW,
     show_default=True,
     help="Tokens per passage (with --unit passage); passages start every window/2 tokens.",

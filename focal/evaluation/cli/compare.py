@@ -19,9 +19,11 @@ from typing import Any, NoReturn
 
 import click
 
+from focal.evaluation.cli import numbers
 from focal.evaluation.cli.compare_report import FORMATS, WRITERS, write_agreement, write_curve
 from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.registry.declarations import TASKS, topic_rows
+from focal.evaluation.running.checks import task_for
 from focal.evaluation.running.options import CompareOptions, EvalOptions, OptionError
 from focal.evaluation.running.per_topic import evaluated_values, scores_values
 from focal.evaluation.statistics.significance.corrections import CORRECTIONS
@@ -49,24 +51,29 @@ def test_options(function: Any) -> Any:
         click.option("--alternative", type=click.Choice(ALTERNATIVES),
                      default=CompareOptions.alternative,
                      show_default=True, help="greater: row better than column, every ordered "
-                     "pair tested (seed 002's one-tailed t); less: row worse."),
+                     "pair tested (Cherukuri 2010's one-tailed t); less: row worse."),
         click.option("--correction", type=click.Choice(CORRECTIONS),
                      default=CompareOptions.correction,
-                     show_default=True, help="Over the pairs; by is seed 000's choice."),
-        click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                     show_default=True,
+                     help="Over the pairs; by is the choice of Ogilvie & Lalmas 2006."),
+        click.option("--alpha", type=numbers.Real(0, 1, min_open=True, max_open=True),
                      default=CompareOptions.alpha, show_default=True),
-        click.option("--samples", type=click.IntRange(min=1), default=CompareOptions.samples,
+        click.option("--samples", type=numbers.SAMPLES, default=CompareOptions.samples,
                      show_default=True,
                      help="B, for randomisation, bootstrap and sakai."),
-        click.option("--seed", type=int, help="Resampling seed (default: drawn, and printed)."),
-        click.option("--bootstrap-p", type=click.Choice(["seed", "plus-one"]),
+        click.option("--seed", type=numbers.SEED,
+                     help="Resampling seed (default: drawn, and printed)."),
+        click.option("--bootstrap-p", type=click.Choice(["count", "plus-one", "seed"]),
+                     metavar="[count|plus-one]",  # seed: the old name of count, not listed
                      default=CompareOptions.bootstrap_p,
-                     show_default=True, help="bootstrap p: #/B as seed 000 (can be 0), or "
-                     "(b+1)/(B+1)."),
+                     show_default=True,
+                     help="The bootstrap's p: count, #/B as Ogilvie & Lalmas 2006 (can be 0); "
+                     "plus-one, (b+1)/(B+1)."),
         click.option("-c/--common-topics", "--complete", "complete",
                      default=CompareOptions.complete,
-                     help="Every qrels topic counts, a topic a run missed scoring 0 (default, "
-                     "trec_eval -c), or only the topics every run answered."),
+                     help="Every qrels topic counts, a topic a run missed scoring 0 (as `focal "
+                     "eval -c`), or only the topics every run answered (default, as `focal "
+                     "eval` averages)."),
         click.option("-m", "--measure",
                      help="Per-topic measure. Default: AiP (focused, thorough), AgP (ric, bic, "
                      "t2i), MAP (articles), MAep (elements)."),
@@ -111,8 +118,9 @@ class CompareCommand(click.Command):
 
 
 @click.command("compare", cls=CompareCommand)
-@click.option("--task", type=click.Choice(TASKS), default=EvalOptions.task, show_default=True,
-              help="Evaluation task, as `focal eval --task`.")  # fmt: skip
+@click.option("--task", type=click.Choice(TASKS), default=None,
+              help="Evaluation task, as `focal eval --task` (default: articles for TREC qrels, "
+              "else focused).")  # fmt: skip
 @test_options
 @click.option(
     "--scores", "scores_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
@@ -123,7 +131,7 @@ class CompareCommand(click.Command):
 @click.option(
     "--ci",
     "confidence",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=numbers.Real(0, 1, min_open=True, max_open=True),
     default=CompareOptions.confidence,
     show_default=True,
     help="Level of the intervals of the means and of the mean differences.",
@@ -139,14 +147,16 @@ class CompareCommand(click.Command):
               help="Heatmap of adjusted p-values and effect sizes (.png or .svg).")  # fmt: skip
 @click.option("--curve", "curve_path", type=click.Path(dir_okay=False),
               help="With --test sakai: write the ASL curve (rank run_a run_b asl).")  # fmt: skip
-@click.option("--beta", type=float, default=EvalOptions.beta, show_default=True,
+@click.option("--beta", type=numbers.Real(), default=EvalOptions.beta, show_default=True,
               help="RiC F-measure beta.")  # fmt: skip
-@click.option("-n", "bep_window", type=click.IntRange(min=1), default=EvalOptions.n,
+@click.option("-n", "bep_window", type=numbers.RANK, default=EvalOptions.n,
               show_default=True, help="BiC distance window.")  # fmt: skip
-@click.option("--irr", type=click.IntRange(min=1), default=EvalOptions.irr, show_default=True,
+@click.option("--irr", type=numbers.RANK, default=EvalOptions.irr, show_default=True,
               help="T2I irrelevant characters tolerated.")  # fmt: skip
 @click.option("--strict", is_flag=True, help="Corrected definitions instead of official quirks.")
-@click.option("-j", "--jobs", type=int, default=0, help="Processes for the runs (0: all cores).")
+@click.option(
+    "-j", "--jobs", type=numbers.JOBS, default=0, help="Processes for the runs (0: all cores)."
+)
 @click.option("--quant", default=EvalOptions.quant, show_default=True,
               help="Task elements: the quantisation, as `focal eval --task elements`.")  # fmt: skip
 @click.option("--collection", "collection_dir", type=click.Path(exists=True, file_okay=False),
@@ -155,7 +165,7 @@ class CompareCommand(click.Command):
 @click.argument("files", metavar="[QRELS RUN...]", nargs=-1,
                 type=click.Path(exists=True, dir_okay=False))  # fmt: skip
 def compare_command(
-    task: str, scores_paths: tuple[str, ...], output_format: str, confidence: float,
+    task: str | None, scores_paths: tuple[str, ...], output_format: str, confidence: float,
     ci_method: str, plot_path: str | None,
     curve_path: str | None, beta: float, bep_window: int, irr: int, strict: bool, jobs: int,
     quant: str, collection_dir: str | None, files: tuple[str, ...], **settings: Any,
@@ -163,7 +173,7 @@ def compare_command(
     """Test every pair of RUNs for a significant difference in one per-topic measure.
 
     Either evaluate QRELS RUN... (as `focal eval`) or read --scores files. Text output is the
-    seed 002 significance matrix (runs by mean, * significant after correction, - not), then
+    Cherukuri 2010 significance matrix (runs by mean, * significant after correction, - not), then
     each run's mean with its --ci interval and each pair's mean difference with its interval,
     d_z, Hedges' g and Sakai's ES_E; tsv and json carry the same.
     `focal compare agreement --help`: the agreement of two sets of significant pairs.
@@ -172,6 +182,7 @@ def compare_command(
         raise click.UsageError("give --scores FILE... or QRELS RUN..., not both")
     if not scores_paths and len(files) < 3:
         raise click.UsageError("give QRELS and at least two RUN files (or --scores FILE...)")
+    task = task_for(files[0], task) if files else (task or EvalOptions.task)
     evaluation = EvalOptions(
         task, beta=beta, n=bep_window, irr=irr, strict=strict, quant=quant,
         collection=collection_dir, jobs=jobs,
@@ -246,8 +257,8 @@ def write_notes(
 def agreement_command(
     scores_paths: tuple[str, ...], output_format: str, **settings: Any
 ) -> None:  # fmt: skip
-    """Agreement of the significant pairs under X with those under Y (seed 000 Tables 3–4):
-    precision |X∩Y|/|X|, recall |X∩Y|/|Y|, F1.
+    """Agreement of the significant pairs under X with those under Y (Ogilvie &
+    Lalmas 2006, Tables 3–4): precision |X∩Y|/|X|, recall |X∩Y|/|Y|, F1.
 
     X and Y are two --scores files (two quantisations) with the same -m, or one --scores file
     with two measures given as `-m X,Y`.

@@ -1,4 +1,4 @@
-"""Write a comparison of runs: the seed 002 significance matrix, tab-separated pairs, JSON,
+"""Write a comparison of runs: the Cherukuri 2010 significance matrix, tab-separated pairs, JSON,
 Sakai's ASL curve and the agreement of two comparisons. Every layout carries, beside the
 p-values, each run's mean with its interval and each pair's mean difference with its interval
 and effect sizes (`focal.evaluation.statistics.significance.effects`)."""
@@ -55,7 +55,7 @@ def significant_map(comparison: Comparison) -> dict[tuple[str, str], bool]:
 
 
 def write_text(comparison: Comparison, effects: Effects, measure: str, stream: TextIO) -> None:
-    """The significance matrix of seed 002 (Figures 8–15): runs by mean, `*` where a pair
+    """The significance matrix of Cherukuri 2010 (Figures 8–15): runs by mean, `*` where a pair
     differs significantly after correction, `-` where not; columns numbered as the rows. A
     one-sided test marks `>` (greater) or `<` (less) where the row run is significantly better
     (worse) than the column run. Then the runs' intervals and the pairs' sizes."""
@@ -183,7 +183,8 @@ def write_curve(comparison: Comparison, path: str | Path) -> None:
 
 
 def write_agreement(agreement: Agreement, names: tuple[str, str], fmt: str, out: TextIO) -> None:
-    """Seed 000 Tables 3–4: significant pairs under X and Y, both, precision, recall, F1."""
+    """Ogilvie & Lalmas 2006, Tables 3–4: significant pairs under X and Y, both, precision,
+    recall, F1."""
     row = {
         "x": names[0], "y": names[1], "significant_x": len(agreement.x),
         "significant_y": len(agreement.y), "both": len(agreement.both),

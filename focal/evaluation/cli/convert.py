@@ -27,8 +27,14 @@ def convert() -> None:
 @convert.command("run")
 @click.option(
     "--collection",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of <article>.xml documents; needed for element and article results.",
+    type=click.Path(exists=True, path_type=Path),
+    help="Folder of <article>.xml documents, or a collection in another format "
+    "(docs/collections.md); needed for element, article and segment results.",
+)
+@click.option(
+    "--segments",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Segment file (JSON Lines, start_char/end_char): RUN_FILE's ids are segment ids.",
 )
 @click.option(
     "-o",
@@ -37,8 +43,18 @@ def convert() -> None:
     help="Write here (atomically) instead of on stdout.",
 )
 @click.argument("run_file", type=click.Path(dir_okay=False, path_type=Path))
-def convert_run(collection: Path | None, output: Path | None, run_file: Path) -> None:
-    """Write RUN_FILE (FOL, element, article or INEX XML submission) as an 8-field FOL run."""
+def convert_run(
+    collection: Path | None, segments: Path | None, output: Path | None, run_file: Path
+) -> None:
+    """Write RUN_FILE (FOL, element, article, segment or INEX XML submission) as an 8-field
+    FOL run."""
+    from focal.evaluation.formats.collections.lookup import documents_at
+    from focal.evaluation.formats.collections.segments import (
+        read_segments,
+        segment_ids,
+        segment_run,
+    )
+
     try:
         run = read_run(run_file)
         for warning in run.warnings:
@@ -48,7 +64,12 @@ def convert_run(collection: Path | None, output: Path | None, run_file: Path) ->
                 raise FormatError(
                     run_file, None, f"{run.kind} results need --collection to become FOL results"
                 )
-            run = to_fol(run, collection)
+            if segments is not None:
+                table = read_segments(segments, segment_ids(run))
+                wanted = {segment.document for segment in table.values()}
+                run = segment_run(run, table, documents_at(collection, wanted))
+            else:
+                run = to_fol(run, documents_at(collection, segment_ids(run)))
     except FormatError as error:
         click.echo(f"focal convert: {_one_line(str(error))}", err=True)
         raise click.exceptions.Exit(INPUT_ERROR) from None

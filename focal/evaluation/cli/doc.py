@@ -2,6 +2,9 @@
 
     focal doc text FILE            the exact text (UTF-8, nothing added, no final newline)
     focal doc elements FILE        path<TAB>start<TAB>end per element, in document order
+
+FILE is an XML article or a collection in another format (`--format`, `--id DOC` for one
+document of several; docs/collections.md).
     focal doc locate FILE PATH     "offset length" of an element or text node (a point: length 0)
     focal doc locate FILE START END  "offset length" of the passage between two points
 
@@ -15,8 +18,9 @@ from pathlib import Path
 
 import click
 
+from focal.evaluation.errors import FormatError
+from focal.evaluation.formats.collections.detect import FORMATS
 from focal.evaluation.text.document import Document, PathError, load_document
-from focal.evaluation.text.xmlsafe import DocumentError
 
 FILE = click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 
@@ -26,12 +30,38 @@ def _fail(message: str) -> None:
     raise click.exceptions.Exit(2)
 
 
-def _load(file: Path) -> Document:
+def _load(file: Path, format_name: str | None = None, doc_id: str | None = None) -> Document:
+    """The document in FILE: an XML article, or one document of a collection in another
+    format (docs/collections.md), the one with id `doc_id` or the only one."""
+    from focal.evaluation.formats.collections.detect import (
+        checked_format,
+        detect_format,
+        find_document,
+    )
+
     try:
-        return load_document(file)
-    except DocumentError as error:
+        if format_name is not None:
+            found = checked_format(format_name)
+        else:
+            try:
+                found = detect_format(file)
+            except FormatError:
+                found = "xml"  # any other file is read as XML, as before
+        if found == "xml":
+            return load_document(file)
+        return find_document(file, doc_id, found).document()
+    except FormatError as error:  # DocumentError is one
         _fail(str(error))
         raise  # unreachable: _fail exits
+
+
+FORMAT = click.option(
+    "--format",
+    "format_name",
+    type=click.Choice(FORMATS),
+    help="FILE's format (default: from its name or content; docs/collections.md).",
+)
+DOC_ID = click.option("--id", "doc_id", help="The document's id, in a file of several documents.")
 
 
 @click.group("doc")
@@ -41,17 +71,21 @@ def doc() -> None:
 
 @doc.command("text")
 @FILE
-def text_command(file: Path) -> None:
+@FORMAT
+@DOC_ID
+def text_command(file: Path, format_name: str | None, doc_id: str | None) -> None:
     """Print the document's text exactly: UTF-8, no newline added."""
     # bytes go to the binary stream untouched: no newline translation, no added newline
-    click.echo(_load(file).text.encode("utf-8"), nl=False)
+    click.echo(_load(file, format_name, doc_id).text.encode("utf-8"), nl=False)
 
 
 @doc.command("elements")
 @FILE
-def elements_command(file: Path) -> None:
+@FORMAT
+@DOC_ID
+def elements_command(file: Path, format_name: str | None, doc_id: str | None) -> None:
     """Print path, start and end (code points) of every element, tab-separated."""
-    document = _load(file)
+    document = _load(file, format_name, doc_id)
     lines = (f"{e.path}\t{e.start}\t{e.end}\n" for e in document.elements)
     click.echo("".join(lines).encode("utf-8"), nl=False)
 

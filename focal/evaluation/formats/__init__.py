@@ -12,20 +12,38 @@ import importlib
 from typing import TYPE_CHECKING
 
 from focal.evaluation.errors import FormatError, FormatWarning
-from focal.evaluation.formats.fol.qrels import read_qrels, write_qrels
-from focal.evaluation.formats.fol.runs import read_run, write_run
-from focal.evaluation.formats.records import Judgement, Qrels, Result, Run, RunKind, Span, Topic
 
 if TYPE_CHECKING:
     from focal.evaluation.formats.convert import to_fol
     from focal.evaluation.formats.fol.columns import RunColumns, TopicColumns, read_run_columns
+    from focal.evaluation.formats.fol.qrels import read_qrels, write_qrels
+    from focal.evaluation.formats.fol.runs import read_run, write_run
     from focal.evaluation.formats.inex.submission import parse_submission
     from focal.evaluation.formats.inex.topics import read_topics
+    from focal.evaluation.formats.records import (
+        Judgement,
+        Qrels,
+        Result,
+        Run,
+        RunKind,
+        Span,
+        Topic,
+    )
 
-# These import the XML parser, which itself imports `focal.evaluation.errors`: loading them
-# on first use keeps `import focal.evaluation.text.xmlsafe` free of an import cycle. The columns
-# import numpy, which the other readers do without.
+# Every reader is loaded on first use: `focal trec_eval` imports `formats.trec` alone and pays
+# for none of the FOL and INEX readers (docs/performance.md, "Per call"). The XML readers import
+# the XML parser, which itself imports `focal.evaluation.errors`: loading them on first use also
+# keeps `import focal.evaluation.text.xmlsafe` free of an import cycle.
+_RECORDS = "focal.evaluation.formats.records"
 _LAZY = {
+    "read_qrels": "focal.evaluation.formats.fol.qrels",
+    "write_qrels": "focal.evaluation.formats.fol.qrels",
+    "read_run": "focal.evaluation.formats.fol.runs",
+    "write_run": "focal.evaluation.formats.fol.runs",
+    **{
+        name: _RECORDS
+        for name in ("Judgement", "Qrels", "Result", "Run", "RunKind", "Span", "Topic")
+    },
     "read_run_columns": "focal.evaluation.formats.fol.columns",
     "RunColumns": "focal.evaluation.formats.fol.columns",
     "TopicColumns": "focal.evaluation.formats.fol.columns",

@@ -44,26 +44,37 @@ def scalar(value: bytes | int) -> Any:
     return numeric_array(np.array([value], dtype=np.int64))[0]
 
 
-def to_numpy(array: Any) -> npt.NDArray[Any]:
-    """An int64, float64 or boolean pyarrow array without nulls as numpy (booleans as bool)."""
-    import pyarrow.compute as pc  # (imported when first used: 30 ms)
+_AS_IS: dict[str, type] = {"double": np.float64, "int32": np.int32, "int64": np.int64}
 
-    if array.type == pa.bool_():
-        array = pc.cast(array, pa.int8())
-        dtype: type = np.int8
-    elif array.type == pa.float64():
-        dtype = np.float64
-    elif array.type == pa.int32():
-        dtype = np.int32
-    else:
-        array = pc.cast(array, pa.int64())
-        dtype = np.int64
+
+def to_numpy(array: Any) -> npt.NDArray[Any]:
+    """An int64, float64 or boolean pyarrow array without nulls as numpy (booleans as bool).
+    pyarrow.compute (30-60 ms to import) is loaded only for a type that needs a cast."""
+    dtype: type = _AS_IS.get(str(array.type), np.int64)
+    if str(array.type) not in _AS_IS:
+        import pyarrow.compute as pc
+
+        boolean = array.type == pa.bool_()
+        dtype = np.int8 if boolean else np.int64
+        array = pc.cast(array, pa.int8() if boolean else pa.int64())
     if array.null_count:
         raise ValueError("to_numpy: the array has nulls")
     data: npt.NDArray[Any] = np.frombuffer(array.buffers()[1], dtype=dtype)[
         array.offset : array.offset + len(array)
     ]
     return data.astype(bool) if dtype is np.int8 else data
+
+
+def has_empty_binary(column: Any) -> bool:
+    """Whether a binary column (an array or a chunked array, 32-bit offsets) holds an empty
+    value: two equal offsets in a row, read from the offsets buffer (no pyarrow.compute)."""
+    for chunk in getattr(column, "chunks", [column]):
+        if len(chunk):
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)
+            offsets = offsets[chunk.offset : chunk.offset + len(chunk) + 1]
+            if bool((offsets[1:] == offsets[:-1]).any()):
+                return True
+    return False
 
 
 def combined(array: Any) -> Any:

@@ -9,10 +9,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Protocol
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.records import Result, Run
 from focal.evaluation.text.document import Document, PathError
+
+
+class DocumentSource(Protocol):
+    """Where a conversion finds documents by id: `Collection` (a folder of XML articles) or
+    `formats.collections.lookup.Documents` (a collection in another format)."""
+
+    def document(self, article: str, run_file: str, line: int) -> Document: ...
 
 
 class Collection:
@@ -39,7 +47,7 @@ class Collection:
         return document
 
 
-def to_fol(run: Run, collection_dir: str | Path | Collection) -> Run:
+def to_fol(run: Run, collection_dir: str | Path | DocumentSource) -> Run:
     """A FOL copy of `run`: element paths and whole articles become `offset length` results.
 
     Ranks, scores and lines are kept. Raises FormatError naming the run's file and line for an
@@ -48,7 +56,7 @@ def to_fol(run: Run, collection_dir: str | Path | Collection) -> Run:
     if run.kind == "fol":
         return Run(run.run_id, run.file, "fol", dict(run.topics), list(run.warnings))
     collection = (
-        collection_dir if isinstance(collection_dir, Collection) else Collection(collection_dir)
+        Collection(collection_dir) if isinstance(collection_dir, str | Path) else collection_dir
     )
     topics: dict[str, list[Result]] = {}
     for topic, results in run.topics.items():
@@ -56,7 +64,7 @@ def to_fol(run: Run, collection_dir: str | Path | Collection) -> Run:
     return Run(run.run_id, run.file, "fol", topics, list(run.warnings))
 
 
-def _as_fol(result: Result, run_file: str, collection: Collection) -> Result:
+def _as_fol(result: Result, run_file: str, collection: DocumentSource) -> Result:
     if result.start is not None or result.missing:
         return result  # already FOL (a submission may mix nothing else, but be safe)
     document = collection.document(result.article, run_file, result.line)

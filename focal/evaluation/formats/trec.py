@@ -19,6 +19,7 @@ the same columns: topic and document ids as Arrow binary arrays, grades or score
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 from focal.evaluation.errors import FormatError
-from focal.evaluation.formats.arrow import binary_array, to_numpy
+from focal.evaluation.formats.arrow import binary_array, has_empty_binary, to_numpy
 from focal.evaluation.formats.source import (
     UTF8_BOM,
     check_regular_file,
@@ -72,6 +73,10 @@ class TrecQrels:
     grade: npt.NDArray[np.int64]
 
 
+RunLines = Callable[[bytes, str], TrecRun]  # a line reader of runs: (bytes, file name) -> run
+QrelsLines = Callable[[bytes, str], TrecQrels]
+
+
 def first_fields(path: str | Path) -> int:
     """The number of fields of the first line that is neither blank nor a `#` comment (0 if
     none in the first 64 KiB; -1 for XML): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5
@@ -105,12 +110,23 @@ def distinct_pairs(topic: pa.Array, doc: pa.Array) -> bool:
     return not pc.any(same).as_py()
 
 
-def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrels:
+def read_trec_qrels(
+    path: str | Path, check_duplicates: bool = True, lines: QrelsLines | None = None
+) -> TrecQrels:
     """Parse TREC qrels. Raises FormatError (file:line) for a line that is not four fields, a
     grade that is not an integer, or a document judged twice in a topic. `check_duplicates=
     False` leaves a columnar read's duplicate check to its caller (the article engine's look-up
-    table finds them as it is built, then `qrels_duplicate_error`)."""
-    name, source = str(path), columnar_source(path, SPECIAL)
+    table finds them as it is built, then `qrels_duplicate_error`). `lines` reads the file in
+    place of both the columnar path (which skips blank lines) and the line reader (`focal
+    trec_eval`'s C readings, which call a blank line malformed)."""
+    name = str(path)
+    data: bytes | None = None
+    if lines is None:
+        source = columnar_source(path, SPECIAL)
+    else:  # (trec_eval's reading: the columns only when they read as its lines would)
+        source = data = read_bytes(path)
+        if not reads_as_lines(data):
+            source = None
     table = None if source is None else arrow_table(source, QRELS_COLUMNS, {"grade": pa.int64()})
     if table is not None:
         topic, doc, grade = table["topic"], table["doc"], table["grade"].combine_chunks()
@@ -119,7 +135,21 @@ def read_trec_qrels(path: str | Path, check_duplicates: bool = True) -> TrecQrel
         topic, doc = topic.combine_chunks(), doc.combine_chunks()
         if distinct_pairs(topic, doc):
             return TrecQrels(name, topic, doc, to_numpy(grade))
-    return _read_qrels_lines(read_bytes(path), name)
+    return (lines or _read_qrels_lines)(read_bytes(path) if data is None else data, name)
+
+
+def reads_as_lines(data: bytes) -> bool:
+    """Whether pyarrow's columns of `data` are what a line reader splitting on white space
+    finds, blank lines refused (trec_eval's qrels readers, `cli.trec_eval.files`): no blank
+    line (pyarrow skips them) and no white space but spaces and line ends (a tab, vertical
+    tab, form feed or carriage return splits a line's fields there, not in pyarrow), no `#`.
+    Two spaces in a row are found in the columns (`has_empty_field`)."""
+    return (
+        bool(data)
+        and not data.startswith(b"\n")
+        and b"\n\n" not in data
+        and all(byte not in data for byte in (b"#", b"\t", b"\r", b"\x0b", b"\x0c"))
+    )
 
 
 def qrels_duplicate_error(file: str) -> DuplicateDocument:
@@ -177,17 +207,20 @@ def read_trec_run(path: str | Path, check_duplicates: bool = True) -> TrecRun:
     return _read_lines(read_bytes(path), name)
 
 
-def parse_trec_run(data: bytes, name: str, check_duplicates: bool = True) -> TrecRun:
+def parse_trec_run(
+    data: bytes, name: str, check_duplicates: bool = True, lines: RunLines | None = None
+) -> TrecRun:
     """A TREC run from its bytes, as trec_eval 10.0 reads it: fields after the sixth ignored,
     blank lines and lines starting with `#` skipped, the run id of the last line kept.
     `check_duplicates=False` leaves a columnar read's duplicate check to its caller (the article
-    engine finds duplicates as it looks up its grades, then `duplicate_error`)."""
+    engine finds duplicates as it looks up its grades, then `duplicate_error`). `lines` reads
+    what the columnar path declines in place of the line reader."""
     if data and not any(byte in data for byte in (b"#", b"\t", b"\r")):
         table = arrow_table(data, RUN_COLUMNS, {"score": pa.float64()})
         run = _run_of_table(table, name, check_duplicates)
         if run is not None:
             return run
-    return _read_lines(data, name)
+    return (lines or _read_lines)(data, name)
 
 
 def _run_of_table(table: pa.Table | None, name: str, check_duplicates: bool) -> TrecRun | None:
@@ -257,14 +290,10 @@ def converting(columns: tuple[str, ...], types: dict[str, pa.DataType]) -> Any:
 def has_empty_field(columns: list[Any]) -> bool:
     """Whether a column read by pyarrow's CSV reader holds an empty field: a missing number or
     an empty string, the sign of two spaces in a row or a space at an end of a line."""
-    import pyarrow.compute as pc  # (imported when first used: 30 ms)
-
     return any(
-        column.null_count
-        or (pa.types.is_binary(column.type) and len(column)
-            and pc.min(pc.binary_length(column)).as_py() == 0)
+        column.null_count or (pa.types.is_binary(column.type) and has_empty_binary(column))
         for column in columns
-    )  # fmt: skip
+    )
 
 
 def _read_lines(data: bytes, name: str) -> TrecRun:

@@ -67,15 +67,28 @@ def split(text: str) -> Term | None:
     Term(text='P(rel=2)@5', base='P', arguments=(('rel', '2'),), at='5', curve=False, dotted=None)
     >>> split("iprec_at_recall.0.1,0.5").dotted
     '0.1,0.5'
+    >>> split("nDCG(gains={0:0,1:1},judged_only=True)@10").arguments
+    (('gains', '{0:0,1:1}'), ('judged_only', 'True'))
     """
     match = _TERM.match(text)
     if match is None:
         return None
     arguments: list[tuple[str, str]] = []
-    for pair in filter(None, (match["arguments"] or "").split(",")):
+    for pair in filter(None, _commas(match["arguments"] or "")):
         key, equals, value = pair.partition("=")
         if not equals:
             return None
         arguments.append((key.strip(), value.strip()))
     return Term(text, match["base"], tuple(arguments), match["at"], bool(match["curve"]),
                 match["dotted"])  # fmt: skip
+
+
+def _commas(text: str) -> list[str]:
+    """`text` split at its commas outside braces (ir_measures' `gains={0:0,1:1},rel=2`)."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]

@@ -6,7 +6,8 @@ code 2), and the Python API (`focal.evaluate`, `focal.compare`, `focal.evaluatio
 builds the same objects, so it refuses the same combinations with the same words (an
 `OptionError`: a ValueError, and a click.UsageError). The values themselves are checked where
 they are defined (`measures.records.Settings`, `TrecOptions`, the quantisations), and a refusal
-there is an `OptionError` too. This module loads nothing heavy: `focal eval` builds its options
+there is an `OptionError` too (defined in `running.checks`, with the checks of the files and of
+`--plot` made before any work). This module loads nothing heavy: `focal eval` builds its options
 before the runs are read (docs/performance.md).
 """
 
@@ -18,9 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
-import click
-
-from focal.evaluation.output.figures import SUFFIXES as PLOT_SUFFIXES
+from focal.evaluation.running.checks import DEFAULT_TASK, check_plot
+from focal.evaluation.running.checks import OptionError as OptionError  # where it was
 
 if TYPE_CHECKING:
     from focal.evaluation.measures.elements.topic import ElementOptions
@@ -35,11 +35,6 @@ DEFAULT_MEASURES = {"focused": "AiP", "thorough": "AiP", "ric": "AgP", "bic": "A
                     "articles": "MAP", "elements": "MAep"}  # fmt: skip
 
 
-class OptionError(click.UsageError, ValueError):
-    """Options that cannot go together, or an option's value refused: a usage error on the
-    command line (its message after `Error:`, exit code 2), a ValueError from Python."""
-
-
 @dataclass(frozen=True)
 class EvalOptions:
     """`focal eval`'s options, named as `focal.evaluation.evaluate`'s keywords: the task and
@@ -48,7 +43,7 @@ class EvalOptions:
     (`part_weights`), --collection (task elements); what is written (-q, --format, --plot,
     --ci, --ci-method); and -j (0: every usable CPU)."""
 
-    task: str = "focused"
+    task: str = DEFAULT_TASK
     measures: tuple[str, ...] = ()
     complete: bool = False
     beta: float = 0.25
@@ -105,6 +100,7 @@ class EvalOptions:
             self.element_settings()
         elif self.measures and self.task != "articles":
             raise OptionError("-m/--measure is for --task articles and elements")
+        check_plot(self.plot)
         return self
 
     def engine(self, trec_qrels: bool = False) -> Engine:
@@ -117,13 +113,17 @@ class EvalOptions:
 
     def layout(self, runs: int, default: str = "inex") -> str:
         """The output format for `runs` runs: as given, else `table` for several runs without
-        -q or --ci, else `default` (the engine's: `trec` for trec_eval's, where `inex`, the
-        official program's layout, which has no article rows, means `trec` too)."""
+        -q or --ci, else `default` (the engine's). trec_eval's engine (`default` `trec`) prints
+        trec_eval's layout, with trec_eval's names, only when asked (`--format trec`, or `inex`,
+        the official program's layout, which has no article rows): by default one run is a
+        table too, and with -q or --ci the rows are tab-separated, each measure named as typed
+        (docs/trec_eval.md)."""
         chosen = self.output_format
-        if chosen is None and not self.per_topic and runs > 1 and self.confidence is None:
+        by_table = runs > 1 or default == "trec"
+        if chosen is None and not self.per_topic and by_table and self.confidence is None:
             chosen = "table"  # the first thing a reader looks for: runs × measures
-        if default == "trec" and chosen == "inex":
-            chosen = "trec"
+        if default == "trec":
+            return {None: "tsv", "inex": "trec"}.get(chosen, chosen) or "tsv"
         return chosen or default
 
     def workers(self) -> int:
@@ -174,7 +174,8 @@ class CompareOptions:
     """`focal compare`'s options: how the runs are evaluated (`evaluation`: the task, --beta,
     -n, --irr, --strict, --quant, --collection, -j), the per-topic measure (-m), the test and
     its correction, resampling (--samples, --seed, --bootstrap-p), which topics count
-    (`complete`: every qrels topic, or the topics every run answered), --scores files instead
+    (`complete`: every qrels topic, or by default the topics every run answered, as
+    `focal eval` averages over the topics a run answered), --scores files instead
     of runs, and what is written (--format, --ci, --ci-method, --plot, --curve)."""
 
     evaluation: EvalOptions = field(default_factory=EvalOptions)
@@ -185,8 +186,8 @@ class CompareOptions:
     alpha: float = 0.05
     samples: int = 10_000
     seed: int | None = None
-    bootstrap_p: str = "seed"
-    complete: bool = True
+    bootstrap_p: str = "count"  # or "plus-one"; "seed", its old name, is "count"
+    complete: bool = False
     scores: tuple[str, ...] = ()
     output_format: str = "text"
     confidence: float = 0.95
@@ -207,8 +208,7 @@ class CompareOptions:
         """These options, or OptionError for the first combination `focal compare` refuses."""
         if self.curve and self.test != "sakai":
             raise OptionError("--curve is the ASL curve of --test sakai")
-        if self.plot and not self.plot.lower().endswith(PLOT_SUFFIXES):
-            raise OptionError(f"--plot FILE must end in {' or '.join(PLOT_SUFFIXES)}")
+        check_plot(self.plot)
         evaluation = self.evaluation
         if self.task != "elements" and (evaluation.collection or evaluation.quant != "generalised"):
             raise OptionError("--quant and --collection are for --task elements")
@@ -219,6 +219,8 @@ class CompareOptions:
                 quantisation.canonical(evaluation.quant)
             except ValueError as error:
                 raise OptionError(str(error)) from error
+        if self.task == "elements" and not self.complete:  # every qrels topic (spec section 5)
+            return replace(self, complete=True)
         return self
 
     def tested(self, paired: PairedScores) -> Comparison:

@@ -16,6 +16,7 @@ from typing import cast
 
 import click
 
+from focal.evaluation.cli import numbers
 from focal.evaluation.output.files import atomic_write
 from focal.pooling.cli.support import (
     EXISTING_FILE,
@@ -34,7 +35,9 @@ from focal.pooling.tables import TABLES, excluded_table, statistics_lines, stati
 
 @click.group(cls=DefaultToBuild)
 def pool() -> None:
-    """Decide which articles the assessors read: pools from submitted runs (spec section 6).
+    """Decide which articles the assessors read: pools from the submitted runs.
+
+    Spec section 6 (docs/pooling.md).
 
     `focal pool [OPTIONS] RUN...` without a sub-command name means `focal pool build`.
     """
@@ -52,21 +55,19 @@ def pool() -> None:
 )
 @click.option(
     "--size",
-    type=click.IntRange(min=1),
+    type=numbers.RANK,
     default=500,
     show_default=True,
     help="Articles per topic (topn, borda, rrf).",
 )
-@click.option(
-    "--depth", type=click.IntRange(min=1), default=None, help="Distinct articles per run (depth)."
-)
+@click.option("--depth", type=numbers.RANK, default=None, help="Distinct articles per run (depth).")
 @click.option(
     "--fused",
-    type=click.IntRange(min=0),
+    type=numbers.COUNT,
     default=None,
     help="Articles taken from the fused ranking (borda, rrf).",
 )
-@click.option("--rrf-k", type=click.IntRange(min=0), default=60, show_default=True)
+@click.option("--rrf-k", type=numbers.COUNT, default=60, show_default=True)
 @click.option("-o", "--output", type=OUTPUT_FILE, default=None, help="Pool file (default stdout).")
 @click.option(
     "--results",
@@ -109,20 +110,21 @@ def build(
 )
 @click.option(
     "--budget",
-    type=click.IntRange(min=1),
+    type=numbers.RANK,
     required=True,
     help="Most articles the whole pool (all topics) may hold after extension.",
 )
 @click.option(
     "--step",
-    type=click.IntRange(min=1),
+    type=numbers.RANK,
     default=5,
     show_default=True,
-    help="Distinct articles per run added to a topic's depth (as --method depth counts).",
+    help="Distinct articles per run added to a topic's depth (as `focal pool build --method "
+    "depth` counts).",
 )
 @click.option(
     "--threshold",
-    type=click.FloatRange(min=0.0),
+    type=numbers.Real(min=0.0),
     default=0.0,
     show_default=True,
     help="Extend topics whose recent relevant rate is above this.",
@@ -177,12 +179,11 @@ def extend(
     type=click.Choice(["unique", "repool"]),
     default="unique",
     show_default=True,
-    help="unique: the other runs keep their depths, the group's sole contributions go (seed "
-    "004); repool: a top-n pool of --size N built again without the group (seed 003).",
+    help="unique: the other runs keep their depths, the group's sole contributions go (Pal et "
+    "al. 2011); repool: a top-n pool of --size N built again without the group (Piwowarski et "
+    "al. 2008).",
 )
-@click.option(
-    "--size", type=click.IntRange(min=1), default=None, help="N for --exclude-method repool."
-)
+@click.option("--size", type=numbers.RANK, default=None, help="N for --exclude-method repool.")
 @click.option(
     "--excluded-pool",
     type=OUTPUT_FILE,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
+from focal.evaluation.cli import numbers
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.records import Run
 from focal.evaluation.output.files import atomic_write
@@ -54,7 +55,7 @@ def reports_format_errors(command: F) -> F:
 
 def order_options(command: F) -> F:
     command = click.option(
-        "--seed", type=int, default=0, show_default=True, help="Seed of --order random."
+        "--seed", type=numbers.SEED, default=0, show_default=True, help="Seed of --order random."
     )(command)
     return click.option(
         "--order",

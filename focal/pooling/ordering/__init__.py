@@ -5,6 +5,6 @@ and Barreiro, SAC 2016 and IPM 2017; move-to-front after Cormack, Palmer and Cla
 choosing the next article from the judgements made so far finds most relevant articles with a
 fraction of the judgements. `arms` holds the state (each run's pooled articles in rank order, what
 is judged), `policies` the choices, `replay` orders a whole pool from complete judgements (the
-simulator) or suggests the next article from an assessor's judgements so far, and `estimate`
-estimates the relevant articles still unjudged. docs/pooling.md gives the definitions.
+simulator) or suggests the next article from an assessor's judgements so far (how many relevant
+articles are left is `focal.pooling.forecast`'s). docs/pooling.md gives the definitions.
 """

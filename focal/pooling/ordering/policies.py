@@ -16,6 +16,10 @@
 - `thompson-ns`: the non-stationary variant (Losada et al., IPM 2017): a run's relevant articles
   thin out as it is read deeper, so its older evidence counts less. Our reading: each time a run is
   read its counts are first multiplied by `discount` (0.9 by default; 1 gives `thompson`).
+- `mtc`: a minimal test collection (Carterette, Allan & Sitaraman 2006): the article whose
+  judgement is expected to move most the differences of the pairs of runs whose order on the
+  topic is still open, relevance probabilities from the topic's judgements so far
+  (`focal.pooling.forecast.advice.shift_scores`, docs/forecast.md).
 
 A judgement the policy suggested is credited to the run it drew from; one the assessor chose
 otherwise is credited to the first run whose next article it was, or to none (it is still judged).
@@ -23,7 +27,6 @@ otherwise is credited to the first run whose next article it was, or to none (it
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +35,8 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from focal.pooling.forecast.advice import open_pairs, shift_scores
+from focal.pooling.forecast.model import Posterior, TopicPool, fit, topic_rng
 from focal.pooling.ordering.arms import Arms, ArmStatistics
 
 
@@ -180,10 +185,39 @@ class NonStationaryThompson(Thompson):
         self.other[arm] = self.discount * self.other[arm] + (not relevant)
 
 
+class MinimalTestCollection(Policy):
+    name = "mtc"
+    confidence = 0.9
+
+    def __init__(self, arms: Arms, rng: np.random.Generator) -> None:
+        super().__init__(arms, rng)
+        data = TopicPool("", arms.pool, tuple(tuple(ranked) for ranked in arms.lists))
+        self.features = data.features()
+        self.weights = data.weights()
+        self.index = {article: i for i, article in enumerate(arms.pool)}
+        self.posterior: Posterior | None = None
+
+    def choose(self) -> Choice:
+        judged = {self.index[a]: r for a, r in self.arms.judged.items() if a in self.index}
+        unjudged = np.array([i for i in range(len(self.index)) if i not in judged], dtype=int)
+        if not len(unjudged):
+            return Choice(None, None, self.arms.statistics())
+        start = None if self.posterior is None else self.posterior.mode
+        self.posterior = fit(self.features, judged, start)
+        probabilities = self.posterior.probabilities(self.features)
+        for row, relevant in judged.items():
+            probabilities[row] = float(relevant)
+        open_mask = open_pairs(self.weights, probabilities, self.confidence)
+        scores = shift_scores(self.weights, probabilities, open_mask)[unjudged]
+        # Ties: the article most likely relevant, then pool order.
+        best = max(range(len(unjudged)), key=lambda k: (scores[k], probabilities[unjudged[k]], -k))
+        return Choice(self.arms.pool[int(unjudged[best])], None, self.arms.statistics())
+
+
 POLICIES: dict[str, type[Policy]] = {
     policy.name: policy
     for policy in (RankOrder, RandomOrder, MoveToFront, UpperConfidence, Thompson,
-                   NonStationaryThompson)
+                   NonStationaryThompson, MinimalTestCollection)
 }  # fmt: skip
 """Every policy by name, in the order the docs and the simulator list them."""
 
@@ -197,5 +231,4 @@ def policy_for(name: str, arms: Arms, seed: int | str, topic: str) -> Policy:
         raise ValueError(
             f"unknown judging order {name!r}: expected one of {', '.join(POLICIES)}"
         ) from None
-    digest = hashlib.sha256(f"{seed}\x00{topic}".encode()).digest()
-    return kind(arms, np.random.default_rng(int.from_bytes(digest[:16], "little")))
+    return kind(arms, topic_rng(seed, topic))

@@ -22,7 +22,10 @@ from focal.reliability.cli.topics import queries, rankcorr, topics
 
 @click.group("reliability")
 def reliability() -> None:
-    """Reliability of a test collection: pools, judgements and topic sets (spec section 9)."""
+    """Can the test collection be trusted? Studies of pools, judgements and topic sets.
+
+    The studies of spec section 9 (docs/reliability.md), after Pal, Mitra & Kamps 2011.
+    """
 
 
 for _command in (sample, depth, topics, queries, leave_out, coverage, rankcorr):

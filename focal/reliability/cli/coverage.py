@@ -1,5 +1,5 @@
 """`focal reliability coverage`: how much of runs that were not pooled a pool would have judged
-(seed 003 §5.2.1, Fig 3)."""
+(Piwowarski et al. 2008 §5.2.1, Fig 3)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from focal.evaluation.cli.lists import list_option
 from focal.reliability.cli.options import EXISTING_FILE, emit, one_line_errors, ranked_runs
 from focal.reliability.tables import FORMATS, Table, parse_integers
 
@@ -20,7 +21,7 @@ from focal.reliability.tables import FORMATS, Table, parse_integers
     type=EXISTING_FILE,
     help="A run not used for the pool (repeatable).",
 )
-@click.option(
+@list_option(
     "--sizes",
     default="50,100,200,300,400,500",
     show_default=True,
@@ -32,9 +33,9 @@ from focal.reliability.tables import FORMATS, Table, parse_integers
     type=click.Choice(["topn", "depth"]),
     default="topn",
     show_default=True,
-    help="INEX top-n pools (seed 003) or TREC depth-k pools.",
+    help="INEX top-n pools (Piwowarski et al. 2008) or TREC depth-k pools.",
 )
-@click.option(
+@list_option(
     "--ranks",
     default="1,5,10,25,50,100,200,500,1000",
     show_default=True,
@@ -49,7 +50,7 @@ def coverage(
     plot_path: str | None, run_paths: tuple[Path, ...],
 ) -> None:  # fmt: skip
     """The share of the --new runs' results, down to each rank, whose article is in the pool of
-    the POOLED_RUNs, for each pool size (seed 003 Fig 3)."""
+    the POOLED_RUNs, for each pool size (Piwowarski et al. 2008 Fig 3)."""
     from focal.pooling.ranked import as_ranked
     from focal.reliability.coverage import pool_coverage
 

@@ -11,6 +11,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from focal.evaluation.cli import numbers
 from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.registry.declarations import TASKS
 from focal.evaluation.processes import usable_cpus
@@ -64,10 +65,12 @@ def study_options(command: F) -> F:
             help="Task elements: the articles, to derive element qrels from FOL QRELS.",
         ),
         click.option(
-            "--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05
+            "--alpha", type=numbers.Real(0, 1, min_open=True, max_open=True), default=0.05
         ),
         click.option("--format", "output_format", type=click.Choice(FORMATS), default="text"),
-        click.option("-j", "--jobs", type=int, default=0, help="Processes (0: all cores)."),
+        click.option(
+            "-j", "--jobs", type=numbers.JOBS, default=0, help="Processes (0: all cores)."
+        ),
         click.argument("qrels_path", metavar="QRELS", type=EXISTING_FILE),
         click.argument("run_paths", metavar="RUN...", nargs=-1, required=True, type=EXISTING_FILE),
     ]

@@ -1,4 +1,4 @@
-"""`focal reliability depth --pool-percent`: seed 004's X % pools against the 100 % pool
+"""`focal reliability depth --pool-percent`: Pal et al. 2011's X % pools against the 100 % pool
 (Tables 4-5), and the figures of τ by level that `sample` and `depth` draw (Figs 1-2)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ def plot_levels(
     levels: Sequence[float], taus: Sequence[tuple[float, float]],
     taus_ap: Sequence[tuple[float, float]], xlabel: str, title: str, path: str,
 ) -> None:  # fmt: skip
-    """Seed 004 Figs 1-2: τ and τ_AP by level, and a note on stderr."""
+    """Pal et al. 2011, Figs 1-2: τ and τ_AP by level, and a note on stderr."""
     from focal.reliability.plots import plot_correlations
 
     plot_correlations(levels, taus, taus_ap, xlabel, title, path)
@@ -27,7 +27,8 @@ def plot_levels(
 def percent_pools(
     setup: Any, ranked: Any, percents: str, output_format: str, plot_path: str | None = None
 ) -> None:
-    """Seed 004 Tables 4-5: the X % qrels against the 100 % qrels, and each topic's d_Q(X)."""
+    """Pal et al. 2011, Tables 4-5: the X % qrels against the 100 % qrels, and each topic's
+    d_Q(X)."""
     from focal.reliability.judgements import percent_pools as pools_of
     from focal.reliability.judgements import restrict_to
     from focal.reliability.studies import pool_depths

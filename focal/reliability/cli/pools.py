@@ -1,5 +1,5 @@
 """`focal reliability sample` and `depth`: the judgements reduced, the runs scored again
-(seed 004, "Pool Sampling"; spec section 9)."""
+(Pal et al. 2011, "Pool Sampling"; spec section 9)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
+from focal.evaluation.cli import numbers
+from focal.evaluation.cli.lists import list_option
 from focal.reliability.cli.options import (
     emit,
     one_line_errors,
@@ -27,18 +29,18 @@ if TYPE_CHECKING:
 
 
 @click.command("sample")
-@click.option("--fractions", default="80,60,40,20", show_default=True, help="Percent kept.")
-@click.option("--repeats", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@list_option("--fractions", default="80,60,40,20", show_default=True, help="Percent kept.")
+@click.option("--repeats", type=numbers.TRIALS, default=10, show_default=True)
+@click.option("--seed", type=numbers.SEED, default=0, show_default=True)
 @click.option(
     "--population",
     type=click.Choice(["relevant", "judged"]),
     default="relevant",
     show_default=True,
-    help="Sample among relevant articles (seed 004) or all judged ones.",
+    help="Sample among relevant articles (Pal et al. 2011) or all judged ones.",
 )
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Seed 004 Fig 1: tau by percent kept (.png, .svg).")  # fmt: skip
+              help="Pal et al. 2011, Fig 1: tau by percent kept (.png, .svg).")  # fmt: skip
 @significance_options
 @study_options
 @one_line_errors
@@ -48,7 +50,7 @@ def sample(
     jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
     quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
-    """Random pool sampling at article granularity (seed 004 Tables 1-2), and the relevant
+    """Random pool sampling at article granularity (Pal et al. 2011 Tables 1-2), and the relevant
     articles a sample needs for a mean τ of 0.9 (Table 3)."""
     from focal.reliability.studies import pool_sampling
 
@@ -98,14 +100,14 @@ def sample(
 
 
 @click.command("depth")
-@click.option("--depths", default="5,10,20,50,100", show_default=True, help="Articles per run.")
-@click.option("--pool-percent", "pool_percents", default=None,
-              help="Instead of --depths: seed 004's X %% pools (e.g. 5,10,20,...,90), each "
+@list_option("--depths", default="5,10,20,50,100", show_default=True, help="Articles per run.")
+@list_option("--pool-percent", "pool_percents", default=None,
+              help="Instead of --depths: Pal et al. 2011's X %% pools (e.g. 5,10,20,...,90), each "
               "topic's depth chosen so that its pool holds X %% of its original pool size, "
               "against the 100 %% pool rebuilt the same way (Tables 4-5).")  # fmt: skip
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Seed 004 Fig 2: tau by pool depth or percent (.png, .svg).")  # fmt: skip
-@click.option(
+              help="Pal et al. 2011, Fig 2: tau by depth or percent (.png, .svg).")  # fmt: skip
+@list_option(
     "--holding",
     default="50,80,90,100",
     show_default=True,
@@ -120,8 +122,8 @@ def depth(
     jobs: int, qrels_path: Path, run_paths: tuple[Path, ...],
     quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
-    """Qrels restricted to the depth-d pool of the runs, or to seed 004's X % pools against
-    the 100 % pool (seed 004 Tables 4-5)."""
+    """Qrels restricted to the depth-d pool of the runs, or to Pal et al. 2011's X % pools against
+    the 100 % pool (Pal et al. 2011 Tables 4-5)."""
     from focal.pooling.ranked import as_ranked
     from focal.reliability.judgements import depth_holding, depth_pools
     from focal.reliability.studies import pool_depths
@@ -174,15 +176,16 @@ def depth(
     required=True,
     help="`run-id<TAB>group` lines; unlisted runs are groups of their own.",
 )
-@click.option("--depth", "pool_depth", type=click.IntRange(min=1), help="Depth-D pool (articles).")
-@click.option("--size", "pool_size", type=click.IntRange(min=1), help="Top-n pool of N articles.")
+@click.option("--depth", "pool_depth", type=numbers.RANK, help="Depth-D pool (articles).")
+@click.option("--size", "pool_size", type=numbers.RANK, help="Top-n pool of N articles.")
 @click.option(
     "--method",
     type=click.Choice(["unique", "repool"]),
     default="unique",
     show_default=True,
     help="unique: the group's sole contributions become unjudged, other runs keep their depths "
-    "(seed 004); repool: the pool is built again without the group (seed 003).",
+    "(Pal et al. 2011); repool: the pool is built again without the group (Piwowarski et al. "
+    "2008).",
 )
 @study_options
 @one_line_errors
@@ -192,9 +195,10 @@ def leave_out(
     run_paths: tuple[Path, ...],
     quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
-    """Leave one group out of the pool and score its runs again (seed 004 Tables 8-10, seed 003
-    Table V: "Same", runs whose score changes significantly, and "Other", pairs of runs whose
-    significant order changes). Scores average over every qrels topic, as `focal eval -c`."""
+    """Leave one group out of the pool and score its runs again (Pal et al. 2011,
+    Tables 8-10; Piwowarski et al. 2008, Table V: "Same", runs whose score changes
+    significantly, and "Other", pairs of runs whose significant order changes). Scores average
+    over every qrels topic, as `focal eval -c`."""
     from focal.pooling.io import read_groups
     from focal.pooling.ranked import as_ranked
     from focal.reliability.leave_out import leave_one_group_out

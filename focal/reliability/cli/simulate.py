@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
+from focal.evaluation.cli import numbers
+from focal.evaluation.cli.lists import list_option
 from focal.reliability.cli.options import (
     emit,
     one_line_errors,
@@ -35,28 +37,28 @@ if TYPE_CHECKING:
 
 
 @click.command("simulate")
-@click.option(
+@list_option(
     "--policy",
     "policies",
     default="rank,random,mtf,ucb,thompson,thompson-ns",
     show_default=True,
-    help="Judging orders to replay, comma-separated (docs/pooling.md).",
+    help="Judging orders to replay, comma-separated or repeated (docs/pooling.md).",
 )
 @click.option(
     "--repeats",
-    type=click.IntRange(min=1),
+    type=numbers.TRIALS,
     default=5,
     show_default=True,
     help="Replays of each random policy (seeds SEED, SEED+1, ...); the others run once.",
 )
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option(
+@click.option("--seed", type=numbers.SEED, default=0, show_default=True)
+@list_option(
     "--budgets",
     default="10,20,50,100",
     show_default=True,
     help="Judgements per topic at which the runs are ranked again.",
 )
-@click.option(
+@list_option(
     "--steps",
     default="10,20,50,100,200,500",
     show_default=True,

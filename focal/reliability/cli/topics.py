@@ -1,5 +1,5 @@
 """`focal reliability topics`, `queries` and `rankcorr`: how many topics, and how far two
-rankings agree (seed 004, "Error Rates" and "Query Sampling"; Voorhees & Buckley 2002; spec
+rankings agree (Pal et al. 2011, "Error Rates" and "Query Sampling"; Voorhees & Buckley 2002; spec
 section 9)."""
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from focal.evaluation.cli import numbers
+from focal.evaluation.cli.lists import list_option
 from focal.evaluation.output.tables import Cell
 from focal.reliability.cli.options import emit, one_line_errors, study_options, study_setup
 from focal.reliability.tables import FORMATS, Table, parse_integers, parse_numbers
@@ -18,15 +20,15 @@ if TYPE_CHECKING:
 
 
 @click.command("topics")
-@click.option("--sizes", default=None, help="Topic subset sizes (default 5, 10, ... up to half).")
-@click.option("--trials", type=click.IntRange(min=1), default=50, show_default=True)
-@click.option("--tolerance", default="0,5,10,20,30", show_default=True, help="Percent.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@list_option("--sizes", default=None, help="Topic subset sizes (default 5, 10, ... up to half).")
+@click.option("--trials", type=numbers.TRIALS, default=50, show_default=True)
+@list_option("--tolerance", default="0,5,10,20,30", show_default=True, help="Percent.")
+@click.option("--seed", type=numbers.SEED, default=0, show_default=True)
 @click.option("--bins", "bin_size", type=int, default=None, help="Also Voorhees & Buckley's "
               "0.01-wide difference bins at this subset size.")  # fmt: skip
 @click.option("--margin", type=click.Choice(["above", "at-least"]), default="above",
               show_default=True, help="A run beats another when its mean is higher by more "
-              "than the tolerance (above) or by at least it (seed 004's wording).")  # fmt: skip
+              "than the tolerance (above) or by at least it (Pal et al. 2011).")  # fmt: skip
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Curves (.png, .svg).")
 @study_options
 @one_line_errors
@@ -55,7 +57,7 @@ def topics(
         {"size": size, **{f"error_{t * 100:g}": rates.rate(r, c) for c, t in enumerate(tolerances)}}
         for r, size in enumerate(chosen)
     ]
-    fits = _fit_rows(rates, tolerances, min(chosen), len(full.topics))
+    fits = _fit_rows(rates, tolerances, chosen, len(full.topics))
     tables = {f"error rates {setup.measure}": table, "fit": fits}
     if bin_size is not None:
         tables["bins"] = _bin_rows(full.values, bin_size, half, trials, seed)
@@ -82,22 +84,39 @@ def _tolerances(tolerance: str) -> list[float]:
     return tolerances
 
 
-def _fit_rows(rates: SwapRates, tolerances: list[float], smallest: int, topics: int) -> Table:
+def _fit_rows(rates: SwapRates, tolerances: list[float], sizes: list[int], topics: int) -> Table:
     """A row per tolerance: the exponential fit of its error rates and the fewest topics for
-    an error rate under 5 % (empty cells where no fit was possible)."""
+    an error rate under 5 % (empty cells where no fit was possible).
+
+    `error_at_all_topics` extrapolates the fit from the largest size measured to all the
+    topics, and a warning on stderr says so; where it would exceed every error measured (a fit
+    that rises with the topics, or through too few sizes), it is not printed and the warning
+    says why (docs/reliability.md, "Fit")."""
     fits: Table = []
-    for tolerance_value, fit in zip(tolerances, rates.fits, strict=True):
+    extrapolated = False
+    for column, (tolerance_value, fit) in enumerate(zip(tolerances, rates.fits, strict=True)):
+        at_all = fit.predicted(topics) if fit else None
+        measured = max(rates.rate(row, column) for row in range(len(sizes)))
+        if at_all is not None and at_all > measured:
+            click.echo(f"warning: tolerance {tolerance_value * 100:g} %: the fit gives "
+                       f"{at_all:.4f} at {topics} topics, above every error measured (at most "
+                       f"{measured:.4f}): not printed", err=True)  # fmt: skip
+            at_all = None
+        extrapolated = extrapolated or at_all is not None
         fits.append(
             {
                 "tolerance": tolerance_value * 100,
                 "a": fit.a if fit else None,
                 "b": fit.b if fit else None,
                 "sizes_fitted": fit.sizes_used if fit else 0,
-                "error_at_all_topics": fit.predicted(topics) if fit else None,
+                "error_at_all_topics": at_all,
                 "minimum_topics": fit.minimum_topics if fit else None,
-                "minimum_table_7": fit.minimum_text(smallest, topics) if fit else None,
+                "minimum_reported": fit.minimum_text(min(sizes), topics) if fit else None,
             }
         )
+    if extrapolated:
+        click.echo(f"warning: error_at_all_topics extrapolates each fit from {max(sizes)} topics "
+                   f"(the largest size measured) to {topics}", err=True)  # fmt: skip
     return fits
 
 
@@ -117,12 +136,12 @@ def _bin_rows(values: Matrix, bin_size: int, half: int, trials: int, seed: int) 
 
 
 @click.command("queries")
-@click.option("--sizes", default=None, help="Topics per sample (default: 80, 60, 40 and 20 % of "
-              "the topics, as seed 004).")  # fmt: skip
-@click.option("--trials", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--threshold", type=click.FloatRange(-1, 1), default=0.9, show_default=True,
-              help="τ the summary looks for (seed 004 Table 6).")  # fmt: skip
+@list_option("--sizes", default=None, help="Topics per sample (default: 80, 60, 40 and 20 % of "
+              "the topics, as Pal et al. 2011).")  # fmt: skip
+@click.option("--trials", type=numbers.TRIALS, default=10, show_default=True)
+@click.option("--seed", type=numbers.SEED, default=0, show_default=True)
+@click.option("--threshold", type=numbers.Real(-1, 1), default=0.9, show_default=True,
+              help="τ the summary looks for (Pal et al. 2011 Table 6).")  # fmt: skip
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Fig 3 (.png, .svg).")
 @study_options
 @one_line_errors
@@ -133,8 +152,8 @@ def queries(
     quant: str = "generalised", collection_dir: Path | None = None,
 ) -> None:  # fmt: skip
     """Rankings on random subsets of the topics against the ranking on all of them: mean and
-    spread of τ_b and τ_AP per subset size (seed 004 Fig 3), and the fewest topics whose mean τ
-    reaches --threshold (Table 6)."""
+    spread of τ_b and τ_AP per subset size (Pal et al. 2011, Fig 3), and the fewest topics whose
+    mean τ reaches --threshold (their Table 6)."""
     from focal.reliability.queries import query_sampling
     from focal.reliability.queries import threshold as reaching
 

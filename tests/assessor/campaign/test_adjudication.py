@@ -8,18 +8,24 @@ Every expected value below is worked from these by hand.
 from __future__ import annotations
 
 import doctest
+import itertools
 import json
+import threading
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
 from focal.assessor.campaign.errors import CampaignError
-from focal.assessor.campaign.results import adjudication, gold_qrels
+from focal.assessor.campaign.results import adjudication, gold_qrels, gold_steps
 from focal.assessor.campaign.results.agreement import Highlights
 from focal.assessor.campaign.results.qrels_export import qrels_text
+from focal.assessor.campaign.results.report.assessment_report import build_report
 from focal.assessor.cli import support
 from focal.assessor.cli.main import main
+from focal.assessor.judging import gold_edits
+from focal.assessor.judging.gold_edits import StaleGold
+from focal.assessor.judging.operations import Conflict
 from focal.assessor.store import db
 from focal.assessor.store.gold import GoldJudgement
 from focal.assessor.store.models import User
@@ -50,12 +56,12 @@ def test_the_queue_is_ordered_by_disagreement(doubled: Seeded) -> None:
 def test_decisions_make_gold_with_who_and_when(doubled: Seeded) -> None:
     with db.session_scope(doubled.app) as session:
         olga = session.scalars(select(User.id).where(User.name == "olga")).one()
-        union = adjudication.decide(session, "1", "1001", "union", olga)
+        union = gold_steps.decide(session, "1", "1001", "union", olga)
         assert (union.status, union.passages, union.bep) == ("relevant", [[5, 35]], 5)
-        both = adjudication.decide(session, "1", "1001", "intersection", olga)  # replaces it
+        both = gold_steps.decide(session, "1", "1001", "intersection", olga)  # replaces it
         # alice's BEP 5 is outside [9, 25), bob's 12 inside
         assert (both.status, both.passages, both.bep) == ("relevant", [[9, 25]], 12)
-        bob = adjudication.decide(session, "1", "1002", "b", olga)
+        bob = gold_steps.decide(session, "1", "1002", "b", olga)
         assert (bob.status, bob.passages, bob.bep) == ("relevant", [[4, 10]], 4)  # no BEP set
         session.commit()
     with db.session_scope(doubled.app) as session:
@@ -78,9 +84,9 @@ def test_decisions_make_gold_with_who_and_when(doubled: Seeded) -> None:
 def test_bad_decisions_are_refused(doubled: Seeded) -> None:
     with db.session_scope(doubled.app) as session:
         with pytest.raises(CampaignError, match="unknown decision 'both'"):
-            adjudication.decide(session, "1", "1001", "both", None)
+            gold_steps.decide(session, "1", "1001", "both", None)
         with pytest.raises(CampaignError, match="not judged by both alice and bob"):
-            adjudication.decide(session, "1", "1003", "a", None)
+            gold_steps.decide(session, "1", "1003", "a", None)
         with pytest.raises(CampaignError, match="topic 2 is not judged by two assessors"):
             adjudication.queue(session, "2")
 
@@ -101,6 +107,7 @@ def test_combinations_worked_by_hand() -> None:
 
 def test_docstrings() -> None:
     assert doctest.testmod(adjudication).failed == 0
+    assert doctest.testmod(gold_steps).failed == 0
 
 
 def test_export_and_agreement_against_gold_on_the_command_line(
@@ -108,8 +115,8 @@ def test_export_and_agreement_against_gold_on_the_command_line(
 ) -> None:
     monkeypatch.setattr(support, "make_app", lambda migrated=True: doubled.app)
     with db.session_scope(doubled.app) as session:
-        adjudication.decide(session, "1", "1001", "b", None)
-        adjudication.decide(session, "1", "1002", "a", None)
+        gold_steps.decide(session, "1", "1001", "b", None)
+        gold_steps.decide(session, "1", "1002", "a", None)
         session.commit()
     exported = CliRunner().invoke(main, ["export-qrels", "--adjudicated"])
     assert exported.exit_code == 0, exported.output
@@ -146,7 +153,7 @@ def test_export_and_agreement_against_gold_on_the_command_line(
 def test_gold_edited_by_hand(doubled: Seeded) -> None:
     with db.session_scope(doubled.app) as session:
         # no gold yet: the edits start from nothing highlighted
-        row = adjudication.edit_gold(session, "1", "1001", ("highlight", 5, 12), None)
+        row = gold_steps.edit_gold(session, "1", "1001", ("highlight", 5, 12), None)
         assert (row.status, row.passages, row.bep, row.decision) == (
             "relevant",
             [[5, 12]],
@@ -154,17 +161,111 @@ def test_gold_edited_by_hand(doubled: Seeded) -> None:
             "edited",
         )
         # touching passages merge (H-Rule ATOM), then a hole is cut, then the BEP moves
-        row = adjudication.edit_gold(session, "1", "1001", ("highlight", 12, 20), None)
+        row = gold_steps.edit_gold(session, "1", "1001", ("highlight", 12, 20), None)
         assert row.passages == [[5, 20]]
-        row = adjudication.edit_gold(session, "1", "1001", ("unhighlight", 5, 9), None)
+        row = gold_steps.edit_gold(session, "1", "1001", ("unhighlight", 5, 9), None)
         assert (row.passages, row.bep) == ([[9, 20]], 9)  # the BEP fell out: first start
-        row = adjudication.edit_gold(session, "1", "1001", ("bep", 15, 15), None)
+        row = gold_steps.edit_gold(session, "1", "1001", ("bep", 15, 15), None)
         assert row.bep == 15
-        row = adjudication.edit_gold(session, "1", "1001", ("unhighlight", 0, 49), None)
+        row = gold_steps.edit_gold(session, "1", "1001", ("unhighlight", 0, 49), None)
         assert (row.status, row.passages, row.bep) == ("nonrelevant", [], None)
         with pytest.raises(CampaignError, match="not a range of article 1001"):
-            adjudication.edit_gold(session, "1", "1001", ("highlight", 40, 50), None)  # 49 long
+            gold_steps.edit_gold(session, "1", "1001", ("highlight", 40, 50), None)  # 49 long
         with pytest.raises(CampaignError, match="must be in a gold passage"):
-            adjudication.edit_gold(session, "1", "1001", ("bep", 3, 3), None)
+            gold_steps.edit_gold(session, "1", "1001", ("bep", 3, 3), None)
         with pytest.raises(CampaignError, match="unknown edit 'erase'"):
-            adjudication.edit_gold(session, "1", "1001", ("erase", 3, 4), None)
+            gold_steps.edit_gold(session, "1", "1001", ("erase", 3, 4), None)
+
+
+def test_a_stale_decision_is_refused_with_the_current_gold(doubled: Seeded) -> None:
+    with db.session_scope(doubled.app) as session:
+        # a page opened before any gold (version 0); then someone edits the gold by hand
+        gold_steps.edit_gold(session, "1", "1001", ("highlight", 0, 5), None)
+        with pytest.raises(StaleGold, match="changed since you opened it") as refused:
+            gold_steps.decide(session, "1", "1001", "b", None, version=0)
+        assert refused.value.version == 1 and refused.value.current is not None
+        assert refused.value.current.passages == ((0, 5),)
+        # nothing was replaced; the version the page now shows is taken
+        assert adjudication.gold_of(session, "1", "1001").passages == [[0, 5]]  # type: ignore[union-attr]
+        taken = gold_steps.decide(session, "1", "1001", "b", None, version=1)
+        assert (taken.decision, taken.passages, taken.version) == ("b", [[9, 35]], 2)
+
+
+def test_a_step_sent_twice_is_applied_once(doubled: Seeded) -> None:
+    with db.session_scope(doubled.app) as session:
+        first = gold_steps.decide(session, "1", "1002", "b", None, op_id="x", version=0)
+        again = gold_steps.decide(session, "1", "1002", "b", None, op_id="x", version=0)
+        assert first.version == again.version == 1  # the replay is not stale: it is the same
+        with pytest.raises(Conflict, match="op_id x was already used"):
+            gold_steps.decide(session, "1", "1002", "a", None, op_id="x")
+        assert len(gold_edits.history(session, "1", "1002")) == 1
+
+
+def test_every_step_is_an_event_with_who_what_when_and_the_gold_before(doubled: Seeded) -> None:
+    with db.session_scope(doubled.app) as session:
+        olga = session.scalars(select(User.id).where(User.name == "olga")).one()
+        gold_steps.decide(session, "1", "1001", "a", olga)  # alice: [5, 25) BEP 5
+        gold_steps.edit_gold(session, "1", "1001", ("highlight", 30, 40), olga)
+        gold_steps.edit_gold(session, "1", "1001", ("bep", 32, 32), None)
+        gold_steps.decide(session, "1", "1001", "intersection", olga)
+        steps = gold_edits.history(session, "1", "1001")
+    assert [(s.action, s.payload, s.user_name, s.version) for s in steps] == [
+        ("a", {}, "olga", 1),
+        ("highlight", {"start": 30, "end": 40}, "olga", 2),
+        ("bep", {"start": 32, "end": 32}, None, 3),
+        ("intersection", {}, "olga", 4),
+    ]
+    assert steps[0].previous is None
+    assert steps[0].gold == {"status": "relevant", "passages": [[5, 25]], "bep": 5, "decision": "a"}
+    for before, after in itertools.pairwise(steps):
+        assert after.previous == before.gold and after.at >= before.at
+    assert steps[2].gold["bep"] == 32 and steps[3].gold["passages"] == [[9, 25]]
+
+
+THREADS = 8
+
+
+@pytest.mark.parametrize("kind", ["decisions", "edits"])
+def test_concurrent_first_writes_of_a_gold_row(doubled: Seeded, kind: str) -> None:
+    """Eight sessions write the gold of an undecided article at once (no version checked): all
+    are applied, one after another, on one row."""
+    factory = db.session_factory(doubled.app)
+    barrier = threading.Barrier(THREADS)
+    failures: list[BaseException] = []
+
+    def adjudicator(index: int) -> None:
+        with factory() as session:
+            barrier.wait()
+            try:
+                if kind == "decisions":
+                    gold_steps.decide(session, "1", "1002", ("a", "b")[index % 2], None)
+                else:
+                    edit = ("highlight", 2 * index, 2 * index + 1)
+                    gold_steps.edit_gold(session, "1", "1002", edit, None)
+            except BaseException as error:
+                failures.append(error)
+
+    threads = [threading.Thread(target=adjudicator, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with factory() as session:
+        rows = session.scalars(select(GoldJudgement)).all()
+        assert [row.version for row in rows] == [THREADS]
+        assert [s.version for s in gold_edits.history(session)] == list(range(1, THREADS + 1))
+        if kind == "edits":  # every one-character range kept, none touching another
+            assert rows[0].passages == [[2 * i, 2 * i + 1] for i in range(THREADS)]
+
+
+def test_the_report_lists_every_step(doubled: Seeded) -> None:
+    with db.session_scope(doubled.app) as session:
+        gold_steps.decide(session, "1", "1001", "union", None)
+        gold_steps.edit_gold(session, "1", "1001", ("unhighlight", 5, 9), None)
+        table = build_report(session).table("adjudication")
+    # the union [5, 35) = 30 characters, then [9, 35) = 26
+    assert [row[3:6] + row[8:] for row in table.rows] == [
+        ("union", "relevant", 30, "-", "-", "-"),
+        ("unhighlight", "relevant", 26, "5-9", "relevant", 30),
+    ]

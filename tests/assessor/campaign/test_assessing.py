@@ -56,7 +56,9 @@ def test_the_screen_of_an_article_in_the_middle_of_the_pool(seeded: Seeded) -> N
     assert (screen.previous, screen.following) == ("1001", "1003")
     assert screen.state.passages == ((4, 10),) and screen.state.status == "relevant"
     assert not (screen.read_only or screen.adaptive or screen.two_phase)
-    assert screen.runs_outline and screen.merge_across_punctuation  # the defaults
+    # The defaults: highlights join across punctuation, the runs' outline is off, Done asks.
+    assert not screen.runs_outline and screen.merge_across_punctuation
+    assert screen.done_without_passage == "ask"
     assert screen.keywords == [] and screen.note.note == ""
     assert screen.text is not None
     assert screen.text.length == len(seeded.text("1002")) == 24
@@ -84,9 +86,9 @@ def test_what_the_runs_retrieved_unless_the_organiser_hides_it(seeded: Seeded) -
             session.add(result)
             result.start, result.length = start, length
         session.flush()
+        hidden = _screen(session, seeded, "1001")  # off by default
+        save_settings(session, CampaignSettings(runs_outline=True))
         shown = _screen(session, seeded, "1001")
-        save_settings(session, CampaignSettings(runs_outline=False))
-        hidden = _screen(session, seeded, "1001")
     assert shown.text is not None and hidden.text is not None
     # The whole-article result names its run but outlines nothing.
     assert (shown.text.runs, shown.text.run_passages) == (["focused", "whole"], [(5, 25)])
@@ -130,12 +132,15 @@ def test_navigation_neighbours_resume_and_next(seeded: Seeded) -> None:
     assert navigation.neighbours(["a"], "a") == (None, None)
     with db.session_scope(seeded.app) as session:
         alice = session.get_one(Assignment, seeded.alice)
-        assert navigation.resume(session, alice) == ("1001", 1, 3)
+        resume = navigation.resume(session, alice)
+        assert (resume.article, resume.position, resume.pool_size) == ("1001", 1, 3)
+        assert (resume.unjudged, resume.suggested) == (3, False)
         judgements.mark_nonrelevant(session, alice, "1001", "n1")
         judgements.finish(session, alice, "1001", "f1")
-        assert navigation.resume(session, alice) == ("1002", 2, 3)
+        resume = navigation.resume(session, alice)
+        assert (resume.article, resume.position, resume.unjudged) == ("1002", 2, 2)
         # A fixed order goes on in display order; after the last article, nothing is left.
-        assert navigation.next_article(session, alice, "1002", None, True) == "1003"
-        assert navigation.next_article(session, alice, "1003", None, True) is None
+        assert navigation.next_article(session, alice, "1002", None) == ("1003", False)
+        assert navigation.next_article(session, alice, "1003", None) == (None, False)
         # From an article outside the pool: the first unjudged one.
-        assert navigation.next_article(session, alice, "elsewhere", None, True) == "1002"
+        assert navigation.next_article(session, alice, "elsewhere", None) == ("1002", False)

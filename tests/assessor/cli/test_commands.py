@@ -79,7 +79,8 @@ def test_export_prints_exactly_the_judged_passages(cli: Any, tmp_path: Path) -> 
     # 9..10, which only a space separates from "aThe": merged into 4..10.
     expected = f"9 Q0 1001 11 {len(TEXT_1001)} 15 4:6 15:5\n9 Q0 1002 0 {len(TEXT_1002)}\n"
     assert cli("export-qrels", "--format", "fol").output == expected
-    assert cli("export-qrels", "--assessor", "bob").output == ""
+    nothing = cli("export-qrels", "--assessor", "bob")  # judged nothing: empty, and a warning
+    assert nothing.stdout == "" and "nothing judged yet --assessor bob" in nothing.stderr
     out = tmp_path / "out.qrels"
     cli("export-qrels", "--topic", "9", "-o", str(out))
     assert out.read_text(encoding="utf-8") == expected

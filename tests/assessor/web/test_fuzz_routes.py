@@ -6,26 +6,37 @@ Each request goes to one route with mostly valid URL ids, as the user who may us
 its fields is either a value the view accepts (so that the request gets past the first check)
 or a hostile one: NUL, lone surrogates (JSON), text outside Latin-1, formula starts, numbers no
 column holds.
+
+The campaign fuzzed is in the states the routes branch on (`PREPARED`): topics under an adaptive
+judging order (`ucb`, whose untried runs score infinity), and import jobs queued, running on
+another host (its heartbeat fresh or stale), interrupted and done, whose ids the job routes get.
+and adjudication with a gold decided, then edited by hand (so the pages, decisions and gold
+edits meet a gold with a version and a history), beside articles still undecided.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from focal.assessor.campaign.pools import ordering
+from focal.assessor.campaign.results import gold_steps
 from focal.assessor.store import db
+from focal.assessor.store.models import ImportJob, Run, RunResult, utcnow
 from focal.assessor.web.app import create_app
 
-from ..conftest import csrf_of, double_judge, empty_postgres, login, make_test_app, seed
+from ..conftest import ARTICLES, csrf_of, double_judge, empty_postgres, login, make_test_app, seed
 
 # Every field a view or use case reads (request.form/args and the JSON of the operations,
 # view events and keywords), with values it accepts; `unknown` is read by none.
@@ -78,6 +89,15 @@ VALID: dict[str, list[Any]] = {
     "finished": [True, False],
     "kind": ["shown", "left"],
     "event_id": ["e1", "e2"],
+    "policy": ["ucb", "thompson", "mtf", "fixed"],
+    "policy_seed": ["0", "7", "1" + "0" * 30],
+    "budget": ["1", "3", "2147483648"],
+    "after": ["1001", "1002", "1003"],
+    "relevant": ["1", "0"],
+    "suggested": ["1"],
+    "decision": ["a", "b", "union", "intersection"],
+    "preview": ["a", "union", "intersection"],
+    "edit": ["highlight", "unhighlight", "bep"],
     "unknown": ["x"],
 }
 SKIPPED = {"static", "auth.logout"}  # files on disk; ending the fuzzing client's own session
@@ -180,6 +200,54 @@ def _send(clients: dict[str, tuple[FlaskClient, str]], request: dict[str, Any]) 
     return client.post(request["url"], data={**request["fields"], "csrf_token": token})
 
 
+def _judging_orders(app: Flask) -> list[int]:
+    """Two runs over the pools and the `ucb` order on every topic: `next` and a followed
+    suggestion go through arms never tried (an infinite score), which PostgreSQL's JSON refused."""
+    with db.session_scope(app) as session:
+        for number, order in enumerate((list(ARTICLES), list(reversed(ARTICLES))), start=1):
+            run = Run(name=f"fuzz{number}", file=f"fuzz{number}.run", kind="fol")
+            session.add(run)
+            session.flush()
+            for topic in ("1", "2"):
+                session.add_all(
+                    RunResult(run_id=run.id, topic_id=topic, article=a, rank=r, score=1.0 / r)
+                    for r, a in enumerate(order, start=1)
+                )
+        ordering.set_order(session, "ucb")
+    return []
+
+
+def _import_jobs(app: Flask) -> list[int]:
+    """Jobs in every state the job routes branch on; their ids."""
+    stale = utcnow() - timedelta(hours=1)
+    rows = [
+        ImportJob(kind="topics", status="queued", request='{"kind": "topics", "files": []}'),
+        ImportJob(kind="runs", status="running", worker="elsewhere.example:41"),
+        ImportJob(kind="collection", status="running", worker="elsewhere.example:42",
+                  updated_at=stale),
+        ImportJob(kind="topics", status="interrupted", request='{"kind": "topics", "files": []}'),
+        ImportJob(kind="topics", status="done", message="Imported 2 topics."),
+    ]  # fmt: skip
+    with db.session_scope(app) as session:
+        session.add_all(rows)
+        session.flush()
+        return [row.id for row in rows]
+
+
+def _adjudication(app: Flask) -> list[int]:
+    """Topic 1's article 1001 decided (the union), then its gold edited by hand: a gold row with
+    a version and a history; 1002 and 1003 stay undecided."""
+    with db.session_scope(app) as session:
+        gold_steps.decide(session, "1", "1001", "union", None, version=0)
+        gold_steps.edit_gold(session, "1", "1001", ("highlight", 30, 40), None, version=1)
+    return []
+
+
+PREPARED: list[Callable[[Flask], list[int]]] = [_judging_orders, _import_jobs, _adjudication]
+"""The states the fuzzed campaign is put in beyond `seed` and `double_judge`, each giving the
+ids the URL variables then draw from (a hook: one builder per family of routes)."""
+
+
 @dataclass
 class Fuzzed:
     """A seeded app on one database, and a logged-in client for each user."""
@@ -203,12 +271,13 @@ def fuzzed(
     app = make_test_app(tmp_path, url, config={"RATELIMIT_ENABLED": False})
     seeded = seed(app, tmp_path)
     double_judge(seeded)
+    prepared = [found for prepare in PREPARED for found in prepare(app)]
     anonymous = app.test_client()
     clients = {"anonymous": (anonymous, csrf_of(anonymous))}
     for user in ("alice", "olga"):
         client = app.test_client()
         clients[user] = (client, login(client, user))
-    yield Fuzzed(clients, [seeded.alice, seeded.alice_topic2, 1, 2, 3])
+    yield Fuzzed(clients, [seeded.alice, seeded.alice_topic2, 1, 2, 3, *prepared])
     db.engine_of(app).dispose()
 
 

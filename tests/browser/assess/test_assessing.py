@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 
+from focal.assessor.store import db
+from focal.assessor.store.settings import CampaignSettings, save_settings
+
 from ..conftest import screen_module, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -303,6 +306,8 @@ def test_queued_operations_survive_a_reload(ui: Any) -> None:
 
 
 def test_keywords_and_run_outlines_are_painted(ui: Any) -> None:
+    with db.session_scope(ui.site.app) as session:  # the outline is off unless switched on
+        save_settings(session, CampaignSettings(runs_outline=True))
     page = ui.log_in("alice")
     ui.open_article(page, "alice", "astral")
     text = ui.site.document("astral").text

@@ -68,7 +68,8 @@ def test_highlight_selection_is_disabled_without_a_selection_and_h_says_why(ui: 
     assert ui.stored_state(page, "alice", "astral")["status"] == "unjudged"
     # A selection made with the keyboard enables the button, which highlights it.
     page.evaluate("window.scrollTo(0, 0)")
-    for _ in range(len("Clef ")):  # the cursor starts in the body, not in the title
+    # The first → shows the cursor before the body's first character (not in the title).
+    for _ in range(1 + len("Clef ")):
         page.keyboard.press("ArrowRight")
     for _ in range(len("𝄞𝄞 starts")):
         page.keyboard.press("Shift+ArrowRight")
@@ -188,10 +189,10 @@ def test_a_keyboard_selection_through_the_folded_header_stores_no_hidden_text(
     ]
     assert [document.text[s:e] for s, e in hidden] == ["lamps", "comedy"]
     page.evaluate("window.scrollTo(0, 0)")
-    # The cursor starts in the play's text (not in its title); two steps back put it at the end
-    # of the title (the folded metadata takes no step), then Shift+↓ selects through the
-    # folded metadata into the play.
-    for key in ("ArrowRight", "ArrowLeft", "ArrowLeft"):
+    # The first → shows the cursor before the play's text (not in its title); one step back
+    # puts it at the end of the title (the folded metadata takes no step), then Shift+↓
+    # selects through the folded metadata into the play.
+    for key in ("ArrowRight", "ArrowLeft"):
         page.keyboard.press(key)
     caret = page.evaluate("() => [getSelection().focusNode.data, getSelection().focusOffset]")
     assert caret == ["The Lamplighters", len("The Lamplighters")]

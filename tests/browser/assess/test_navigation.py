@@ -60,7 +60,7 @@ def test_next_and_previous_buttons_prefetch_and_progress(ui: Any, served: list[s
     page.wait_for_url(f"{site.url}/assignments/{site.assignments['alice']}")
     assert progress(page) == (0, len(site.articles))
 
-    page.click("text=Judge the first unjudged article")
+    page.click("text=Judge the first article not judged yet")
     page.wait_for_url(astral)
     ui.ready(page)
     rules = json.loads(page.locator("script[type=speculationrules]").inner_text())

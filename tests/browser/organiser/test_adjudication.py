@@ -6,14 +6,17 @@ organiser decides both disagreements from the queue, and `focal export-qrels --a
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from focal.assessor.cli.main import main
 from focal.evaluation.formats.fol.qrels import read_qrels
 
+from ..accessibility import violations
 from ..conftest import DEMO, Browse, LiveSite
 from ..conftest import DEMO_TOPIC as TOPIC
 from .test_double_judging import log_in
@@ -42,6 +45,19 @@ OPENING = "A lightvessel has no engine"
 P1 = "/article[1]/bdy[1]/sec[1]/p[1]"  # a long text node first: offsets 20-80 fall in it
 
 
+def decide(page: Page, key: str, warning: str | None = None) -> None:
+    """Preview decision `key` (checking its warning, or that there is none when `warning` is
+    ""), then save it, as an organiser does."""
+    page.click(f"#decisions button[data-decision='{key}']")
+    expect(page.locator("#preview-summary")).to_contain_text("The gold would be")
+    if warning:
+        expect(page.locator("#preview-warning")).to_contain_text(warning)
+        assert violations(page) == []  # the preview with its warning, at WCAG 2.2 AA
+    elif warning == "":
+        expect(page.locator("#preview-warning")).to_have_count(0)
+    page.click("#save-decision")
+
+
 def test_an_organiser_adjudicates_every_disagreement(browser: Browser, demo_site: LiveSite) -> None:
     ui = Browse(browser, demo_site)
     assessor = log_in(browser, demo_site, "assessor", "/topics")
@@ -60,22 +76,31 @@ def test_an_organiser_adjudicates_every_disagreement(browser: Browser, demo_site
 
     organiser = log_in(browser, demo_site, "organiser", "/organiser/progress")
     organiser.click("nav >> text=Adjudication")
-    expect(organiser.locator("#adjudication-topics")).to_contain_text("0 / 2")
+    expect(organiser.locator("#adjudication-topics")).to_contain_text("0 / 4")
     organiser.click(f"#adjudication-topics a:text-is('{TOPIC}')")
     rows = organiser.locator("#adjudication-queue tbody tr")
-    expect(rows).to_have_count(2)  # both opposite verdicts: disagreement 1, by article
-    assert rows.locator("td:first-child").all_inner_texts() == ["1003", "1004"]
+    # Opposite verdicts first (disagreement 1, by article: the two judged here and 1006 of the
+    # demo's own double judgement), then 1005, where the loaded passages partly agree.
+    expect(rows).to_have_count(4)
+    assert rows.locator("td:first-child").all_inner_texts() == ["1003", "1004", "1006", "1005"]
     organiser.click("#next-disagreement")
     organiser.wait_for_url(f"**/organiser/adjudicate/{TOPIC}/1003")
     expect(organiser.locator("#adjudication-legend")).to_contain_text(
         "assessor2: relevant, 1 passage; best entry point before “The lighthouse was equipped"
     )
     expect(organiser.locator("#overlay mark.by-b").first).to_be_visible()
-    organiser.click("#decisions button[data-decision='b']")  # assessor2's judgement
+    decide(organiser, "b", warning="")  # assessor2's judgement: relevant, no warning
     organiser.wait_for_url(f"**/organiser/adjudicate/{TOPIC}/1004")
-    organiser.click("#decisions button[data-decision='intersection']")  # nothing in common
+    expect(organiser.locator(".flashes")).to_contain_text(
+        "Article 1003 decided: assessor2's judgement."
+    )
+    # nothing in common: the intersection turns assessor's relevant article not relevant
+    decide(organiser, "intersection", "assessor judged article 1004 relevant: this gold makes")
+    for article in ("1006", "1005"):  # the demo's own disagreements: assessor2's judgement
+        organiser.wait_for_url(f"**/organiser/adjudicate/{TOPIC}/{article}")
+        decide(organiser, "b")
     organiser.wait_for_url(f"**/organiser/adjudicate/{TOPIC}")
-    expect(organiser.locator("#adjudication-progress")).to_contain_text("2 of 2 decided")
+    expect(organiser.locator("#adjudication-progress")).to_contain_text("4 of 4 decided")
     organiser.goto(f"{demo_site.url}/organiser/adjudicate/{TOPIC}/1003")
     expect(organiser.locator("#gold-summary")).to_contain_text("Decided by organiser")
     expect(organiser.locator("#gold-overlay mark.by-a").first).to_be_visible()
@@ -93,9 +118,30 @@ def test_an_organiser_adjudicates_every_disagreement(browser: Browser, demo_site
     expect(organiser.locator("#gold-summary")).to_contain_text("edited by hand: relevant")
     edited = "".join(organiser.locator("#gold-overlay mark.by-a").all_text_contents())
     assert edited == paragraph[20:80]
+    history = organiser.locator("#gold-history tbody tr")
+    expect(history).to_have_count(2)
+    steps = history.locator("td:nth-child(3)").all_inner_texts()
+    assert steps[0] == "decided: only what both highlighted (intersection)"
+    drawn = re.fullmatch(r"highlighted characters (\d+)–(\d+)", steps[1])
+    assert drawn is not None and int(drawn[2]) - int(drawn[1]) == 60
+    assert history.locator("td:nth-child(2)").all_inner_texts() == ["organiser", "organiser"]
+    assert violations(organiser) == []  # the article page with its history
+    organiser.goto(f"{demo_site.url}/organiser/adjudicate/{TOPIC}")
+    gold_cell = organiser.locator("#adjudication-queue tr:has(a:text-is('1004')) td:last-child")
+    expect(gold_cell).to_have_text("edited by hand: relevant, 1 passage (60 characters)")
+    assert violations(organiser) == []
+
+    # the adjudicated qrels from the Export page, as the adjudication page links to them
+    organiser.goto(f"{demo_site.url}/organiser/adjudicate/{TOPIC}/1004")
+    organiser.click("text=Export the adjudicated qrels")
+    organiser.select_option("#adjudicated-topic", TOPIC)
+    with organiser.expect_download() as download:
+        organiser.click("#export-adjudicated button")
+    downloaded = Path(download.value.path()).read_text(encoding="utf-8")
 
     exported = CliRunner().invoke(main, ["export-qrels", "--adjudicated", "--topic", TOPIC])
     assert exported.exit_code == 0, exported.output
+    assert downloaded == exported.stdout
     lines = {line.split()[2]: line for line in exported.stdout.splitlines()}
     loaded = read_qrels(DEMO.parent / "qrels" / "assessor2-9001.qrels")[TOPIC]
     # 1003: assessor2's passage; 1004: intersection of a passage and nothing: not relevant
@@ -121,7 +167,7 @@ def test_an_organiser_adjudicates_every_disagreement(browser: Browser, demo_site
     )
     for row in (pair, first, second):
         assert {"alpha_u", "gamma", "char_f1"} <= row.keys()
-    assert pair["char_f1"] == 0.0  # they share no highlighted character
+    assert pair["char_f1"] is not None and 0 < pair["char_f1"] < 1  # they share 1005's part
     # gold took assessor2's side where they disagreed and is assessor2's where only assessor2
     # judged (the fallback), plus the 60 characters of 1004 edited by hand
     assert second["both_over_a"] == 1.0 and second["chars_b"] == (second["chars_a"] or 0) + 60

@@ -65,21 +65,42 @@ def test_demo_double_judged_agreement_and_overlay(browser: Browser, demo_site: L
     assert tsv.exit_code == 0, tsv.output
     header, row, _all = tsv.stdout.splitlines()
     cells = dict(zip(header.split("\t"), row.split("\t"), strict=True))
-    assert cells["topic"] == TOPIC and cells["docs_both"] == "1"
-    # assessor2 came with judgements of other articles of the topic (demo/qrels)
+    # Both came with judgements of other articles of the topic (demo/qrels)
     loaded = read_qrels(DEMO.parent / "qrels" / "assessor2-9001.qrels")[TOPIC]
-    assert article not in loaded
+    loaded_a = read_qrels(DEMO.parent / "qrels" / "assessor-9001.qrels")[TOPIC]
+    assert article not in loaded and article not in loaded_a
+    relevant_both = [
+        a for a in loaded.keys() & loaded_a if loaded[a].relevant and loaded_a[a].relevant
+    ]
+    assert cells["topic"] == TOPIC and cells["docs_both"] == str(1 + len(relevant_both))
     preloaded = sum(line.rel_chars for line in loaded.values())
-    assert (cells["chars_a"], cells["chars_b"]) == (str(len(first)), str(len(second) + preloaded))
-    assert cells["chars_both"] == str(both)
+    preloaded_a = sum(line.rel_chars for line in loaded_a.values())
+    assert (cells["chars_a"], cells["chars_b"]) == (
+        str(len(first) + preloaded_a),
+        str(len(second) + preloaded),
+    )
+    loaded_both = sum(
+        max(0, min(end_a, end_b) - max(start_a, start_b))
+        for shared in loaded.keys() & loaded_a
+        for start_a, end_a in loaded_a[shared].passages
+        for start_b, end_b in loaded[shared].passages
+    )
+    assert cells["chars_both"] == str(both + loaded_both)
 
     organiser = log_in(browser, demo_site, "organiser", "/organiser/progress")
     organiser.goto(f"{demo_site.url}/organiser/agreement")
     table_row = organiser.locator("#agreement-table tbody tr").first
-    shown = table_row.locator("td").all_inner_texts()
-    assert shown[0] == TOPIC
-    assert shown[6:9] == [cells["chars_a"], cells["chars_b"], cells["chars_both"]]
-    assert shown[9:12] == [
+    assert table_row.locator("td").first.inner_text() == TOPIC
+
+    def shown(column: str) -> str:
+        return table_row.locator(f'td[data-column="{column}"]').inner_text()
+
+    assert [shown(c) for c in ("chars_a", "chars_b", "chars_both")] == [
+        cells["chars_a"],
+        cells["chars_b"],
+        cells["chars_both"],
+    ]
+    assert [shown(c) for c in ("both_over_a", "both_over_b", "both_over_union")] == [
         f"{float(cells[c]):.4f}" for c in ("both_over_a", "both_over_b", "both_over_union")
     ]
     assert organiser.locator("#union-chart rect.bar").count() == 1

@@ -66,7 +66,8 @@ def test_text_is_the_significance_matrix_by_mean(files: list[str]) -> None:
     assert [row[0] for row in rows] == ["1", "2", "3"]
     assert [rows[n][3 + n] for n in range(3)] == [".", ".", "."]  # the diagonal
     assert all(mark in "*-." for row in rows for mark in row[3:])
-    assert "AiP: paired on all 5 topics" in err and "best: answered 5 of 5 topics" in err
+    assert "AiP: paired on the 5 topics every run answers" in err
+    assert "best: answered 5 of 5 topics" in err
 
 
 def test_tsv_rows_are_the_pairs_in_the_given_order(files: list[str]) -> None:
@@ -107,12 +108,15 @@ def test_json_and_resampling_with_a_seed_are_reproducible(files: list[str]) -> N
     assert len(document["pairs"]) == 3 and "resampling seed 3, 500 samples" in first[2]
 
 
-def test_every_qrels_topic_counts_unless_common_topics(tmp_path: Path, files: list[str]) -> None:
+def test_common_topics_by_default_every_qrels_topic_with_c(
+    tmp_path: Path, files: list[str]
+) -> None:
     partial = run_file(tmp_path, "partial", {1: 100, 2: 100, 3: 100})
-    code, out, err = invoke("--common-topics", "--format", "json", *files[:3], partial)
-    assert code == 0 and "paired on the 3 topics every run answers; 2 dropped" in err
-    assert json.loads(out)["dropped_topics"] == ["4", "5"]
-    for switches in ([], ["-c"]):  # -c is the default
+    for switches in ([], ["--common-topics"]):  # the topics every run answered: the default
+        code, out, err = invoke(*switches, "--format", "json", *files[:3], partial)
+        assert code == 0 and "paired on the 3 topics every run answers; 2 dropped" in err
+        assert json.loads(out)["dropped_topics"] == ["4", "5"]
+    for switches in (["-c"], ["--complete"]):
         code, out, err = invoke(*switches, "--format", "json", *files[:3], partial)
         document = json.loads(out)
         assert code == 0 and len(document["topics"]) == 5 and document["dropped_topics"] == []
@@ -314,7 +318,7 @@ def test_trec_qrels_and_every_measure_name_as_focal_eval(tmp_path: Path) -> None
     lines = "1 Q0 n 1 2 b\n1 Q0 r 2 1 b\n2 Q0 r 1 1 b\n3 Q0 r 1 1 b\n"
     (tmp_path / "b").write_text(lines, encoding="utf-8")
     paths = [str(tmp_path / name) for name in ("q", "a", "b")]
-    code, out, err = invoke("--task", "articles", "-m", "AP", "--format", "json", *paths)
+    code, out, err = invoke("--task", "articles", "-c", "-m", "AP", "--format", "json", *paths)
     assert code == 0, err
     means = [run["mean"] for run in json.loads(out)["runs"]]
     assert means == [pytest.approx(2 / 3), pytest.approx(2.5 / 3)]

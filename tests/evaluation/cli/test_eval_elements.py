@@ -249,3 +249,22 @@ def test_parts_equal_weighs_the_children_alike(case: dict[str, str]) -> None:
     sized, equal = (rows(invoke("--parts", p, *base)[1]) for p in ("size", "equal"))
     assert sized[("P@5", "all")] == equal[("P@5", "all")]
     assert 0.0 <= float(sized[("MAep", "all")]) <= 1.0 and 0.0 <= float(equal[("MAep", "all")]) <= 1
+
+
+def test_the_element_layout_prints_doubles_at_a_tables_precision() -> None:
+    """The `<eval>` layout of task elements rounds to 4 decimals (no `0.9199999999999999`);
+    tsv keeps every digit, and the two agree."""
+    from focal.assessor.cli.main import main
+
+    demo = Path(__file__).resolve().parents[3] / "demo"
+    files = ["--collection", str(demo / "collection"), str(demo / "qrels" / "demo.qrels"),
+             str(demo / "element-runs" / "bm25-element-paths.run")]  # fmt: skip
+    shown = CliRunner().invoke(main, ["eval", "--task", "elements", *files])
+    full = CliRunner().invoke(main, ["eval", "--task", "elements", "--format", "tsv", *files])
+    assert shown.exit_code == 0 and full.exit_code == 0, shown.output
+    rows = [line.split("\t") for line in shown.stdout.splitlines() if "\tall\t" in line]
+    exact = {r[1]: r[3] for r in (line.split("\t") for line in full.stdout.splitlines()[1:])}
+    assert len(rows) > 5
+    for *name, value in rows:
+        assert value.isdigit() or re.fullmatch(r"\d+\.\d{4}", value), (name, value)
+        assert float(value) == pytest.approx(float(exact[name[0]]), abs=5e-5)

@@ -33,7 +33,10 @@ MEASURES = [
 
 
 def invoke(*arguments: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(eval_command, list(arguments))
+    """`focal eval` in trec_eval's layout unless another `--format` is given (by default a
+    table, or tab-separated rows with -q: `test_the_default_layout_names_rows_as_typed`)."""
+    layout = [] if "--format" in arguments else ["--format", "trec"]
+    result = CliRunner().invoke(eval_command, [*layout, *arguments])
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -62,14 +65,14 @@ def test_version_9_skips_missing_topics_in_per_topic_rows() -> None:
         for line in (DATA / "small.trec_eval10.txt").read_text().splitlines()
         if "\t3\t" not in line  # 9.x prints no rows for a topic the run skipped
     ]
-    expected[expected.index(f"{'num_q':<22}\tall\t3")] = f"{'num_q':<22}\tall\t2"
-    # num_rel's `all` row with -c stays 4: 9.0.x, like 10.0, counts every qrels grade above 0 over
-    # all qrels topics, answered or not (m_num_rel.c, te_calc_avg_num_rel).
+    # num_q stays 3 too: with -c 9.0.7 counts the qrels topics (m_num_q.c). num_rel's `all` row
+    # with -c stays 4: 9.0.x, like 10.0, counts every qrels grade above 0 over all qrels topics,
+    # answered or not (m_num_rel.c, te_calc_avg_num_rel).
     assert out.splitlines() == expected
 
 
 def test_without_complete_averages_over_answered_topics() -> None:
-    code, out, _ = small()  # TREC qrels: the trec layout by default
+    code, out, _ = small()
     rows = dict(line.split("\t")[::2] for line in out.splitlines())
     assert code == 0 and rows[f"{'map':<22}"] == "0.5833"  # (1/6 + 1) / 2
     assert rows[f"{'num_q':<22}"] == "2"
@@ -131,8 +134,17 @@ def test_unknown_measure_lists_the_known_ones() -> None:
 
 
 def test_trec_options_need_the_articles_task() -> None:
-    code, _, err = invoke("-l", "2", str(DATA / "small.qrels"), str(DATA / "small.run"))
+    files = (str(DATA / "small.qrels"), str(DATA / "small.run"))
+    code, _, err = invoke("--task", "focused", "-l", "2", *files)
     assert code == 2 and "--task articles" in err
+    code, _, err = invoke("-l", "2", *files)  # TREC qrels: the task is articles
+    assert code == 0 and "TREC qrels, which only --task articles reads" in err
+
+
+@pytest.mark.parametrize("task", ["focused", "thorough", "ric", "bic", "t2i", "elements"])
+def test_a_task_that_cannot_read_trec_qrels_names_the_one_that_can(task: str) -> None:
+    code, out, err = invoke("--task", task, str(DATA / "small.qrels"), str(DATA / "small.run"))
+    assert code == 2 and out == "" and f"not --task {task}" in err and "--task articles" in err
 
 
 def test_xml_submission_whose_first_line_has_six_fields(tmp_path: Path) -> None:
@@ -160,6 +172,26 @@ def test_tsv_and_json_carry_full_precision() -> None:
     assert code == 0 and document[0]["trec_version"] == 10
     assert document[0]["topics"]["3"]["num_rel"] == 1 and document[0]["all"]["num_q"] == 3
     assert document[0]["all"]["map"] == pytest.approx(7 / 18, abs=1e-15)
+
+
+@pytest.mark.parametrize("runs", [1, 2])
+def test_the_default_layout_names_rows_as_typed(runs: int) -> None:
+    """Whatever the number of runs, a table by default (tab-separated rows with -q) and every
+    measure under the name typed: `AP`, `P@10`, `RR`; trec_eval's names only in its layout."""
+    files = [str(DATA / "small.qrels"), *[str(DATA / "small.run")] * runs]
+    typed = ["-m", "AP", "-m", "P@10", "-m", "RR"]
+    result = CliRunner().invoke(eval_command, ["--task", "articles", *typed, *files])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0].split() == ["run", "AP", "P@10", "RR"]
+    for switches in (["-q"], ["--format", "tsv"], ["--format", "tsv", "-q"]):
+        result = CliRunner().invoke(eval_command, ["--task", "articles", *switches, *typed, *files])
+        names = {line.split("\t")[1] for line in result.stdout.splitlines()[1:]}
+        assert result.exit_code == 0 and {"AP", "P@10", "RR"} <= names, result.stdout
+        assert not names & {"map", "P_10", "recip_rank"}
+    code, out, _ = invoke("--task", "articles", *typed, *files)  # --format trec
+    assert code == 0 and {"map", "P_10", "recip_rank"} <= {
+        line.split()[0] for line in out.splitlines()
+    }
 
 
 def test_runs_on_threads_print_what_one_worker_prints(tmp_path: Path) -> None:

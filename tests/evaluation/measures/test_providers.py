@@ -73,10 +73,12 @@ def test_a_refused_name_exits_2_with_a_clear_message(tmp_path: object) -> None:
     (folder / "q").write_text("1 0 d1 1\n")
     (folder / "r").write_text("1 Q0 d1 1 1.0 r\n")
     result = CliRunner().invoke(
-        eval_command, ["--task", "articles", "-m", "ERR@10", str(folder / "q"), str(folder / "r")]
+        eval_command,
+        ["--task", "articles", "-m", "alpha_nDCG@10", str(folder / "q"), str(folder / "r")],
     )
     assert result.exit_code == 2 and result.stdout == ""
-    assert "measure ERR@10 is not provided by any engine for task articles" in result.stderr
+    assert "measure alpha_nDCG@10 is not provided by any engine for task articles" in result.stderr
+    assert "pyndeval" in result.stderr  # who computes it
 
 
 def test_the_topic_engines_modules_compute_what_their_engines_declare() -> None:

@@ -76,7 +76,10 @@ def test_only_the_command_line_checks_its_layouts() -> None:
         (EvalOptions(), 1, "inex", "inex"),
         (EvalOptions(), 2, "inex", "table"),
         (EvalOptions(per_topic=True), 2, "inex", "inex"),
-        (EvalOptions(confidence=0.9), 2, "trec", "trec"),
+        (EvalOptions(confidence=0.9), 2, "trec", "tsv"),  # trec_eval's layout only when asked
+        (EvalOptions(), 1, "trec", "table"),
+        (EvalOptions(per_topic=True), 1, "trec", "tsv"),
+        (EvalOptions(output_format="trec"), 1, "trec", "trec"),
         (EvalOptions(output_format="inex"), 1, "trec", "trec"),
         (EvalOptions(output_format="tsv"), 3, "trec", "tsv"),
     ],

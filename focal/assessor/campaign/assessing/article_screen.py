@@ -64,6 +64,7 @@ class ArticleScreen:
     two_phase: bool  # a topic in the 2005 mode: highlighting leads on to the two-phase screen
     runs_outline: bool  # the organiser lets the screen outline what the runs retrieved
     merge_across_punctuation: bool  # the campaign's H-Rule ATOM setting (`store.settings`)
+    done_without_passage: str  # what "Done" does with no passage: "ask" or "not_relevant"
 
     @property
     def position(self) -> int:
@@ -93,7 +94,7 @@ def article_screen(
     return ArticleScreen(
         assignment=assignment,
         article=article,
-        state=judgements.get_state(session, assignment, article),
+        state=judgements.pooled_state(session, assignment, article),
         pool=pool,
         previous=previous,
         following=following,
@@ -106,6 +107,7 @@ def article_screen(
         two_phase=topic_mode(session, assignment.topic_id).mode == "2005",
         runs_outline=settings.runs_outline,
         merge_across_punctuation=settings.merge_across_punctuation,
+        done_without_passage=settings.done_without_passage,
     )
 
 

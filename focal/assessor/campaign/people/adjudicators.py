@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.people.users import find_user, is_adjudicator
 from focal.assessor.store.gold import TopicAdjudicator
-from focal.assessor.store.models import Assignment, Topic, User
+from focal.assessor.store.models import Assignment, Topic, User, utcnow
+from focal.assessor.store.upserts import insert_absent
 
 
 def add_adjudicator(session: Session, topic_id: str, name: str) -> None:
@@ -28,9 +29,8 @@ def add_adjudicator(session: Session, topic_id: str, name: str) -> None:
     ).first()
     if assessing is not None:
         raise CampaignError(f"{name} assesses topic {topic_id}, so cannot adjudicate it")
-    if not is_adjudicator(session, user.id, topic_id):
-        session.add(TopicAdjudicator(topic_id=topic_id, user_id=user.id))
-        session.flush()
+    row = {"topic_id": topic_id, "user_id": user.id, "created_at": utcnow()}
+    insert_absent(session, TopicAdjudicator, row, ["topic_id", "user_id"])  # once, if racing
 
 
 def remove_adjudicator(session: Session, topic_id: str, name: str) -> None:

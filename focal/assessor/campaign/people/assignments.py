@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from focal.assessor.store.models import (
     PoolEntry,
     User,
 )
+from focal.assessor.store.upserts import insert_absent
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,15 +66,40 @@ def judgements_by_article(session: Session, assignment: Assignment) -> dict[str,
 
 def progress(session: Session, assignment: Assignment) -> Progress:
     """How far the assessor got in the pool of the assignment's topic."""
-    pool_size = len(pool_articles(session, assignment.topic_id))
-    judged, relevant, finished = session.execute(
-        select(
-            func.count(case((Judgement.status != "unjudged", 1))),
-            func.count(case((Judgement.status == "relevant", 1))),
-            func.count(case((Judgement.finished.is_(True), 1))),
-        ).where(Judgement.assignment_id == assignment.id)
-    ).one()
-    return Progress(pool_size, int(judged), int(relevant), int(finished))
+    return progresses(session, [assignment])[assignment.id]
+
+
+def progresses(session: Session, rows: Sequence[Assignment]) -> dict[int, Progress]:
+    """`progress` of each assignment, by id, in two statements whatever their number (the
+    agreement and adjudication pages list every double-judged topic's: docs/performance.md,
+    "Assessors at once")."""
+    topics = {row.topic_id for row in rows}
+    pool_sizes = dict(
+        session.execute(
+            select(Pool.topic_id, func.count())
+            .select_from(PoolEntry)
+            .join(Pool)
+            .where(Pool.topic_id.in_(topics))
+            .group_by(Pool.topic_id)
+        ).all()
+    )
+    counts = {
+        assignment_id: (int(judged), int(relevant), int(finished))
+        for assignment_id, judged, relevant, finished in session.execute(
+            select(
+                Judgement.assignment_id,
+                func.count(case((Judgement.status != "unjudged", 1))),
+                func.count(case((Judgement.status == "relevant", 1))),
+                func.count(case((Judgement.finished.is_(True), 1))),
+            )
+            .where(Judgement.assignment_id.in_([row.id for row in rows]))
+            .group_by(Judgement.assignment_id)
+        )
+    }
+    return {
+        row.id: Progress(int(pool_sizes.get(row.topic_id, 0)), *counts.get(row.id, (0, 0, 0)))
+        for row in rows
+    }
 
 
 def assignment_json(session: Session, assignment: Assignment) -> dict[str, Any]:
@@ -111,8 +138,9 @@ def add_keyword(session: Session, assignment: Assignment, text: str) -> list[str
         raise CampaignError(
             f"a keyword has at most {KEYWORD_LENGTH} characters (this one has {len(text)})"
         )
-    if text and text not in keywords(session, assignment):
-        session.add(Keyword(assignment_id=assignment.id, text=text))
+    row = {"assignment_id": assignment.id, "text": text}
+    # Logged once, by whichever of two racing adds inserted it.
+    if text and insert_absent(session, Keyword, row, ["assignment_id", "text"]):
         _log(session, assignment, EventKind.ADD_KEYWORD, text)
     session.commit()
     return keywords(session, assignment)

@@ -28,6 +28,7 @@ from focal.assessor.store.models import (
     User,
     utcnow,
 )
+from focal.assessor.store.upserts import upsert
 from focal.pooling.records import natural_key
 
 # Characters a note may hold besides printable text: tab and line ends (others, NUL first,
@@ -83,15 +84,14 @@ def save_note(
     """
     pooled_document(session, assignment, article)
     text = clean_note(note)
-    row = _row(session, assignment.id, article)
     if not flag and not text:
+        row = _row(session, assignment.id, article)
         if row is not None:
             session.delete(row)
-    else:
-        if row is None:
-            row = ArticleNote(assignment_id=assignment.id, article=article)
-            session.add(row)
-        row.flag, row.note, row.updated_at = flag, text, utcnow()
+    else:  # a first save racing another (two tabs) inserts the row once
+        values = {"assignment_id": assignment.id, "article": article, "flag": flag}
+        values |= {"note": text, "updated_at": utcnow()}
+        upsert(session, ArticleNote, [values], ["assignment_id", "article"])
     log_event(
         session,
         EventKind.NOTE,

@@ -21,6 +21,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.store.gold import TopicAdjudicator
 from focal.assessor.store.models import ROLES, ApiToken, Assignment, Topic, User, utcnow
+from focal.assessor.store.upserts import insert_absent
 from focal.settings import token_lifetime
 
 TOKEN_PREFIX = "focal_"
@@ -201,14 +202,11 @@ def assign_topic(session: Session, topic_id: str, user_name: str) -> Assignment:
         raise CampaignError(f"{user_name} is an {user.role}, not an assessor")
     if is_adjudicator(session, user.id, topic_id):
         raise CampaignError(f"{user_name} adjudicates topic {topic_id}, so cannot assess it")
-    assignment = session.scalars(
+    row = {"topic_id": topic_id, "user_id": user.id, "created_at": utcnow()}
+    insert_absent(session, Assignment, row, ["topic_id", "user_id"])  # once, if racing
+    return session.scalars(
         select(Assignment).where(Assignment.topic_id == topic_id, Assignment.user_id == user.id)
-    ).first()
-    if assignment is None:
-        assignment = Assignment(topic_id=topic_id, user_id=user.id)
-        session.add(assignment)
-        session.flush()
-    return assignment
+    ).one()
 
 
 def is_adjudicator(session: Session, user_id: int, topic_id: str) -> bool:

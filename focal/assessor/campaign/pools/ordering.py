@@ -12,6 +12,7 @@ and each change of order (`EventKind.JUDGING_ORDER`), so that a campaign can be 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,8 +22,9 @@ from sqlalchemy.orm import Session
 
 from focal.assessor.store.event_log import OPERATION_KINDS, EventKind, log_event
 from focal.assessor.store.models import Assignment, Event, Judgement, Pool, PoolEntry, RunResult
+from focal.pooling.forecast.model import TopicPool, topic_rng
+from focal.pooling.forecast.topics import MIN_JUDGED, forecast_topic
 from focal.pooling.ordering.arms import Arms
-from focal.pooling.ordering.estimate import unjudged_relevant
 from focal.pooling.ordering.policies import POLICIES, Choice
 from focal.pooling.ordering.replay import suggest
 
@@ -156,6 +158,16 @@ def suggestion(
     return choice
 
 
+def _score(score: float) -> dict[str, Any]:
+    """An arm's score as its event stores it: null with the reason when it has no finite value
+    (`ucb` scores an arm not tried yet as infinite, so that it is tried first; orders that do
+    not score runs give NaN)."""
+    if math.isfinite(score):
+        return {"score": score}
+    reason = "not tried yet" if score == math.inf else "not scored by this order"
+    return {"score": None, "score_reason": reason}
+
+
 def log_suggestion(session: Session, assignment: Assignment, choice: Choice) -> None:
     """Record that the assessor was sent to `choice.article` (with what the policy knew)."""
     order = topic_order(topic_pool(session, assignment.topic_id))
@@ -168,7 +180,7 @@ def log_suggestion(session: Session, assignment: Assignment, choice: Choice) -> 
                 "run": arm.run,
                 "pulls": arm.pulls,
                 "relevant": arm.relevant,
-                "score": None if arm.score != arm.score else arm.score,
+                **_score(arm.score),
                 "exhausted": arm.exhausted,
             }
             for arm in choice.arms
@@ -187,7 +199,8 @@ def log_suggestion(session: Session, assignment: Assignment, choice: Choice) -> 
 @dataclass(frozen=True, slots=True)
 class TopicProgress:
     """Per topic and assessor: the order, its budget, judgements made, relevant found, and the
-    estimate of relevant articles still unjudged (`focal.pooling.ordering.estimate`)."""
+    forecast of relevant articles still unjudged with its 90 % interval (`focal.pooling.forecast`;
+    `ready` once `MIN_JUDGED` judgements are made, before which the page waits)."""
 
     topic: str
     assessor: str
@@ -197,6 +210,9 @@ class TopicProgress:
     judged: int
     relevant: int
     unjudged_relevant: float
+    left_low: int
+    left_high: int
+    ready: bool
 
 
 def order_progress(session: Session) -> list[TopicProgress]:
@@ -204,23 +220,64 @@ def order_progress(session: Session) -> list[TopicProgress]:
     rows = []
     pools = {pool.topic_id: pool for pool in session.scalars(select(Pool))}
     assignments = session.scalars(select(Assignment).order_by(Assignment.topic_id, Assignment.id))
+    data: dict[str, TopicPool] = {}
     for assignment in assignments:
         pool = pools.get(assignment.topic_id)
         if pool is None:
             continue
         order = topic_order(pool)
-        articles = [entry.article for entry in sorted(pool.entries, key=lambda e: e.pool_rank)]
+        topic = assignment.topic_id
+        if topic not in data:
+            arms = topic_arms(session, topic)
+            data[topic] = TopicPool(topic, arms.pool, tuple(tuple(r) for r in arms.lists))
         judged = dict(history(session, assignment))
+        left = forecast_topic(data[topic], judged, topic_rng(0, topic)).forecast
         rows.append(
             TopicProgress(
                 assignment.topic_id,
                 assignment.user.name,
                 FIXED if order is None else order.policy,
                 None if order is None else order.budget,
-                len(articles),
+                len(data[topic].pool),
                 len(judged),
                 sum(judged.values()),
-                unjudged_relevant(articles, judged),
+                left.relevant_left,
+                left.relevant_left_low,
+                left.relevant_left_high,
+                len(judged) >= MIN_JUDGED,
             )
         )
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class OrderForm:
+    """What the judging-order form shows: the topic it applies to ("" for every pooled topic),
+    that topic's order, and every topic's own order when they differ (so that a second submit
+    does not reset topics set one by one)."""
+
+    topic: str
+    policy: str
+    seed: int
+    budget: int | None
+    per_topic: tuple[tuple[str, str, int, int | None], ...]
+
+
+def order_form(session: Session) -> OrderForm:
+    """The form's defaults: the common order when every pooled topic has the same, otherwise
+    the first topic with an adaptive order, and the list of what each topic has."""
+    pools = sorted(session.scalars(select(Pool)), key=lambda pool: pool.topic_id)
+    settings = []
+    for pool in pools:
+        order = topic_order(pool)
+        settings.append(
+            (pool.topic_id, FIXED, 0, None)
+            if order is None
+            else (pool.topic_id, order.policy, order.seed, order.budget)
+        )
+    distinct = {setting[1:] for setting in settings}
+    if len(distinct) <= 1:
+        policy, seed, budget = next(iter(distinct), (FIXED, 0, None))
+        return OrderForm("", policy, seed, budget, ())
+    first = next(setting for setting in settings if setting[1] != FIXED)
+    return OrderForm(*first, tuple(s for s in settings if s[1] != FIXED))

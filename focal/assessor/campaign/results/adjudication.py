@@ -7,11 +7,10 @@ ordered by how far they disagree (`disagreement`: 1 for opposite verdicts, else 
 of their highlighted characters that both highlighted; then articles in natural order), and
 counts how many are decided. An adjudicator takes one side's judgement whole, or the union or
 the intersection of their passages (`combine`); the decision is a `GoldJudgement`, stored with
-who decided and when, and never changes the assessors' own judgements.
+who decided and when (`gold_steps`), and never changes the assessors' own judgements.
 
-An adjudicator may also edit the gold by hand (`edit_gold`: highlight, unhighlight, best entry
-point), as on the assessment screen; the decision is then `edited`. Gold qrels are in
-`gold_qrels`.
+An adjudicator may also edit the gold by hand, as on the assessment screen; the decision is
+then `edited`. Deciding, editing and previewing are in `gold_steps`; gold qrels in `gold_qrels`.
 """
 
 from __future__ import annotations
@@ -27,10 +26,8 @@ from focal.assessor.campaign.results.agreement import (
     article_highlights,
     double_judged,
 )
-from focal.assessor.judging.spans import add_span, remove_span
-from focal.assessor.store.base import utcnow
-from focal.assessor.store.gold import DECISIONS, EDITED, GoldJudgement
-from focal.assessor.store.models import Assignment, Document, Judgement
+from focal.assessor.store.gold import DECISIONS, GoldJudgement
+from focal.assessor.store.models import Assignment, Judgement
 from focal.evaluation.formats.records import Span, merge_passages
 from focal.evaluation.statistics.agreement.assessors import covered, overlap
 from focal.pooling.records import natural_key
@@ -187,87 +184,6 @@ def queue(session: Session, topic: str) -> Queue:
         items.append(QueueItem(article, disagreement(a, b), gold.get(article), (a, b)))
     items.sort(key=lambda item: (-item.disagreement, natural_key(item.article)))
     return Queue(topic, names, items)
-
-
-def _both_judged(session: Session, topic: str, article: str) -> tuple[Highlights, Highlights]:
-    a, b = sides(session, topic, article)
-    if "unjudged" in (a.status, b.status):
-        raise CampaignError(
-            f"article {article} is not judged by both {a.assessor} and {b.assessor}"
-        )
-    return a, b
-
-
-def _store(
-    session: Session,
-    topic: str,
-    article: str,
-    sides_: tuple[Highlights, Highlights],
-    gold: tuple[str, list[Span], int | None, str],
-    user_id: int | None,
-) -> GoldJudgement:
-    """Write the gold (status, passages, BEP, decision) of `article`, with who and when."""
-    row = gold_of(session, topic, article)
-    if row is None:
-        row = GoldJudgement(topic_id=topic, article=article)
-        session.add(row)
-    status, passages, bep, decision = gold
-    row.status, row.passages, row.bep = status, [list(p) for p in passages], bep
-    row.decision, row.assessor_a, row.assessor_b = decision, *(s.assessor for s in sides_)
-    row.decided_by, row.decided_at = user_id, utcnow()
-    session.flush()
-    return row
-
-
-def decide(
-    session: Session, topic: str, article: str, decision: str, user_id: int | None
-) -> GoldJudgement:
-    """Store (or replace) the gold judgement of `article` made by `decision` (not committed)."""
-    a, b = _both_judged(session, topic, article)
-    status, passages, bep = combine(decision, a, b)
-    return _store(session, topic, article, (a, b), (status, passages, bep, decision), user_id)
-
-
-EDITS = ("highlight", "unhighlight", "bep")
-"""What `edit_gold` does: add the characters to the gold, take them out, or move its BEP."""
-
-
-def edit_gold(
-    session: Session,
-    topic: str,
-    article: str,
-    edit: tuple[str, int, int],
-    user_id: int | None,
-) -> GoldJudgement:
-    """Edit the gold of `article` by hand (not committed): `edit` is (what, start, end).
-
-    `highlight`/`unhighlight` add or remove the characters [start, end) (passages merged as on
-    the assessment screen, H-Rule ATOM); `bep` puts the best entry point at `start`, inside a
-    gold passage. Without a gold yet, the edit starts from nothing highlighted. The decision
-    becomes `edited`; CampaignError for a range outside the article or a BEP outside the gold.
-    """
-    what, start, end = edit
-    a, b = _both_judged(session, topic, article)
-    length = session.scalars(select(Document.text_length).where(Document.id == article)).one()
-    row = gold_of(session, topic, article)
-    passages = [(s, e) for s, e in row.passages] if row is not None else []
-    bep = row.bep if row is not None else None
-    if what not in EDITS:
-        raise CampaignError(f"unknown edit {what!r}: expected one of {', '.join(EDITS)}")
-    if what != "bep" and not 0 <= start < end <= length:
-        raise CampaignError(f"characters {start}-{end} are not a range of article {article}")
-    if what == "highlight":
-        passages = add_span(passages, start, end)
-    elif what == "unhighlight":
-        passages = remove_span(passages, start, end)
-    elif not any(s <= start < e for s, e in passages):
-        raise CampaignError(f"the best entry point must be in a gold passage, not at {start}")
-    else:
-        bep = start
-    if not any(s <= (bep if bep is not None else -1) < e for s, e in passages):
-        bep = passages[0][0] if passages else None
-    status = "relevant" if passages else "nonrelevant"
-    return _store(session, topic, article, (a, b), (status, passages, bep, EDITED), user_id)
 
 
 def gold_of(session: Session, topic: str, article: str) -> GoldJudgement | None:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, contains_eager
 
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.people import assignments
@@ -59,21 +59,32 @@ class DoubleJudged:
 
 def double_judged(session: Session) -> list[DoubleJudged]:
     """The topics with two assessors or more, in natural order, assessors by name."""
-    topic_ids = session.scalars(
+    # A handful of statements whatever the number of topics (one per topic took 1.3 s at INEX
+    # 2010 size, 52 topics: docs/performance.md, "Assessors at once").
+    doubled = (
         select(Assignment.topic_id).group_by(Assignment.topic_id).having(func.count() > 1)
+    ).scalar_subquery()
+    rows = list(
+        session.scalars(
+            select(Assignment)
+            .join(User)
+            .where(Assignment.topic_id.in_(doubled))
+            .options(contains_eager(Assignment.user))
+            .order_by(User.name)
+        )
     )
-    out = []
-    for topic_id in sorted(topic_ids, key=natural_key):
-        rows = session.scalars(
-            select(Assignment).join(User).where(Assignment.topic_id == topic_id).order_by(User.name)
-        )
-        out.append(
-            DoubleJudged(
-                session.get_one(Topic, topic_id),
-                [Assessment(row, assignments.progress(session, row)) for row in rows],
-            )
-        )
-    return out
+    topics = {
+        topic.id: topic
+        for topic in session.scalars(select(Topic).where(Topic.id.in_({r.topic_id for r in rows})))
+    }
+    done = assignments.progresses(session, rows)
+    by_topic: dict[str, list[Assessment]] = defaultdict(list)
+    for row in rows:
+        by_topic[row.topic_id].append(Assessment(row, done[row.id]))
+    return [
+        DoubleJudged(topics[topic_id], by_topic[topic_id])
+        for topic_id in sorted(by_topic, key=natural_key)
+    ]
 
 
 def assessor_qrels(session: Session, name: str, topic: str | None = None) -> Qrels:

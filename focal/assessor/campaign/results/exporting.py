@@ -31,6 +31,7 @@ from focal.assessor.campaign.results.qrels_export import (
     qrels_text,
 )
 from focal.assessor.store import texts
+from focal.assessor.store.models import Topic
 from focal.evaluation.formats import exports
 from focal.evaluation.formats.records import Qrels
 
@@ -120,8 +121,13 @@ def export_qrels(session: Session, request: ExportRequest) -> str:
     ExportError (one line for the command, the message of a 4xx page) when it cannot be written
     from the database: an unknown assessor, a topic judged by two with no choice made
     (`SeveralAssessors`), an article whose text it needs but which is known only by id and
-    length.
+    length, a topic that is not in the database.
     """
+    if request.topic is not None and session.get(Topic, request.topic) is None:
+        raise ExportError(
+            f"--topic {request.topic}: no such topic in the database "
+            "(`focal import topics FILE` imports them)"
+        )
     if request.adjudicated:
         return qrels_text(adjudicated_qrels(session, request.topic))
     if request.with_assessors:

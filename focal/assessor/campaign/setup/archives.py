@@ -32,7 +32,13 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from focal.assessor.campaign.setup.uploads import CHUNK, UploadError, UploadLimits, save_stream
+from focal.assessor.campaign.setup.uploads import (
+    CHUNK,
+    UploadError,
+    UploadLimits,
+    disk_full,
+    save_stream,
+)
 
 READABLE_METHODS = {
     zipfile.ZIP_STORED: "stored",
@@ -142,6 +148,9 @@ def unpack_archive(archive: Path, shown: str, directory: Path, limits: UploadLim
     except (tarfile.TarError, zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError) as error:
         raise UploadError(f"{shown}: not a readable .zip or .tar.gz archive ({error})") from None
     except OSError as error:  # gzip's and bz2's own complaints about their streams
+        full = disk_full(error, shown)  # unless the disk filled up
+        if full is not None:
+            raise full from None
         raise UploadError(f"{shown}: not a readable .zip or .tar.gz archive ({error})") from None
     if not unpacker.written:
         raise UploadError(f"{shown}: the archive holds no *.xml file")

@@ -4,9 +4,11 @@ Loading it again keeps the judgements made so far: imports update, pools are reb
 their demo passwords back, assignments are kept. The material sits in `demo/` at the top of a
 checkout (demo/README.md says how it was made); a wheel ships it as the package data
 `focal.assessor.demo_material` (pyproject.toml), which is looked up first. The first topic is
-double-judged: `assessor2` comes with judgements of it (`demo/qrels/assessor2-9001.qrels`,
-loaded by `focal import qrels`'s code the first time only), so the agreement and adjudication
-pages have two opinions as soon as `assessor` judges.
+double-judged: both assessors come with judgements of it (`demo/qrels/assessor-9001.qrels`,
+four articles down the pool, and `demo/qrels/assessor2-9001.qrels`, all of it but its first
+article; loaded by `focal import qrels`'s code the first time only), agreeing on some articles
+and not on others, so that the agreement and adjudication pages have something to show when the
+demo opens, and the head of the pool is left to judge in the browser.
 """
 
 from __future__ import annotations
@@ -32,8 +34,12 @@ DEMO_USERS = (
     ("assessor2", "assessor", "assessor2"),
 )  # (name, role, password)
 POOL_SIZE = 20
-SECOND_ASSESSOR = ("assessor2", Path("qrels") / "assessor2-9001.qrels")
-"""The demo's second assessor and their judgements of the first topic (relative to the demo)."""
+DOUBLE_JUDGEMENTS = (
+    ("assessor", Path("qrels") / "assessor-9001.qrels"),
+    ("assessor2", Path("qrels") / "assessor2-9001.qrels"),
+)
+"""The demo's two assessors of the first topic and their judgements of it made before the demo
+opens (relative to the demo)."""
 
 
 def demo_material(directory: Path) -> tuple[Path, Path, list[Path]]:
@@ -62,19 +68,19 @@ def load_demo(session: Session, directory: Path = DEMO_DIR) -> dict[str, int]:
         assign_topic(session, topic_id, "assessor")
     if topic_ids:
         assign_topic(session, topic_ids[0], "assessor2")
-        _second_opinion(session, directory)
+        for name, relative in DOUBLE_JUDGEMENTS:
+            _prejudged(session, topic_ids[0], name, directory / relative)
     return {"documents": documents, "topics": topics, "runs": len(runs), "pools": len(pools)}
 
 
-def _second_opinion(session: Session, directory: Path) -> None:
-    """Load the second assessor's judgements unless they have judged anything already."""
-    name, relative = SECOND_ASSESSOR
-    path = directory / relative
+def _prejudged(session: Session, topic: str, name: str, path: Path) -> None:
+    """Load `name`'s judgements of `topic` from `path` unless they have judged any article of
+    it already (loading the demo again keeps the judgements made since)."""
     judged = session.scalars(
         select(Judgement.id)
         .join(Assignment, Judgement.assignment_id == Assignment.id)
         .join(User, Assignment.user_id == User.id)
-        .where(User.name == name)
+        .where(User.name == name, Assignment.topic_id == topic)
     ).first()
     if judged is None and path.exists():
         import_qrels(session, path, name)

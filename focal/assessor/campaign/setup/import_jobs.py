@@ -9,28 +9,37 @@ transactions, and only while the import is still reading files (`importing.Progr
 SQLite a progress write during the import's own writes would wait for it.
 
 Each progress write also looks at the row: a cancel asked for by the organiser, or the time
-limit passed, stops the import there (nothing is stored, the upload folder is removed). A job
-whose process died stays `running` in its row; `mark_interrupted` finds those of this host by
-their process id (`worker`) and marks them `interrupted`, which the organiser may retry.
+limit passed, stops the import there (nothing is stored, the upload folder is removed). The
+heartbeat of a running job, the last look before its commit and the interruption of a job whose
+worker is gone are `jobs.liveness`.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import shutil
-import socket
 import time
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import event, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.setup.import_requests import ImportRequest, perform
 from focal.assessor.campaign.setup.importing import Progress
+from focal.assessor.campaign.setup.jobs.liveness import (
+    CANCELLED,
+    STORED,
+    CommitGuard,
+    Heartbeat,
+    JobStopped,
+    Superseded,
+    mark_interrupted,
+    this_worker,
+)
+from focal.assessor.store.db import out_of_space
 from focal.assessor.store.models import Collection, ImportJob, utcnow
 from focal.evaluation.errors import FormatError
 
@@ -44,19 +53,6 @@ READING, STORING = "reading files", "storing in the database"
 ACTIVE = ("queued", "running")
 ENDED = ("done", "failed", "cancelled")
 UPLOAD_GRACE = timedelta(hours=1)  # an upload folder no job owns is kept this long
-
-
-class JobStopped(Exception):
-    """The job was cancelled or ran past its time limit: its status and message."""
-
-    def __init__(self, status: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-def this_worker() -> str:
-    """`host:pid` of this process, recorded in the rows of the jobs it runs."""
-    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 def create_job(factory: sessionmaker[Session], request: ImportRequest, user_id: int | None) -> int:
@@ -86,7 +82,13 @@ def _update(factory: sessionmaker[Session], job_id: int, **values: object) -> Im
 
 
 def describe(error: Exception) -> str:
-    """The message shown for a failed import: the importer's own one line when it has one."""
+    """The message shown for a failed import: the importer's own one line when it has one,
+    and a full disk said as such wherever it filled up (the files or the database)."""
+    if out_of_space(error) and not isinstance(error, OSError):
+        return (
+            "no space left on device: the database could not store the import (nothing was "
+            f"imported); free some space and retry ({str(getattr(error, 'orig', error))[:200]})"
+        )
     if isinstance(error, FormatError | CampaignError | LookupError | OSError):
         return str(error.args[0] if isinstance(error, KeyError) and error.args else error)
     return f"the import failed unexpectedly ({type(error).__name__}: {error})"
@@ -117,7 +119,7 @@ def run_job(
     """
     if not _claim(factory, job_id):
         return
-    started, last = clock(), 0.0
+    worker, started, last = this_worker(), clock(), 0.0
 
     def progress(done: int, total: int) -> None:
         nonlocal last
@@ -128,7 +130,7 @@ def run_job(
         stage = STORING if done >= total else READING
         job = _update(factory, job_id, stage=stage, done=done, total=total)
         if job.cancel_requested:
-            raise JobStopped("cancelled", "Cancelled by the organiser; nothing was imported.")
+            raise JobStopped("cancelled", CANCELLED)
         if time_limit is not None and now - started > time_limit:
             raise JobStopped(
                 "failed",
@@ -136,9 +138,15 @@ def run_job(
                 "nothing was imported.",
             )
 
+    heartbeat = Heartbeat(factory, job_id, worker)
     try:
         with factory() as session:
+            guard = CommitGuard(job_id, worker)
+            event.listen(session, "before_commit", guard)
             message = work(session, progress)
+    except Superseded:
+        log.warning("import job %s was interrupted while %s ran it: nothing kept", job_id, worker)
+        return
     except JobStopped as stopped:
         end_job(factory, job_id, stopped.status, str(stopped))
         return
@@ -147,6 +155,8 @@ def run_job(
             log.exception("import job %s failed", job_id)
         end_job(factory, job_id, "failed", describe(error))
         return
+    finally:
+        heartbeat.stop()
     _update(factory, job_id, status="done", stage="", message=message, finished_at=utcnow())
 
 
@@ -177,52 +187,31 @@ def find_job(session: Session, job_id: int) -> ImportJob | None:
     return session.get(ImportJob, job_id)
 
 
-def _dead(worker: str | None) -> bool:
-    """Whether `host:pid` names a process of this host that no longer runs."""
-    host, _, pid = (worker or "").rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
-        return False  # another host's process: it cannot be asked from here
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
-
-
-def mark_interrupted(session: Session) -> list[int]:
-    """Mark `interrupted` the running jobs whose process (on this host) has died; their ids."""
-    found = [
-        job
-        for job in session.scalars(select(ImportJob).where(ImportJob.status == "running"))
-        if _dead(job.worker)
-    ]
-    for job in found:
-        job.status, job.finished_at, job.updated_at = "interrupted", utcnow(), utcnow()
-        job.message = (
-            f"Interrupted: the process running it ({job.worker}) stopped, by a restart or a "
-            "crash; nothing was imported. Retry it, or cancel it."
-        )
-    if found:
-        session.commit()
-    return [job.id for job in found]
-
-
 def cancel_job(session: Session, job_id: int) -> tuple[ImportJob, bool]:
-    """Cancel a job: at once when it waits or was interrupted, at its next progress write
-    when it runs. The job, and whether it ended now (its task may then be revoked)."""
-    job = session.get(ImportJob, job_id)
+    """Cancel a job: at once when it waits or was interrupted (a running job that lost its
+    heartbeat is interrupted first), at its next progress write or before its commit when it
+    runs. The job, and whether it ended now (its task may then be revoked)."""
+    mark_interrupted(session)
+    job = session.get(ImportJob, job_id, populate_existing=True)
     if job is None:
         raise CampaignError(f"no import job {job_id}")
+    if job.status == "running":
+        # Guarded: an import that has committed meanwhile is stored, and the cancel too late.
+        asked = session.execute(
+            update(ImportJob)
+            .where(ImportJob.id == job_id, ImportJob.status == "running", ImportJob.stage != STORED)
+            .values(cancel_requested=True)
+        )
+        session.commit()
+        session.refresh(job)
+        if asked.rowcount == 1:  # type: ignore[attr-defined]
+            return job, False
+        if job.status == "running":
+            raise CampaignError(f"import job {job_id} has stored everything and is ending")
     if job.status in ENDED:
         raise CampaignError(f"import job {job_id} has already ended ({job.status})")
-    if job.status == "running":
-        job.cancel_requested = True
-        session.commit()
-        return job, False
     job.status, job.stage, job.finished_at = "cancelled", "", utcnow()
-    job.message = "Cancelled by the organiser; nothing was imported."
+    job.message = CANCELLED
     session.commit()
     if job.upload:
         shutil.rmtree(job.upload, ignore_errors=True)
@@ -230,8 +219,10 @@ def cancel_job(session: Session, job_id: int) -> tuple[ImportJob, bool]:
 
 
 def retry_job(session: Session, job_id: int) -> ImportJob:
-    """Queue an interrupted job again (the caller hands it to the queue once more)."""
-    job = session.get(ImportJob, job_id)
+    """Queue an interrupted job again (the caller hands it to the queue once more); a running
+    job that lost its heartbeat is interrupted first."""
+    mark_interrupted(session)
+    job = session.get(ImportJob, job_id, populate_existing=True)
     if job is None:
         raise CampaignError(f"no import job {job_id}")
     if job.status != "interrupted":

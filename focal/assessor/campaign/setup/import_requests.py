@@ -16,8 +16,10 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from focal.assessor.campaign.setup import upload_imports as imports
+from focal.assessor.campaign.setup.converted.stored import Converted
 from focal.assessor.campaign.setup.importing import Progress
 from focal.assessor.campaign.setup.upload_imports import Received
+from focal.evaluation.formats.collections.detect import checked_format
 
 KINDS = ("collection", "topics", "runs")
 
@@ -28,7 +30,9 @@ class ImportRequest:
 
     `files` are absolute paths (the kept uploads, or the allowed server files and folders);
     `archive` is an uploaded archive's name as sent, still to unpack; `name` and `profile`
-    are the collection's name and display profile (None: the defaults).
+    are the collection's name and display profile (None: the defaults). A collection in
+    another format than XML articles (docs/collections.md) has its `format` and the `store`
+    folder its documents are written under.
     """
 
     kind: str
@@ -37,6 +41,14 @@ class ImportRequest:
     archive: str | None = None
     name: str | None = None
     profile: str | None = None
+    format: str | None = None
+    store: str | None = None
+
+    def converted(self) -> Converted | None:
+        """How a collection in another format is read and stored (None: XML articles)."""
+        if self.store is None:
+            return None
+        return Converted(Path(self.store), checked_format(self.format) if self.format else None)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -95,11 +107,12 @@ def perform(session: Session, request: ImportRequest, progress: Progress) -> str
                 request.collection_name(),
                 progress,
                 profile=request.profile,
+                source=request.converted(),
             )
         else:
             folder = Path(request.files[0])
             named, count = imports.server_collection(
-                session, folder, request.name, progress, request.profile
+                session, folder, request.name, progress, request.profile, request.converted()
             )
         return f"Imported {count} documents into the collection {named}."
     if request.kind == "topics":

@@ -17,6 +17,11 @@ from typing import NamedTuple
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from focal.assessor.campaign.setup.converted.stored import (
+    Converted,
+    removed_on_error,
+    store_collection,
+)
 from focal.assessor.campaign.setup.profiles import detect_profile, get_profile
 from focal.assessor.campaign.setup.titles import article_title
 from focal.assessor.store.models import Collection, Document, Judgement, Run, RunResult, Topic
@@ -53,9 +58,13 @@ def import_collection(
     name: str | None = None,
     profile: str | None = None,
     progress: Progress | None = None,
+    *,
+    source: Converted | None = None,
 ) -> ImportedCollection:
     """Store every `*.xml` of `directory` (id = file stem, the collection named `name`, else
-    after the folder) and say what was stored.
+    after the folder) and say what was stored; with `source`, a collection in another format
+    (JSON Lines, TSV, TREC SGML, HTML, text: `directory` is its file or folder), its documents
+    written as XML files under `source.store`, `name` else after the file (docs/collections.md).
 
     `profile` is the collection's display profile (docs/profiles.md); without one a new
     collection gets the profile its documents' root elements suggest (NULL, detected per
@@ -68,14 +77,19 @@ def import_collection(
     a judged one whose text has another length is refused. Everything is checked before
     anything is written.
     """
-    root, files = _article_files(directory)
     if profile is not None:
         get_profile(profile)  # an unknown name is refused before any file is read
-    articles, detected = _read_articles(files, progress)
-    existing = _refuse_changed_judged_texts(session, articles)
-    collection = _stored_collection(session, name or root.name, root, profile, detected)
-    _store_documents(session, collection.id, articles, existing)
-    _drop_empty_placeholder(session)
+    if source is not None:
+        root, rows, detected = store_collection(directory, name, source, progress)
+        articles = [_Article(*row) for row in rows]
+    else:
+        root, files = _article_files(directory)
+        articles, detected = _read_articles(files, progress)
+    with removed_on_error(root if source is not None else None):  # the written documents
+        existing = _refuse_changed_judged_texts(session, articles)
+        collection = _stored_collection(session, name or root.name, root, profile, detected)
+        _store_documents(session, collection.id, articles, existing)
+        _drop_empty_placeholder(session)
     return ImportedCollection(collection.name, len(articles), collection.display_profile)
 
 
@@ -241,9 +255,16 @@ def import_topics(session: Session, path: str | Path) -> int:
 
 
 def import_runs(
-    session: Session, paths: Sequence[str | Path], progress: Progress | None = None
+    session: Session,
+    paths: Sequence[str | Path],
+    progress: Progress | None = None,
+    segments: str | Path | None = None,
 ) -> list[tuple[str, int]]:
-    """Store every result of each run (a run of the same id is replaced); returns (id, results)."""
+    """Store every result of each run (a run of the same id is replaced); returns (id, results).
+
+    With `segments`, the runs name segments (`docid#n`) of that segment file, stored as the
+    segments' ranges of the imported documents (docs/collections.md, "Segments").
+    """
     from focal.evaluation.formats.fol.runs import read_run
 
     parsed: list[ParsedRun] = []
@@ -251,6 +272,15 @@ def import_runs(
         parsed.append(read_run(path))
         if progress is not None:
             progress(len(parsed), len(paths))
+    if segments is not None:
+        from focal.assessor.campaign.setup.converted.runs import segment_runs
+
+        parsed = segment_runs(session, parsed, segments)
+    return store_runs(session, parsed)
+
+
+def store_runs(session: Session, parsed: list[ParsedRun]) -> list[tuple[str, int]]:
+    """Store parsed runs, all or nothing (two with one id are refused); returns (id, results)."""
     seen: dict[str, str] = {}
     for run in parsed:
         if run.run_id in seen:

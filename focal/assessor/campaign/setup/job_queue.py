@@ -28,11 +28,8 @@ from huey import Huey, RedisHuey, SqliteHuey, crontab
 from sqlalchemy.orm import Session, sessionmaker
 
 from focal.assessor.campaign.errors import CampaignError
-from focal.assessor.campaign.setup.import_jobs import (
-    cleanup_uploads,
-    mark_interrupted,
-    run_requested,
-)
+from focal.assessor.campaign.setup.import_jobs import cleanup_uploads, run_requested
+from focal.assessor.campaign.setup.jobs.liveness import mark_interrupted
 
 log = logging.getLogger("focal.assessor.campaign.setup.job_queue")
 

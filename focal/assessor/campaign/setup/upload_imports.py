@@ -20,6 +20,7 @@ from sqlalchemy import distinct, func, select
 from sqlalchemy.orm import Session
 
 from focal.assessor.campaign.setup.archives import unpack_archive
+from focal.assessor.campaign.setup.converted.stored import Converted, collection_name
 from focal.assessor.campaign.setup.importing import (
     Progress,
     import_collection,
@@ -40,6 +41,7 @@ from focal.assessor.campaign.setup.uploads import (
     upload_name,
 )
 from focal.assessor.store.models import Document, Run, RunResult
+from focal.evaluation.formats.collections.detect import format_of_name
 
 Upload = tuple[str, IO[bytes]]  # (the name the browser sent, its content)
 LIMITS = UploadLimits()
@@ -81,6 +83,11 @@ def receive(
             archive = directory / "archive.upload"
             save_stream(stream, archive, limits.unpacked_bytes, shown)
             return Received(directory, (archive,), upload_name(shown))
+        if kind == "collection" and len(files) == 1 and format_of_name(files[0][0]) != "xml":
+            shown, stream = files[0]  # one file of another format (docs/collections.md)
+            target = directory / upload_name(shown)
+            save_stream(stream, target, limits.unpacked_bytes, shown)
+            return Received(directory, (target,))
         if kind == "collection":
             save_xml_files(files, directory, limits)
             return Received(directory, tuple(sorted(directory.glob("*.xml"))))
@@ -101,19 +108,22 @@ def import_received_collection(
     progress: Progress | None = None,
     limits: UploadLimits = LIMITS,
     profile: str | None = None,
+    source: Converted | None = None,
 ) -> tuple[str, int]:
     """Unpack (an archive) and import a received collection; its name and document count.
 
     `profile` is the display profile (docs/profiles.md); None detects it from the articles.
+    With `source`, the one file received is a collection in another format.
     """
     with removed_on_failure(received.directory):
         if received.archive is not None:
             (archive,) = received.files
             unpack_archive(archive, received.archive, received.directory, limits)
             archive.unlink()
-        chosen = name or received.archive_stem
+        path = received.directory if source is None else received.files[0]
+        chosen = name or (received.archive_stem if source is None else collection_name(path))
         count = import_collection(
-            session, received.directory, chosen, profile=profile, progress=progress
+            session, path, chosen, profile=profile, progress=progress, source=source
         ).documents
         session.commit()
     return chosen, count
@@ -143,10 +153,14 @@ def server_collection(
     name: str | None,
     progress: Progress | None = None,
     profile: str | None = None,
+    source: Converted | None = None,
 ) -> tuple[str, int]:
-    """Import a collection folder on the server (checked by `allowed_path`), read in place."""
-    chosen = name or directory.name
-    imported = import_collection(session, directory, chosen, profile=profile, progress=progress)
+    """Import a collection folder on the server (checked by `allowed_path`), read in place;
+    with `source`, a collection in another format (a file or folder) stored as documents."""
+    chosen = name or (directory.name if source is None else collection_name(directory))
+    imported = import_collection(
+        session, directory, chosen, profile=profile, progress=progress, source=source
+    )
     session.commit()
     return chosen, imported.documents
 

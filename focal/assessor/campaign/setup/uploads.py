@@ -6,8 +6,9 @@ never in a temporary folder that disappears. `removed_on_failure` removes that f
 import fails, so a refused upload leaves nothing behind, and names a bad file as it was uploaded.
 
 Archives (`.zip`, `.tar.gz`, `.tgz`, `.tar`) are unpacked by `archives`, member by member,
-within the bounds of `UploadLimits`. XML is parsed later by the importers, which never fetch
-anything from the network.
+within the bounds of `UploadLimits`. A disk that fills up while files are written is said as
+such (`DiskFull`: "no space left on device", errno 28), never as a bad upload or archive. XML
+is parsed later by the importers, which never fetch anything from the network.
 
 A path on the server is read only under the folders of the `IMPORT_ROOTS` setting
 (`FOCAL_IMPORT_ROOTS`, separated by the system's path separator); the path is resolved first,
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from focal.assessor.campaign.errors import CampaignError
+from focal.assessor.store.db import out_of_space
 from focal.evaluation.errors import FormatError
 from focal.settings import split_folders
 
@@ -36,6 +38,20 @@ CHUNK = 1 << 20
 
 class UploadError(CampaignError):
     """An upload or a server path that cannot be imported (the message names it and why)."""
+
+
+class DiskFull(UploadError):
+    """No space left where the upload is written: the disk's fault, not the material's."""
+
+
+def disk_full(error: OSError, shown: str) -> DiskFull | None:
+    """The refusal to give when `error` is a full disk (None for any other error)."""
+    if not out_of_space(error):
+        return None
+    return DiskFull(
+        f"{shown}: no space left on device (errno {error.errno}) while writing the uploaded "
+        "files into the instance folder; nothing was imported: free some space and import again"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +113,18 @@ def is_archive(name: str) -> bool:
 def save_stream(stream: IO[bytes], target: Path, budget: int, shown: str) -> int:
     """Copy `stream` into a new file `target` (at most `budget` bytes); the bytes written."""
     written = 0
-    with target.open("xb") as output:
-        while chunk := stream.read(CHUNK):
-            written += len(chunk)
-            if written > budget:
-                raise UploadError(f"{shown}: more than {budget} bytes; the upload is too large")
-            output.write(chunk)
+    try:
+        with target.open("xb") as output:
+            while chunk := stream.read(CHUNK):
+                written += len(chunk)
+                if written > budget:
+                    raise UploadError(f"{shown}: more than {budget} bytes; the upload is too large")
+                output.write(chunk)
+    except OSError as error:
+        full = disk_full(error, shown)
+        if full is not None:
+            raise full from None
+        raise
     return written
 
 

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the assessor on `app`."""
+    from focal.assessor.web import words
     from focal.assessor.web.views import auth
     from focal.assessor.web.views.api import operations as api
     from focal.assessor.web.views.api import viewing
@@ -37,3 +38,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(accounts.blueprint)
     app.register_blueprint(assignment_matrix.blueprint)
     app.register_blueprint(adjudicate.blueprint)
+    words.register_filters(app)

@@ -11,50 +11,67 @@ engine, each a module of its own that evaluates through `focal.evaluation.runnin
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from typing import Literal
 
 import click
 
+from focal.evaluation.cli import numbers
 from focal.evaluation.cli.eval.output import FORMATS
 from focal.evaluation.measures.tasks import TASKS
+from focal.evaluation.running.checks import task_for
 from focal.evaluation.running.options import EvalOptions
 
 # The defaults are EvalOptions' (one place, shared with the Python API); that module loads only
 # click, as this one must (`focal eval` reads its options before anything heavy is imported).
 
 
-@click.command("eval")
+@click.command(
+    "eval",
+    short_help="Evaluate runs against qrels: INEX passage and element tasks, trec_eval measures.",
+)
 @click.option(
     "--task",
     type=click.Choice(TASKS),
-    default=EvalOptions.task,
-    show_default=True,
-    help="focused (-f), thorough (-t), ric (-r), bic (-b), t2i (-i), articles, or elements "
-    "(element runs, element measures).",
+    default=None,
+    help="The INEX passage tasks focused, thorough, ric (Relevant in Context), bic (Best in "
+    "Context), t2i; articles (document measures, as trec_eval); or elements (element runs). "
+    "Default: articles for TREC qrels, else focused.",
 )
-@click.option("-q", "--per-topic", is_flag=True, help="Print per-topic rows before `all`.")
+@click.option(
+    "-q",
+    "--per-topic",
+    "--query_eval_wanted",
+    "per_topic",
+    is_flag=True,
+    help="Print per-topic rows before `all`.",
+)
 @click.option(
     "-c",
     "--complete",
+    "--complete_rel_info_wanted",
+    "complete",
     is_flag=True,
     help="Average over every qrels topic (missing topics score 0); always so for elements.",
 )
 @click.option(
-    "--beta", type=float, default=EvalOptions.beta, show_default=True, help="RiC F-measure beta."
+    "--beta",
+    type=numbers.Real(),
+    default=EvalOptions.beta,
+    show_default=True,
+    help="RiC F-measure beta.",
 )
 @click.option(
     "-n",
+    "--window",
     "bep_window",
-    type=click.IntRange(min=1),
+    type=numbers.RANK,
     default=EvalOptions.n,
     show_default=True,
     help="BiC distance window.",
 )
 @click.option(
     "--irr",
-    type=click.IntRange(min=1),
+    type=numbers.RANK,
     default=EvalOptions.irr,
     show_default=True,
     help="T2I irrelevant characters tolerated.",
@@ -107,7 +124,7 @@ from focal.evaluation.running.options import EvalOptions
 )
 @click.option(
     "--alpha",
-    type=click.FloatRange(0, 1),
+    type=numbers.Real(0, 1),
     default=EvalOptions.alpha,
     show_default=True,
     help="Task elements, XCG: a seen element keeps 1 - alpha of its value; one seen in part "
@@ -129,13 +146,17 @@ from focal.evaluation.running.options import EvalOptions
 )
 @click.option(
     "-l",
+    "--level",
+    "--level_for_rel",
     "level",
-    type=click.IntRange(min=0),
+    type=numbers.COUNT,
     default=None,
     help="Task articles: lowest grade that counts as relevant (trec_eval -l; default 1).",
 )
 @click.option(
     "-M",
+    "--max-docs",
+    "--Max_retrieved_per_topic",
     "max_docs",
     type=click.IntRange(min=1),
     default=None,
@@ -150,7 +171,7 @@ from focal.evaluation.running.options import EvalOptions
 @click.option(
     "--ci",
     "confidence",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=numbers.Real(0, 1, min_open=True, max_open=True),
     default=None,
     help="Also each mean's interval over the topics at this level (e.g. 0.95): rows "
     "NAME.ci_low and NAME.ci_high (inex, tsv), `intervals` (json).",
@@ -165,7 +186,7 @@ from focal.evaluation.running.options import EvalOptions
 @click.option(
     "-j",
     "--jobs",
-    type=int,
+    type=numbers.JOBS,
     default=0,
     help="Workers for several runs (0: all cores): threads for focused and trec_eval's "
     "measures, processes for the other tasks.",
@@ -179,7 +200,7 @@ from focal.evaluation.running.options import EvalOptions
     type=click.Path(exists=True, dir_okay=False),
 )
 def eval_command(
-    task: str, per_topic: bool, complete: bool, beta: float, bep_window: int, irr: int,
+    task: str | None, per_topic: bool, complete: bool, beta: float, bep_window: int, irr: int,
     strict: bool, output_format: str | None, measures: tuple[str, ...],
     trec_version: str | None, level: int | None, max_docs: int | None,
     plot_path: str | None, confidence: float | None, ci_method: str, jobs: int,
@@ -191,6 +212,7 @@ def eval_command(
     with --task elements, element runs against element qrels, or FOL QRELS with --collection
     (every qrels topic counts, as -c; docs/measures.md)."""
     version = None if trec_version is None else int(trec_version)
+    task = task_for(qrels_path, task)
     options = EvalOptions(
         task, measures, complete=complete, beta=beta, n=bep_window, irr=irr, strict=strict,
         level=level, max_docs=max_docs, trec_version=version, quant=quant, ties=ties,
@@ -230,17 +252,3 @@ def on_trec_eval(qrels_path: str, run_paths: Sequence[str], options: EvalOptions
     if options.plot:
         trec_eval.plot_recall_curves(qrels_path, run_paths, trec, options.plot)
     return True
-
-
-@click.command("measures")
-@click.option("--format", "output_format", type=click.Choice(["text", "tsv"]), default="text",
-              show_default=True)  # fmt: skip
-def measures_command(output_format: Literal["text", "tsv"]) -> None:
-    """Print the measure registry: every name, its other spellings (Focal's, trec_eval's,
-    ir_measures'), its definition and reference (docs/measures.md has the same table)."""
-    from focal.evaluation.measures.registry.vocabulary import listing
-    from focal.evaluation.output.tables import table_lines
-
-    rows = [(e.name, e.aliases or "-", e.definition, e.reference) for e in listing()]
-    columns = ["name", "aliases", "definition", "reference"]
-    sys.stdout.writelines(table_lines(columns, rows, output_format))

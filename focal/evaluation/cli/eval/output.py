@@ -101,31 +101,37 @@ def format_value(value: Value) -> str:
     return f"{'-' if sign else ''}{mantissa}E{len(digits) - 1 + exponent}"
 
 
-def _row(name: str, topic: str, value: Value) -> str:
+def _row(name: str, topic: str, value: Value, digits: int | None = None) -> str:
+    """One line of the official layout; with `digits`, a double at that many decimals."""
     # The official program aligns the topic column to the second tab stop.
     gap = "\t\t" if len(name) < 8 else "\t"
-    return f"{name}{gap}{topic}\t{format_value(value)}\n"
+    shown = f"{value:.{digits}f}" if digits is not None and isinstance(value, float) else None
+    return f"{name}{gap}{topic}\t{shown or format_value(value)}\n"
 
 
 def write_inex(
     evaluations: Sequence[RunEvaluation], stream: TextIO, per_topic: bool,
     intervals: Intervals | None = None,
 ) -> None:  # fmt: skip
-    """The official program's output: one `<eval>` block per run, per-topic rows with `-q`."""
+    """The official program's output: one `<eval>` block per run, per-topic rows with `-q`.
+    The passage tasks print doubles as the official program does (`format_value`); the element
+    task, which no official program prints in this layout, at a table's 4 decimals (tsv and
+    json keep every digit)."""
     from focal.evaluation.measures.evaluate import aggregate
 
     for evaluation in evaluations:
+        digits = 4 if evaluation.settings.task == "elements" else None
         mode = ' mode="strict"' if evaluation.settings.strict else ""
         run_id, file = quoteattr(evaluation.run_id), quoteattr(evaluation.file)
         stream.write(f"<eval run-id={run_id} file={file}{mode}>\n")
         if per_topic:
             for topic in evaluation.topics:
                 for name, value in topic.values.items():
-                    stream.write(_row(name, topic.topic, value))
+                    stream.write(_row(name, topic.topic, value, digits))
         for name, value in aggregate(evaluation).items():
-            stream.write(_row(name, "all", value))
+            stream.write(_row(name, "all", value, digits))
         for name, value in intervals.rows(evaluation.run_id) if intervals else ():
-            stream.write(_row(name, "all", value))
+            stream.write(_row(name, "all", value, digits))
         stream.write("</eval>\n")
 
 

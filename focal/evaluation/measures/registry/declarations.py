@@ -140,7 +140,7 @@ ELEMENT_MEASURES: tuple[Measure, ...] = (
             precall.REFERENCE, precall.precall_curve, parameters=("quant", "ties"),
             defaults=PRECALL_LEVELS),
     Measure("inex_eval_ng", ("elements",),
-            "mean of max{precision_o[k] : recall_o[k] ≥ x}, seed 001 eq. 5-7",
+            "mean of max{precision_o[k] : recall_o[k] ≥ x}, Hiemstra & Mihajlović, eq. 5-7",
             overlap_ng.REFERENCE, overlap_ng.inex_eval_ng, parameters=("quant",),
             defaults=PRECALL_LEVELS),
     Measure("nxCG@k", ("elements",), "xCG[k] / xCI[k], gains seen, seen in part, capped under "

@@ -136,7 +136,8 @@ def element_rows(selection: Sequence[str]) -> list[str]:
 
 
 def _unknown(text: str, vocabulary: Vocabulary) -> str:
-    """The refusal of an unknown name: what the vocabulary knows, and the closest spellings."""
-    message = _UNKNOWN[vocabulary].format(text)
+    """The refusal of an unknown name: the closest spellings first, then what the vocabulary
+    knows."""
     close = difflib.get_close_matches(text, list(_DECLARED[vocabulary]), n=3, cutoff=0.6)
-    return message + (f"; close: {', '.join(close)}" if close else "")
+    named = f"{text!r} (closest: {', '.join(close)})" if close else repr(text)
+    return _UNKNOWN[vocabulary].replace("{!r}", named)

@@ -62,12 +62,15 @@ def asked_rows(names: Sequence[str], printed: Sequence[str]) -> list[tuple[str, 
 
 @dataclass(frozen=True)
 class Entry:
-    """One line of `focal measures`."""
+    """One line of `focal measures`: `tasks` are the `--task`s that evaluate it, `vocabularies`
+    those that spell it (`focal`, `trec_eval`, `ir_measures`), for `--task` and `--vocabulary`."""
 
     name: str
     aliases: str
     definition: str
     reference: str
+    tasks: tuple[str, ...] = ("articles",)
+    vocabularies: tuple[str, ...] = ("trec_eval",)
 
 
 def listing() -> list[Entry]:
@@ -81,19 +84,24 @@ def listing() -> list[Entry]:
     for measure in trec.TREC_MEASURES:
         definition = measure.definition or "trec_eval's " + measure.name
         aliases = " ".join(measure.aliases)
-        entries.append(Entry(measure.name, aliases, definition, "trec_eval 10 (measures.c)"))
+        spelled = (("focal", measure.focal), ("ir_measures", measure.ir_measures + measure.rel))
+        vocabularies = ("trec_eval", *(name for name, given in spelled if given))
+        entries.append(Entry(measure.name, aliases, definition, "trec_eval 10 (measures.c)",
+                             vocabularies=vocabularies))  # fmt: skip
+    ir_measures = {"vocabularies": ("ir_measures",)}
     entries.append(Entry("Judged@k", "", "documents of ranks 1..k in the qrels / documents there",
-                         "ir_measures"))  # fmt: skip
+                         "ir_measures", **ir_measures))  # fmt: skip
     entries.append(Entry("RR@k", "RR(rel=g)@k", "recip_rank of ranks 1..k (trec_eval -M k)",
-                         "ir_measures"))  # fmt: skip
+                         "ir_measures", **ir_measures))  # fmt: skip
     entries.append(Entry("X(rel=g)", "P(rel=2)@5, AP(rel=2)", "X with grades >= g relevant "
-                         "(trec_eval -l g)", "ir_measures"))  # fmt: skip
+                         "(trec_eval -l g)", "ir_measures", **ir_measures))  # fmt: skip
     for declared in (*MEASURES, *ELEMENT_MEASURES):  # Focal's other article names: aliases
         if declared.name == FRACTION_NDCG or declared not in ARTICLE_MEASURES:
             aliases = declared.all_name or ""
             name = declared.name + (" (elements)" if declared in ELEMENT_MEASURES else "")
             entries.append(Entry(name, aliases, declared.formula,
-                                 short_reference(declared.reference)))  # fmt: skip
+                                 short_reference(declared.reference), declared.tasks,
+                                 ("focal",)))  # fmt: skip
     return entries
 
 

@@ -10,10 +10,11 @@ its family (`TrecMeasure.focal`, `.ir_measures`, `.rel`), so nothing here names 
 `resolve` reads a name for article evaluation in every spelling at once (MacAvaney et al., ECIR
 2022, for ir_measures' strings): a name that carries its own options (a relevance level `rel=`,
 `RR@k`'s cut-off, which is trec_eval's `-M k` on `recip_rank`) or that trec_eval lacks
-(`Judged@k`) is a `Definition` apart from the call's options, so that `P(rel=2)@5` and `P@5`
-may stand side by side; the rest read as trec_eval's `-m` values. Focal's article gain (the
-relevant fraction of an article, spec section 3) is not trec_eval's grade: it has its own name,
-`nDCG(gain=fraction)@k` (`registry.declarations`); `nDCG@k` is always trec_eval's `ndcg_cut.k`.
+(`Judged@k`) is a `Definition` apart from the call's options (`ir_names` reads them), so that
+`P(rel=2)@5` and `P@5` may stand side by side; the rest read as trec_eval's `-m` values.
+Focal's article gain (the relevant fraction of an article, spec section 3) is not trec_eval's
+grade: it has its own name, `nDCG(gain=fraction)@k` (`registry.declarations`); `nDCG@k` is
+always trec_eval's `ndcg_cut.k`.
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ from dataclasses import dataclass, field
 from focal.evaluation.formats.c_numbers import c_atof, c_atol, c_pairs
 from focal.evaluation.measures.grammar import NotProvided, Request, Term, UnknownMeasure, split
 from focal.evaluation.measures.trec_eval.families import declarations as trec
+from focal.evaluation.measures.trec_eval.ir_names import FRACTION_NDCG as FRACTION_NDCG
+from focal.evaluation.measures.trec_eval.ir_names import GDEVAL_ERR as GDEVAL_ERR
+from focal.evaluation.measures.trec_eval.ir_names import GDEVAL_NDCG as GDEVAL_NDCG
+from focal.evaluation.measures.trec_eval.ir_names import JUDGED as JUDGED
+from focal.evaluation.measures.trec_eval.ir_names import Definition as Definition
+from focal.evaluation.measures.trec_eval.ir_names import with_own_options
 
 DEFAULT = ("official",)  # what an empty `-m` list asks for
-JUDGED = "Judged"
-FRACTION_NDCG = "nDCG(gain=fraction)@k"
 
 
 def parse_name(text: str) -> Request:
@@ -62,7 +67,9 @@ def _refuse_not_provided(term: Term, key: str) -> None:
     lacks, an alias with ir_measures' arguments, a trec_eval family Focal does not compute."""
     text = term.text
     if key in trec.NOT_PROVIDED or (term.arguments and key in trec.ALIASES):
-        raise NotProvided(f"measure {text} is not provided by any engine for task articles")
+        who = trec.COMPUTED_BY.get(key)
+        raise NotProvided(f"measure {text} is not provided by any engine for task articles"
+                          + (f" ({who} computes it)" if who else ""))  # fmt: skip
     if term.base in trec.NOT_COMPUTED and term.at is None and not term.arguments:
         raise NotProvided(
             f"measure {text} is not provided by any engine for task articles "
@@ -101,9 +108,13 @@ def _family(text: str, name: str, params: str | None) -> Request:
     return Request(text, "trec", name, tuple(values))
 
 
-def parse_trec(specs: Sequence[str]) -> trec.Selection:
+NOT_IN_9 = ("dcg", "ideal_dcg", "rbp", "rbp_resid", "unj")  # 10.0's additions (`measures.c`)
+
+
+def parse_trec(specs: Sequence[str], version: int = 10) -> trec.Selection:
     """`-m` values in the trec vocabulary (each may be repeated or carry `.params`), as the
-    rows trec_eval prints; empty: official.
+    rows trec_eval prints; empty: official. `version=9`: 9.0.7's measures, which lack
+    `NOT_IN_9` (an unknown measure there, and no part of `all_trec`).
 
     >>> [row.name for row in parse_trec(["P.10,5", "map"]).rows()]
     ['map', 'P_5', 'P_10']
@@ -117,9 +128,13 @@ def parse_trec(specs: Sequence[str]) -> trec.Selection:
     for spec in specs or DEFAULT:
         request = parse_name(spec)
         name = request.measure
+        if version == 9 and name in NOT_IN_9:
+            raise UnknownMeasure(f"{name!r} is a measure of trec_eval 10.0, not of 9.0.7")
         if name in trec.SETS:
             selection.runid = True
             for member in trec.SETS[name]:
+                if version == 9 and member in NOT_IN_9:
+                    continue
                 if member in trec.FAMILIES:
                     selection.families.setdefault(member, None)
                 elif member != "runid" and member not in selection.left_out:
@@ -139,32 +154,11 @@ def parse_trec(specs: Sequence[str]) -> trec.Selection:
 
 
 def unknown(text: str) -> str:
-    """The refusal of an unknown name: what `-m` accepts, and the closest spellings."""
-    message = f"unknown measure {text!r}: known are {trec.known_names()}"
+    """The refusal of an unknown name: the closest spellings first, then what `-m` accepts."""
     known = [*trec.FAMILIES, *trec.SETS, *trec.ALIASES]
     close = difflib.get_close_matches(text, known, n=3, cutoff=0.6)
-    return message + (f"; close: {', '.join(close)}" if close else "")
-
-
-@dataclass(frozen=True)
-class Definition:
-    """What one name means for articles: a trec_eval family and its parameter, and the options
-    the name carries (None: the call's), or `Judged` (judged fraction of the top `parameter`)."""
-
-    text: str
-    family: str
-    parameter: float | None = None
-    level: int | None = None  # ir_measures' rel=: lowest grade that counts as relevant
-    max_docs: int | None = None  # RR@k: only the first k documents count
-    own_options: bool = False  # computed apart from the call's `-m` selection
-
-    @property
-    def trec_name(self) -> str:
-        """The trec_eval `-m` value of the family and parameter (`P.5`, `map`)."""
-        if self.parameter is None:
-            return self.family
-        value = self.parameter
-        return f"{self.family}.{int(value) if value == int(value) else value}"
+    closest = f" (closest: {', '.join(close)})" if close else ""
+    return f"unknown measure {text!r}{closest}: known are {trec.known_names()}"
 
 
 def resolve(text: str) -> Definition:
@@ -183,7 +177,7 @@ def resolve(text: str) -> Definition:
     """
     term = split(text)
     if term is not None and term.dotted is None and not term.curve:
-        own = _with_own_options(term)
+        own = with_own_options(term, resolve)
         if own is not None:
             return own
     request = parse_name(text)
@@ -191,43 +185,6 @@ def resolve(text: str) -> Definition:
     if len(given) > 1 or request.measure in trec.SETS:
         return Definition(text, request.measure, None)  # a list or a set: read by parse_trec
     return Definition(text, request.measure, given[0] if given else None)
-
-
-def _with_own_options(term: Term) -> Definition | None:
-    """The definition of a name that carries options of its own (`nDCG(gain=fraction)@k`,
-    `Judged@k`, `RR@k`, `X(rel=g)`), None for any other."""
-    text, arguments = term.text, dict(term.arguments)
-    at = _cutoff(text, term.at)
-    if term.base == "nDCG" and arguments == {"gain": "fraction"} and at is not None:
-        return Definition(text, FRACTION_NDCG, at, own_options=True)
-    if term.base == JUDGED and not arguments and at is not None:
-        return Definition(text, JUDGED, at, own_options=True)
-    if term.base == "RR" and set(arguments) <= {"rel"} and term.at is not None:
-        level = _level(text, arguments)
-        return Definition(text, "recip_rank", None, level, int(at or 0), own_options=True)
-    if arguments and term.base in trec.REL_FAMILIES and set(arguments) == {"rel"}:
-        base = None if term.at is None else resolve(f"{term.base}@{term.at}")
-        family = base.family if base else trec.REL_FAMILIES[term.base]
-        parameter = base.parameter if base else None
-        return Definition(text, family, parameter, _level(text, arguments), own_options=True)
-    return None
-
-
-def _cutoff(text: str, at: str | None) -> float | None:
-    if at is None:
-        return None
-    if not at.isdigit() or int(at) < 1:
-        raise UnknownMeasure(f"measure {text}: the cut-off after @ must be a positive integer")
-    return float(int(at))
-
-
-def _level(text: str, arguments: dict[str, str]) -> int | None:
-    if "rel" not in arguments:
-        return None
-    value = arguments["rel"]
-    if not value.isdigit():
-        raise UnknownMeasure(f"measure {text}: rel= takes a grade (a whole number)")
-    return int(value)
 
 
 @dataclass

@@ -124,7 +124,7 @@ HEADINGS: dict[str, tuple[str, str]] = {
     "docs_both": ("Relevant for both", "articles both found relevant"),
     "docs_agreement": (
         "Article agreement",
-        "relevant for both / relevant for either (seed 003 Table IX)",
+        "relevant for both / relevant for either (Piwowarski, Trotman & Lalmas 2008)",
     ),
     "kappa": (
         "Cohen's κ",

@@ -104,10 +104,23 @@ def judge(client: FlaskClient, token: str, assignment: int, article: str, releva
     assert response.status_code == 200, response.get_data(as_text=True)
 
 
-def go_next(client: FlaskClient, assignment: int, query: str = "") -> str:
+def go_next_url(client: FlaskClient, assignment: int, query: str = "") -> str:
+    """Where "next" sends the assessor: the article's address with its query string."""
     response = client.get(f"/assignments/{assignment}/next{query}")
     assert response.status_code == 303
-    return response.headers["Location"].rsplit("/", 1)[1]
+    location: str = response.headers["Location"]
+    return location
+
+
+def go_next(client: FlaskClient, assignment: int, query: str = "") -> str:
+    return go_next_url(client, assignment, query).rsplit("/", 1)[1].split("?")[0]
+
+
+def suggestions(site: Site) -> list[Event]:
+    with db.session_scope(site.app) as session:
+        events = list(session.scalars(select(Event).where(Event.kind == "suggest")))
+        session.expunge_all()
+    return events
 
 
 def set_policy(site: Site, policy: str, **options: object) -> None:
@@ -154,17 +167,36 @@ def test_the_pages_unsaved_judgement_counts(site: Site) -> None:
     assert go_next(alice, assignment, "?after=a") == "b"
 
 
-def test_each_followed_suggestion_is_logged(site: Site) -> None:
+def test_asking_writes_nothing_following_is_logged(site: Site) -> None:
     set_policy(site, "ucb", policy_seed=3)
-    alice, _ = login(site, "alice")
-    go_next(alice, site.assignments["alice"])
-    olga, _ = login(site, "olga")
-    go_next(olga, site.assignments["alice"])  # an organiser looking on: not logged
+    alice, token = login(site, "alice")
+    assignment = site.assignments["alice"]
+    # 50 GETs of "next" and of the pages that show the suggestion add no event.
+    for _ in range(25):
+        assert go_next(alice, assignment) == "a"
+        assert alice.get(f"/assignments/{assignment}").status_code == 200
+    alice.get("/topics")
+    assert suggestions(site) == []
+    # The suggestion's article opens marked as followed; its page reports it with a POST.
+    url = go_next_url(alice, assignment)
+    assert url.endswith("/articles/a?suggested=1")
+    page = alice.get(url).get_data(as_text=True)
+    follow = f"/assignments/{assignment}/articles/a/followed"
+    assert follow in page
+    assert alice.post(follow, headers={"X-CSRF-Token": token}).status_code == 204
+    # Without the mark (opened from the pool list) the page reports nothing.
+    assert follow not in alice.get(f"/assignments/{assignment}/articles/a").get_data(as_text=True)
+    olga, olga_token = login(site, "olga")
+    go_next(olga, assignment)  # an organiser looking on: not logged, and may not report
+    assert olga.post(follow, headers={"X-CSRF-Token": olga_token}).status_code == 404
+    # An article the order does not offer now is not logged as followed.
+    other = f"/assignments/{assignment}/articles/f/followed"
+    assert alice.post(other, headers={"X-CSRF-Token": token}).status_code == 204
+    events = suggestions(site)
+    assert len(events) == 1
+    assert events[0].article == "a" and events[0].payload["policy"] == "ucb"
+    assert [arm["run"] for arm in events[0].payload["arms"]] == ["1", "2"]
     with db.session_scope(site.app) as session:
-        events = session.scalars(select(Event).where(Event.kind == "suggest")).all()
-        assert len(events) == 1
-        assert events[0].article == "a" and events[0].payload["policy"] == "ucb"
-        assert [arm["run"] for arm in events[0].payload["arms"]] == ["1", "2"]
         changes = session.scalars(select(Event).where(Event.kind == "judging_order")).all()
         assert [(e.payload["topic"], e.payload["policy"], e.payload["seed"]) for e in changes] == [
             ("5", "ucb", 3)
@@ -183,9 +215,12 @@ def test_budget_ends_the_suggestions_and_progress_shows_estimates(site: Site) ->
     assert "budget of 2 judgements is spent" in page
     with db.session_scope(site.app) as session:
         rows = {row.assessor: row for row in order_progress(session)}
-    # Alice: 2 of 6 judged, 1 relevant; the one 25-rank stratum counts 4 unjudged at 1/2.
+    # Alice: 2 of 6 judged, 1 relevant; the forecast's interval covers its mean within the 4
+    # unjudged articles, and waits for more judgements before the page shows it.
     assert (rows["alice"].judged, rows["alice"].relevant) == (2, 1)
-    assert rows["alice"].unjudged_relevant == pytest.approx(2.0)
+    alice_row = rows["alice"]
+    assert alice_row.left_low <= alice_row.unjudged_relevant <= alice_row.left_high <= 4
+    assert not alice_row.ready
     assert rows["bob"].judged == 0 and rows["bob"].policy == "thompson"
 
 
@@ -205,3 +240,18 @@ def test_bad_orders_are_refused(site: Site) -> None:
     assert response.status_code == 422
     with db.session_scope(site.app) as session, pytest.raises(ValueError, match="has no pool"):
         set_order(session, "mtf", ["99"])
+
+
+def test_my_topics_continue_follows_the_order_and_says_what_is_left(site: Site) -> None:
+    set_policy(site, "mtf")
+    alice, token = login(site, "alice")
+    assignment = site.assignments["alice"]
+    judge(alice, token, assignment, "a", relevant=False)  # r1 drops: r2's d is offered
+    assert go_next(alice, assignment, "?after=a") == "d"
+    page = alice.get("/topics").get_data(as_text=True)
+    assert f'href="/assignments/{assignment}/articles/d?suggested=1"' in page
+    assert "Continue (article 4 of 6)" in page  # d is fourth in display order
+    assert "5 of 6 not judged yet" in page
+    summary = alice.get(f"/assignments/{assignment}?finished=1").get_data(as_text=True)
+    assert "5 of 6 not judged yet" in summary and "is done" not in summary
+    assert f'href="/assignments/{assignment}/articles/d?suggested=1"' in summary

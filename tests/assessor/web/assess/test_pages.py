@@ -22,6 +22,7 @@ from focal.assessor.campaign.people.users import add_user, assign_topic
 from focal.assessor.campaign.setup.importing import import_collection
 from focal.assessor.store import db, migrate
 from focal.assessor.store.models import Pool, PoolEntry, Run, RunResult, Topic
+from focal.assessor.store.settings import CampaignSettings, save_settings
 from focal.assessor.web.app import create_app
 from focal.evaluation.text.document import Document
 
@@ -170,7 +171,8 @@ def test_my_topics_lists_my_assignment_with_progress(site: Site) -> None:
     highlight(alice, token, site, "a1", 4, 10)
     page = alice.get("/topics").get_data(as_text=True)
     assert "rivers of europe" in page
-    assert "1 / 3" in page
+    assert "2 of 3 not judged yet" in page  # a1 highlighted (relevant), a2 and a3 left
+    assert "Continue (article 1 of 3)" in page  # a1 has no ✓ yet: the first unfinished
     assert f"/assignments/{site.assignments['alice']}" in page
     assert f'/assignments/{site.assignments["bob"]}"' not in page
 
@@ -220,9 +222,16 @@ def test_article_page_holds_the_text_verbatim_and_the_topic(site: Site) -> None:
             )
         ).config
     )
+    # The runs' outline is off unless the organiser switches it on (assessors blind to systems).
+    assert config["runPassages"] == []
+    assert config["doneWithoutPassage"] == "ask" and config["followUrl"] is None
+    assert config["prevUrl"] is None and config["nextUrl"].endswith("/articles/a2")
+    with db.session_scope(site.app) as session:
+        save_settings(session, CampaignSettings(runs_outline=True))
+    page = alice.get(f"/assignments/{site.assignments['alice']}/articles/a1")
+    config = json.loads(read_article_page(page.get_data(as_text=True)).config)
     text = site.document("a1").text
     assert config["runPassages"] == [[10, 16]] and text[10:16] == "Danube"
-    assert config["prevUrl"] is None and config["nextUrl"].endswith("/articles/a2")
 
 
 def test_assessors_see_only_their_own_assignments(site: Site) -> None:

@@ -73,16 +73,16 @@ def test_the_article_page_describes_both_sides_in_words(olga: FlaskClient) -> No
     assert "alice</mark>: relevant, 1 passage; best entry point before “The quick brown" in page
     assert "bob</mark>: relevant, 1 passage; best entry point before “ck brown fox." in page
     assert 'id="overlay"' in page and "Not decided yet." in page
-    assert page.count('name="decision"') == 4
+    assert page.count('name="preview"') == 4 and 'id="confirm-decision"' not in page
 
 
 def test_deciding_moves_on_and_records_the_gold(olga: FlaskClient, doubled: Seeded) -> None:
-    first = olga.post("/organiser/adjudicate/1/1002", data={"decision": "b"})
+    first = olga.post("/organiser/adjudicate/1/1002", data={"decision": "b", "version": "0"})
     assert first.status_code == 302 and first.location.endswith("/organiser/adjudicate/1/1001")
     page = html.unescape(" ".join(olga.get("/organiser/adjudicate/1/1002").text.split()))
     assert "bob's judgement: relevant, 1 passage(s); best entry point before “Second" in page
     assert "Decided by olga," in page and 'id="gold-overlay"' in page
-    last = olga.post("/organiser/adjudicate/1/1001", data={"decision": "union"})
+    last = olga.post("/organiser/adjudicate/1/1001", data={"decision": "union", "version": "0"})
     assert last.status_code == 302 and last.location.endswith("/organiser/adjudicate/1")
     assert "2 of 2 decided" in olga.get("/organiser/adjudicate/1").get_data(as_text=True)
     with db.session_scope(doubled.app) as session:
@@ -94,13 +94,23 @@ def test_deciding_moves_on_and_records_the_gold(olga: FlaskClient, doubled: Seed
 
 
 def test_bad_requests_are_4xx(olga: FlaskClient) -> None:
-    refused = olga.post("/organiser/adjudicate/1/1001", data={"decision": "both"})
+    refused = olga.post("/organiser/adjudicate/1/1001", data={"decision": "both", "version": "0"})
     assert refused.status_code == 422
     assert "unknown decision" in refused.get_data(as_text=True)
+    for version in ("", "-1", "x", "9" * 30):
+        unversioned = olga.post(
+            "/organiser/adjudicate/1/1001", data={"decision": "a", "version": version}
+        )
+        assert unversioned.status_code == 422 and "expected the version" in unversioned.text
     assert olga.get("/organiser/adjudicate/2").status_code == 404  # judged once
     assert olga.get("/organiser/adjudicate/9/1001").status_code == 404
     assert olga.get("/organiser/adjudicate/1/nope").status_code == 404
-    assert olga.post("/organiser/adjudicate/1/1003", data={"decision": "a"}).status_code == 422
+    assert (
+        olga.post(
+            "/organiser/adjudicate/1/1003", data={"decision": "a", "version": "0"}
+        ).status_code
+        == 422
+    )
 
 
 def test_the_gold_is_edited_through_json(olga: FlaskClient, doubled: Seeded) -> None:
@@ -112,9 +122,20 @@ def test_the_gold_is_edited_through_json(olga: FlaskClient, doubled: Seeded) -> 
         "passages": [[5, 25]],
         "bep": 5,
         "decision": "edited",
+        "version": 1,
     }
-    moved = olga.post(url, json={"edit": "bep", "start": 12})
+    moved = olga.post(url, json={"edit": "bep", "start": 12, "version": 1, "op_id": "m"})
     assert moved.status_code == 200 and moved.json is not None and moved.json["bep"] == 12
+    again = olga.post(url, json={"edit": "bep", "start": 12, "version": 1, "op_id": "m"})
+    assert again.status_code == 200 and again.json == moved.json  # applied once: version 2
+    stale = olga.post(url, json={"edit": "highlight", "start": 30, "end": 40, "version": 1})
+    assert stale.status_code == 409 and stale.json is not None
+    assert stale.json["code"] == "stale_version" and "changed since" in stale.json["error"]
+    for body in (
+        {"edit": "bep", "start": 12, "op_id": 7},
+        {"edit": "bep", "start": 12, "version": -1},
+    ):
+        assert olga.post(url, json=body).status_code == 422
     for body in ({"edit": "highlight", "start": "5", "end": 9}, {"start": 1}, [1, 2]):
         refused = olga.post(url, json=body)
         assert refused.status_code == 422 and "integer offsets" in refused.json["error"]
@@ -158,7 +179,7 @@ def test_an_adjudicator_of_a_topic_adjudicates_it_and_nothing_else(
     home = carol.get("/organiser/adjudicate").text
     assert '<a href="/organiser/adjudicate">Adjudication</a>' in home  # in carol's nav
     assert "/organiser/adjudicate/1" in home and "<td>0 / 2</td>" in home
-    decided = carol.post("/organiser/adjudicate/1/1002", data={"decision": "a"})
+    decided = carol.post("/organiser/adjudicate/1/1002", data={"decision": "a", "version": "0"})
     assert decided.status_code == 302
     for path in ("/organiser/adjudicate/2", "/organiser/agreement", "/organiser/agreement/1"):
         assert carol.get(path).status_code == 403, path
@@ -171,3 +192,91 @@ def test_an_adjudicator_of_a_topic_adjudicates_it_and_nothing_else(
     assert carol.get("/organiser/adjudicate/1").status_code == 403
     assert carol.get("/organiser/adjudicate").status_code == 403
     assert "Adjudication</a>" not in carol.get("/topics").text
+
+
+def test_the_preview_shows_the_gold_and_warns_before_a_relevant_article_turns_not_relevant(
+    olga: FlaskClient, doubled: Seeded
+) -> None:
+    # 1002: alice not relevant, bob relevant [4, 10): alice's judgement drops bob's passage
+    page = " ".join(olga.get("/organiser/adjudicate/1/1002?preview=a").text.split())
+    assert 'id="preview"' in page and 'id="confirm-decision"' in page
+    assert "The gold would be not relevant, 0 passage(s) of 0 characters" in page
+    assert "bob judged article 1002 relevant: this gold makes it not relevant." in page
+    assert 'name="version" value="0"' in page
+    kept = " ".join(olga.get("/organiser/adjudicate/1/1002?preview=b").text.split())
+    assert "The gold would be relevant, 1 passage(s) of 6 characters" in kept
+    assert 'id="preview-warning"' not in kept
+    # previewing stores nothing; an unknown preview shows no preview
+    assert 'id="preview"' not in olga.get("/organiser/adjudicate/1/1002?preview=x").text
+    with db.session_scope(doubled.app) as session:
+        assert session.scalars(select(GoldJudgement)).first() is None
+
+
+def test_the_confirmation_names_the_assessor_and_the_queue_shows_edited_gold(
+    olga: FlaskClient,
+) -> None:
+    decided = olga.post(
+        "/organiser/adjudicate/1/1002", data={"decision": "a", "version": "0"},
+        follow_redirects=True,
+    )  # fmt: skip
+    assert "Article 1002 decided: alice&#39;s judgement." in decided.text
+    url = "/organiser/adjudicate/1/1001/gold"
+    assert olga.post(url, json={"edit": "highlight", "start": 5, "end": 12}).status_code == 200
+    queue = " ".join(olga.get("/organiser/adjudicate/1").text.split())
+    assert "<td>edited by hand: relevant, 1 passage (7 characters)</td>" in queue
+    assert "<td>alice&#39;s judgement: not relevant</td>" in queue
+    replacing = " ".join(olga.get("/organiser/adjudicate/1/1001?preview=a").text.split())
+    assert "Saving replaces the gold as it is now (edited by hand: relevant, 1 passage" in replacing
+
+
+def test_every_step_is_in_the_history_on_the_page_and_in_the_report(
+    olga: FlaskClient, doubled: Seeded
+) -> None:
+    url = "/organiser/adjudicate/1/1001"
+    assert olga.post(url, data={"decision": "union", "version": "0"}).status_code == 302
+    assert olga.post(f"{url}/gold", json={"edit": "unhighlight", "start": 5, "end": 9}).json
+    page = html.unescape(" ".join(olga.get(url).text.split()))
+    history = page[page.index('id="gold-history"') :]
+    assert "decided: every passage of either (union)" in history
+    assert "took out characters 5–9" in history
+    # before the union nothing; the union [5, 35) = 30 characters; then [9, 35) = 26
+    assert re.findall(r"<td>olga</td><td>[^<]+</td> <td>([^<]+)</td><td>([^<]+)</td>", history) == [
+        ("none", "relevant, 1 passage (30 characters)"),
+        ("relevant, 1 passage (30 characters)", "relevant, 1 passage (26 characters)"),
+    ]
+    report = olga.get("/organiser/report/adjudication.csv")
+    assert report.status_code == 200
+    lines = report.text.splitlines()
+    assert lines[0].split(",")[:4] == ["topic", "article", "assessors", "decision"]
+    assert [line.split(",")[3] for line in lines[1:]] == ["union", "unhighlight"]
+
+
+def test_the_export_page_offers_the_adjudicated_qrels(
+    olga: FlaskClient, doubled: Seeded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = olga.get("/organiser/export").text
+    assert 'id="export-adjudicated"' in page and 'name="adjudicated" value="1"' in page
+    assert (
+        olga.post(
+            "/organiser/adjudicate/1/1001", data={"decision": "b", "version": "0"}
+        ).status_code
+        == 302
+    )
+    monkeypatch.setattr(support, "make_app", lambda migrated=True: doubled.app)
+    command = CliRunner().invoke(main, ["export-qrels", "--adjudicated"])
+    assert command.exit_code == 0, command.output
+    downloaded = olga.get("/organiser/export.qrels?adjudicated=1")
+    assert downloaded.status_code == 200 and downloaded.text == command.stdout
+    assert "focal-adjudicated.qrels" in downloaded.headers["Content-Disposition"]
+    # the organiser's API: the same URL with a token
+    bearer = {"Authorization": f"Bearer {doubled.tokens['olga']}"}
+    by_token = doubled.app.test_client().get("/organiser/export.qrels?adjudicated=1&topic=1",
+                                             headers=bearer)  # fmt: skip
+    assert by_token.status_code == 200 and by_token.text == command.stdout  # topic 2: nothing
+    refused = olga.get("/organiser/export.qrels?adjudicated=1&assessor=alice")
+    assert refused.status_code == 422 and "--adjudicated writes FOL qrels" in html.unescape(
+        refused.text
+    )
+    # the adjudication pages link to it
+    assert "/organiser/export#adjudicated" in olga.get("/organiser/adjudicate").text
+    assert "/organiser/export#adjudicated" in olga.get("/organiser/adjudicate/1/1001").text

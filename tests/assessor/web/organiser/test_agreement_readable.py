@@ -31,8 +31,11 @@ def words(client: FlaskClient, path: str) -> str:
 
 def test_headings_are_words_with_definitions(olga: FlaskClient) -> None:
     page = words(olga, "/organiser/agreement")
-    assert "Unitizing α_U<br><code>alpha_u</code>" in page
-    assert "<dt>Character F1 (<code>char_f1</code>)</dt><dd>2 × characters both" in page
+    assert '" data-column="alpha_u">Unitizing α_U</th>' in page and "<code>" not in page
+    assert "<dt>Character F1</dt><dd>2 × characters both" in page
+    # The headline numbers come first, right after the topic
+    headers = re.findall(r'<th scope="col" title="[^"]*" data-column="(\w+)">', page)
+    assert headers[:3] == ["topic", "char_f1", "alpha_u"]
     assert "the largest disagreement a passage can have" in page  # one-sided articles
 
 
@@ -64,7 +67,7 @@ def test_docstrings() -> None:
 def test_gamma_is_added_on_the_topic_page_when_asked(olga: FlaskClient) -> None:
     pytest.importorskip("pygamma_agreement", reason="the optional extra focal[gamma] is absent")
     plain = words(olga, "/organiser/agreement/1")
-    assert 'id="gamma-link"' in plain and "<code>gamma</code>" not in plain
+    assert 'id="gamma-link"' in plain and 'data-column="gamma"' not in plain
     asked = words(olga, "/organiser/agreement/1?gamma=1")
-    found = re.search(r"γ <code>gamma</code></th><td>([-0-9.]+)</td>", asked)
+    found = re.search(r'<tr data-column="gamma"><th scope="row">γ</th><td>([-0-9.]+)</td>', asked)
     assert found is not None and -1 <= float(found.group(1)) <= 1

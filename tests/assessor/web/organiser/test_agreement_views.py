@@ -71,9 +71,11 @@ def test_the_overview_shows_the_table_and_the_plot(olga: FlaskClient) -> None:
     # topic 1 (worked in tests/assessor/cli/test_agreement.py): ∩/∪ = 16/42 = 0.3810
     row = re.search(r'<a href="/organiser/agreement/1">1</a></td>(.*?)</tr>', page, re.S)
     assert row is not None
-    cells = re.findall(r"<td>([^<]*)</td>", row.group(1))
+    cells = dict(re.findall(r'<td data-column="(\w+)">([^<]*)</td>', row.group(1)))
     expected = "2 2 1 0.3333 0.0000 26 32 16 0.6154 0.5000 0.3810"
-    assert cells[:11] == expected.split()
+    columns = "docs_a docs_b docs_both docs_agreement kappa chars_a chars_b chars_both"
+    columns += " both_over_a both_over_b both_over_union"
+    assert [cells[column] for column in columns.split()] == expected.split()
     bar = re.search(r'<rect class="bar"[^>]*data-label="1" data-value="([^"]+)"', page)
     assert bar is not None and float(bar.group(1)) == pytest.approx(16 / 42)
     assert "style=" not in page.split('<svg id="union-chart"')[1].split("</svg>")[0]
@@ -81,8 +83,8 @@ def test_the_overview_shows_the_table_and_the_plot(olga: FlaskClient) -> None:
 
 def test_the_topic_page_lists_each_article(olga: FlaskClient) -> None:
     page = olga.get("/organiser/agreement/1").get_data(as_text=True)
-    assert "alice (a) and bob (b)" in page
-    assert "spec_within_0.9" in page  # the texts are there: element level shown
+    assert "alice (A) and bob (B)" in page
+    assert 'data-column="spec_within_0.9"' in page  # the texts are there: element level shown
     rows = re.findall(r'articles/(\d+)\?a=alice&amp;b=bob">\d+</a></td>(.*?)</tr>', page, re.S)
     statuses = {article: re.findall(r'class="state state-(\w+)"', cells) for article, cells in rows}
     assert statuses == {

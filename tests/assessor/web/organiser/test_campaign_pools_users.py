@@ -265,7 +265,8 @@ def test_the_settings_page_stores_the_two_switches(olga: tuple[FlaskClient, str]
     client, token = olga
     page = client.get("/organiser/settings").get_data(as_text=True)
     assert 'name="merge_across_punctuation" value="1" checked' in page
-    assert 'name="runs_outline" value="1" checked' in page
+    assert 'name="runs_outline" value="1">' in page  # off by default: assessors blind to runs
+    assert 'name="done_without_passage" value="ask" checked' in page
     answer = client.post(
         "/organiser/settings", data={"csrf_token": token, "merge_across_punctuation": "1"}
     )

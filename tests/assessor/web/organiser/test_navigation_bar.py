@@ -1,7 +1,7 @@
-"""The site's navigation bar: the organiser's pages in three groups, the current one marked.
+"""The site's navigation bar: the organiser's pages in four groups, the current one marked.
 
-Organisers reach a dozen pages; grouped in the order of a campaign (set up, follow, results)
-they stay findable. Assessors see only their own topics.
+Organisers reach a dozen pages; grouped in the order of a campaign (set up, judge, follow,
+results) they stay findable. Assessors see only their own topics.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import lxml.html
 from ...conftest import Seeded, login
 
 GROUPS = {
-    "Set up": ["Import", "Pools", "Users", "Matrix", "Assignments", "Modes", "Settings"],
+    "Set up": ["Import", "Pools", "Users", "Settings"],
+    "Judge": ["Matrix", "Assignments", "Double judging", "Modes", "Adjudication"],
     "Follow": ["Progress", "Topics", "Flags and notes"],
-    "Results": ["Export", "Double judging", "Agreement", "Adjudication", "Report"],
+    "Results": ["Agreement", "Report", "Export"],
 }
 
 
@@ -34,7 +35,7 @@ def groups_of(nav: str) -> dict[str, list[str]]:
     }
 
 
-def test_the_organiser_sees_every_page_in_three_groups(seeded: Seeded) -> None:
+def test_the_organiser_sees_every_page_in_four_groups(seeded: Seeded) -> None:
     client = seeded.app.test_client()
     login(client, "olga")
     nav = nav_of(client.get("/organiser/matrix").get_data(as_text=True))

@@ -78,14 +78,16 @@ def _value(output: str, row: str) -> float:
 
 
 def test_no_output_format_changes_a_value() -> None:
-    """`nDCG@10` is trec_eval's ndcg_cut.10 in inex, tsv, json and trec alike; Focal's
-    fraction-gain nDCG is asked for by its own name."""
+    """`nDCG@10` is trec_eval's ndcg_cut.10 in inex, tsv, json and trec alike (named as typed
+    but in trec_eval's layout, which `inex` means here); Focal's fraction-gain nDCG is asked
+    for by its own name."""
     values = {}
     for layout in ("inex", "tsv", "json", "trec"):
         arguments = ["--task", "articles", "-m", "nDCG@10", "--format", layout, QRELS, RUN]
         result = CliRunner().invoke(eval_command, arguments)
         assert result.exit_code == 0, result.stderr
-        values[layout] = round(_value(result.stdout, "ndcg_cut_10"), 4)
+        row = "ndcg_cut_10" if layout in ("inex", "trec") else "nDCG@10"
+        values[layout] = round(_value(result.stdout, row), 4)
     assert len(set(values.values())) == 1, values
     fraction = CliRunner().invoke(
         eval_command, ["--task", "articles", "-m", "nDCG(gain=fraction)@10", QRELS, RUN]
@@ -110,7 +112,8 @@ def test_focal_measures_prints_the_registry() -> None:
 
     result = CliRunner().invoke(main, ["measures", "--format", "tsv"])
     rows = [line.split("\t") for line in result.stdout.splitlines()]
-    assert result.exit_code == 0 and rows[0] == ["name", "aliases", "definition", "reference"]
+    header = ["name", "aliases", "definition", "reference", "tasks"]
+    assert result.exit_code == 0 and rows[0] == header
     by_name = {row[0]: row for row in rows[1:]}
     assert by_name["ndcg_cut"][1] == "nDCG@k" and "grade" in by_name["ndcg_cut"][2]
     assert "rel_chars / article_chars" in by_name["nDCG(gain=fraction)@k"][2]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from focal.evaluation.formats.arrow import binary_array, numeric_array, to_numpy
 from focal.evaluation.measures.trec_eval.engine import keys as trec_keys
 from focal.evaluation.measures.trec_eval.engine.keys import PairIndex, column_buffers, doc_words
-from focal.evaluation.measures.trec_eval.engine.order import ranking
+from focal.evaluation.measures.trec_eval.engine.order import c_ranking, ranking
 
 try:  # the C part is optional: an install without a compiler has only the numpy path
     from focal.evaluation.measures.trec_eval.kernel import _article_kernel
@@ -196,7 +196,9 @@ def arrow_order(rows: list, ties: str) -> list[int]:
 def test_ranking_is_the_sort_of_trec_eval(rows: list, ties: str, written_sorted: bool) -> None:
     """Files already in trec_eval's order (blocks in any topic order, ties in any document order)
     take the path without a sort; the others the full sort on integer columns: both must give
-    Arrow's order (NaN scores last, -0.0 equal to 0.0)."""
+    Arrow's order (-0.0 equal to 0.0), but for a topic holding a NaN score ranked with ties
+    descending: trec_eval's comparator places those by its merge sort
+    (`test_nan_is_placed_as_trec_eval_places_it`)."""
     if written_sorted:  # topic blocks in file order, scores falling: the common layout
         rows = sorted(rows, key=lambda r: (-r[0] % 3, -r[1]))
     rows = list({(r[0], r[2]): r for r in rows}.values())  # a document once per topic
@@ -206,7 +208,34 @@ def test_ranking_is_the_sort_of_trec_eval(rows: list, ties: str, written_sorted:
     order = ranking(codes, scores, pa.chunked_array([column]), ties)
     expected = arrow_order(rows, ties)
     # rows equal in topic, score and document cannot occur (a document once per topic)
+    if ties == "descending":
+        with_nan = {r[0] for r in rows if r[1] != r[1]}
+        assert sorted(order.tolist()) == list(range(len(rows)))
+        order = np.array([i for i in order.tolist() if rows[i][0] not in with_nan])
+        expected = [i for i in expected if rows[i][0] not in with_nan]
     assert order.tolist() == expected
+
+
+def test_nan_is_placed_as_trec_eval_places_it() -> None:
+    """a scores 1, b NaN, c 2 (read in id order a, b, c). glibc's merge sort with 10.0's
+    comparator: [b, c] merged from [b] and [c]: NaN is neither above nor below 2, so ids decide
+    (c first); then [a] with [c, b]: 1 < 2 puts c first, a against b (NaN) goes by ids, b
+    first: c, b, a, where Arrow's order puts NaN last (c, a, b)."""
+    column = pa.chunked_array([binary_array([b"a", b"b", b"c"])])
+    scores = np.array([1.0, float("nan"), 2.0])
+    order = ranking(np.zeros(3, dtype=np.int64), scores, column)
+    assert order.tolist() == [2, 1, 0]
+    assert c_ranking([b"a", b"c"], [1.0, 2.0]) == [1, 0]  # no NaN: score descending
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, 2.5, -1.0]), DOCS), max_size=20))
+def test_c_ranking_without_nan_is_the_plain_order(rows: list) -> None:
+    """Without NaN the comparator is a total order: score descending, then id descending."""
+    rows = sorted({doc: (score, doc) for score, doc in rows}.values(), key=lambda r: r[1])
+    placed = c_ranking([r[1] for r in rows], [r[0] for r in rows])
+    by_id = sorted(rows, key=lambda r: r[1], reverse=True)
+    assert [rows[i] for i in placed] == sorted(by_id, key=lambda r: -r[0])  # (a stable sort)
 
 
 def test_words_of_chosen_rows_are_those_of_the_whole_column() -> None:

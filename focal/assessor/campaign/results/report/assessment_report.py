@@ -5,7 +5,8 @@ it, and, when it has no rows, why. `focal report` prints or plots them; the orga
 page shows them and offers each as CSV. Seed 003's figure or table is named in each title.
 Times are seconds (`campaign.timing`); `all` rows sum the counts and average the times over
 the articles (or topics) they describe. The last table lists the adjudication events: each
-gold judgement decided where two assessors disagreed, its decision, who made it and when.
+decision and hand edit of a gold judgement where two assessors disagreed, who made it and
+when, and the gold before and after it.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
 from focal.assessor.campaign.results import timing
@@ -31,8 +33,7 @@ from focal.assessor.campaign.results.report.data import (
 )
 from focal.assessor.campaign.results.report.rounds import rounds_table
 from focal.assessor.campaign.results.report.table import Chart, ReportTable
-from focal.assessor.store.gold import GoldJudgement
-from focal.assessor.store.models import User
+from focal.assessor.store.gold import GoldEvent, GoldJudgement
 from focal.evaluation.relevance.analytics import bep_distances, category_of
 
 TOO_SMALL_LIMIT = 55  # characters (seed 003 §5.2.3)
@@ -88,7 +89,7 @@ def times_table(
         )  # fmt: skip
     return ReportTable(
         "times",
-        "Time to assess an article and a topic, in seconds (seed 003 Table III); "
+        "Time to assess an article and a topic, in seconds; "
         f"idle gaps over {idle:g} s left out and counted",
         columns,
         rows,
@@ -115,7 +116,7 @@ def passages_table(judged: Sequence[Judged]) -> ReportTable:
     rows = [(n, counts[n], counts[n] / total) for n in sorted(counts)]
     return ReportTable(
         "passages",
-        "Passages per relevant article (seed 003 Fig 6)",
+        "Passages per relevant article",
         ("passages", "articles", "share"),
         rows,
         None if rows else _why_empty(judged, "no article was judged relevant"),
@@ -136,7 +137,7 @@ def elemental_table(judged: Sequence[Judged], facts: ElementFacts) -> ReportTabl
     reason = NO_TEXT if facts.without_text else "no article was judged relevant"
     return ReportTable(
         "elemental",
-        "Elemental and non-elemental passages (seed 003 Table VIII)",
+        "Elemental and non-elemental passages",
         ("topic", "elemental", "nonelemental", "total", "share_elemental"),
         rows,
         None if rows else _why_empty(judged, reason),
@@ -160,7 +161,7 @@ def bep_table(judged: Sequence[Judged]) -> ReportTable:
     return ReportTable(
         "bep_distance",
         "Distance in characters from the best entry point to the start of the first, the "
-        "largest and the nearest passage (seed 003 Fig 7)",
+        "largest and the nearest passage",
         ("distance", "first", "largest", "nearest"),
         rows,
         None if rows else _why_empty(judged, "no relevant article has a best entry point"),
@@ -182,7 +183,7 @@ def specificity_table(judged: Sequence[Judged], facts: ElementFacts) -> ReportTa
         rows.append(("1", ones, ones / len(values)))
     return ReportTable(
         "specificity",
-        "Specificity of the relevant elements (seed 003 Fig 4; specificity 1 on its own row)",
+        "Specificity of the relevant elements (specificity 1 on its own row)",
         ("specificity", "elements", "share"),
         rows,
         None
@@ -209,8 +210,7 @@ def category_table(judged: Sequence[Judged], facts: ElementFacts) -> ReportTable
     rows = rows if by_category else []
     return ReportTable(
         "specificity_by_category",
-        "Mean specificity of relevant elements per category, and relative to paragraphs "
-        "(seed 003 Table VII)",
+        "Mean specificity of relevant elements per category, and relative to paragraphs",
         ("category", "elements", "mean_specificity", "relative_to_paragraph"),
         rows,
         None
@@ -235,7 +235,7 @@ def too_small_table(judged: Sequence[Judged], facts: ElementFacts) -> ReportTabl
     too_small = "?" in sizes
     return ReportTable(
         "too_small",
-        "Element sizes in characters per exhaustivity value (seed 003 Fig 5, §5.2.3)",
+        "Element sizes in characters per exhaustivity value",
         ("exhaustivity", "elements", "mean_size", "median_size", f"share_under_{TOO_SMALL_LIMIT}"),
         rows if too_small else [],
         None if too_small else _why_empty(
@@ -248,31 +248,36 @@ def too_small_table(judged: Sequence[Judged], facts: ElementFacts) -> ReportTabl
 def adjudication_table(
     session: Session, judged: Sequence[Judged], topic: str | None = None
 ) -> ReportTable:
-    """The report's table of adjudication events: each gold decision, who made it and when."""
+    """The report's table of adjudication events: every decision and hand edit of a gold
+    judgement (`store.gold.GoldEvent`), who made it and when, the gold after and before."""
     query = (
-        select(GoldJudgement, User.name)
-        .outerjoin(User, GoldJudgement.decided_by == User.id)
-        .order_by(GoldJudgement.decided_at, GoldJudgement.id)
-    )
+        select(GoldEvent, GoldJudgement.assessor_a, GoldJudgement.assessor_b)
+        .outerjoin(GoldJudgement, and_(GoldJudgement.topic_id == GoldEvent.topic_id,
+                                       GoldJudgement.article == GoldEvent.article))
+        .order_by(GoldEvent.id)
+    )  # fmt: skip
     if topic is not None:
-        query = query.where(GoldJudgement.topic_id == topic)
+        query = query.where(GoldEvent.topic_id == topic)
+
+    def chars(gold: dict[str, Any] | None) -> int | str:
+        return "-" if gold is None else sum(end - start for start, end in gold["passages"])
+
+    def span(edit: dict[str, Any]) -> str:
+        return f"{edit['start']}-{edit['end']}" if "start" in edit else "-"
+
     rows = [
-        (
-            row.topic_id,
-            row.article,
-            f"{row.assessor_a} / {row.assessor_b}",
-            row.decision,
-            row.status,
-            sum(end - start for start, end in row.passages),
-            name or "-",
-            row.decided_at.strftime("%Y-%m-%d %H:%M:%S"),
-        )
-        for row, name in session.execute(query)
-    ]
-    columns = ("topic", "article", "assessors", "decision", "gold", "gold_chars", "by", "at")
+        (event.topic_id, event.article, f"{name_a} / {name_b}", event.action,
+         event.gold["status"], chars(event.gold), event.user_name or "-",
+         event.at.strftime("%Y-%m-%d %H:%M:%S"),
+         span(event.payload),
+         "-" if event.previous is None else event.previous["status"], chars(event.previous))
+        for event, name_a, name_b in session.execute(query)
+    ]  # fmt: skip
+    columns = ("topic", "article", "assessors", "decision", "gold", "gold_chars", "by", "at",
+               "characters", "gold_before", "gold_before_chars")  # fmt: skip
     return ReportTable(
         "adjudication",
-        "Adjudication: gold judgements decided where two assessors disagreed",
+        "Adjudication: every decision and hand edit of the gold where two assessors disagreed",
         columns,
         rows,
         None if rows else _why_empty(judged, "no disagreement has been adjudicated"),

@@ -57,8 +57,8 @@ def relevant_elements_table(judged: Sequence[Judged], facts: ElementFacts) -> Re
     note = "no relevant article" if not facts.without_text else "no relevant article with text"
     return ReportTable(
         "relevant_elements",
-        "Relevant elements and highlighted passages per topic; all: the means (seed 003 Table "
-        "IV; too small elements left out, articles without text not counted)",
+        "Relevant elements and highlighted passages per topic; all: the means (too small "
+        "elements left out, articles without text not counted)",
         ("topic", "relevant_elements", "passages"),
         rows,
         None if rows else (NO_JUDGEMENT if not judged else note),
@@ -78,7 +78,7 @@ def behaviour_table(
     why = NO_JUDGEMENT if not judged else "no highlight or exhaustivity value in the event log"
     return ReportTable(
         "behaviour",
-        "How assessors highlighted and assessed (seed 003 §5.1.2): highlights after the "
+        "How assessors highlighted and assessed: highlights after the "
         "previous one, highlight-then-assess cycles per article given 2005 values, values "
         "further down the document and, of those, on a contained element",
         ("what", "count", "of", "share"),

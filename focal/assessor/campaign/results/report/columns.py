@@ -66,6 +66,25 @@ COLUMNS: dict[str, Column] = {
     "relevant_share_so_far": Column(
         "Relevant found so far", "the share of the topic's relevant articles pooled by then"
     ),
+    "passages_share_so_far": Column(
+        "Passages found so far", "the share of the topic's highlighted passages pooled by then"
+    ),
+    "relevant_elements": Column(
+        "Relevant elements", "elements derived relevant from the highlights ('all': the mean)"
+    ),
+    "what": Column("Finding", "what was counted in the event log"),
+    "count": Column("Times", "how often it happened"),
+    "of": Column("Out of", "how often it could have happened"),
+    "article": Column("Article", "the article's id"),
+    "assessors": Column("Assessors", "the two assessors who disagreed"),
+    "decision": Column("Decision", "whose judgement the gold took, or how the two were combined"),
+    "gold": Column("Gold", "the gold judgement after the decision"),
+    "gold_chars": Column("Gold characters", "characters highlighted in the gold after it"),
+    "by": Column("By", "the organiser who decided"),
+    "at": Column("When", "date and time of the decision (UTC)"),
+    "characters": Column("Characters edited", "the stretch of text a hand edit changed"),
+    "gold_before": Column("Gold before", "the gold judgement before the decision"),
+    "gold_before_chars": Column("Gold characters before", "characters highlighted before it"),
 }
 
 

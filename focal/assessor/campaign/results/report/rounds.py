@@ -48,8 +48,7 @@ def rounds_table(session: Session, judged: Sequence[Judged]) -> ReportTable:
     return ReportTable(
         "pooling_rounds",
         "Articles, relevant articles and their highlighted passages entering the pool per "
-        "top-n round, and the share of each found by then (seed 003 Fig 2, in articles and "
-        "in passages)",
+        "top-n round, and the share of each found by then, in articles and in passages",
         (
             "round",
             "articles",

@@ -23,6 +23,24 @@ class Chart:
         return (self.label,) if isinstance(self.label, str) else self.label
 
 
+PAPER = "Piwowarski, Trotman & Lalmas (2008)"
+"""The INEX 2005-2006 assessment study the report repeats (docs/references.md, seed 003)."""
+SOURCES = {
+    "times": f"{PAPER}, Table III",
+    "pooling_rounds": f"{PAPER}, Fig. 2",
+    "passages": f"{PAPER}, Fig. 6",
+    "elemental": f"{PAPER}, Table VIII",
+    "bep_distance": f"{PAPER}, Fig. 7",
+    "specificity": f"{PAPER}, Fig. 4",
+    "specificity_by_category": f"{PAPER}, Table VII",
+    "too_small": f"{PAPER}, Fig. 5 and §5.2.3",
+    "relevant_elements": f"{PAPER}, Table IV",
+    "behaviour": f"{PAPER}, §5.1.2",
+}
+"""Each table's source in the literature: the titles say what a table shows, a page's
+"Method" note (and `focal report`'s titles) say where the analysis comes from."""
+
+
 @dataclass(frozen=True, slots=True)
 class ReportTable:
     """A named table: columns, rows, and `empty` (why there are no rows) when it has none."""
@@ -33,6 +51,11 @@ class ReportTable:
     rows: Sequence[tuple[object, ...]]
     empty: str | None = None
     charts: list[Chart] = field(default_factory=list)
+
+    @property
+    def source(self) -> str:
+        """Where the analysis comes from, by author and year ("" for Focal's own)."""
+        return SOURCES.get(self.name, "")
 
     def records(self) -> list[dict[str, object]]:
         """The rows as column -> value."""

@@ -104,7 +104,7 @@ def pool(assignment_id: int) -> ResponseReturnValue:
         progress=assignments.progress(session, assignment),
         two_phase=topic_mode(session, assignment.topic_id).mode == "2005",
         summary=request.args.get("finished") == "1",
-        resume=pool_list.resume_point(listed.rows),
+        resume=navigation.resume(session, assignment),
         first_unjudged=next((r.article for r in listed.rows if r.status == "unjudged"), None),
         suggested=suggested,
         judging_order=ordering.topic_order(ordering.topic_pool(session, assignment.topic_id)),
@@ -138,6 +138,21 @@ def article_screen(assignment_id: int, article: str) -> ResponseReturnValue:
         return _without_text(screen)
     context = _article_context(screen, screen.text)
     return page_or_fragment("assess/article.html", "content", **context)
+
+
+def _follow_url(screen: ArticleScreen) -> str | None:
+    """Where the page reports that its assessor came from a suggestion of the judging order
+    (`?suggested=1`, added by `next_article` and the topic pages' links): a POST, so that only a
+    suggestion followed is logged, never one merely asked for."""
+    if screen.read_only or not screen.adaptive or request.args.get("suggested") != "1":
+        return None
+    return url_for(
+        ".follow_suggestion",
+        assignment_id=screen.assignment.id,
+        article=screen.article,
+        after=request.args.get("after") or None,
+        relevant=request.args.get("relevant") or None,
+    )
 
 
 def _article_url(screen: ArticleScreen, name: str | None) -> str | None:
@@ -210,6 +225,8 @@ def _page_settings(
         "textLength": text.length,
         "twoPhaseUrl": two_phase_url,
         "mergeAcrossPunctuation": screen.merge_across_punctuation,
+        "doneWithoutPassage": screen.done_without_passage,
+        "followUrl": _follow_url(screen),
     }
 
 
@@ -263,13 +280,37 @@ def keywords(assignment_id: int) -> ResponseReturnValue:
 def next_article(assignment_id: int) -> ResponseReturnValue:
     """Go on to the article `navigation.next_article` offers after `?after=` (`?relevant=1|0` is
     the page's judgement of `after`, which may not be saved yet); the pool page, when nothing is
-    left to offer (pool judged or budget spent)."""
+    left to offer (pool judged or budget spent). A GET writes nothing: an article the judging
+    order chose opens with `?suggested=1`, and its page logs the suggestion as followed."""
     session = get_session()
     assignment = _assignment(session, assignment_id)
     after = request.args.get("after", "")
     verdict = request.args.get("relevant")
-    by_assessor = assignment.user_id == signed_in_user().id
-    target = navigation.next_article(session, assignment, after, verdict, by_assessor)
+    target, suggested = navigation.next_article(session, assignment, after, verdict)
     if target is None:
         return redirect(url_for(".pool", assignment_id=assignment.id), 303)
-    return redirect(url_for(".article_screen", assignment_id=assignment.id, article=target), 303)
+    query: dict[str, Any] = (
+        {"suggested": 1, "after": after or None, "relevant": verdict} if suggested else {}
+    )
+    return redirect(
+        url_for(".article_screen", assignment_id=assignment.id, article=target, **query), 303
+    )
+
+
+@blueprint.post("/assignments/<int:assignment_id>/articles/<article>/followed")
+@login_required
+def follow_suggestion(assignment_id: int, article: str) -> ResponseReturnValue:
+    """The assessor opened `article` from the judging order's suggestion: logged
+    (`navigation.follow_suggestion`; `?after=` and `?relevant=` as the suggestion was asked).
+    204 either way; 404 for anyone but the assignment's assessor."""
+    session = get_session()
+    try:
+        assignment = judgements.own_assignment(session, assignment_id, signed_in_user())
+    except judgements.NotFound:
+        abort(404)
+    after = request.args.get("after", "")
+    if navigation.follow_suggestion(
+        session, assignment, article, after, request.args.get("relevant")
+    ):
+        session.commit()
+    return "", 204

@@ -1,4 +1,5 @@
-"""The organiser's Users page: add users, reset passwords, create and revoke API tokens.
+"""The organiser's Users page: add users, change roles, disable and enable users, reset
+passwords, create and revoke API tokens.
 
 The same functions as `focal users add|token|revoke` (`focal.assessor.campaign.people.users`): a
 password has at least `PASSWORD_MIN_LENGTH` characters, and a new one ends the user's sessions and
@@ -15,6 +16,7 @@ from flask.typing import ResponseReturnValue
 
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.people import roster
+from focal.assessor.campaign.people.account_changes import change_role, set_enabled
 from focal.assessor.campaign.people.users import (
     PASSWORD_MIN_LENGTH,
     add_user,
@@ -28,7 +30,8 @@ from focal.assessor.campaign.people.users import (
 )
 from focal.assessor.store.db import get_session
 from focal.assessor.store.models import ROLES, User, utcnow
-from focal.assessor.web.auth import organiser_required
+from focal.assessor.web.auth import current_user, organiser_required
+from focal.assessor.web.rate_limits import fallback_notice
 from focal.assessor.web.views.htmx import page_or_fragment, wants_fragment
 
 blueprint = Blueprint("accounts", __name__, url_prefix="/organiser/users")
@@ -48,6 +51,7 @@ def _page(status: int = 200, **extra: Any) -> ResponseReturnValue:
         min_length=PASSWORD_MIN_LENGTH,
         lifetime=current_app.config["TOKEN_LIFETIME"],
         now=utcnow(),
+        limits_notice=fallback_notice(),  # log-ins counted per process while Redis is away
         **extra,
     )
 
@@ -156,3 +160,46 @@ def revoke(user_id: int, token_id: int) -> ResponseReturnValue:
         return _done(str(error.args[0]), error=True)
     session.commit()
     return _done(f"Token {token_id} of {user.name} revoked.")
+
+
+def _by() -> User:
+    by = current_user()
+    assert by is not None  # organiser_required
+    return by
+
+
+@blueprint.post("/<int:user_id>/role")
+@organiser_required
+def set_role(user_id: int) -> ResponseReturnValue:
+    """Give the user another role: their sessions end (they carried the old role); the last
+    organiser who can log in keeps the role."""
+    session = get_session()
+    user = _user(user_id)
+    role = request.form.get("role", "")
+    try:
+        changed = change_role(session, _by(), user, role)
+    except CampaignError as error:
+        session.rollback()
+        return _done(str(error), error=True)
+    session.commit()
+    if not changed:
+        return _done(f"{user.name} is {role} already: nothing changed.")
+    return _done(f"{user.name} is now {role}; their sessions ended.")
+
+
+@blueprint.post("/<int:user_id>/access")
+@organiser_required
+def set_access(user_id: int) -> ResponseReturnValue:
+    """Disable the user (no log-in, sessions ended, tokens revoked) or let them log in again;
+    the last organiser who can log in cannot be disabled."""
+    session = get_session()
+    user = _user(user_id)
+    enabled = request.form.get("enabled", "") == "1"
+    try:
+        changed = set_enabled(session, _by(), user, enabled)
+    except CampaignError as error:
+        session.rollback()
+        return _done(str(error), error=True)
+    session.commit()
+    state = "can log in" if enabled else "is disabled: sessions ended, API tokens revoked"
+    return _done(f"{user.name} {state}." if changed else f"Nothing changed: {user.name} {state}.")

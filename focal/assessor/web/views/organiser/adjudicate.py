@@ -9,13 +9,17 @@ differently, most disagreed first, with progress; an article's page overlays bot
 (`overlay.render_overlay`), describes each best entry point in words, shows the gold decided so
 far, and takes the decision: side a's or b's judgement, their union or their intersection, or
 edits of the gold by hand (`static/adjudicate/edit.js`, the assessment screen's gestures).
-After a decision the page moves on to the next undecided article.
+A decision is previewed first (`?preview=KEY`: the gold it would make, and a warning when an
+article an assessor found relevant would become not relevant), then saved with the gold's
+version the page showed: a stale one is refused (409, the current gold shown again). After a
+decision the page moves on to the next undecided article. The page lists the article's
+adjudication history (`judging.gold_edits.history`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from flask import Blueprint, abort, flash, g, redirect, request, url_for
 from flask.typing import ResponseReturnValue
@@ -24,11 +28,13 @@ from markupsafe import Markup
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.people import roster
 from focal.assessor.campaign.people.adjudicators import adjudicated_topics, may_adjudicate
-from focal.assessor.campaign.results import adjudication
+from focal.assessor.campaign.results import adjudication, gold_steps
 from focal.assessor.campaign.results.agreement import Highlights, double_judged
+from focal.assessor.judging.gold_edits import Gold, gold_version, history
+from focal.assessor.judging.operations import JudgingError
 from focal.assessor.store import texts
 from focal.assessor.store.db import get_session
-from focal.assessor.store.gold import EDITED, GoldJudgement
+from focal.assessor.store.gold import DECISIONS, EDITED, GoldEvent, GoldJudgement
 from focal.assessor.web.auth import login_required, signed_in_user
 from focal.assessor.web.overlay import describe_bep, render_overlay
 from focal.assessor.web.views.htmx import page_or_fragment
@@ -42,6 +48,12 @@ DECISION_WORDS = {
     "intersection": "only what both highlighted (intersection)",
 }
 """Each decision in words, with the assessors' names filled in."""
+EDIT_WORDS = {
+    "highlight": "highlighted characters {start}–{end}",
+    "unhighlight": "took out characters {start}–{end}",
+    "bep": "moved the best entry point to character {start}",
+}
+"""Each hand edit in words, for the history."""
 
 
 @blueprint.app_context_processor
@@ -92,7 +104,7 @@ def queue_page(topic: str) -> ResponseReturnValue:
         "content",
         topic=roster.topic(get_session(), topic),
         queue=found,
-        decisions=_decision_words(found.names),
+        decided_as={**_decision_words(found.names), EDITED: "edited by hand"},
     )
 
 
@@ -100,7 +112,9 @@ def _decision_words(names: tuple[str, str]) -> dict[str, str]:
     return {key: words.format(a=names[0], b=names[1]) for key, words in DECISION_WORDS.items()}
 
 
-def _article_page(topic: str, article: str, status: int = 200) -> ResponseReturnValue:
+def _article_page(
+    topic: str, article: str, status: int = 200, preview: str | None = None
+) -> ResponseReturnValue:
     session = get_session()
     found = _queue(topic)
     document = roster.document_row(session, article)
@@ -108,14 +122,12 @@ def _article_page(topic: str, article: str, status: int = 200) -> ResponseReturn
         abort(404, description=f"no article {article}")
     a, b = adjudication.sides(session, topic, article)
     gold = adjudication.gold_of(session, topic, article)
-    text, overlay, gold_overlay = None, None, None
+    text, path = None, None
     if document.file is not None and document.has_text:
-        text = texts.load(document).text
-        path = Path(document.file)
-        overlay = render_overlay(path, (a.passages, b.passages), (a.bep, b.bep), found.names)
-        spans = [(start, end) for start, end in gold.passages] if gold is not None else []
-        bep = gold.bep if gold is not None else None
-        gold_overlay = render_overlay(path, (spans, []), (bep, None), ("gold", ""))
+        text, path = texts.load(document).text, Path(document.file)
+    overlay = path and render_overlay(path, (a.passages, b.passages), (a.bep, b.bep), found.names)
+    previewed = _preview(topic, article, preview)
+    words = _decision_words(found.names)
     return page_or_fragment(
         "organiser/adjudicate/article.html",
         "content",
@@ -129,12 +141,41 @@ def _article_page(topic: str, article: str, status: int = 200) -> ResponseReturn
         gold_bep=describe_bep(text, gold.bep) if gold is not None else None,
         decider=_decider(gold),
         overlay=overlay,
-        gold_overlay=gold_overlay,
-        decisions=_decision_words(found.names),
-        decided_as={**_decision_words(found.names), EDITED: "edited by hand"},
+        gold_overlay=path and _gold_overlay(path, Gold.of(gold) if gold else None),
+        preview=previewed and (preview, *previewed, describe_bep(text, previewed[0].bep)),
+        preview_overlay=path and previewed and _gold_overlay(path, previewed[0]),
+        version=gold_version(session, topic, article),
+        op_id=gold_steps.new_op_id(),
+        history=[(event, _step_words(event, words)) for event in history(session, topic, article)],
+        decisions=words,
+        decided_as={**words, EDITED: "edited by hand"},
         in_queue=any(item.article == article for item in found.items),
         next_open=found.next_open(article),
     )
+
+
+def _gold_overlay(path: Path, gold: Gold | None) -> Markup:
+    spans = list(gold.passages) if gold is not None else []
+    bep = gold.bep if gold is not None else None
+    return render_overlay(path, (spans, []), (bep, None), ("gold", ""))
+
+
+def _preview(topic: str, article: str, key: str | None) -> tuple[Gold, str | None] | None:
+    """The gold decision `key` would make, and its warning (None: no preview asked, or it
+    cannot be made, as for an article only one assessor has judged)."""
+    if key not in DECISIONS:
+        return None
+    try:
+        return gold_steps.preview(get_session(), topic, article, key)
+    except CampaignError:
+        return None
+
+
+def _step_words(event: GoldEvent, words: dict[str, str]) -> str:
+    """One adjudication step in words."""
+    if event.action in words:
+        return f"decided: {words[event.action]}"
+    return EDIT_WORDS[event.action].format(**event.payload)
 
 
 def _decider(gold: GoldJudgement | None) -> str:
@@ -147,27 +188,37 @@ def _decider(gold: GoldJudgement | None) -> str:
 @blueprint.get("/<topic>/<article>")
 @login_required
 def article_page(topic: str, article: str) -> ResponseReturnValue:
-    """Both judgements overlaid, the gold so far, and the decision buttons."""
-    return _article_page(topic, article)
+    """Both judgements overlaid, the gold so far and its history, the decision buttons, and
+    with `?preview=KEY` the gold that decision would make."""
+    return _article_page(topic, article, preview=request.args.get("preview"))
 
 
 @blueprint.post("/<topic>/<article>")
 @login_required
 def decide(topic: str, article: str) -> ResponseReturnValue:
-    """Store the decision; then the next undecided article (or the queue when none is left)."""
-    _queue(topic)  # 404 for a topic that is not double-judged
+    """Store the decision (form: `decision`, `version` the page showed, `op_id`); then the next
+    undecided article (or the queue when none is left). A stale version: 409, the page again."""
+    found = _queue(topic)  # 404 for a topic that is not double-judged
     session = get_session()
     if roster.document_row(session, article) is None:
         abort(404, description=f"no article {article}")
     decision = request.form.get("decision", "")
+    version, op_id = request.form.get("version", ""), request.form.get("op_id") or None
+    if not version.isdigit() or len(version) > 9:
+        flash("expected the version of the gold the page showed (a whole number)", "error")
+        return _article_page(topic, article, 422)
     try:
-        adjudication.decide(session, topic, article, decision, g.user.id)
-        session.commit()
+        gold_steps.decide(
+            session, topic, article, decision, g.user.id, version=int(version), op_id=op_id
+        )
+    except JudgingError as error:  # a stale version (`StaleGold`), an op_id reused, contention
+        flash(f"{str(error)[0].upper()}{str(error)[1:]}.", "error")
+        return _article_page(topic, article, error.status)
     except CampaignError as error:
-        session.rollback()
         flash(str(error), "error")
         return _article_page(topic, article, 422)
-    flash(Markup("Article {} decided: {}.").format(article, decision), "info")
+    words = _decision_words(found.names)[decision]
+    flash(Markup("Article {} decided: {}.").format(article, words), "info")
     following = adjudication.queue(session, topic).next_open(article)
     if following is None:
         return redirect(url_for(".queue_page", topic=topic))
@@ -177,8 +228,9 @@ def decide(topic: str, article: str) -> ResponseReturnValue:
 @blueprint.post("/<topic>/<article>/gold")
 @login_required
 def edit(topic: str, article: str) -> ResponseReturnValue:
-    """Edit the gold by hand (JSON `{"edit": "highlight"|"unhighlight"|"bep", "start", "end"}`,
-    offsets in code points); answers the gold as JSON, or 422 `{"error": ...}`."""
+    """Edit the gold by hand (JSON `{"edit": "highlight"|"unhighlight"|"bep", "start", "end",
+    "op_id"?, "version"?}`, offsets in code points; an op_id sent again is applied once, a
+    version is checked when given); answers the gold as JSON, or 4xx `{"error": ...}`."""
     _queue(topic)
     session = get_session()
     if roster.document_row(session, article) is None:
@@ -186,20 +238,26 @@ def edit(topic: str, article: str) -> ResponseReturnValue:
     body = request.get_json(silent=True)
     fields = body if isinstance(body, dict) else {}
     what, start = fields.get("edit"), fields.get("start")
-    end = fields.get("end", start)
+    end, op_id, version = fields.get("end", start), fields.get("op_id"), fields.get("version")
     if not (isinstance(what, str) and _offset(start) and _offset(end)):
         return {"error": "expected JSON {edit, start, end} with integer offsets"}, 422
+    bad_op_id = op_id is not None and not isinstance(op_id, str)
+    if bad_op_id or (version is not None and not (_offset(version) and version >= 0)):
+        return {"error": "op_id must be a string and version a whole number"}, 422
     try:
-        row = adjudication.edit_gold(session, topic, article, (what, start, end), g.user.id)
-        session.commit()
+        row = gold_steps.edit_gold(
+            session, topic, article, (what, start, end), g.user.id, op_id=op_id, version=version
+        )
+    except JudgingError as error:  # a stale version, an op_id reused, contention
+        return {"error": str(error), "code": error.code}, error.status
     except CampaignError as error:
-        session.rollback()
         return {"error": str(error)}, 422
     return {
         "status": row.status,
         "passages": row.passages,
         "bep": row.bep,
         "decision": row.decision,
+        "version": row.version,
     }
 
 
@@ -215,4 +273,14 @@ def side_summary(side: Highlights) -> str:
     return f"relevant, {count} passage{'s' if count != 1 else ''}"
 
 
+def gold_words(gold: dict[str, Any]) -> str:
+    """A gold judgement (`GoldEvent.gold`'s form) in words: its verdict, passages, characters."""
+    if gold["status"] != "relevant":
+        return "not relevant"
+    count = len(gold["passages"])
+    chars = sum(end - start for start, end in gold["passages"])
+    return f"relevant, {count} passage{'s' if count != 1 else ''} ({chars} characters)"
+
+
 blueprint.add_app_template_filter(side_summary, "side_summary")
+blueprint.add_app_template_filter(gold_words, "gold_words")

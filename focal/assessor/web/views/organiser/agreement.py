@@ -29,6 +29,11 @@ from focal.evaluation.statistics.agreement import gamma as gamma_measure
 from focal.evaluation.statistics.agreement.assessors import COLUMNS, Cell, TopicAgreement
 from focal.evaluation.statistics.agreement.table import HEADINGS
 
+HEADLINE = ("char_f1", "alpha_u")
+"""The agreement numbers an organiser reads first: shown right after the topic, in view at any
+width (the CSV keeps `COLUMNS`' order)."""
+PAGE_COLUMNS = (COLUMNS[0], *HEADLINE, *(c for c in COLUMNS[1:] if c not in HEADLINE))
+
 blueprint = Blueprint("agreement", __name__, url_prefix="/organiser")
 
 
@@ -106,7 +111,7 @@ def overview() -> ResponseReturnValue:
         "organiser/agreement/topics.html",
         "content",
         overview=result,
-        columns=COLUMNS,
+        columns=PAGE_COLUMNS,
         bars=bars,
         headings=HEADINGS,
     )
@@ -169,7 +174,6 @@ def topic_page(topic: str) -> ResponseReturnValue:
         times=[spent.get(name) for name in (name_a, name_b)],
         headings=HEADINGS,
         gamma_available=gamma_measure.available(),
-        gamma_missing=gamma_measure.MISSING,
     )
 
 

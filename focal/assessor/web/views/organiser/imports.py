@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
@@ -26,6 +26,7 @@ from flask.typing import ResponseReturnValue
 
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.setup import upload_imports as imports
+from focal.assessor.campaign.setup.converted.options import collections_folder, converted_at
 from focal.assessor.campaign.setup.import_jobs import (
     cancel_job,
     create_job,
@@ -37,7 +38,13 @@ from focal.assessor.campaign.setup.import_requests import ImportRequest
 from focal.assessor.campaign.setup.importing import imported_counts
 from focal.assessor.campaign.setup.profiles import get_profile, profile_names
 from focal.assessor.campaign.setup.upload_imports import Upload
-from focal.assessor.campaign.setup.uploads import allowed_path, data_directory, import_roots
+from focal.assessor.campaign.setup.uploads import (
+    allowed_folder_files,
+    allowed_path,
+    data_directory,
+    import_roots,
+    removed_on_failure,
+)
 from focal.assessor.store.db import get_session, session_factory
 from focal.assessor.store.models import ImportJob
 from focal.assessor.web.auth import current_user, organiser_required
@@ -180,18 +187,35 @@ def _from_server() -> bool:
 @accepts_uploads
 @organiser_required
 def collection() -> ResponseReturnValue:
-    """Import a collection: uploaded `*.xml` files or one archive, or a folder on the server."""
+    """Import a collection: uploaded `*.xml` files, one archive or one collection file of
+    another format (docs/collections.md), or a folder or file on the server."""
     name = request.form.get("name", "").strip() or None
     profile = request.form.get("profile", "").strip() or None
+    format_name = request.form.get("format", "").strip() or None
+    store = collections_folder(current_app.instance_path)
 
     def prepare() -> ImportRequest:
         if profile is not None:
             get_profile(profile)  # an unknown name is refused before anything is kept
         if _from_server():
-            folder = imports.server_collection_folder(request.form.get("path", ""), _roots())
-            return ImportRequest("collection", (str(folder),), name=name, profile=profile)
+            path = allowed_path(request.form.get("path", ""), _roots())
+            source = converted_at(path, format_name, store)  # docs/collections.md
+            if source is None:
+                folder = imports.server_collection_folder(str(path), _roots())
+                return ImportRequest("collection", (str(folder),), name=name, profile=profile)
+            if path.is_dir():  # each page or text file is inside the roots too
+                allowed_folder_files(path, "*", _roots())
+            return ImportRequest("collection", (str(path),), name=name, profile=profile,
+                                 format=source.format, store=str(source.store))  # fmt: skip
         received = imports.receive(_data_dir(), "collection", _uploads())
-        return ImportRequest.uploaded("collection", received, name, profile)
+        asked = ImportRequest.uploaded("collection", received, name, profile)
+        if received.archive is not None or received.files[0].suffix.lower() == ".xml":
+            return asked
+        with removed_on_failure(received.directory):  # one file of another format
+            source = converted_at(received.files[0], format_name, store)
+            if source is None:
+                raise CampaignError("expected *.xml articles, an archive or a collection file")
+        return replace(asked, format=source.format, store=str(source.store))
 
     return _start("collection", prepare)
 

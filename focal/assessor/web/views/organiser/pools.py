@@ -6,7 +6,8 @@ or the ticked ones). The statistics are `focal.assessor.campaign.pools.statistic
 stats` reports for a pool file: pool size and run depths per topic, contributed and unique
 articles per run; docs/pooling.md). The judging order of every topic or one topic is set here
 too (`focal.assessor.campaign.pools.ordering`, as `focal pool policy`), with each assessor's
-judgements, relevant articles found and the estimate of those still unjudged.
+judgements, relevant articles found and the forecast of those still unjudged, and the campaign's
+forecast (`focal.assessor.campaign.pools.forecasting`, docs/forecast.md).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.people import roster
 from focal.assessor.campaign.pools import ordering
 from focal.assessor.campaign.pools.build import Method, Order, PoolSummary, build_pools
+from focal.assessor.campaign.pools.forecasting import campaign_forecast
 from focal.assessor.campaign.pools.preview import (
     BuildSettings,
     PoolChange,
@@ -31,6 +33,8 @@ from focal.assessor.campaign.pools.statistics import database_pool_report
 from focal.assessor.store.db import get_session
 from focal.assessor.web.auth import organiser_required, signed_in_user
 from focal.assessor.web.views.htmx import page_or_fragment, wants_fragment
+from focal.pooling.forecast.ranking import summary_sentence
+from focal.pooling.forecast.topics import MIN_JUDGED
 
 blueprint = Blueprint("pools_admin", __name__, url_prefix="/organiser/pools")
 
@@ -47,6 +51,7 @@ def _page(
 ) -> ResponseReturnValue:
     session = get_session()
     topics = roster.topics_in_natural_order(session)
+    forecast = campaign_forecast(session)
     return page_or_fragment(
         "organiser/pools.html",
         "pools",
@@ -54,6 +59,10 @@ def _page(
         topics=topics,
         report=database_pool_report(session),
         orders=ordering.order_progress(session),
+        order_form=ordering.order_form(session),
+        forecast=forecast,
+        forecast_summary=summary_sentence(forecast) if forecast else None,
+        min_judged=MIN_JUDGED,
         policies=ordering.ORDERS,
         summaries=summaries,
         error=error,

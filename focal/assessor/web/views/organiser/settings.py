@@ -12,7 +12,12 @@ from flask import Blueprint, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from focal.assessor.store.db import get_session
-from focal.assessor.store.settings import CampaignSettings, read_settings, save_settings
+from focal.assessor.store.settings import (
+    DONE_RULES,
+    CampaignSettings,
+    read_settings,
+    save_settings,
+)
 from focal.assessor.web.auth import organiser_required
 from focal.assessor.web.views.htmx import page_or_fragment
 
@@ -36,8 +41,14 @@ def save() -> ResponseReturnValue:
     chosen = CampaignSettings(
         merge_across_punctuation=request.form.get("merge_across_punctuation") == "1",
         runs_outline=request.form.get("runs_outline") == "1",
+        done_without_passage=_done_rule(request.form.get("done_without_passage")),
     )
     save_settings(session, chosen)
     session.commit()
     flash("Settings saved: they apply to the next highlight and the next article opened.", "info")
     return redirect(url_for(".page"), 303)
+
+
+def _done_rule(value: str | None) -> str:
+    """What "Done" does on an article with no passage (`DONE_RULES`; else the default)."""
+    return value if value in DONE_RULES else DONE_RULES[0]

@@ -130,17 +130,20 @@ def export_qrels() -> ResponseReturnValue:
     """Download FOL qrels, as `focal export-qrels` writes them (`campaign.results.exporting`):
     `?topic=` and `?assessor=` narrow it, `?choose=TOPIC=NAME` (repeated; empty for the form's
     "choose an assessor") picks a topic's assessor, `?with_assessors=1` writes every assessor's
-    lines with their name in column two. An export that cannot be written is the form again
-    with why, 422."""
+    lines with their name in column two, `?adjudicated=1` the adjudicated qrels (the gold where
+    decided, `focal export-qrels --adjudicated`). An export that cannot be written is the form
+    again with why, 422."""
     topic = request.args.get("topic") or None
     assessor = request.args.get("assessor") or None
     with_assessors = request.args.get("with_assessors") == "1"
+    adjudicated = request.args.get("adjudicated") == "1"
     try:
         wanted = exporting.ExportRequest(
             topic=topic,
             assessor=assessor,
             choices=exporting.parse_choices(v for v in request.args.getlist("choose") if v),
             with_assessors=with_assessors,
+            adjudicated=adjudicated,
         )
         text = exporting.export_qrels(get_session(), wanted)
     except SeveralAssessors as error:
@@ -154,6 +157,7 @@ def export_qrels() -> ResponseReturnValue:
     except ExportError as error:
         flash(str(error), "error")
         return _export_form(422)
-    parts = ["focal", topic or "", assessor or "", "assessors" if with_assessors else ""]
+    kind = "assessors" if with_assessors else "adjudicated" if adjudicated else ""
+    parts = ["focal", topic or "", assessor or "", kind]
     name = "-".join(part for part in parts if part)
     return download(text, "text/plain", f"{name}.qrels")

@@ -20,6 +20,7 @@ import pyarrow as pa
 from focal.evaluation.formats.arrow import binary_array, combined, numeric_array, to_numpy
 from focal.evaluation.formats.records import Judgement
 from focal.evaluation.formats.trec import (
+    QrelsLines,
     TrecQrels,
     TrecRun,
     qrels_duplicate_error,
@@ -152,6 +153,20 @@ class GradeTable:
         judged = dict(zip(docs, self.raw_grades[rows].tolist(), strict=True))
         return GradeTable.from_mapping({topic: judged}, self.file)
 
+    def with_gains(self, gains: dict[int, int]) -> GradeTable:
+        """The same judgements, each grade named in `gains` replaced by its gain (the others
+        kept): ir_measures' `nDCG(gains=...)`, which maps the qrels before trec_eval reads them."""
+        grades = self.raw_grades.copy()
+        for grade, gain in gains.items():
+            grades[self.raw_grades == grade] = gain
+        rows = np.arange(len(grades), dtype=np.int64)
+        topics = [self.topics[c] for c in self.codes.tolist()]
+        docs = self.pairs.docs.take(numeric_array(rows)).to_pylist()
+        judged: dict[str, dict[bytes, int]] = {}
+        for topic, doc, grade in zip(topics, docs, grades.tolist(), strict=True):
+            judged.setdefault(topic, {})[doc] = grade
+        return GradeTable.from_mapping(judged, self.file)
+
     @classmethod
     def from_trec(cls, qrels: TrecQrels) -> GradeTable:
         """From TREC qrels; a document judged twice in a topic is refused, naming both lines
@@ -162,14 +177,16 @@ class GradeTable:
         return table
 
     @classmethod
-    def from_trec_file(cls, path: str, ahead: QrelsAhead | None = None) -> GradeTable:
+    def from_trec_file(
+        cls, path: str, ahead: QrelsAhead | None = None, lines: QrelsLines | None = None
+    ) -> GradeTable:
         """TREC qrels from their file: read in C when plain (`_article_kernel.parse_qrels`: four
         plain fields a line, an integer grade; taken from `ahead` when it read them already),
         otherwise by `read_trec_qrels`, which names what is wrong; a document judged twice in a
         topic is refused either way."""
         read = plain_qrels(path, ahead)
         if read is None:
-            return cls.from_trec(read_trec_qrels(path, check_duplicates=False))
+            return cls.from_trec(read_trec_qrels(path, check_duplicates=False, lines=lines))
         rows, codes, ids, ends, docs, grades = read  # (topics numbered in byte order)
         coded = binary_array(ids), np.frombuffer(codes, np.int32)
         doc = pa.Array.from_buffers(pa.binary(), rows, [None, pa.py_buffer(ends),
@@ -277,8 +294,12 @@ class GradeTable:
         _ = self.ideal, self.levels
 
     def counts(self, level: int) -> tuple[Ints, Ints]:
-        """Per topic code: judged documents with grade >= level, and with 0 <= grade < level."""
+        """Per topic code: judged documents with grade >= level, and with 0 <= grade < level
+        (a level below 0 counts as 0 here, as `form_res_rels.c` counts only judged grades)."""
         if level not in self._counts:
+            if level < 0:
+                self._counts[level] = self.counts(0)
+                return self._counts[level]
             per_grade = self._per_grade
             if per_grade is not None:  # judged documents per (topic, grade): sum the columns
                 relevant = per_grade[:, level:].sum(axis=1)

@@ -5,7 +5,8 @@ Most runs are written in that order already, topic by topic with scores falling,
 case is checked in a few array passes and then costs no sort: the topic blocks are put in topic
 order, and only the rows whose score ties with a neighbour are sorted, by their document ids.
 Any other file (a topic split into several blocks, scores rising somewhere, a NaN score) is sorted
-whole, on the same integer columns.
+whole, on the same integer columns; a topic with a NaN score is then put in the order trec_eval's
+comparator and glibc's merge sort give it (`c_ranking`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from focal.evaluation.formats.arrow import numeric_array
 from focal.evaluation.measures.trec_eval.engine.keys import doc_words
 
 Ints = npt.NDArray[np.int64]
@@ -102,4 +104,44 @@ def _sorted(codes: Ints, scores: npt.NDArray[np.float64], docs: Any, ties: str) 
     falling = np.where(missing, 0.0, -scores)
     keys = [*doc_words(docs).order_keys(rows, ties == "descending"), falling, missing, codes]
     order: Ints = np.lexsort(keys).astype(np.int64)
+    if ties == "descending" and missing.any():
+        for code in np.unique(codes[missing]).tolist():  # the few topics with a NaN score
+            segment = np.flatnonzero(codes[order] == code)
+            members = np.sort(order[segment])
+            ids = docs.take(numeric_array(members)).to_pylist()
+            by_id = sorted(range(len(members)), key=ids.__getitem__)
+            placed = c_ranking([ids[i] for i in by_id], scores[members[by_id]].tolist())
+            order[segment] = members[by_id][placed]
     return order
+
+
+def c_ranking(ids: list[bytes], scores: list[float]) -> list[int]:
+    """Positions of one topic's documents (given in id order, as trec_eval's reader leaves
+    them) in the order trec_eval 10.0's `qsort` gives them with its comparator
+    (`form_res_rels.c`: score descending, then id descending) in glibc's merge sort: a NaN
+    score is neither above nor below another, so it compares by id alone and its place depends
+    on the merges, as in the C program (docs/trec_eval.md)."""
+
+    def before(a: int, b: int) -> bool:  # comp_sim_docno(a, b) <= 0
+        if scores[a] > scores[b]:
+            return True
+        if scores[a] < scores[b]:
+            return False
+        return ids[b] <= ids[a]
+
+    def merge_sort(items: list[int]) -> list[int]:  # glibc's msort_with_tmp
+        if len(items) <= 1:
+            return items
+        half = len(items) // 2
+        left, right = merge_sort(items[:half]), merge_sort(items[half:])
+        merged, i, j = [], 0, 0
+        while i < len(left) and j < len(right):
+            if before(left[i], right[j]):
+                merged.append(left[i])
+                i += 1
+            else:
+                merged.append(right[j])
+                j += 1
+        return merged + left[i:] + right[j:]
+
+    return merge_sort(list(range(len(ids))))

@@ -66,7 +66,7 @@ def _topic_values(
         try:
             counts = count(judgements[topic], retrieved.get(topic, []))
         except PreferenceError as error:
-            raise PreferenceError(f"{file}: topic {topic}: {error}") from None
+            raise PreferenceError(f"{file}: topic {topic}: {error}", topic) from None
         for row in rows:
             measured = preference_value(row.family, counts)
             values[row.name].append(int(measured) if row.name in COUNTS else measured)

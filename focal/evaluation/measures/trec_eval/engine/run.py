@@ -6,7 +6,8 @@ is ranked as trec_eval ranks it (score descending, then document id descending: 
 plays no part), cut to `-M` documents per topic, and all its topics go through
 `families.declarations.topic_values` at once.
 
-The two versions differ in two places (trec_eval 10.0 changelog; see docs/trec_eval.md):
+The two versions differ in three places (trec_eval 10.0 changelog; see docs/trec_eval.md):
+- 9.x holds run scores as C `float`: scores equal in single precision tie (document id order);
 - `iprec_at_recall` and `11pt_avg` cut-offs: `(long)(p·R + 0.9)` in 9.x, `lround(p·R)` in 10.0.
 - `-c`: 9.x evaluates the topics the run answers and divides by the number of qrels topics;
   10.0 also evaluates each missing qrels topic as an empty ranking, so `-c -q` prints its rows
@@ -59,8 +60,10 @@ class TrecOptions:
     def __post_init__(self) -> None:
         if self.version not in VERSIONS:
             raise ValueError(f"trec_eval version must be 9 or 10, not {self.version}")
-        if self.level < 0 or (self.max_docs is not None and self.max_docs < 1):
-            raise ValueError("-l must be at least 0 and -M at least 1")
+        if self.max_docs is not None and self.max_docs < 0:  # (10.0 crashes on one)
+            raise ValueError("-M must be at least 0 (documents per topic)")
+        if self.level < 0:  # (10.0 mixes two readings then: docs/trec_eval.md)
+            raise ValueError("-l must be at least 0 (the lowest relevant grade)")
 
 
 @dataclass
@@ -110,7 +113,10 @@ def _rank(index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, t
     every = index.grades_of(prepared.codes, prepared.docs)  # beyond -M too
     if every is None:
         raise duplicate_error(prepared.file)
-    moves = reordering(prepared.codes, prepared.score, prepared.docs, ties, topic_order)
+    score = prepared.score
+    if options.version == 9:  # 9.0.x holds scores as C floats: ties at single precision
+        score = score.astype(np.float32).astype(np.float64)
+    moves = reordering(prepared.codes, score, prepared.docs, ties, topic_order)
     codes, unknown = prepared.codes, prepared.unknown
     if moves is not None:  # (None: the file's order is trec_eval's, nothing moves)
         every = moves.apply(every)  # (`every` is this call's own array)
@@ -120,8 +126,8 @@ def _rank(index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, t
     block_codes = codes[starts]
     sizes = np.diff(np.append(starts, count))
     known = block_codes < known_count
-    if options.max_docs is not None:
-        sizes = np.minimum(sizes, options.max_docs)
+    if options.max_docs is not None:  # (beyond 64 bits: every document, as a huge -M)
+        sizes = np.minimum(sizes, min(options.max_docs, np.iinfo(np.int64).max))
     if np.all(known) and options.max_docs is None:  # every row kept
         grades = every
     else:
@@ -247,8 +253,8 @@ def summarise(
     summary: dict[str, Number] = {}
     for row in selection.rows():
         name = row.name
-        if name == "num_q":
-            summary[name] = count
+        if name == "num_q":  # (9.x with -c: every qrels topic, `m_num_q.c`)
+            summary[name] = divisor if options.version == 9 else count
             continue
         column = evaluation.values[name]
         if row.family in TEXT:

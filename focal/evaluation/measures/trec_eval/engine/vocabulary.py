@@ -24,9 +24,19 @@ from focal.evaluation.measures.trec_eval.engine.run import (
     evaluate_trec,
     rank_run,
 )
+from focal.evaluation.measures.trec_eval.families import declarations as trec
 from focal.evaluation.measures.trec_eval.families.declarations import Selection
 from focal.evaluation.measures.trec_eval.families.measure import NONPOOL, Row
-from focal.evaluation.measures.trec_eval.names import JUDGED, Definition, parse_trec, plan
+from focal.evaluation.measures.trec_eval.families.top_ranks import gdeval
+from focal.evaluation.measures.trec_eval.names import (
+    GDEVAL_ERR,
+    GDEVAL_NDCG,
+    JUDGED,
+    Definition,
+    parse_name,
+    parse_trec,
+    plan,
+)
 
 
 @dataclass
@@ -60,9 +70,43 @@ def select(names: Sequence[str]) -> NamedSelection:
             "and Focal's article engine: not with TREC qrels, --format trec, -l, -M or "
             "trec_eval's names"
         )
-    base = parse_trec(sorted_names.plain) if sorted_names.plain or not names else Selection()
+    plain = merged(sorted_names.plain)
+    base = parse_trec(plain) if plain or not names else Selection()
     return NamedSelection(base.families, base.left_out, base.printable, base.pairs, base.runid,
                           sorted_names.apart, tuple(names))  # fmt: skip
+
+
+def merged(names: Sequence[str]) -> list[str]:
+    """The names with the cut-offs (or recall levels) several of them give one family joined
+    into one trec_eval value (`P@5`, `P@10` -> `P.5,10`): trec_eval keeps the first `-m P.k` of
+    a family, where a list of names asks for every one.
+
+    >>> merged(["P@5", "AP", "P@10", "IPrec@0.5", "iprec_at_recall.0.1"])
+    ['P.5,10', 'AP', 'iprec_at_recall.0.1,0.5']
+    """
+    by_family: dict[str, list[float]] = {}
+    first: dict[str, int] = {}
+    integers: set[str] = set()  # families whose values are cut-offs
+    out: list[str] = []
+    for name in names:
+        request = parse_name(name)
+        family = request.measure
+        declared = trec.BY_NAME.get(family)
+        kind = declared.parameters.kind if declared and declared.parameters else None
+        if kind not in ("cutoffs", "levels") or request.parameters is None:
+            out.append(name)
+            continue
+        if family not in first:
+            first[family] = len(out)
+            out.append(name)
+        if kind == "cutoffs":
+            integers.add(family)
+        by_family.setdefault(family, []).extend(request.parameters)
+    for family, at in first.items():
+        values = sorted(set(by_family[family]))
+        shown = (str(int(v)) if family in integers else repr(v) for v in values)
+        out[at] = f"{family}.{','.join(shown)}"
+    return out
 
 
 def evaluate_named(
@@ -84,6 +128,8 @@ def evaluate_named(
     for definition in selection.apart:
         if definition.family == JUDGED:
             values, summary = _judged(index, run, options, evaluation, definition)
+        elif definition.family in (GDEVAL_NDCG, GDEVAL_ERR):
+            values, summary = _gdeval(index, run, options, evaluation, definition)
         else:
             values, summary = _apart(index, run, options, evaluation, definition)
         evaluation.values[definition.text] = values
@@ -95,18 +141,44 @@ def _apart(
     index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, evaluation: TrecEvaluation,
     definition: Definition,
 ) -> tuple[list[Value], Number]:  # fmt: skip
-    """One name's family evaluated alone with the options it carries."""
+    """One name's family evaluated alone with the options it carries: its relevance level,
+    cut, `judged_only` (-J) and gains (the grades mapped, as ir_measures' pytrec_eval provider
+    maps its qrels)."""
     own = replace(
         options,
         level=options.level if definition.level is None else definition.level,
         max_docs=definition.max_docs or options.max_docs,
+        judged_only=options.judged_only or definition.judged_only,
     )
     alone = parse_trec([definition.trec_name])
+    if definition.gains:
+        index = index.with_gains(dict(definition.gains))
     result = evaluate_trec(index, run, alone, own)
     row = alone.rows()[0].name
     if result.topics != evaluation.topics:
         raise ValueError(f"measure {definition.text}: its topics differ from the run's")
     return list(result.values[row]), result.summary[row]
+
+
+def _gdeval(
+    index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, evaluation: TrecEvaluation,
+    definition: Definition,
+) -> tuple[list[Value], Number]:  # fmt: skip
+    """gdeval.pl's nDCG@k or ERR@k (`top_ranks.gdeval`) on the ranked run; a topic the run
+    does not answer (with -c) scores 0, and the mean is over the evaluation's topics."""
+    ranked, answered, _ = rank_run(index, run, options)
+    ndcg, err = gdeval(ranked, int(definition.parameter or 0))
+    chosen = ndcg if definition.family == GDEVAL_NDCG else err
+    by_topic = dict(zip(answered, chosen.tolist(), strict=True))
+    values: list[Value] = [by_topic.get(topic, 0.0) for topic in evaluation.topics]
+    return values, _mean(values, index, options, evaluation)
+
+
+def _mean(values: list[Value], index: GradeTable, options: TrecOptions,
+          evaluation: TrecEvaluation) -> float:  # fmt: skip
+    count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)
+    divisor = len(index.topics) if options.complete else count
+    return sum(float(v) for v in values) / divisor if divisor else 0.0
 
 
 def _judged(
@@ -125,6 +197,4 @@ def _judged(
         top = ranked.grades[start : min(end, start + k)]
         by_topic[topic] = float(np.count_nonzero(top != NONPOOL)) / len(top) if len(top) else 0.0
     values: list[Value] = [by_topic.get(topic, 0.0) for topic in evaluation.topics]
-    count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)
-    divisor = len(index.topics) if options.complete else count
-    return values, (sum(float(v) for v in values) / divisor if divisor else 0.0)
+    return values, _mean(values, index, options, evaluation)

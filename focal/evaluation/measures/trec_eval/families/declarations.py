@@ -69,6 +69,20 @@ NOT_COMPUTED: tuple[str, ...] = ()
 # expected reciprocal rank, ...): parsed, then refused by name.
 NOT_PROVIDED = ("RR@k", "Judged@k", "ERR@k", "nERR@k", "alpha_nDCG@k", "SDCG@k", "RBP", "INST",
                 "INSQ", "Compat", "NumNonRel", "StRecall")  # fmt: skip
+# who computes what no engine of Focal's provides (ir_measures 0.4's providers; `pip install`
+# names), for the refusal to say so
+COMPUTED_BY = {
+    "nERR@k": "ndeval (the TREC Web track's tool; no ir_measures provider)",
+    "alpha_nDCG@k": "ir_measures with pyndeval (pip install pyndeval)",
+    "StRecall": "ir_measures with pyndeval (pip install pyndeval)",
+    "SDCG@k": "ir_measures with cwl_eval (pip install cwl-eval)",
+    "INST": "ir_measures with cwl_eval (pip install cwl-eval)",
+    "INSQ": "ir_measures with cwl_eval (pip install cwl-eval)",
+    "RBP": "ir_measures with cwl_eval or trectools (pip install cwl-eval); trec_eval's rbp "
+    "(`rbp.p=0.8`, binary gains rescaled) is here",
+    "Compat": "ir_measures (its compat provider)",
+    "NumNonRel": "no ir_measures provider (trec_eval's num_nonrel_judged_ret is here)",
+}
 SETS: dict[str, tuple[str, ...]] = {
     name: ("runid", *(m.name for m in TREC_MEASURES if name in m.sets)) for name in SET_NAMES
 }

@@ -24,7 +24,11 @@ import math
 
 import numpy as np
 
-from focal.evaluation.measures.trec_eval.families.gain_table import TopicGains, per_topic
+from focal.evaluation.measures.trec_eval.families.gain_table import (
+    TopicGains,
+    log2_ranks,
+    per_topic,
+)
 from focal.evaluation.measures.trec_eval.families.measure import (
     LONG_CUTS,
     Context,
@@ -38,10 +42,10 @@ JARVELIN_2002 = "Järvelin & Kekäläinen: Cumulated gain-based evaluation of IR
 
 
 def _discounted(gained: list[float]) -> float:
-    found = 0.0
+    found, log2 = 0.0, log2_ranks(len(gained))
     for i, g in enumerate(gained):
         if g != 0:
-            found += g / math.log2(i + 2)
+            found += g / log2[i]
     return found
 
 
@@ -91,31 +95,34 @@ def _ratio(numerator: float, denominator: float) -> float:
 
 def _ndcg_rel(topic: TopicGains) -> float:
     """`m_ndcg_rel.c`, step for step (a relevant document past the ideal's end divides by the
-    ideal DCG so far; a topic without positive ideal gains scores 0, its sum being NaN)."""
-    gained, walk = topic.gained, topic.walk()
+    ideal DCG so far; a topic without positive ideal gains scores 0, its sum being NaN). The
+    ideal gain is positive before step i exactly while i < len(steps) (`walk_steps`)."""
+    gained, steps = topic.gained, topic.steps
+    n, m = len(gained), len(steps)
+    log2 = log2_ranks(max(n, m))
     results = best = total = 0.0
     relevant = found = i = 0
-    while i < len(gained) and walk.gain > 0.0:
+    while i < n and i < m:
         if gained[i] != 0:
-            results += gained[i] / math.log2(i + 2)
-        if walk.step() > 0.0:
+            results += gained[i] / log2[i]
+        if steps[i] > 0.0:
             relevant += 1
-            best += walk.gain / math.log2(i + 2)
+            best += steps[i] / log2[i]
         if gained[i] > 0:
-            total += _ratio(results, best)
+            total += results / best if best else _ratio(results, best)
             found += 1
         i += 1
-    while i < len(gained):
+    while i < n:
         if gained[i] != 0:
-            results += gained[i] / math.log2(i + 2)
+            results += gained[i] / log2[i]
         if gained[i] > 0:
-            total += _ratio(results, best)
+            total += results / best if best else _ratio(results, best)
             found += 1
         i += 1
-    while walk.gain > 0.0:
-        if walk.step() > 0.0:
+    while i < m:
+        if steps[i] > 0.0:
             relevant += 1
-            best += walk.gain / math.log2(i + 2)
+            best += steps[i] / log2[i]
         i += 1
     total += _ratio((relevant - found) * results, best)  # (no ideal gain: ∞ − ∞, NaN)
     return total / relevant if total > 0.0 else 0.0
@@ -127,41 +134,43 @@ def ndcg_rel(context: Context, row: Row) -> Floats:
 
 
 def _rndcg(topic: TopicGains) -> float:
-    """`m_Rndcg.c`, step for step: ndcg is sampled wherever the ideal gain changes."""
+    """`m_Rndcg.c`, step for step: ndcg is sampled wherever the ideal gain changes (the ideal
+    gain is positive before step i exactly while i < len(steps): `walk_steps`)."""
     if not topic.num_rel:
         return 0.0
-    gained, walk = topic.gained, topic.walk()
+    gained, steps = topic.gained, topic.steps
+    n, m = len(gained), len(steps)
+    log2 = log2_ranks(max(n, m))
     results = best = total = 0.0
     changes = i = 0
-    previous = walk.gain
-
-    def sample() -> None:
-        nonlocal total, changes
+    previous = topic.first
+    while i < n and i < m:
+        if steps[i] != previous:
+            if best > 0.0:
+                total += results / best
+                changes += 1
+            previous = steps[i]
+        if gained[i] != 0:
+            results += gained[i] / log2[i]
+        if steps[i] > 0.0:
+            best += steps[i] / log2[i]
+        i += 1
+    if i < n:
+        for j in range(i, n):
+            if gained[j] != 0:
+                results += gained[j] / log2[j]
+        i = n
         if best > 0.0:
             total += results / best
             changes += 1
-
-    while i < len(gained) and walk.gain > 0.0:
-        if walk.step() != previous:
-            sample()
-            previous = walk.gain
-        if gained[i] != 0:
-            results += gained[i] / math.log2(i + 2)
-        if walk.gain > 0.0:
-            best += walk.gain / math.log2(i + 2)
-        i += 1
-    if i < len(gained):
-        for j in range(i, len(gained)):
-            if gained[j] != 0:
-                results += gained[j] / math.log2(j + 2)
-        i = len(gained)
-        sample()
-    while walk.gain > 0.0:
-        if walk.step() != previous:
-            sample()
-            previous = walk.gain
-        if walk.gain > 0.0:
-            best += walk.gain / math.log2(i + 2)
+    while i < m:
+        if steps[i] != previous:
+            if best > 0.0:
+                total += results / best
+                changes += 1
+            previous = steps[i]
+        if steps[i] > 0.0:
+            best += steps[i] / log2[i]
         i += 1
     return total / changes if changes else math.nan
 
@@ -173,17 +182,18 @@ def r_ndcg(context: Context, row: Row) -> Floats:
 
 def _g(topic: TopicGains) -> float:
     """`m_G.c`: the cost of a rank is its ideal gain, at least 1."""
-    gained, walk = topic.gained, topic.walk()
+    gained, steps = topic.gained, topic.steps
+    n, m = len(gained), len(steps)
     value = so_far = cost = 0.0
     i = 0
-    while i < len(gained) and walk.gain > 0.0:
+    while i < n and i < m:
         so_far += gained[i]
-        step = walk.step()
+        step = steps[i]
         cost += step if step >= 1.0 else 1.0
         if gained[i] != 0:
             value += gained[i] / math.log2(2 + cost - so_far)
         i += 1
-    while i < len(gained):
+    while i < n:
         so_far += gained[i]
         cost += 1.0
         if gained[i] != 0:

@@ -35,7 +35,12 @@ Matrix = npt.NDArray[np.int64]
 
 
 class PreferenceError(ValueError):
-    """Inconsistent preferences (trec_eval stops)."""
+    """Inconsistent preferences (trec_eval stops), in `topic` when known (trec_eval has printed
+    the `-q` rows of the topics before it)."""
+
+    def __init__(self, message: str, topic: str | None = None) -> None:
+        super().__init__(message)
+        self.topic = topic
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ With n documents retrieved, R relevant, c(n) relevant among those retrieved:
 - num_q (topics evaluated; the engine counts them), num_ret n, num_rel R, num_rel_ret c(n),
   num_nonrel_judged_ret the judged non-relevant documents retrieved.
 - set_P = c(n)/n, set_recall = c(n)/R, set_relative_P = c(n)/min(n, R), set_map =
-  set_P · set_recall, set_F = (1+x)·P·R ÷ (x·P + R), x = 1 unless given (`set_F.0.5`;
+  c(n)² / (n·R) (computed so, as `m_set_map.c`, not as set_P · set_recall, which rounds
+  differently), set_F = (1+x)·P·R ÷ (x·P + R), x = 1 unless given (`set_F.0.5`;
   trec_eval's x is the weight itself, not a squared β); 0 when nothing is found.
 - utility: p1·c(n) + p2·(n − c(n)) + p3·(R − c(n)) + p4·(N − n − R + c(n)) with (1, −1, 0, 0)
   by default and N the collection size (`-N`, 0 unless given).
@@ -69,8 +70,10 @@ def set_measure(context: Context, row: Row) -> Floats:
         return precision
     if row.family == "set_recall":
         return recall
-    if row.family == "set_map":
-        return precision * recall
+    if row.family == "set_map":  # c(n)·c(n) / (n·R), in C's order of operations
+        ret_rel = (num_ret * num_rel).astype(np.float64)
+        ratio: Floats = np.divide(hits * hits, ret_rel, out=np.zeros(len(hits)), where=ret_rel > 0)
+        return ratio
     if row.family == "set_relative_P":
         limit = np.minimum(num_ret, num_rel)
         relative: Floats = np.divide(hits, limit, out=np.zeros(len(hits)), where=limit > 0)
@@ -102,7 +105,8 @@ DECLARED = (
     TrecMeasure("set_relative_P", 31, set_measure, sets=SET),
     TrecMeasure("set_recall", 32, set_measure, ir_measures=("SetR",), rel=("SetR",), sets=SET,
                 definition="recall of the set"),
-    TrecMeasure("set_map", 33, set_measure, sets=SET),
+    TrecMeasure("set_map", 33, set_measure, ir_measures=("SetAP",), rel=("SetAP",), sets=SET,
+                definition="set_P × set_recall, as c(n)² / (n·R)"),
     TrecMeasure("set_F", 34, set_measure, Parameters("list", (1.0,)), ir_measures=("SetF",),
                 rel=("SetF",), sets=SET, definition="F-measure of the set"),
     TrecMeasure("num_nonrel_judged_ret", 35, nonrelevant_retrieved, count=True,

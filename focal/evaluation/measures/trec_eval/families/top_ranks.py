@@ -7,6 +7,8 @@ rbp, rbp_resid, unj and relstring, topic by topic.
 - unj_k: documents outside the pool or unjudged in the first k, ÷ k.
 - relstring: the grades of the first 10 (or `relstring.20`) documents as a string: a digit per
   grade 0-9, `>` above 9, `-` outside the pool, `.` unjudged.
+- gdeval: gdeval.pl's nDCG@k (exponential gains) and ERR@k, which trec_eval lacks, for
+  ir_measures' names (`gdeval`, computed apart by `engine.vocabulary`).
 Reference: trec_eval 10.0 `m_rbp.c`, `m_rbp_resid.c`, `m_unj.c`, `m_relstring.c`; with -c,
 10.0 resets rbp_resid, unj and relstring on a topic the run misses (`trec_eval.c`).
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from focal.evaluation.measures.trec_eval.families.gain_table import Gain, gain_of, tables
+from focal.evaluation.measures.trec_eval.families.gain_table import Gain, gained_flat, tables
 from focal.evaluation.measures.trec_eval.families.measure import (
     NONPOOL,
     UNJUDGED,
@@ -23,6 +25,7 @@ from focal.evaluation.measures.trec_eval.families.measure import (
     Floats,
     Ints,
     Parameters,
+    Ranked,
     Row,
     TrecMeasure,
     parameter,
@@ -70,11 +73,18 @@ def _rescaled(table: list[Gain]) -> list[Gain]:
 def rank_biased_precision(context: Context, row: Row) -> Floats:
     """rbp: (1 − p)·Σ g(r)·p^(r−1)."""
     p = _persistence(context, row.family)
+    gained = gained_flat(context, [_rescaled(table) for table in tables(context, row.family)])
+    ranks = context.rank  # (a topic's powers are the first ones of the longest topic's)
+    weights = _powers(p, int(ranks.max()) if len(ranks) else 0)[ranks - 1]
+    terms = np.where(gained != 0, gained * weights, 0.0).tolist()
+    starts = context.ranked.starts.tolist()
+    ends = [*starts[1:], len(terms)]
     values = []
-    for table, grades in zip(tables(context, row.family), context.topic_grades, strict=True):
-        weights = _powers(p, len(grades))[:-1]
-        gained = gain_of(_rescaled(table), grades)
-        values.append((1.0 - p) * _ordered_sum(np.where(gained != 0, gained * weights, 0.0)))
+    for start, end in zip(starts, ends, strict=True):
+        total = 0.0  # (in rank order, as trec_eval adds them)
+        for term in terms[start:end]:
+            total += term
+        values.append((1.0 - p) * total)
     return np.array(values, dtype=np.float64)
 
 
@@ -127,3 +137,37 @@ DECLARED = (
     TrecMeasure("unj", 56, unjudged_at, Parameters("cutoffs", UNJUDGED_CUTS),
                 reset_when_missing=True, sets=("all_trec",)),
 )  # fmt: skip
+
+
+GDEVAL_MAX_GRADE = 4  # gdeval.pl's MAX_JUDGMENT: ERR's stop probability is (2^g − 1) / 2^4
+
+
+def gdeval(ranked: Ranked, k: int) -> tuple[Floats, Floats]:
+    """nDCG@k with exponential gains and ERR@k per topic, as the TREC Web track's gdeval.pl
+    computes them (ir_measures' gdeval provider: `nDCG(dcg='exp-log2')@k`, `ERR@k`): gain
+    2^g − 1 (a grade below 1 or a document outside the qrels gains 0), discount ln(r + 1), the
+    ideal from the topic's grades above 0; ERR = Σ R(r)/r · Π_{i<r} (1 − R(i)) with
+    R = (2^g − 1)/2^4 (Chapelle et al., CIKM 2009). Ranks are trec_eval's (score descending,
+    then document id descending), which is gdeval.pl's order too. A grade above 4 is refused,
+    as gdeval.pl refuses it."""
+    count = len(ranked.starts)
+    ndcg, err = np.zeros(count), np.zeros(count)
+    ends = np.append(ranked.starts[1:], len(ranked.grades)).tolist()
+    for topic, (start, end) in enumerate(zip(ranked.starts.tolist(), ends, strict=True)):
+        per_grade = ranked.levels[topic] if ranked.levels else np.zeros(0, dtype=np.int64)
+        if len(per_grade) > GDEVAL_MAX_GRADE + 1 and per_grade[GDEVAL_MAX_GRADE + 1 :].any():
+            highest = len(per_grade) - 1
+            raise ValueError(f"gdeval's nDCG and ERR take grades up to {GDEVAL_MAX_GRADE} "
+                             f"(gdeval.pl's maximum judgement); found {highest}")  # fmt: skip
+        grades = np.clip(ranked.grades[start : min(end, start + k)], 0, None).astype(np.float64)
+        gains = np.exp2(grades) - 1.0
+        discounts = np.log(np.arange(2, len(gains) + 2, dtype=np.float64))
+        best = np.repeat(np.arange(len(per_grade))[::-1], per_grade[::-1])[:k]
+        best = best[best > 0].astype(np.float64)
+        ideal = float(np.sum((np.exp2(best) - 1.0) / np.log(np.arange(2, len(best) + 2))))
+        if ideal > 0:
+            ndcg[topic] = float(np.sum(gains / discounts)) / ideal
+        stop = gains / 2.0**GDEVAL_MAX_GRADE
+        reach = np.cumprod(np.concatenate(([1.0], 1.0 - stop[:-1])))
+        err[topic] = float(np.sum(stop * reach / np.arange(1, len(stop) + 1)))
+    return ndcg, err
