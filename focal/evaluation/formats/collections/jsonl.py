@@ -8,14 +8,13 @@ that is not a JSON object, or lacks an id or a text, is a FormatError naming the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.collections.documents import SourceDocument, build_tree, checked_id
-from focal.evaluation.formats.collections.lines import numbered_lines
+from focal.evaluation.formats.collections.lines import json_objects
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,15 +49,7 @@ def read_jsonl(path: str | Path, fields: Fields | None = None) -> Iterator[Sourc
     """The documents of a JSON Lines file (gzip read as is), one at a time."""
     fields = fields or Fields()
     name = str(path)
-    for number, line in numbered_lines(path):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise FormatError(name, number, f"expected a JSON object, {error.msg}") from None
-        if not isinstance(record, dict):
-            raise FormatError(name, number, "expected a JSON object, found another value")
+    for number, record in json_objects(path):
         identifier = _first(record, fields.id)
         if identifier is None:
             raise FormatError(name, number, f"expected an id field ({', '.join(fields.id)})")

@@ -7,6 +7,7 @@ one line at a time from here rather than the whole file (`formats.source.read_by
 from __future__ import annotations
 
 import gzip
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,3 +70,19 @@ def numbered_lines(path: str | Path) -> Iterator[tuple[int, str]]:
 def file_text(path: str | Path) -> str:
     """A whole (small) document file as UTF-8 text, nothing normalised."""
     return "".join(line for _, line in numbered_lines(path))
+
+
+def json_objects(path: str | Path) -> Iterator[tuple[int, dict[str, object]]]:
+    """`(line number, object)` for every non-blank line of a JSON Lines file (documents,
+    segments): a line that is not a JSON object is a FormatError naming it."""
+    name = str(path)
+    for number, line in numbered_lines(path):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise FormatError(name, number, f"expected a JSON object, {error.msg}") from None
+        if not isinstance(record, dict):
+            raise FormatError(name, number, "expected a JSON object, found another value")
+        yield number, record

@@ -15,14 +15,13 @@ document ids are segment ids) then becomes a FOL run, each result the segment's 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.collections.documents import BODY_PATH, body_start
-from focal.evaluation.formats.collections.lines import numbered_lines
+from focal.evaluation.formats.collections.lines import json_objects
 from focal.evaluation.formats.convert import DocumentSource
 from focal.evaluation.formats.records import Result, Run
 
@@ -57,15 +56,7 @@ def read_segments(path: str | Path, wanted: Collection[str] | None = None) -> di
     hold millions of segments, a run names a few of them). A bad line is a FormatError."""
     name = str(path)
     found: dict[str, Segment] = {}
-    for number, line in numbered_lines(path):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise FormatError(name, number, f"expected a JSON object, {error.msg}") from None
-        if not isinstance(record, dict):
-            raise FormatError(name, number, "expected a JSON object, found another value")
+    for number, record in json_objects(path):
         identifier = next((record[f] for f in _ID_FIELDS if f in record), None)
         if not isinstance(identifier, str) or not identifier:
             raise FormatError(name, number, f"expected a segment id ({', '.join(_ID_FIELDS)})")
