@@ -134,6 +134,8 @@ sanitize: install
 # -P keeps benchmarks/ off sys.path: benchmarks/pooling.py must not shadow the pooling package.
 # table.py runs peers.py, articles.py and passages.py (the table of docs/performance.md); the loop
 # runs the others. INEX_EVAL=PATH gives the INEX program, BENCH_INEX=1 adds the INEX-scale pool.
+# trec_eval_cli.py runs again per call on a campaign-sized file (50 topics x 1,500) and with
+# trec_eval's whole measure set, beside the C program where TREC_EVAL names it.
 # speed_goals.py comes last and prints the speed goals' table (SPEED_SCALE=0.1 for a quick run).
 SPEED_SCALE ?= 1
 benchmarks: install system-packages
@@ -141,6 +143,10 @@ benchmarks: install system-packages
 	$(BIN)/python -P benchmarks/table.py
 	for b in benchmarks/*.py; do case $$b in */table.py|*/peers.py|*/articles.py|*/passages.py|*/speed_*.py) continue;; esac; \
 		echo "== $$b"; $(BIN)/python -P $$b || exit 1; done
+	$(BIN)/python -P benchmarks/trec_eval_cli.py --runs 3 --topics 50 --results 1500
+	$(BIN)/python -P benchmarks/trec_eval_cli.py --runs 3 --topics 50 --results 1500 --options '-m all_trec'
+	$(BIN)/python -P benchmarks/trec_eval_cli.py --options '-m all_trec'
+	$(BIN)/python -P benchmarks/trec_eval_cli.py --options '-q -m all_trec'
 	$(BIN)/python -P benchmarks/speed_goals.py --scale $(SPEED_SCALE)
 
 # The wheel of this machine (docs/packaging.md): the sdist, a wheel built from it by pip (in a
