@@ -6,9 +6,9 @@ ir_measures' pytrec_eval provider is trec_eval 9.0.x, so the call asks for `trec
 (10.0 rounds IPrec's recall cut-offs differently; docs/trec_eval.md, "The two versions"). The
 qrels grade an article by its relevant fraction (0 none, 1 up to a third, 2 up to two
 thirds, 3 more); each run is the best score of each article. gdeval.pl prints five decimals, so
-its two measures agree to half a unit of the fifth; every other to 1e-12. trectools' RBP is the
-one measure refused (which package computes it is in the refusal), as are the measures no
-provider of these three computes.
+its two measures agree to half a unit of the fifth; every other to 1e-12. trectools' RBP and
+the compat provider's Compat are compared in tests/focal/test_ir_measures_providers.py; the
+measures no provider of these computes are refused, saying which package does.
 """
 
 from __future__ import annotations
@@ -102,8 +102,8 @@ def test_every_measure_equals_ir_measures_per_topic(
 
 def test_what_no_engine_computes_says_who_does(graded: tuple[str, list[str]]) -> None:
     qrels_path, runs = graded
-    for measure, package in ((M.RBP(p=0.8), "cwl"), (M.alpha_nDCG @ 10, "pyndeval"),
-                             (M.INST, "cwl"), (M.SDCG @ 10, "cwl")):  # fmt: skip
+    for measure, package in ((M.alpha_nDCG @ 10, "pyndeval"), (M.INST, "cwl"),
+                             (M.SDCG @ 10, "cwl")):  # fmt: skip
         with pytest.raises(ValueError, match=package):
             focal.evaluate(qrels_path, {"r": runs[0]}, [measure])
 

@@ -2,9 +2,11 @@
 `X(rel=g)` (trec_eval's -l g), `judged_only=True` (-J), `nDCG(gains={...})` (grades mapped),
 `SetP(relative=True)`, `SetF(beta=x)`, `NumRet(rel=g)`, `IPrec@r`, `RR@k` (-M k on
 recip_rank), and the measures trec_eval lacks: `Judged@k`, gdeval.pl's `nDCG(dcg='exp-log2')@k`
-and `ERR@k` (MacAvaney et al., ECIR 2022, for ir_measures' strings; docs/measures.md,
-"ir_measures' measures"). `trec_eval.names.resolve` reads every other spelling; this module
-gives it the `Definition` of a name with options, and the name itself for what is not one.
+and `ERR@k`, trectools' `RBP(p=…, rel=…)@k` and the compat provider's `Compat(p=…,
+normalize=…)` (`ir_providers`; MacAvaney et al., ECIR 2022, for ir_measures' strings;
+docs/measures.md, "ir_measures' measures"). `trec_eval.names.resolve` reads every other
+spelling; this module gives it the `Definition` of a name with options, and the name itself
+for what is not one.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from focal.evaluation.measures.trec_eval.families import declarations as trec
 JUDGED = "Judged"
 GDEVAL_NDCG, GDEVAL_ERR = "nDCG(dcg=exp-log2)@k", "ERR@k"  # gdeval.pl's (`top_ranks.gdeval`)
 FRACTION_NDCG = "nDCG(gain=fraction)@k"
+TRECTOOLS_RBP, COMPAT = "RBP(p,rel)@k", "Compat(p,normalize)"  # `ir_providers`' two
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,8 @@ class Definition:
     own_options: bool = False  # computed apart from the call's `-m` selection
     judged_only: bool = False  # ir_measures' judged_only=True: trec_eval's -J
     gains: tuple[tuple[int, int], ...] = ()  # ir_measures' gains={grade: gain}: grades mapped
+    persistence: float | None = None  # RBP's and Compat's p= (None: ir_measures' default)
+    normalize: bool = True  # Compat's normalize=
 
     @property
     def trec_name(self) -> str:
@@ -63,10 +68,9 @@ def with_own_options(term: Term, resolve: Resolve) -> Definition | None:
     if term.base == "RR" and term.at is not None:
         own = _own(term, arguments, "recip_rank", None)
         return replace(own, max_docs=int(_cutoff(text, term.at) or 0), own_options=True)
-    if term.base in ("SetP", "SetF", "NumRet") and arguments:
-        chosen = _set_options(term, arguments)
-        if chosen is not None:
-            return chosen
+    chosen = _options_apart(term, arguments)
+    if chosen is not None:
+        return chosen
     if term.base == "ERR" and not arguments and term.at is not None:
         return Definition(text, GDEVAL_ERR, _cutoff(text, term.at), own_options=True)
     if term.base == "nDCG" and arguments:
@@ -75,6 +79,16 @@ def with_own_options(term: Term, resolve: Resolve) -> Definition | None:
         base = None if term.at is None else resolve(f"{term.base}@{term.at}")
         family = base.family if base else trec.REL_FAMILIES[term.base]
         return _own(term, arguments, family, base.parameter if base else None)
+    return None
+
+
+def _options_apart(term: Term, arguments: dict[str, str]) -> Definition | None:
+    """trectools' RBP and the compat provider's Compat (any arguments, none), and the set
+    families' options (`_set_options`); None for any other name."""
+    if term.base in ("RBP", "Compat"):
+        return _provided_apart(term, arguments)
+    if term.base in ("SetP", "SetF", "NumRet") and arguments:
+        return _set_options(term, arguments)
     return None
 
 
@@ -90,6 +104,31 @@ def _set_options(term: Term, arguments: dict[str, str]) -> Definition | None:
     if term.base == "NumRet" and "rel" in arguments:
         return _own(term, arguments, "num_rel_ret", None, force=True)
     return None
+
+
+def _provided_apart(term: Term, arguments: dict[str, str]) -> Definition:
+    """trectools' `RBP(p=…, rel=…)@k` and the compat provider's `Compat(p=…, normalize=…)`
+    (`ir_providers`): p a number from 0 to 1; Compat takes no cut-off."""
+    text, rbp = term.text, term.base == "RBP"
+    unknown_keys = set(arguments) - ({"p", "rel"} if rbp else {"p", "normalize"})
+    if unknown_keys:
+        raise UnknownMeasure(f"measure {text}: ir_measures' argument {sorted(unknown_keys)[0]}= "
+                             "is not one this measure takes")  # fmt: skip
+    p = None
+    if "p" in arguments:
+        p = _number(text, arguments["p"], "p= takes a persistence from 0 to 1")
+        if not 0.0 <= p <= 1.0:
+            raise UnknownMeasure(f"measure {text}: p= takes a persistence from 0 to 1")
+    if rbp:
+        return Definition(text, TRECTOOLS_RBP, _cutoff(text, term.at), _level(text, arguments),
+                          own_options=True, persistence=p)  # fmt: skip
+    if term.at is not None:
+        raise UnknownMeasure(f"measure {text}: Compat takes no cut-off (ranks to the end)")
+    normalize = arguments.get("normalize", "True")
+    if normalize not in ("True", "False"):
+        raise UnknownMeasure(f"measure {text}: normalize= takes True or False")
+    return Definition(text, COMPAT, own_options=True, persistence=p,
+                      normalize=normalize == "True")  # fmt: skip
 
 
 def _ndcg(term: Term, arguments: dict[str, str], resolve: Resolve) -> Definition:

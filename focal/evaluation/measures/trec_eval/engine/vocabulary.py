@@ -2,7 +2,8 @@
 names read in the call's options go through one `trec_run.evaluate_trec`, and each name with
 options of its own (`P(rel=2)@5`: `-l 2`; `RR@10`: `-M 10` on recip_rank) through one more
 evaluation of its family alone; `Judged@k` (ir_measures' judged fraction of the top k, which
-trec_eval lacks) is counted on the ranked run. Every such row is named as typed, after
+trec_eval lacks) is counted on the ranked run, and trectools' `RBP` and the compat provider's
+`Compat` on the run's rows in file order (`ir_providers`). Every such row is named as typed, after
 trec_eval's rows, so `P(rel=2)@5` and `P_5` may stand side by side.
 """
 
@@ -13,7 +14,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from focal.evaluation.formats.trec import TrecRun
+from focal.evaluation.formats.arrow import numeric_array
+from focal.evaluation.formats.trec import TrecRun, duplicate_error
 from focal.evaluation.measures.grammar import NotProvided
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
 from focal.evaluation.measures.trec_eval.engine.run import (
@@ -28,6 +30,13 @@ from focal.evaluation.measures.trec_eval.families import declarations as trec
 from focal.evaluation.measures.trec_eval.families.declarations import Selection
 from focal.evaluation.measures.trec_eval.families.measure import NONPOOL, Row
 from focal.evaluation.measures.trec_eval.families.top_ranks import gdeval
+from focal.evaluation.measures.trec_eval.ir_names import COMPAT, TRECTOOLS_RBP
+from focal.evaluation.measures.trec_eval.ir_providers import (
+    Judged,
+    Rows,
+    compatibility,
+    rank_biased_precision,
+)
 from focal.evaluation.measures.trec_eval.names import (
     GDEVAL_ERR,
     GDEVAL_NDCG,
@@ -130,6 +139,8 @@ def evaluate_named(
             values, summary = _judged(index, run, options, evaluation, definition)
         elif definition.family in (GDEVAL_NDCG, GDEVAL_ERR):
             values, summary = _gdeval(index, run, options, evaluation, definition)
+        elif definition.family in (TRECTOOLS_RBP, COMPAT):
+            values, summary = _provided(index, run, options, evaluation, definition)
         else:
             values, summary = _apart(index, run, options, evaluation, definition)
         evaluation.values[definition.text] = values
@@ -170,6 +181,35 @@ def _gdeval(
     ndcg, err = gdeval(ranked, int(definition.parameter or 0))
     chosen = ndcg if definition.family == GDEVAL_NDCG else err
     by_topic = dict(zip(answered, chosen.tolist(), strict=True))
+    values: list[Value] = [by_topic.get(topic, 0.0) for topic in evaluation.topics]
+    return values, _mean(values, index, options, evaluation)
+
+
+def _provided(
+    index: GradeTable, run: TrecRun | PreparedRun, options: TrecOptions, evaluation: TrecEvaluation,
+    definition: Definition,
+) -> tuple[list[Value], Number]:  # fmt: skip
+    """trectools' RBP or the compat provider's Compat (`ir_providers`) on the run's rows in file
+    order, whatever the call's -l, -M and -J (the measure's own options say what counts); a
+    topic the run does not answer (with -c) scores 0, the mean is over the evaluation's topics."""
+    prepared = index.prepare(run)
+    grades = index.grades_of(prepared.codes, prepared.docs)
+    if grades is None:
+        raise duplicate_error(prepared.file)
+    p = definition.persistence
+    compat = definition.family == COMPAT
+    rows = Rows(prepared.codes.astype(np.int64), [*index.topics, *prepared.unknown],
+                prepared.docs.to_pylist() if compat else [], prepared.score, grades)  # fmt: skip
+    if compat:
+        every = numeric_array(np.arange(len(index.codes), dtype=np.int64))
+        judged = Judged(index.codes.astype(np.int64), index.pairs.docs.take(every).to_pylist(),
+                        index.raw_grades)  # fmt: skip
+        found = compatibility(rows, judged, p, definition.normalize)
+        by_topic = {index.topics[code]: value for code, value in found.items()}
+    else:
+        depth = None if definition.parameter is None else int(definition.parameter)
+        rbp = rank_biased_precision(rows, p, depth, definition.level)
+        by_topic = dict(zip(index.topics, rbp.tolist(), strict=False))
     values: list[Value] = [by_topic.get(topic, 0.0) for topic in evaluation.topics]
     return values, _mean(values, index, options, evaluation)
 

@@ -78,9 +78,9 @@ COMPUTED_BY = {
     "SDCG@k": "ir_measures with cwl_eval (pip install cwl-eval)",
     "INST": "ir_measures with cwl_eval (pip install cwl-eval)",
     "INSQ": "ir_measures with cwl_eval (pip install cwl-eval)",
-    "RBP": "ir_measures with cwl_eval or trectools (pip install cwl-eval); trec_eval's rbp "
-    "(`rbp.p=0.8`, binary gains rescaled) is here",
-    "Compat": "ir_measures (its compat provider)",
+    "RBP": "`focal.evaluate` or `focal eval --task articles`, as ir_measures' trectools "
+    "provider; trec_eval's own is `-m rbp.p=0.8`, gains rescaled,",
+    "Compat": "`focal.evaluate` or `focal eval --task articles`, as ir_measures' compat provider,",
     "NumNonRel": "no ir_measures provider (trec_eval's num_nonrel_judged_ret is here)",
 }
 SETS: dict[str, tuple[str, ...]] = {
