@@ -30,7 +30,7 @@ from focal.pooling.ordering.arms import Arms
 from focal.pooling.ordering.policies import POLICIES
 from focal.pooling.ordering.replay import judging_order
 from focal.pooling.records import RankedRun, natural_key
-from focal.reliability.studies import Progress, Setup, Spread, _no_progress, pool_depths
+from focal.reliability.studies import Progress, Setup, Spread, Trials, _no_progress, pool_depths
 
 PoolScope = Literal["runs", "qrels"]
 
@@ -231,3 +231,80 @@ def ranking_rows(
             )
         )  # fmt: skip
     return result
+
+
+@dataclass(frozen=True)
+class SettledRow:
+    """One policy: the budget per topic from which the runs' ranking stays the complete qrels'
+    ranking (`settled_at`, mean and SD over repeats; None when no budget does), the judgements
+    it takes summed over topics (mean over repeats) and the pooled articles there are."""
+
+    policy: str
+    settled_at: float | None
+    settled_at_sd: float | None
+    judgements: float | None
+    pool: int
+
+
+def settled_rows(
+    setup: Setup,
+    topics: Sequence[TopicOrders],
+    policies: Sequence[str],
+    progress: Progress = _no_progress,
+) -> list[SettledRow]:
+    """Per policy, when the ranking of the runs is settled (docs/pooling.md): the smallest
+    budget k such that at k and at every larger budget each pair of runs is ordered (or tied)
+    by each topic's first judgements as by the complete qrels. Not τ ≥ 0.9: a pair may still be
+    wrong there, and with few distinct runs τ passes it with the first judgement."""
+    trials = Trials.of(setup)
+    rows = []
+    for policy in progress(iter(policies), len(policies)):
+        repeats = max((len(t.orders[policy]) for t in topics), default=0)
+        found = [_settled_at(trials, _replay(topics, policy, r)) for r in range(repeats)]
+        pool = sum(len(t.pool) for t in topics)
+        reached = [float(k) for k in found if k is not None]
+        if not found or len(reached) < len(found):
+            rows.append(SettledRow(policy, None, None, None, pool))
+            continue
+        spent = [float(sum(min(k, len(t.pool)) for t in topics)) for k in reached]
+        spread = Spread.of(reached)
+        rows.append(SettledRow(policy, spread.mean, spread.sd, fmean(spent), pool))
+    return rows
+
+
+def _replay(topics: Sequence[TopicOrders], policy: str, repeat: int) -> dict[str, list[str]]:
+    """Each topic's order under `policy` in `repeat` (the last one for a topic with fewer)."""
+    return {t.topic: t.orders[policy][min(repeat, len(t.orders[policy]) - 1)] for t in topics}
+
+
+def _settled_at(trials: Trials, orders: Mapping[str, Sequence[str]]) -> int | None:
+    """The settled budget of one replay (None: not even the whole pool gives the full order),
+    searched downwards from the largest pool so that a later flip back is never missed; the
+    qrels at a budget are each topic's first judgements (as `judgements.restrict_to` would
+    give, without walking the whole qrels at each budget)."""
+    qrels = trials.setup.qrels
+    full = trials.full.means()
+    runs, reference = list(full), _pair_signs(list(full.values()))
+
+    def same(budget: int) -> bool:
+        first: dict[str, dict[str, Judgement]] = {topic: {} for topic in qrels}
+        first |= {
+            topic: {a: qrels[topic][a] for a in order[:budget]} for topic, order in orders.items()
+        }
+        means = trials.rescore(first).means()
+        return bool((_pair_signs([means[run] for run in runs]) == reference).all())
+
+    budget = max((len(order) for order in orders.values()), default=0)
+    if not same(budget):
+        return None
+    while budget > 1 and same(budget - 1):
+        budget -= 1
+    return budget
+
+
+def _pair_signs(values: Sequence[float]) -> NDArray[np.int8]:
+    """For each pair of runs: 1, −1 or 0 (a tie, within 1e-12)."""
+    array = np.asarray(values, dtype=np.float64)
+    first, second = np.triu_indices(len(array), 1)
+    difference = array[first] - array[second]
+    return np.where(np.abs(difference) <= 1e-12, 0, np.sign(difference)).astype(np.int8)

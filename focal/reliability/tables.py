@@ -40,6 +40,8 @@ MEANINGS = {
     "tau_a": "Kendall's tau-a",
     "tau_b": "Kendall's tau-b",
     "runs": "runs",
+    "settled_at": "judgements per topic from which every pair of runs keeps its full order",
+    "pool": "pooled articles over all topics",
 }
 """What the studies' columns count, for the legend under a text table (`legend_line`);
 `_mean` and `_sd` columns are the mean and standard deviation over the samples."""

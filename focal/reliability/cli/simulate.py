@@ -2,17 +2,19 @@
 
     focal pool simulate --policy rank,mtf,thompson --repeats 5 --budgets 10,20,50 QRELS RUN...
 
-Three tables: `budgets` (policy, topic, found, judgements: the judgements needed to find 50, 80, 90
+Four tables: `budgets` (policy, topic, found, judgements: the judgements needed to find 50, 80, 90
 and 95 % of a topic's relevant articles; `all` is the mean over topics; text shows only the `all`
 rows, tsv and json every topic), `curves` (relevant articles and characters found after k
-judgements, at the `--steps`) and `rankings` (Kendall τ and τ_AP of the runs ranked with the first
-k judgements of each topic against the full qrels). `--plot` draws the curves of every k.
+judgements, at the `--steps`), `rankings` (Kendall τ and τ_AP of the runs ranked with the first
+k judgements of each topic against the full qrels) and `settled` (the judgements per topic from
+which the ranking of the runs stays the full qrels' ranking at every larger budget, and what that
+costs over all topics: docs/pooling.md). `--plot` draws the curves of every k.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -88,7 +90,13 @@ def simulate(
 ) -> None:  # fmt: skip
     """Replay the qrels under each judging order: judgements needed, curves, run rankings."""
     from focal.reliability.cli.options import ranked_runs
-    from focal.reliability.ordering import PoolScope, budget_rows, ranking_rows, simulate_orders
+    from focal.reliability.ordering import (
+        PoolScope,
+        budget_rows,
+        ranking_rows,
+        settled_rows,
+        simulate_orders,
+    )
 
     chosen = [name.strip() for name in policies.split(",") if name.strip()]
     at_budgets = parse_integers(budgets, "budget", 1, 10**6)
@@ -107,8 +115,9 @@ def simulate(
     ]
     curve_table, drawn = _curve_rows(topics, chosen, at_steps)
     rankings = _ranking_table(ranking_rows(setup, topics, chosen, at_budgets, progress))
-    emit({"budgets": budget_table, "curves": curve_table, f"rankings {setup.measure}": rankings},
-         output_format)  # fmt: skip
+    settled = [asdict(row) for row in settled_rows(setup, topics, chosen, progress)]
+    emit({"budgets": budget_table, "curves": curve_table, f"rankings {setup.measure}": rankings,
+          f"settled {setup.measure}": cast(Table, settled)}, output_format)  # fmt: skip
     if plot is not None:
         from focal.reliability.plots import plot_judging_curves
 
