@@ -25,9 +25,9 @@ from focal.assessor.campaign.results.agreement import (
     Highlights,
     article_highlights,
     double_judged,
+    topic_highlights,
 )
 from focal.assessor.store.gold import DECISIONS, GoldJudgement
-from focal.assessor.store.models import Assignment, Judgement
 from focal.evaluation.formats.records import Span, merge_passages
 from focal.evaluation.statistics.agreement.assessors import covered, overlap
 from focal.pooling.records import natural_key
@@ -162,22 +162,18 @@ def sides(session: Session, topic: str, article: str) -> tuple[Highlights, Highl
     return by_name[name_a], by_name[name_b]
 
 
-def queue(session: Session, topic: str) -> Queue:
-    """The disagreements of `topic`, ordered by `disagreement` (most first), then by article."""
-    names = pair(session, topic)
-    articles = session.scalars(
-        select(Judgement.article)
-        .distinct()
-        .join(Assignment, Judgement.assignment_id == Assignment.id)
-        .where(Assignment.topic_id == topic)
-    )
+def queue(session: Session, topic: str, names: tuple[str, str] | None = None) -> Queue:
+    """The disagreements of `topic`, ordered by `disagreement` (most first), then by article;
+    `names` is the topic's `pair` when the caller has it already (a page listing every topic's
+    queue would otherwise ask `double_judged` once a topic)."""
+    names = names or pair(session, topic)
     gold = {
         row.article: row
         for row in session.scalars(select(GoldJudgement).where(GoldJudgement.topic_id == topic))
     }
     items = []
-    for article in articles:
-        by_name = {h.assessor: h for h in article_highlights(session, topic, article)}
+    for article, highlights in topic_highlights(session, topic).items():
+        by_name = {h.assessor: h for h in highlights}
         a, b = by_name[names[0]], by_name[names[1]]
         if "unjudged" in (a.status, b.status) or not differ(a, b):
             continue

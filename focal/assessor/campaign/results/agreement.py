@@ -177,9 +177,41 @@ def article_highlights(session: Session, topic: str, article: str) -> list[Highl
         if judgement is None:
             out.append(Highlights(name, "unjudged", [], None))
         else:
-            passages = [(start, end) for start, end in judgement.passages]
-            out.append(Highlights(name, judgement.status, passages, judgement.bep))
+            out.append(_highlights(name, judgement.status, judgement.passages, judgement.bep))
     return out
+
+
+def _highlights(name: str, status: str, passages: list[list[int]], bep: int | None) -> Highlights:
+    return Highlights(name, status, [(start, end) for start, end in passages], bep)
+
+
+def topic_highlights(session: Session, topic: str) -> dict[str, list[Highlights]]:
+    """`article_highlights` of every article of `topic` that an assessor judged, by article, in
+    two statements (one per article took seconds for a topic of 757 articles at INEX 2010
+    size: docs/performance.md, "Assessors at once")."""
+    names = list(
+        session.scalars(
+            select(User.name)
+            .select_from(Assignment)
+            .join(User, Assignment.user_id == User.id)
+            .where(Assignment.topic_id == topic)
+            .order_by(User.name)
+        )
+    )
+    rows = session.execute(
+        select(User.name, Judgement.article, Judgement.status, Judgement.passages, Judgement.bep)
+        .select_from(Judgement)
+        .join(Assignment, Judgement.assignment_id == Assignment.id)
+        .join(User, Assignment.user_id == User.id)
+        .where(Assignment.topic_id == topic)
+    )
+    judged: dict[str, dict[str, Highlights]] = defaultdict(dict)
+    for name, article, status, passages, bep in rows:
+        judged[article][name] = _highlights(name, status, passages, bep)
+    return {
+        article: [by_name.get(name, Highlights(name, "unjudged", [], None)) for name in names]
+        for article, by_name in judged.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,7 +74,7 @@ def topics() -> ResponseReturnValue:
     if allowed is not None and not allowed:
         abort(403)
     queues = [
-        adjudication.queue(session, item.topic.id)
+        adjudication.queue(session, item.topic.id, (item.assessors[0], item.assessors[1]))
         for item in double_judged(session)
         if allowed is None or item.topic.id in allowed
     ]

@@ -1,0 +1,144 @@
+"""The adjudication queue and the agreement pages on a campaign the size of INEX 2010.
+
+The real INEX 2010 qrels (52 topics, 39,031 judged articles, ../shared/data) are imported as
+`first`'s work, and a changed copy as `second`'s: every fifth article's verdict turned over
+(relevant to not relevant; not relevant to relevant with its first 100 characters) and every
+seventh relevant one's first passage halved, so that every topic is double-judged with
+thousands of disagreements to adjudicate. On PostgreSQL (a throw-away cluster or
+`FOCAL_TEST_POSTGRES_URL`, as the deploy/ recipe uses it; SQLite otherwise), each page is asked
+for `--rounds` times through Flask's test client by an organiser (bearer token) and its median
+and slowest server time printed, beside the goal of 300 ms a page (docs/performance.md,
+"Assessors at once"). The largest topic (757 judged articles) is the one whose pages are timed.
+
+    .venv/bin/python -P benchmarks/adjudication_pages.py [--rounds 5]
+
+The machine is shared: the times are orientation, not assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import importlib.util
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from focal.assessor.campaign.people.users import add_user, issue_token
+from focal.assessor.campaign.setup.qrels_import import import_qrels
+from focal.assessor.store import db, migrate
+from focal.assessor.web.app import create_app
+
+QRELS = Path(__file__).resolve().parents[2] / "shared/data/inex2010/inex2010.qrels"
+GOAL_MS = 300.0
+
+
+def changed_copy(source: Path, target: Path) -> tuple[str, str]:
+    """`source` with verdicts turned and passages halved (the module's docstring); returns the
+    largest topic and one article of it whose verdicts differ."""
+    per_topic: collections.Counter[str] = collections.Counter()
+    differing: dict[str, str] = {}
+    lines = []
+    for number, line in enumerate(source.read_text(encoding="utf-8").splitlines()):
+        fields = line.split()
+        topic, article, relevant, length = fields[0], fields[2], int(fields[3]), int(fields[4])
+        per_topic[topic] += 1
+        if number % 5 == 0 and relevant:
+            fields = [*fields[:3], "0", str(length)]
+            differing.setdefault(topic, article)
+        elif number % 5 == 0 and length > 100:
+            fields = [*fields[:3], "100", str(length), "0", "0:100"]
+            differing.setdefault(topic, article)
+        elif number % 7 == 0 and relevant:
+            offset, size = fields[6].split(":")
+            half = max(1, int(size) // 2)
+            kept = relevant - int(size) + half
+            fields = [*fields[:3], str(kept), str(length), offset, f"{offset}:{half}", *fields[7:]]
+        lines.append(" ".join(fields))
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    largest = per_topic.most_common(1)[0][0]
+    return largest, differing[largest]
+
+
+@contextmanager
+def database(workdir: Path) -> Iterator[tuple[str, str]]:
+    """A PostgreSQL database when one can be had, else SQLite; (URL, what it is)."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_assessor", Path(__file__).parent / "assessor.py"
+    )
+    assert spec is not None and spec.loader is not None
+    helpers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(helpers)
+    with helpers.postgres() as server:
+        if server is None:
+            yield f"sqlite:///{workdir / 'bench.sqlite'}", "SQLite"
+            return
+        with helpers.fresh_database(server) as url:
+            yield url, "PostgreSQL"
+
+
+def time_page(
+    client: Any, path: str, headers: dict[str, str], rounds: int
+) -> tuple[float, float, int]:
+    """Median and slowest milliseconds of `rounds` requests for `path` (after one warm-up), and
+    the status."""
+    status = client.get(path, headers=headers).status_code
+    times = []
+    for _ in range(rounds):
+        began = time.perf_counter()
+        response = client.get(path, headers=headers)
+        times.append((time.perf_counter() - began) * 1000)
+        status = response.status_code
+    return statistics.median(times), max(times), status
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    if not QRELS.exists():
+        print(f"adjudication pages: skipped ({QRELS} is absent)")
+        return
+    with tempfile.TemporaryDirectory() as directory, database(Path(directory)) as (url, kind):
+        second = Path(directory) / "second.qrels"
+        topic, article = changed_copy(QRELS, second)
+        app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench"})
+        migrate.upgrade(db.engine_of(app))
+        began = time.perf_counter()
+        with db.session_scope(app) as session:
+            import_qrels(session, QRELS, "first")
+        with db.session_scope(app) as session:
+            import_qrels(session, second, "second")
+            token = issue_token(session, add_user(session, "olga", "organiser", "olga-password"))
+        print(
+            f"INEX 2010 qrels imported twice ({kind}), {time.perf_counter() - began:.1f} s; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        client = app.test_client()
+        headers = {"Authorization": f"Bearer {token}"}
+        pages = {
+            "agreement overview": "/organiser/agreement",
+            f"agreement of topic {topic}": f"/organiser/agreement/{topic}",
+            "agreement of one article": f"/organiser/agreement/{topic}/articles/{article}",
+            "adjudication topics": "/organiser/adjudicate",
+            f"adjudication queue of topic {topic}": f"/organiser/adjudicate/{topic}",
+            "adjudication of one article": f"/organiser/adjudicate/{topic}/{article}",
+        }
+        for label, path in pages.items():
+            median, slowest, status = time_page(client, path, headers, args.rounds)
+            verdict = "met" if median < GOAL_MS else "MISSED"
+            print(
+                f"  {label:<40} median {median:7.1f} ms  slowest {slowest:7.1f} ms  "
+                f"status {status}  goal {GOAL_MS:.0f} ms: {verdict}"
+            )
+            print(f"ROW | {label} | {median:.0f} ms (slowest {slowest:.0f}) | {kind} | {verdict} |")
+        db.engine_of(app).dispose()
+
+
+if __name__ == "__main__":
+    main()
