@@ -45,6 +45,7 @@ RUN_SHAPE = "`topic Q0 doc rank score run` (a TREC run)"
 QRELS_SHAPE = "`topic iter doc grade` (TREC qrels)"
 RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score", "run")
 QRELS_COLUMNS = ("topic", "iter", "doc", "grade")
+MAX_GRADE = 2**31 - 1  # the largest qrels grade taken (`checked_grade`)
 
 
 class DuplicateDocument(FormatError):
@@ -128,7 +129,7 @@ def read_trec_qrels(
         if not reads_as_lines(data):
             source = None
     table = None if source is None else arrow_table(source, QRELS_COLUMNS, {"grade": pa.int64()})
-    if table is not None:
+    if table is not None and _largest(table["grade"]) <= MAX_GRADE:  # else named by the lines
         topic, doc, grade = table["topic"], table["doc"], table["grade"].combine_chunks()
         if not check_duplicates:  # columns as read, in chunks (the article engine's table)
             return TrecQrels(name, topic, doc, to_numpy(grade))
@@ -136,6 +137,14 @@ def read_trec_qrels(
         if distinct_pairs(topic, doc):
             return TrecQrels(name, topic, doc, to_numpy(grade))
     return (lines or _read_qrels_lines)(read_bytes(path) if data is None else data, name)
+
+
+def _largest(grades: pa.ChunkedArray) -> int:
+    """The largest of a column of grades (0 when there is none)."""
+    import pyarrow.compute as pc  # (imported when first used: 30 ms)
+
+    largest = pc.max(grades).as_py()
+    return 0 if largest is None else int(largest)
 
 
 def reads_as_lines(data: bytes) -> bool:
@@ -342,7 +351,8 @@ def text_field(token: bytes, name: str, line: int, what: str) -> str:
 
 def grade_of(field: bytes, name: str, number: int) -> int:
     """A qrels grade (plain qrels and qrels_jg alike): an integer within 64 bits, as the
-    engine's grade table holds it; else a FormatError naming the file and line."""
+    engine's grade table holds it, and at most `MAX_GRADE`; else a FormatError naming the file
+    and line."""
     try:
         grade = int(field)
     except ValueError:
@@ -350,6 +360,20 @@ def grade_of(field: bytes, name: str, number: int) -> int:
         raise FormatError(name, number, message) from None
     if not -(2**63) <= grade < 2**63:
         message = f"expected a grade within 64 bits, found {shown(field)}"
+        raise FormatError(name, number, message)
+    return checked_grade(grade, field, name, number)
+
+
+def checked_grade(grade: int, field: bytes, name: str, number: int) -> int:
+    """`grade` (read from `field` at line `number` of file `name`) when it is at most
+    `MAX_GRADE`, else a FormatError naming the file and line. The qrels are counted per grade
+    from 0 to the largest (`GradeTable.levels`, as 10.0's `form_res_rels.c` counts them), so a
+    larger grade costs memory in proportion to it: 10.0 needs 16 GiB from 2^31 on, fails from
+    2^32, overflows its array's size from 2^61 and its `long` at 2^63 - 1, the grade `atol`
+    makes of every larger number (docs/trec_eval.md, "Where 10.0's behaviour is not
+    defined")."""
+    if grade > MAX_GRADE:
+        message = f"expected a grade of at most {MAX_GRADE}, found {shown(field)}"
         raise FormatError(name, number, message)
     return grade
 

@@ -33,6 +33,7 @@ from focal.evaluation.formats.trec import (
     RunLines,
     TrecQrels,
     TrecRun,
+    checked_grade,
     text_field,
 )
 
@@ -57,7 +58,8 @@ def qrels_reader(version: int) -> QrelsLines:
                     raise FormatError(name, number, message)
                 topics.append(words[0])
                 docs.append(words[2])
-                grades.append(c_atol(words[3].decode(errors="replace")))
+                grade = c_atol(words[3].decode(errors="replace"))
+                grades.append(checked_grade(grade, words[3], name, number))
         return TrecQrels(
             name, binary_array(topics), binary_array(docs), np.array(grades, dtype=np.int64)
         )

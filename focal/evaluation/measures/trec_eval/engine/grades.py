@@ -20,6 +20,7 @@ import pyarrow as pa
 from focal.evaluation.formats.arrow import binary_array, combined, numeric_array, to_numpy
 from focal.evaluation.formats.records import Judgement
 from focal.evaluation.formats.trec import (
+    MAX_GRADE,
     QrelsLines,
     TrecQrels,
     TrecRun,
@@ -72,6 +73,8 @@ class GradeTable:
             coded = names, to_numpy(combined(pc.index_in(topic, value_set=names)))  # int32
         self.names, self.codes = coded
         self.topics = [t.decode(errors="replace") for t in self.names.to_pylist()]
+        if int(grade.max(initial=0)) > MAX_GRADE:  # (the readers name the line: `checked_grade`)
+            raise ValueError(f"{file or 'qrels'}: a grade above {MAX_GRADE}, the largest taken")
         self.raw_grades = grade
         self._counts: dict[int, tuple[Ints, Ints]] = {}
         self._names_as: dict[pa.DataType, Any] = {}
@@ -185,7 +188,7 @@ class GradeTable:
         otherwise by `read_trec_qrels`, which names what is wrong; a document judged twice in a
         topic is refused either way."""
         read = plain_qrels(path, ahead)
-        if read is None:
+        if read is None or np.frombuffer(read[5], np.int64).max(initial=0) > MAX_GRADE:
             return cls.from_trec(read_trec_qrels(path, check_duplicates=False, lines=lines))
         rows, codes, ids, ends, docs, grades = read  # (topics numbered in byte order)
         coded = binary_array(ids), np.frombuffer(codes, np.int32)
