@@ -278,11 +278,14 @@ def arrow_table(
     in a row, or a space at either end of a line, make an empty field, which pyarrow reads as
     an empty string or a missing number: any of these sends the file to the line reader
     (looking for them in the columns costs less than searching the bytes for them)."""
-    small = isinstance(source, bytes)  # a small file: its blocks parsed on several threads
-    try:  # a large one on one thread, as the runs being read at once each take a core
+    # Always on the calling thread: Arrow's CPU pool, once started, can still hold a joinable
+    # thread when the interpreter tears Arrow down at exit, which aborts the process
+    # ("terminate called without an active exception", about one call in seventy without the C
+    # part); the runs being read at once each take a core anyway.
+    try:
         table = pa_csv.read_csv(
-            pa.BufferReader(source) if small else source,
-            read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=small),
+            pa.BufferReader(source) if isinstance(source, bytes) else source,
+            read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=False),
             parse_options=CSV_PARSE,
             convert_options=converting(columns, types),
         )
