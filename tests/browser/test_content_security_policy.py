@@ -49,6 +49,8 @@ def test_no_page_trips_the_policy(ui: Any) -> None:
     ui.open_article(alice, "alice", "astral")
     alice.keyboard.press("x")  # "no relevant text": the page posts it, then opens the next
     alice.wait_for_url("**/articles/plain")
+    ui.ready(alice)
+    ui.wait_saved(alice)  # the judgement travels in the outbox: the next page delivers it
     assert ui.stored_state(alice, "alice", "astral")["status"] == "nonrelevant"
     ui.open_article(alice, "alice", "astral")
     alice.click("#keyword-input")
