@@ -42,9 +42,16 @@ KERNEL: dict[str, Any] = {
             "_kernel_plain.c",
             "_kernel_qrels.c",
             "_kernel_score.c",
+            "_kernel_measures.c",
+            "_kernel_gains.c",
+            "_kernel_evaluate.c",
         )
     ],
-    "depends": [_FOLDER + "_article_kernel.h", _FOLDER + "_kernel_portable.h"],
+    "depends": [
+        _FOLDER + "_article_kernel.h",
+        _FOLDER + "_kernel_portable.h",
+        _FOLDER + "_kernel_measures.h",
+    ],
     "define_macros": [("Py_LIMITED_API", "0x030B0000")],
 }
 LIMITED_API = "cp311"  # the wheel's tag: the oldest CPython whose limited API the C part uses

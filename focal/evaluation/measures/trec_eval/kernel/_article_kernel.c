@@ -134,6 +134,11 @@ static PyMethodDef methods[] = {
      "The columns of a block of a plain TREC run, or None (another reader takes the file)."},
     {"parse_qrels", kernel_parse_qrels, METH_VARARGS,
      "The columns of plain TREC qrels, or None (another reader takes the file)."},
+    {"measure_topics", kernel_measure_topics, METH_VARARGS,
+     "trec_eval's rows for ranked topics, or None (a family the C part does not compute)."},
+    {"evaluate_block", (PyCFunction)(void (*)(void))kernel_evaluate_block,
+     METH_VARARGS | METH_KEYWORDS,
+     "A block of plain qrels and run topics evaluated, or None (the numpy engine decides)."},
     {NULL, NULL, 0, NULL},
 };
 

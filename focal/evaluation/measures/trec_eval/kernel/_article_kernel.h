@@ -213,5 +213,9 @@ PyObject *kernel_index_pairs(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *kernel_find_pairs(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *kernel_parse_run(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *kernel_parse_qrels(PyObject *self, PyObject *args);
+/* _kernel_measures.c: rows of ranked topics measured (tests, and the engine's loops) */
+PyObject *kernel_measure_topics(PyObject *self, PyObject *args);
+/* _kernel_evaluate.c: plain qrels and a plain run, topic blocks, evaluated in one pass */
+PyObject *kernel_evaluate_block(PyObject *self, PyObject *args, PyObject *kwargs);
 
 #endif
