@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.results import adjudication, gold_qrels, gold_steps
-from focal.assessor.campaign.results.agreement import Highlights
+from focal.assessor.campaign.results.highlights import Highlights
 from focal.assessor.campaign.results.qrels_export import qrels_text
 from focal.assessor.campaign.results.report.assessment_report import build_report
 from focal.assessor.cli import support

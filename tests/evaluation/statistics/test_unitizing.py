@@ -21,7 +21,11 @@ from focal.evaluation.statistics.agreement.assessors import agreement, topic_agr
 from focal.evaluation.statistics.agreement.unitizing import (
     Segment,
     UnitizedArticle,
+    continuum,
+    continuum_alpha,
     distance,
+    expected_disagreement,
+    joined,
     segments,
     unitizing_alpha,
 )
@@ -157,6 +161,42 @@ def test_symmetric_in_the_observers(found: list[UnitizedArticle]) -> None:
     one, other = unitizing_alpha(found), unitizing_alpha(swapped)
     assert one is not None and other is not None
     assert one.alpha == other.alpha or one.alpha == pytest.approx(other.alpha)
+
+
+@given(articles, articles)
+def test_continua_side_by_side_are_the_articles_side_by_side(
+    first: list[UnitizedArticle], second: list[UnitizedArticle]
+) -> None:
+    """What a topic keeps (its continuum) pools into exactly α_U of every article at once."""
+    pooled = continuum_alpha(joined([continuum(first), continuum([]), continuum(second)]))
+    assert pooled == unitizing_alpha([*first, *second])
+
+
+def test_articles_nobody_highlighted_are_gaps_of_their_whole_length() -> None:
+    found = continuum([UnitizedArticle(40, ((), ())), UnitizedArticle(0, ((), ())), BOOK])
+    book = continuum([BOOK])
+    assert found.length == 340 and found.observed == book.observed == 2 * 1300
+    assert sorted(found.gaps) == sorted([40, 40, *book.gaps]) and found.units == book.units
+    with pytest.raises(ValueError, match="same observers"):
+        joined([book, continuum([UnitizedArticle(10, ((), (), ()))])])
+
+
+def test_the_closed_form_stays_exact_beyond_64_bits() -> None:
+    """Units of 10⁹ characters cube past 2⁶³, and a continuum of 2⁶² characters sums its gaps
+    past it: D_e still equals the formula summed literally in Python integers."""
+    for units, gaps, length in (
+        ([10**9, 10**9, 3, 10**9 + 7], [2 * 10**9, 10**9, 5, 4 * 10**9], 9 * 10**9),
+        ([2**40, 7, 2**40], [2**61, 11, 2**61 - 3, 2**41], 2**62),
+    ):
+        n = len(units)
+        numerator = sum(
+            Fraction((n - 1) * (2 * g**3 - 3 * g**2 + g), 3)
+            + g**2 * sum(h - g + 1 for h in gaps if h >= g)
+            for g in units
+        )
+        denominator = 2 * length * (2 * length - 1) - sum(g * (g - 1) for g in units)
+        literal = 2 * numerator / (length * denominator)
+        assert expected_disagreement(units, gaps, length, 2) == literal
 
 
 def judged(article: str, *passages: tuple[int, int], length: int = 300) -> Judgement:

@@ -11,22 +11,27 @@ who decided and when (`gold_steps`), and never changes the assessors' own judgem
 
 An adjudicator may also edit the gold by hand, as on the assessment screen; the decision is
 then `edited`. Deciding, editing and previewing are in `gold_steps`; gold qrels in `gold_qrels`.
+
+A topic's disagreements are kept until its judgements change (`topic_cache`); the gold, which
+changes with every decision, is read by every page.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from focal.assessor.campaign.errors import CampaignError
-from focal.assessor.campaign.results.agreement import (
+from focal.assessor.campaign.results.highlights import (
     Highlights,
     article_highlights,
-    double_judged,
-    topic_highlights,
+    pair_highlights,
 )
+from focal.assessor.campaign.results.topic_cache import Pair, compared_pairs, per_topic
 from focal.assessor.store.gold import DECISIONS, GoldJudgement
 from focal.evaluation.formats.records import Span, merge_passages
 from focal.evaluation.statistics.agreement.assessors import covered, overlap
@@ -147,12 +152,16 @@ class Queue:
         return None
 
 
+def _pair(session: Session, topic: str) -> Pair:
+    found = compared_pairs(session, topic).get(topic)
+    if found is None:
+        raise CampaignError(f"topic {topic} is not judged by two assessors")
+    return found
+
+
 def pair(session: Session, topic: str) -> tuple[str, str]:
     """The two assessors compared on `topic` (CampaignError unless it is double-judged)."""
-    for item in double_judged(session):
-        if item.topic.id == topic:
-            return item.assessors[0], item.assessors[1]
-    raise CampaignError(f"topic {topic} is not judged by two assessors")
+    return _pair(session, topic).names
 
 
 def sides(session: Session, topic: str, article: str) -> tuple[Highlights, Highlights]:
@@ -162,24 +171,77 @@ def sides(session: Session, topic: str, article: str) -> tuple[Highlights, Highl
     return by_name[name_a], by_name[name_b]
 
 
-def queue(session: Session, topic: str, names: tuple[str, str] | None = None) -> Queue:
-    """The disagreements of `topic`, ordered by `disagreement` (most first), then by article;
-    `names` is the topic's `pair` when the caller has it already (a page listing every topic's
-    queue would otherwise ask `double_judged` once a topic)."""
-    names = names or pair(session, topic)
+def queue(session: Session, topic: str) -> Queue:
+    """The disagreements of `topic`, ordered by `disagreement` (most first), then by article,
+    with the gold decided so far (CampaignError unless the topic is double-judged)."""
+    found = _pair(session, topic)
+    items = _kept_disagreements(session, {topic: found})[topic]
     gold = {
         row.article: row
         for row in session.scalars(select(GoldJudgement).where(GoldJudgement.topic_id == topic))
     }
-    items = []
-    for article, highlights in topic_highlights(session, topic).items():
-        by_name = {h.assessor: h for h in highlights}
-        a, b = by_name[names[0]], by_name[names[1]]
-        if "unjudged" in (a.status, b.status) or not differ(a, b):
-            continue
-        items.append(QueueItem(article, disagreement(a, b), gold.get(article), (a, b)))
-    items.sort(key=lambda item: (-item.disagreement, natural_key(item.article)))
-    return Queue(topic, names, items)
+    return Queue(
+        topic,
+        found.names,
+        [
+            replace(item, gold=gold[item.article]) if item.article in gold else item
+            for item in items
+        ],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class QueueProgress:
+    """How far a topic's adjudication has gone: its pair, its disagreements, those decided."""
+
+    topic: str
+    names: tuple[str, str]
+    size: int
+    decided: int
+
+
+def progress(session: Session, topics: Collection[str] | None = None) -> list[QueueProgress]:
+    """Every double-judged topic's `QueueProgress` (of `topics` only, when given), in natural
+    order: the disagreements kept (`topic_cache`), the gold counted in one statement."""
+    pairs = {
+        topic: found
+        for topic, found in compared_pairs(session).items()
+        if topics is None or topic in topics
+    }
+    kept = _kept_disagreements(session, pairs)
+    decided: Counter[str] = Counter()
+    if pairs:
+        gold = session.execute(
+            select(GoldJudgement.topic_id, GoldJudgement.article).where(
+                GoldJudgement.topic_id.in_(sorted(pairs))
+            )
+        )
+        open_articles = {topic: {item.article for item in kept[topic]} for topic in pairs}
+        decided.update(topic for topic, article in gold if article in open_articles[topic])
+    return [
+        QueueProgress(topic, pairs[topic].names, len(kept[topic]), decided[topic])
+        for topic in sorted(pairs, key=natural_key)
+    ]
+
+
+def _kept_disagreements(
+    session: Session, pairs: Mapping[str, Pair]
+) -> dict[str, tuple[QueueItem, ...]]:
+    return per_topic(session, "queue", pairs, lambda stale: _disagreements(session, stale))
+
+
+def _disagreements(session: Session, pairs: Mapping[str, Pair]) -> dict[str, tuple[QueueItem, ...]]:
+    """Each topic's disagreements in queue order, without gold: what `topic_cache` keeps."""
+    out = {}
+    for topic, judged in pair_highlights(session, pairs).items():
+        items = [
+            QueueItem(article, disagreement(a, b), None, (a, b))
+            for article, (a, b) in judged.items()
+            if "unjudged" not in (a.status, b.status) and differ(a, b)
+        ]
+        items.sort(key=lambda item: (-item.disagreement, natural_key(item.article)))
+        out[topic] = tuple(items)
+    return out
 
 
 def gold_of(session: Session, topic: str, article: str) -> GoldJudgement | None:

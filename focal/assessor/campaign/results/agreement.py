@@ -4,15 +4,17 @@ The judgements are read as each assessor's FOL qrels (`qrels_export.collect_qrel
 `focal export-qrels --assessor` writes) and handed to `focal.evaluation.statistics`, so that
 `focal agreement --assessors A,B`, the organiser's agreement page and `focal agreement` on the
 two exported files give the same numbers. The element level uses the element records of the
-export (the 2005 exhaustivity values where a topic is assessed in two phases).
+export (the 2005 exhaustivity values where a topic is assessed in two phases). The overview of
+every topic is `agreement_overview`'s; each assessor's judgement of one article, `highlights`'.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, contains_eager
 
 from focal.assessor.campaign.errors import CampaignError
@@ -20,20 +22,17 @@ from focal.assessor.campaign.people import assignments
 from focal.assessor.campaign.people.users import find_user
 from focal.assessor.campaign.results.qrels_export import element_exports
 from focal.assessor.campaign.results.report.data import judged_articles, qrels_by_assessor
-from focal.assessor.store.models import Assignment, Judgement, Topic, User
+from focal.assessor.store.models import Assignment, Document, Topic, User
+from focal.assessor.store.texts import MissingTextError
 from focal.evaluation.formats.exports import ArticleElements
 from focal.evaluation.formats.records import Qrels
 from focal.evaluation.statistics.agreement.assessors import (
     AgreementError,
-    TopicAgreement,
+    common_topics,
     covered,
     overlap,
-    summary,
-    topic_agreement,
-    unitized,
 )
 from focal.evaluation.statistics.agreement.table import AgreementTable, agreement_table
-from focal.evaluation.statistics.agreement.unitizing import unitizing_alpha
 from focal.pooling.records import natural_key
 
 
@@ -128,125 +127,89 @@ def assessors_table(
 ) -> AgreementTable:
     """The agreement table of two assessors (CampaignError when they share no topic); γ when
     `gamma` (the optional extra: `gamma.GammaUnavailableError` without it)."""
+    qrels_a, qrels_b = _pair_qrels(session, name_a, name_b, topic)
+    return _table(session, (name_a, name_b), (qrels_a, qrels_b), topic, elements, gamma)
+
+
+def _pair_qrels(
+    session: Session, name_a: str, name_b: str, topic: str | None
+) -> tuple[Qrels, Qrels]:
     if name_a == name_b:
         raise CampaignError(f"compare two different assessors, not {name_a} with itself")
-    qrels_a = assessor_qrels(session, name_a, topic)
-    qrels_b = assessor_qrels(session, name_b, topic)
-    names = (name_a, name_b)
+    return assessor_qrels(session, name_a, topic), assessor_qrels(session, name_b, topic)
+
+
+def _table(
+    session: Session,
+    names: tuple[str, str],
+    qrels: tuple[Qrels, Qrels],
+    topic: str | None,
+    elements: bool,
+    gamma: bool,
+) -> AgreementTable:
+    qrels_a, qrels_b = qrels
     try:
-        table = agreement_table(qrels_a, qrels_b, topic=topic, names=names, gamma=gamma)
-        if not elements:
-            return table
-        topics = [row.topic for row in table.rows]
-        records = (
-            _elements(session, qrels_a, topics, name_a),
-            _elements(session, qrels_b, topics, name_b),
-        )
+        found = None
+        if elements:
+            topics = common_topics(qrels_a, qrels_b, topic, names)
+            found = (
+                _elements(session, qrels_a, topics, names[0]),
+                _elements(session, qrels_b, topics, names[1]),
+            )
         return agreement_table(
-            qrels_a, qrels_b, topic=topic, names=names, elements=records, gamma=gamma
+            qrels_a, qrels_b, topic=topic, names=names, elements=found, gamma=gamma
         )
     except AgreementError as error:
         raise CampaignError(str(error)) from error
 
 
 @dataclass(frozen=True, slots=True)
-class Highlights:
-    """One assessor's judgement of one article, for the side-by-side view."""
+class TopicComparison:
+    """What the agreement page of one topic shows: its table and its articles."""
 
-    assessor: str
-    status: str  # unjudged | relevant | nonrelevant
-    passages: list[tuple[int, int]]
-    bep: int | None
+    table: AgreementTable
+    articles: list[ArticleComparison]
 
 
-def article_highlights(session: Session, topic: str, article: str) -> list[Highlights]:
-    """Every assessor of `topic` with their judgement of `article` (by assessor name)."""
-    rows = session.execute(
-        select(User.name, Judgement)
-        .select_from(Assignment)
-        .join(User, Assignment.user_id == User.id)
-        .outerjoin(
-            Judgement,
-            (Judgement.assignment_id == Assignment.id) & (Judgement.article == article),
+def compare_topic(
+    session: Session, name_a: str, name_b: str, topic: str, gamma: bool = False
+) -> TopicComparison:
+    """Two assessors on one topic: the table, with the element level when every relevant
+    article's text is there, and every article either judged; their judgements read once.
+
+    CampaignError or LookupError as `assessors_table` raises them.
+    """
+    qrels = _pair_qrels(session, name_a, name_b, topic)
+    names = (name_a, name_b)
+    table = None
+    if not _any_without_text(session, qrels):
+        with contextlib.suppress(CampaignError, MissingTextError):  # no element level, then
+            table = _table(session, names, qrels, topic, elements=True, gamma=gamma)
+    if table is None:
+        table = _table(session, names, qrels, topic, elements=False, gamma=gamma)
+    return TopicComparison(table, _compared(topic, *qrels))
+
+
+def _any_without_text(session: Session, qrels: tuple[Qrels, Qrels]) -> bool:
+    """Whether an article either side found relevant is known only by id and length: its
+    element level cannot be had (`element_exports` refuses it), so it is not tried."""
+    wanted = sorted(
+        {
+            article
+            for side in qrels
+            for lines in side.values()
+            for article, line in lines.items()
+            if line.relevant
+        }
+    )
+    for start in range(0, len(wanted), 1000):  # within every database's bound parameters
+        query = select(Document.id).where(
+            Document.id.in_(wanted[start : start + 1000]),
+            or_(Document.file.is_(None), Document.text_sha256.is_(None)),
         )
-        .where(Assignment.topic_id == topic)
-        .order_by(User.name)
-    )
-    out = []
-    for name, judgement in rows:
-        if judgement is None:
-            out.append(Highlights(name, "unjudged", [], None))
-        else:
-            out.append(_highlights(name, judgement.status, judgement.passages, judgement.bep))
-    return out
-
-
-def _highlights(name: str, status: str, passages: list[list[int]], bep: int | None) -> Highlights:
-    return Highlights(name, status, [(start, end) for start, end in passages], bep)
-
-
-def topic_highlights(session: Session, topic: str) -> dict[str, list[Highlights]]:
-    """`article_highlights` of every article of `topic` that an assessor judged, by article, in
-    two statements (one per article took seconds for a topic of 757 articles at INEX 2010
-    size: docs/performance.md, "Assessors at once")."""
-    names = list(
-        session.scalars(
-            select(User.name)
-            .select_from(Assignment)
-            .join(User, Assignment.user_id == User.id)
-            .where(Assignment.topic_id == topic)
-            .order_by(User.name)
-        )
-    )
-    rows = session.execute(
-        select(User.name, Judgement.article, Judgement.status, Judgement.passages, Judgement.bep)
-        .select_from(Judgement)
-        .join(Assignment, Judgement.assignment_id == Assignment.id)
-        .join(User, Assignment.user_id == User.id)
-        .where(Assignment.topic_id == topic)
-    )
-    judged: dict[str, dict[str, Highlights]] = defaultdict(dict)
-    for name, article, status, passages, bep in rows:
-        judged[article][name] = _highlights(name, status, passages, bep)
-    return {
-        article: [by_name.get(name, Highlights(name, "unjudged", [], None)) for name in names]
-        for article, by_name in judged.items()
-    }
-
-
-@dataclass(frozen=True, slots=True)
-class Overview:
-    """Every double-judged topic's row, compared between its first two assessors (by name)."""
-
-    rows: list[TopicAgreement]
-    total: TopicAgreement
-    pairs: dict[str, tuple[str, str]]  # topic -> the two assessors compared
-    waiting: list[str]  # double-assigned topics that the two have not both judged yet
-
-
-def overview(session: Session) -> Overview:
-    """The agreement of every double-judged topic and the `all` row over them."""
-    pairs = {
-        item.topic.id: (item.assessors[0], item.assessors[1]) for item in double_judged(session)
-    }
-    by_pair: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for topic, pair in pairs.items():
-        by_pair[pair].append(topic)
-    rows: list[TopicAgreement] = []
-    continuum = []  # every compared topic's articles: the `all` row's α_U
-    judged = qrels_by_assessor(judged_articles(session)) if pairs else {}
-    for (name_a, name_b), topics in by_pair.items():
-        qrels_a, qrels_b = judged.get(name_a, {}), judged.get(name_b, {})
-        for topic in topics:
-            if topic in qrels_a and topic in qrels_b:
-                rows.append(topic_agreement(topic, qrels_a[topic], qrels_b[topic]))
-                continuum.extend(unitized(qrels_a[topic], qrels_b[topic]))
-    rows.sort(key=lambda row: natural_key(row.topic))
-    shown = {row.topic for row in rows}
-    waiting = [topic for topic in pairs if topic not in shown]
-    pooled = unitizing_alpha(continuum)
-    total = summary(rows, None if pooled is None else pooled.alpha)
-    return Overview(rows, total, pairs, waiting)
+        if session.scalars(query.limit(1)).first() is not None:
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +237,10 @@ def compared_articles(
     """Every article of `topic` judged by either assessor, in natural order."""
     qrels_a = assessor_qrels(session, name_a, topic)
     qrels_b = assessor_qrels(session, name_b, topic)
+    return _compared(topic, qrels_a, qrels_b)
+
+
+def _compared(topic: str, qrels_a: Qrels, qrels_b: Qrels) -> list[ArticleComparison]:
     lines_a, lines_b = qrels_a.get(topic, {}), qrels_b.get(topic, {})
     out = []
     for article in sorted(lines_a.keys() | lines_b.keys(), key=natural_key):

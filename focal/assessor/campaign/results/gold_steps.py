@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.results.adjudication import combine, sides
-from focal.assessor.campaign.results.agreement import Highlights
+from focal.assessor.campaign.results.highlights import Highlights
 from focal.assessor.judging.gold_edits import Gold, Step, apply_step
 from focal.assessor.judging.operations import Busy, Conflict, JudgingError
 from focal.assessor.judging.spans import add_span, remove_span

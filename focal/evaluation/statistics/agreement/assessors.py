@@ -34,7 +34,13 @@ from dataclasses import dataclass, fields
 from statistics import fmean
 
 from focal.evaluation.formats.records import Judgement, Qrels, Span, merge_passages
-from focal.evaluation.statistics.agreement.unitizing import UnitizedArticle, unitizing_alpha
+from focal.evaluation.statistics.agreement.unitizing import (
+    Continuum,
+    UnitizedArticle,
+    continuum,
+    continuum_alpha,
+    joined,
+)
 
 COLUMNS = (
     "topic",
@@ -174,9 +180,13 @@ def nominal_alpha(labels_a: Sequence[bool], labels_b: Sequence[bool]) -> float |
 
 
 def topic_agreement(
-    topic: str, judged_a: Mapping[str, Judgement], judged_b: Mapping[str, Judgement]
+    topic: str,
+    judged_a: Mapping[str, Judgement],
+    judged_b: Mapping[str, Judgement],
+    passages: Continuum | None = None,
 ) -> TopicAgreement:
-    """The agreement of two assessors' judgements (article -> judgement) of one topic."""
+    """The agreement of two assessors' judgements (article -> judgement) of one topic;
+    `passages` is their `topic_continuum` when the caller has it already (to pool it)."""
     relevant_a = {article for article, line in judged_a.items() if line.relevant}
     relevant_b = {article for article, line in judged_b.items() if line.relevant}
     both = relevant_a & relevant_b
@@ -188,6 +198,8 @@ def topic_agreement(
     chars_both = sum(
         overlap(judged_a[article].passages, judged_b[article].passages) for article in both
     )
+    if passages is None:
+        passages = topic_continuum(judged_a, judged_b)
     return TopicAgreement(
         topic=topic,
         docs_a=len(relevant_a),
@@ -202,7 +214,7 @@ def topic_agreement(
         both_over_b=ratio(chars_both, chars_b),
         both_over_union=ratio(chars_both, chars_a + chars_b - chars_both),
         char_f1=ratio(2 * chars_both, chars_a + chars_b),
-        alpha_u=_alpha_u(unitized(judged_a, judged_b)),
+        alpha_u=_alpha_u(passages),
         judged_both=len(shared),
         alpha=nominal_alpha(labels_a, labels_b),
     )
@@ -224,8 +236,16 @@ def unitized(
     return out
 
 
-def _alpha_u(articles: Sequence[UnitizedArticle]) -> float | None:
-    result = unitizing_alpha(articles)
+def topic_continuum(
+    judged_a: Mapping[str, Judgement], judged_b: Mapping[str, Judgement]
+) -> Continuum:
+    """The articles both judged (`unitized`) as one continuum: what α_U needs of a topic, and
+    what the `all` row pools (`unitizing.joined`)."""
+    return continuum(unitized(judged_a, judged_b))
+
+
+def _alpha_u(passages: Continuum) -> float | None:
+    result = continuum_alpha(passages)
     return None if result is None else result.alpha
 
 
@@ -313,6 +333,9 @@ def agreement(
 ) -> tuple[list[TopicAgreement], TopicAgreement]:
     """The per-topic rows of the topics both judged, and the `all` row."""
     topics = common_topics(qrels_a, qrels_b, topic, names)
-    rows = [topic_agreement(name, qrels_a[name], qrels_b[name]) for name in topics]
-    pooled = [article for name in topics for article in unitized(qrels_a[name], qrels_b[name])]
-    return rows, summary(rows, _alpha_u(pooled))
+    continua = [topic_continuum(qrels_a[name], qrels_b[name]) for name in topics]
+    rows = [
+        topic_agreement(name, qrels_a[name], qrels_b[name], passages)
+        for name, passages in zip(topics, continua, strict=True)
+    ]
+    return rows, summary(rows, _alpha_u(joined(continua)))

@@ -29,11 +29,10 @@ the articles both assessors judged).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate, combinations
+from itertools import combinations
 
 from focal.evaluation.formats.records import Span, merge_passages
 
@@ -127,19 +126,27 @@ def expected_disagreement(
     D_e = (2/L) Σ_g [(N − 1)(2l_g³ − 3l_g² + l_g)/3 + l_g² Σ_{h: l_h ≥ l_g} (l_h − l_g + 1)]
           / (mL(mL − 1) − Σ_g l_g(l_g − 1)),
     g over all N units, h over all gaps, m observers, L the continuum's length. The inner sum
-    over gaps comes from sorted gap lengths and their running sums.
+    over gaps comes from sorted gap lengths and their running sums (numpy), once per distinct
+    unit length; the outer sums stay in Python integers, exact however long the continuum
+    (a cube of a 400,000-character unit times 100,000 units leaves int64 far behind).
     """
-    n = len(unit_lengths)
-    gaps = sorted(gap_lengths)
-    suffix = [0, *accumulate(reversed(gaps))]  # suffix[k]: the sum of the k longest gaps
-    thrice = 0  # 3 × the numerator's sum, kept in integers (exact and fast)
-    for size in unit_lengths:
-        room = len(gaps) - bisect_left(gaps, size)  # gaps at least as long as the unit
-        fits = suffix[room] - room * (size - 1)
-        thrice += (n - 1) * (2 * size**3 - 3 * size**2 + size) + 3 * size**2 * fits
-    denominator = observers * length * (observers * length - 1) - sum(
-        size * (size - 1) for size in unit_lengths
-    )
+    import numpy as np  # loaded only when α_U is computed, as `krippendorff` is
+
+    units = np.asarray(unit_lengths, dtype=np.int64)
+    n = len(units)
+    sizes, counts = np.unique(units, return_counts=True)
+    gaps = np.sort(np.asarray(gap_lengths, dtype=np.int64))
+    # suffix[k]: the sum of the k longest gaps, at most the m·L characters every gap covers
+    exact = np.int64 if observers * length < 2**62 else object  # object: Python integers
+    suffix = np.concatenate(([0], np.cumsum(gaps[::-1].astype(exact)))).astype(exact)
+    room = len(gaps) - np.searchsorted(gaps, sizes, side="left")  # gaps at least as long
+    fits = suffix[room] - room.astype(exact) * (sizes.astype(exact) - 1)
+    thrice = 0  # 3 × the numerator's sum, kept in integers (exact)
+    squares = 0  # Σ_g l_g(l_g − 1)
+    for size, count, fit in zip(sizes.tolist(), counts.tolist(), fits.tolist(), strict=True):
+        thrice += count * ((n - 1) * (2 * size**3 - 3 * size**2 + size) + 3 * size**2 * fit)
+        squares += count * size * (size - 1)
+    denominator = observers * length * (observers * length - 1) - squares
     if denominator <= 0:
         return Fraction(0)
     return Fraction(2 * thrice, 3 * length * denominator)
@@ -152,6 +159,81 @@ class Unitizing:
     observed: float
     expected: float
     alpha: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Continuum:
+    """What α_U needs of a stretch of articles, and no more: the observed Σ δ² (every ordered
+    pair of observers), the length, and every observer's unit and gap lengths.
+
+    Continua side by side (`joined`) are one continuum: the sums add and the lengths pool, so
+    α_U of many topics comes from each topic's continuum without reading an article again.
+    """
+
+    observers: int | None  # None: no article
+    length: int
+    observed: int
+    units: tuple[int, ...]
+    gaps: tuple[int, ...]
+
+
+def continuum(articles: Iterable[UnitizedArticle]) -> Continuum:
+    """The articles as one continuum (ValueError unless every article has the same observers).
+
+    An article nobody highlighted is one gap per observer and adds no disagreement: most
+    articles of a campaign, taken without cutting them into segments.
+    """
+    length = observed = 0
+    observers: int | None = None
+    units: list[int] = []
+    gaps: list[int] = []
+    for article in articles:
+        if observers is None:
+            observers = len(article.passages)
+        elif observers != len(article.passages):
+            raise ValueError("every article needs the same observers")
+        length += article.length
+        if not any(article.passages):
+            if article.length > 0:
+                gaps.extend([article.length] * observers)
+            continue
+        cut = [segments(article.length, spans) for spans in article.passages]
+        for first, second in combinations(cut, 2):  # δ² is symmetric: each pair counts twice
+            observed += 2 * observed_sum(first, second)
+        for each in cut:
+            units.extend(s.length for s in each if s.unit)
+            gaps.extend(s.length for s in each if not s.unit)
+    return Continuum(observers, length, observed, tuple(units), tuple(gaps))
+
+
+def joined(parts: Iterable[Continuum]) -> Continuum:
+    """Continua side by side as one (ValueError when their observers differ)."""
+    observers: int | None = None
+    length = observed = 0
+    units: list[int] = []
+    gaps: list[int] = []
+    for part in parts:
+        if part.observers is None:
+            continue
+        if observers is not None and observers != part.observers:
+            raise ValueError("every article needs the same observers")
+        observers = part.observers
+        length += part.length
+        observed += part.observed
+        units.extend(part.units)
+        gaps.extend(part.gaps)
+    return Continuum(observers, length, observed, tuple(units), tuple(gaps))
+
+
+def continuum_alpha(part: Continuum) -> Unitizing | None:
+    """α_U of one continuum; None without any text or any observer pair."""
+    observers, length = part.observers, part.length
+    if observers is None or observers < 2 or length == 0:
+        return None
+    d_o = Fraction(part.observed, observers * (observers - 1) * length**2)
+    d_e = expected_disagreement(part.units, part.gaps, length, observers)
+    alpha = None if d_e == 0 else float(1 - d_o / d_e)
+    return Unitizing(float(d_o), float(d_e), alpha)
 
 
 def unitizing_alpha(articles: Iterable[UnitizedArticle]) -> Unitizing | None:
@@ -167,25 +249,4 @@ def unitizing_alpha(articles: Iterable[UnitizedArticle]) -> Unitizing | None:
     >>> round(result.observed, 4), round(result.expected, 4), round(result.alpha, 4)
     (0.0144, 0.0532, 0.7286)
     """
-    length = observed = 0
-    observers: int | None = None
-    units: list[int] = []
-    gaps: list[int] = []
-    for article in articles:
-        if observers is None:
-            observers = len(article.passages)
-        elif observers != len(article.passages):
-            raise ValueError("every article needs the same observers")
-        cut = [segments(article.length, spans) for spans in article.passages]
-        for first, second in combinations(cut, 2):  # δ² is symmetric: each pair counts twice
-            observed += 2 * observed_sum(first, second)
-        for each in cut:
-            units.extend(s.length for s in each if s.unit)
-            gaps.extend(s.length for s in each if not s.unit)
-        length += article.length
-    if observers is None or observers < 2 or length == 0:
-        return None
-    d_o = Fraction(observed, observers * (observers - 1) * length**2)
-    d_e = expected_disagreement(units, gaps, length, observers)
-    alpha = None if d_e == 0 else float(1 - d_o / d_e)
-    return Unitizing(float(d_o), float(d_e), alpha)
+    return continuum_alpha(continuum(articles))

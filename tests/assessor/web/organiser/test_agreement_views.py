@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from focal.assessor.campaign.results.agreement import assessors_table
 from focal.assessor.store import db
+from focal.assessor.store.models import Document
 from focal.evaluation.cli.agreement import write_tsv
 
 from ...conftest import Seeded, double_judge
@@ -92,6 +93,28 @@ def test_the_topic_page_lists_each_article(olga: FlaskClient) -> None:
         "1002": ["nonrelevant", "relevant"],
         "1003": ["relevant", "unjudged"],
     }
+
+
+def test_a_relevant_article_without_text_leaves_the_passage_level_alone(
+    doubled: Seeded, olga: FlaskClient
+) -> None:
+    """1002 (relevant for bob) becomes known only by id and length: the element level is not
+    shown, and every passage-level number stays what it was."""
+
+    def measures(page: str) -> dict[str, str]:
+        return dict(
+            re.findall(r'<tr data-column="([^"]+)"><th scope="row">[^<]*</th><td>([^<]*)', page)
+        )
+
+    with_text = measures(olga.get("/organiser/agreement/1").get_data(as_text=True))
+    with db.session_scope(doubled.app) as session:
+        session.get_one(Document, "1002").text_sha256 = None
+    page = olga.get("/organiser/agreement/1").get_data(as_text=True)
+    assert "Element-level agreement needs every relevant article's text" in page
+    without_text = measures(page)
+    assert "spec_within_0.9" in with_text and "spec_within_0.9" not in without_text
+    assert without_text == {column: with_text[column] for column in without_text}
+    assert "alpha_u" in without_text and "char_f1" in without_text
 
 
 class _Overlay(HTMLParser):

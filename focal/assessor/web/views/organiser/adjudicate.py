@@ -29,7 +29,7 @@ from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.people import roster
 from focal.assessor.campaign.people.adjudicators import adjudicated_topics, may_adjudicate
 from focal.assessor.campaign.results import adjudication, gold_steps
-from focal.assessor.campaign.results.agreement import Highlights, double_judged
+from focal.assessor.campaign.results.highlights import Highlights
 from focal.assessor.judging.gold_edits import Gold, gold_version, history
 from focal.assessor.judging.operations import JudgingError
 from focal.assessor.store import texts
@@ -73,11 +73,7 @@ def topics() -> ResponseReturnValue:
     allowed = adjudicated_topics(session, signed_in_user())
     if allowed is not None and not allowed:
         abort(403)
-    queues = [
-        adjudication.queue(session, item.topic.id, (item.assessors[0], item.assessors[1]))
-        for item in double_judged(session)
-        if allowed is None or item.topic.id in allowed
-    ]
+    queues = adjudication.progress(session, allowed)
     return page_or_fragment("organiser/adjudicate/topics.html", "content", queues=queues)
 
 

@@ -16,10 +16,11 @@ from flask.typing import ResponseReturnValue
 from focal.assessor.campaign.errors import CampaignError
 from focal.assessor.campaign.people import roster
 from focal.assessor.campaign.people.users import assign_topic
-from focal.assessor.campaign.results import agreement, timing
+from focal.assessor.campaign.results import agreement, agreement_overview, timing
+from focal.assessor.campaign.results.highlights import article_highlights
+from focal.assessor.campaign.results.topic_cache import compared_pairs
 from focal.assessor.store import texts
 from focal.assessor.store.db import get_session
-from focal.assessor.store.texts import MissingTextError
 from focal.assessor.web.auth import organiser_required
 from focal.assessor.web.downloads import csv_download
 from focal.assessor.web.overlay import describe_bep, render_overlay
@@ -105,7 +106,7 @@ def add_second_assessor() -> ResponseReturnValue:
 @organiser_required
 def overview() -> ResponseReturnValue:
     """Agreement of every double-judged topic, the `all` row and a plot of ∩/∪ per topic."""
-    result = agreement.overview(get_session())
+    result = agreement_overview.overview(get_session())
     bars = [(row.topic, row.both_over_union) for row in result.rows]
     return page_or_fragment(
         "organiser/agreement/topics.html",
@@ -121,7 +122,7 @@ def overview() -> ResponseReturnValue:
 @organiser_required
 def overview_csv() -> ResponseReturnValue:
     """The overview table as CSV."""
-    result = agreement.overview(get_session())
+    result = agreement_overview.overview(get_session())
     return csv_download(COLUMNS, _records([*result.rows, result.total]), "agreement")
 
 
@@ -130,13 +131,13 @@ def _pair(topic: str) -> tuple[str, str]:
     session = get_session()
     if not roster.has_topic(session, topic):
         abort(404)
-    names = [item.assessors for item in agreement.double_judged(session) if item.topic.id == topic]
     a, b = request.args.get("a"), request.args.get("b")
     if a and b:
         return a, b
-    if not names:
+    found = compared_pairs(session, topic).get(topic)
+    if found is None:
         abort(404, description=f"topic {topic} has fewer than two assessors")
-    return names[0][0], names[0][1]
+    return found.names
 
 
 @blueprint.get("/agreement/<topic>")
@@ -145,18 +146,13 @@ def topic_page(topic: str) -> ResponseReturnValue:
     """One topic: its row (with the element level when the texts are there) and its articles."""
     session = get_session()
     name_a, name_b = _pair(topic)
-    table, problem = None, None
+    table, problem, articles = None, None, []
     gamma = request.args.get("gamma") == "1" and gamma_measure.available()
     try:
-        try:
-            table = agreement.assessors_table(
-                session, name_a, name_b, topic, elements=True, gamma=gamma
-            )
-        except (CampaignError, MissingTextError):
-            table = agreement.assessors_table(session, name_a, name_b, topic, gamma=gamma)
+        found = agreement.compare_topic(session, name_a, name_b, topic, gamma=gamma)
+        table, articles = found.table, found.articles
     except (CampaignError, LookupError) as error:
         problem = str(error.args[0])
-    articles = agreement.compared_articles(session, topic, name_a, name_b) if not problem else []
     spent = {
         row.assessor: row
         for row in timing.topic_times(session, topic)
@@ -198,7 +194,7 @@ def article_page(topic: str, article: str) -> ResponseReturnValue:
     document = roster.document_row(session, article)
     if document is None:
         abort(404)
-    by_name = {h.assessor: h for h in agreement.article_highlights(session, topic, article)}
+    by_name = {h.assessor: h for h in article_highlights(session, topic, article)}
     if name_a not in by_name or name_b not in by_name:
         abort(404, description=f"{name_a} and {name_b} do not both assess topic {topic}")
     a, b = by_name[name_a], by_name[name_b]
