@@ -117,7 +117,8 @@ test: install system-packages lint typecheck pytest sanitize nox
 SANITIZE_CC ?= gcc
 SANITIZE_EXAMPLES ?= 800
 SANITIZED_TESTS := $(addprefix tests/evaluation/measures/trec_eval/,test_kernel_safety.py \
-	test_kernel_fuzz.py test_trec_keys.py test_plain_files.py)
+	test_kernel_fuzz.py test_trec_keys.py test_plain_files.py test_kernel_measures.py \
+	test_plain_pass.py test_kernel_gains.py)
 .PHONY: sanitize
 sanitize: install
 	@folder=$$(mktemp -d) && trap 'rm -rf "$$folder"' EXIT && \
@@ -135,18 +136,25 @@ sanitize: install
 # table.py runs peers.py, articles.py and passages.py (the table of docs/performance.md); the loop
 # runs the others. INEX_EVAL=PATH gives the INEX program, BENCH_INEX=1 adds the INEX-scale pool.
 # trec_eval_cli.py runs again per call on a campaign-sized file (50 topics x 1,500) and with
-# trec_eval's whole measure set, beside the C program where TREC_EVAL names it.
+# trec_eval's whole measure set, beside the C program where TREC_EVAL names it; each of its lines
+# also times Focal's numpy path (FOCAL_KERNEL=numpy) beside the compiled one. trec_eval_memory.py
+# evaluates 10,000, 100,000 and 1,000,000 queries x 100 (peak memory and time per size; about
+# 6 GB of files in a temporary folder, removed after; the C program up to 100,000 queries).
+# The sources are compiled first, as a wheel's install compiles them: where PYTHONDONTWRITEBYTECODE
+# is set, every call would otherwise compile each module it imports (25 ms of a 70 ms call).
 # speed_goals.py comes last and prints the speed goals' table (SPEED_SCALE=0.1 for a quick run).
 SPEED_SCALE ?= 1
 benchmarks: install system-packages
 	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m compileall -q focal
 	$(BIN)/python -P benchmarks/table.py
-	for b in benchmarks/*.py; do case $$b in */table.py|*/peers.py|*/articles.py|*/passages.py|*/speed_*.py) continue;; esac; \
+	for b in benchmarks/*.py; do case $$b in */table.py|*/peers.py|*/articles.py|*/passages.py|*/speed_*.py|*/trec_eval_memory.py) continue;; esac; \
 		echo "== $$b"; $(BIN)/python -P $$b || exit 1; done
 	$(BIN)/python -P benchmarks/trec_eval_cli.py --runs 3 --topics 50 --results 1500
 	$(BIN)/python -P benchmarks/trec_eval_cli.py --runs 3 --topics 50 --results 1500 --options '-m all_trec'
 	$(BIN)/python -P benchmarks/trec_eval_cli.py --options '-m all_trec'
 	$(BIN)/python -P benchmarks/trec_eval_cli.py --options '-q -m all_trec'
+	$(BIN)/python -P benchmarks/trec_eval_memory.py --queries 10000 100000 1000000
 	$(BIN)/python -P benchmarks/speed_goals.py --scale $(SPEED_SCALE)
 
 # The wheel of this machine (docs/packaging.md): the sdist, a wheel built from it by pip (in a

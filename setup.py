@@ -43,14 +43,24 @@ KERNEL: dict[str, Any] = {
             "_kernel_qrels.c",
             "_kernel_score.c",
             "_kernel_measures.c",
+            "_kernel_measure_topics.c",
+            "_kernel_rows.c",
             "_kernel_gains.c",
+            "_kernel_gain_table.c",
             "_kernel_evaluate.c",
+            "_kernel_topics.c",
+            "_kernel_groups.c",
+            "_kernel_ids.c",
+            "_kernel_text_rows.c",
         )
     ],
     "depends": [
         _FOLDER + "_article_kernel.h",
         _FOLDER + "_kernel_portable.h",
         _FOLDER + "_kernel_measures.h",
+        _FOLDER + "_kernel_gains.h",
+        _FOLDER + "_kernel_families.h",
+        _FOLDER + "_kernel_pass.h",
     ],
     "define_macros": [("Py_LIMITED_API", "0x030B0000")],
 }
@@ -62,10 +72,11 @@ NO_COMPILER = (
     "Debian's gcc and python3-dev"
 )
 # the optimisation docs/performance.md measured, and the warnings the C part is kept free of,
-# in each compiler's spelling
+# in each compiler's spelling; no fused multiply-adds (where the target has them, a contracted
+# a·b + c rounds once, and the C families' values would differ from numpy's in the last bit)
 FLAGS = {
-    "unix": ["-O2", "-Wall", "-Wextra"],
-    "mingw32": ["-O2", "-Wall", "-Wextra"],
+    "unix": ["-O2", "-Wall", "-Wextra", "-ffp-contract=off"],
+    "mingw32": ["-O2", "-Wall", "-Wextra", "-ffp-contract=off"],
     "msvc": ["/O2", "/W3"],
 }
 PROBE = "#include <Python.h>\nint focal_probe(void) { return PY_VERSION_HEX > 0; }\n"

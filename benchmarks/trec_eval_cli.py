@@ -10,11 +10,16 @@ interpreter start, imports, reading, evaluation, output):
 - `focal trec_eval`: the `focal` script, one call per run; before timing, its bytes are checked
   against the C program's on the first run;
 - `focal (one process)`: the same engine for every run in one interpreter (a warm Focal);
+- `... (numpy)`: the two Focal rows again with FOCAL_KERNEL=numpy, the path of an install
+  without a C compiler (docs/trec_eval.md, "The C part"), with the ratio numpy ÷ compiled
+  (`--skip numpy` leaves them out); the compiled rows run with FOCAL_KERNEL=auto, and the first
+  line says whether the compiled module is active;
 - pytrec_eval, ir_measures (its default provider for these measures is pytrec_eval), ranx
   (skipped when absent): one process reads the qrels and every run and evaluates them;
 - `pyarrow read floor`: one process reading the qrels and every run with pyarrow's CSV reader
   and nothing else, the least any columnar Python reader pays.
-Time is wall-clock; memory the largest resident size of any one process (`wait4`).
+Time is wall-clock, and CPU time (user + system) beside it; memory the largest resident size
+of any one process (both from `wait4`).
 
     .venv/bin/python -P benchmarks/trec_eval_cli.py [--runs 10 --topics 10000 --results 100]
     .venv/bin/python -P benchmarks/trec_eval_cli.py --runs 3 --topics 50 --results 1500 \
@@ -54,18 +59,35 @@ def write_files(folder: Path, runs: int, topics: int, results: int, seed: int) -
     return paths
 
 
-def timed(commands: list[list[str]]) -> tuple[float, float]:
-    """Wall seconds of the commands one after another, and the largest peak RSS (MiB)."""
-    start, peak = time.perf_counter(), 0.0
+def timed(commands: list[list[str]], kernel: str) -> tuple[float, float, float] | None:
+    """Wall and CPU seconds of the commands one after another (FOCAL_KERNEL=kernel), and the
+    largest peak RSS (MiB); None, with the error printed, when one fails (the other rows still
+    run)."""
+    start, cpu, peak = time.perf_counter(), 0.0, 0.0
+    env = kernel_env(kernel)
     for command in commands:
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            process = subprocess.Popen(command, stdout=out, stderr=err)
+            process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
             _, status, usage = os.wait4(process.pid, 0)
             if os.waitstatus_to_exitcode(status) != 0:
                 err.seek(0)
-                raise RuntimeError(f"{command[:3]} failed: {err.read().decode()[-300:]}")
+                lines = err.read().decode(errors="replace").strip().splitlines()
+                print(f"{command[:3]} failed: {lines[-1][:200] if lines else 'no message'}")
+                return None
+        cpu += usage.ru_utime + usage.ru_stime
         peak = max(peak, usage.ru_maxrss / 1024)
-    return time.perf_counter() - start, peak
+    return time.perf_counter() - start, cpu, peak
+
+
+def kernel_env(kernel: str) -> dict[str, str]:
+    """This process's environment with FOCAL_KERNEL=kernel (auto: the compiled module when the
+    install built it; numpy: the path without it)."""
+    return {**os.environ, "FOCAL_KERNEL": kernel}
+
+
+def same_bytes(command: list[str], expected: bytes, kernel: str) -> bool:
+    """Whether the command prints `expected` with FOCAL_KERNEL=kernel."""
+    return subprocess.run(command, capture_output=True, env=kernel_env(kernel)).stdout == expected
 
 
 def child(tool: str, qrels: str, runs: list[str]) -> None:
@@ -148,7 +170,8 @@ def main() -> None:
     parser.add_argument("--topics", type=int, default=10000)
     parser.add_argument("--results", type=int, default=100)
     parser.add_argument("--trec-eval", default=os.environ.get("TREC_EVAL", "trec_eval"))
-    parser.add_argument("--skip", nargs="*", default=[], help="peers to leave out (ranx...)")
+    parser.add_argument("--focal", type=Path, default=FOCAL, help="the focal script to time")
+    parser.add_argument("--skip", nargs="*", default=[], help="rows to leave out (ranx, numpy)")
     parser.add_argument(
         "--options",
         default="",
@@ -179,16 +202,28 @@ def main() -> None:
         given = shlex.split(args.options)
         if given:
             print(f"options: {args.options}")
+        version = subprocess.run([str(args.focal), "--version"], capture_output=True, text=True,
+                                 env=kernel_env("auto")).stdout  # fmt: skip
+        print("focal:", next((x.strip() for x in version.splitlines() if "C part" in x), "?"))
+        first = [str(args.focal), "trec_eval", *given, qrels, paths[0]]
         if c_program:
-            ours = subprocess.run([str(FOCAL), "trec_eval", *given, qrels, paths[0]],
-                                  capture_output=True)  # fmt: skip
-            theirs = subprocess.run([c_program, *given, qrels, paths[0]], capture_output=True)
-            assert ours.stdout == theirs.stdout, "focal trec_eval differs from trec_eval"
+            reference = subprocess.run([c_program, *given, qrels, paths[0]], capture_output=True)
+            assert same_bytes(first, reference.stdout, "auto"), "focal differs from trec_eval"
             print("checked: focal trec_eval prints trec_eval's bytes on the first run")
-        plans: dict[str, list[list[str]]] = {}
+        else:
+            reference = subprocess.run(first, capture_output=True, env=kernel_env("auto"))
+        numpy = "numpy" not in args.skip
+        if numpy:
+            assert same_bytes(first, reference.stdout, "numpy"), "the numpy path prints other bytes"
+            print("checked: FOCAL_KERNEL=numpy prints the same bytes as "
+                  f"{'trec_eval' if c_program else 'the compiled path'}, first run")  # fmt: skip
+        plans: dict[str, tuple[list[list[str]], str]] = {}
         if c_program:
-            plans["trec_eval (C)"] = [[c_program, *given, qrels, p] for p in paths]
-        plans["focal trec_eval"] = [[str(FOCAL), "trec_eval", *given, qrels, p] for p in paths]
+            plans["trec_eval (C)"] = ([[c_program, *given, qrels, p] for p in paths], "auto")
+        calls = [[str(args.focal), "trec_eval", *given, qrels, p] for p in paths]
+        plans["focal trec_eval"] = (calls, "auto")
+        if numpy:
+            plans["focal trec_eval (numpy)"] = (calls, "numpy")
         here = [sys.executable, "-P", __file__, "--child"]
         for tool, label in (("focal-warm", "focal (one process)"), ("pytrec_eval", "pytrec_eval"),
                             ("ir_measures", "ir_measures"), ("ranx", "ranx"),
@@ -199,15 +234,34 @@ def main() -> None:
             if not available(module):
                 print(f"{tool}: not installed, skipped")
                 continue
-            plans[label] = [[*here, tool, "--files", qrels, *paths]]
-        figures = {label: timed(commands) for label, commands in plans.items()}
-        base = next(figures[k] for k in ("trec_eval (C)", "pytrec_eval", "focal trec_eval")
-                    if k in figures)[0]  # fmt: skip
-        floor = figures.get("pyarrow read floor", (float("nan"), 0.0))[0]
-        print(f"{'tool':<22}{'seconds':>9}{'x C':>8}{'x floor':>9}{'peak MiB':>10}")
-        for label, (seconds, peak) in figures.items():
-            print(f"{label:<22}{seconds:>9.2f}{seconds / base:>8.2f}{seconds / floor:>9.2f}"
-                  f"{peak:>10.0f}")  # fmt: skip
+            plans[label] = ([[*here, tool, "--files", qrels, *paths]], "auto")
+            if tool == "focal-warm" and numpy:
+                plans[f"{label[:-1]}, numpy)"] = (plans[label][0], "numpy")
+        figures = {label: timed(commands, kernel) for label, (commands, kernel) in plans.items()}
+        print_table(figures)
+
+
+def print_table(timings: dict[str, tuple[float, float, float] | None]) -> None:
+    """Every row: wall and CPU seconds, their ratios to the C program (or the first peer
+    present), wall over the floor's, numpy over compiled (wall; CPU) on the numpy rows, peak."""
+    figures = {label: figure for label, figure in timings.items() if figure is not None}
+    base = next((figures[k] for k in ("trec_eval (C)", "pytrec_eval", "focal trec_eval")
+                 if k in figures), (0.0, 0.0, 0.0))  # fmt: skip
+    floor = figures.get("pyarrow read floor", (0.0, 0.0, 0.0))[0]
+    print(f"load average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
+    print(f"{'tool':<29}{'seconds':>8}{'CPU s':>8}{'x C':>7}{'CPU x C':>8}{'x floor':>8}"
+          f"{'peak MiB':>9}  numpy / compiled")  # fmt: skip
+    for label in [label for label in timings if label not in figures]:
+        print(f"{label:<29}{'failed':>8}")
+    for label, (seconds, cpu, peak) in figures.items():
+        compiled = figures.get(label.replace(" (numpy)", "").replace(", numpy)", ")"))
+        versus = ""
+        if "numpy" in label and compiled is not None:
+            versus = f"  {seconds / compiled[0]:.2f} (CPU {cpu / compiled[1]:.2f})"
+        over_floor = f"{seconds / floor:>8.2f}" if floor else f"{'-':>8}"
+        ratios = f"{seconds / base[0]:>7.2f}{cpu / base[1]:>8.2f}" if base[0] else f"{'-':>15}"
+        print(f"{label:<29}{seconds:>8.2f}{cpu:>8.2f}{ratios}{over_floor}{peak:>9.0f}"
+              f"{versus}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -7,25 +7,16 @@ never pay for importing Flask and SQLAlchemy (and the pure packages stay pure).
 from __future__ import annotations
 
 import ast
-import atexit
-import gc
 import importlib
 import importlib.util
-import os
 import sys
 from typing import Any
 
 import click
 
-# No command of Focal does linear algebra big enough to share among threads: without this,
-# numpy's OpenBLAS starts a thread per core as it loads, and they spin for a while (a tenth of
-# the CPU time of a 20-run `focal eval` on two cores, taken from the threads that parse and
-# evaluate, and as much of `focal pool build`'s). A value the user set is kept.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-# As the process ends, Python collects cycles once more, through every object still alive (the
-# qrels and runs of `focal eval`: 20-30 ms) to free what the process is about to give back
-# anyway; frozen objects are left alone.
-atexit.register(gc.freeze)
+from focal.assessor.cli import prepare_process, settings_error
+
+prepare_process()  # (`focal.assessor.cli.launch` did it already; a caller of `main` may not)
 
 # name -> "module:attribute" of a click command or group. Each package owns its entries.
 COMMANDS: dict[str, str] = {
@@ -33,7 +24,7 @@ COMMANDS: dict[str, str] = {
     "doc": "focal.evaluation.cli.doc:doc",
     "convert": "focal.evaluation.cli.convert:convert",
     "eval": "focal.evaluation.cli.eval.command:eval_command",
-    "trec_eval": "focal.evaluation.cli.trec_eval.command:trec_eval_command",
+    "trec_eval": "focal.evaluation.cli.trec_eval.click_command:trec_eval_command",
     "measures": "focal.evaluation.cli.measures:measures_command",
     "baseline": "focal.evaluation.cli.baseline:baseline",
     "compare": "focal.evaluation.cli.compare:compare_command",
@@ -288,17 +279,13 @@ def main() -> None:
 
 def check_settings() -> None:
     """Every `FOCAL_` setting of the environment checked before a command does anything
-    (`focal.settings`): a bad value is one line and exit code 2, a name that is no setting a
-    warning naming the closest one."""
-    from focal import settings
+    (`focal.assessor.cli.settings_error`): a bad value is one line and exit code 2, a name that
+    is no setting a warning naming the closest one."""
     from focal.assessor.cli.support import CommandError
 
-    for warning in settings.unknown():
-        click.echo(f"focal: warning: {warning}", err=True)
-    try:
-        settings.check()
-    except settings.SettingError as error:
-        raise CommandError(str(error)) from None
+    error = settings_error(lambda line: click.echo(line, err=True))
+    if error is not None:
+        raise CommandError(error)
 
 
 if __name__ == "__main__":  # pragma: no cover

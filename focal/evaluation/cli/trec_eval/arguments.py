@@ -11,7 +11,7 @@ import getopt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from focal.evaluation.cli.trec_eval.control import Stop
+from focal.evaluation.cli.trec_eval.stops import Stop
 from focal.evaluation.formats.c_numbers import c_atol
 from focal.evaluation.measures.grammar import UnknownMeasure
 from focal.evaluation.measures.trec_eval.names import parse_trec

@@ -17,28 +17,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from focal.evaluation.cli.trec_eval.stops import judged_twice, missing_topic, retrieved_twice
 from focal.evaluation.formats.arrow import binary_array
 from focal.evaluation.formats.trec import TrecQrels, TrecRun
 from focal.evaluation.measures.trec_eval.engine.order import c_ranking
 from focal.evaluation.measures.trec_eval.engine.run import TrecEvaluation
-from focal.evaluation.measures.trec_eval.families.declarations import Selection
-
-
-class Stop(Exception):
-    """trec_eval stopping: a message for stderr (may be empty) and its exit code."""
-
-    def __init__(self, message: str, code: int) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class StopAfter(Stop):
-    """trec_eval stopping at a topic after printing the `-q` rows of the topics before it."""
-
-    def __init__(self, message: str, code: int, evaluation: TrecEvaluation,
-                 selection: Selection, topic: str) -> None:  # fmt: skip
-        super().__init__(message, code)
-        self.evaluation, self.selection, self.topic = evaluation, selection, topic
 
 
 @dataclass(frozen=True)
@@ -71,24 +54,38 @@ def checked(qrels: TrecQrels, run: TrecRun, version: int, complete: bool,
     for topic in evaluated:
         shown = topic.decode(errors="replace")
         if version == 10 and not complete and topic not in by_topic:
-            stop, message = topic, f"trec_eval: result qid '{shown}' not found in qrels"
+            stop, message = topic, missing_topic(shown)
         elif topic in qrels_twice:
-            stop, message = topic, (f"trec_eval: {qrels.file}: document "
-                                    f"{_shown(qrels_twice[topic])} is judged twice in topic "
-                                    f"'{shown}' (duplicate docs)")  # fmt: skip
+            stop, message = topic, judged_twice(qrels.file, _shown(qrels_twice[topic]), shown)
         elif topic in run_twice:
-            stop, message = topic, (f"trec_eval: {run.file}: document "
-                                    f"{_shown(run_twice[topic])} appears twice in topic "
-                                    f"'{shown}' (duplicate docs)")  # fmt: skip
+            stop, message = topic, retrieved_twice(run.file, _shown(run_twice[topic]), shown)
         if stop is not None:
             break
-    keep_qrels = [i for i, pair in enumerate(judged) if pair[0] not in qrels_twice]
+    qrels, keep_qrels = _kept_qrels(qrels, judged, set(qrels_twice) - set(evaluated))
     keep_run = [i for i, pair in enumerate(retrieved)
                 if pair[0] not in run_twice and i not in dropped]  # fmt: skip
     return Checked(
         _take_qrels(qrels, keep_qrels), _take_run(run, keep_run),
         None if stop is None else stop.decode(errors="replace"), message,
     )  # fmt: skip
+
+
+def _kept_qrels(
+    qrels: TrecQrels, judged: list[tuple[bytes, bytes]], unevaluated: set[bytes]
+) -> tuple[TrecQrels, list[int]]:
+    """The qrels rows kept: none of a topic with a pair judged twice that trec_eval evaluates
+    (it stops there), every line of one it never evaluates (`unevaluated`; 9.x: a topic the
+    run lacks), which counts only by its lines (num_q and, with -c, num_rel count each line, a
+    repeated pair twice, as 9.0.7 does): its repeated pairs are kept as lines of their own,
+    under ids no run line can hold (a newline and the line's number)."""
+    twice = {topic for (topic, _), count in Counter(judged).items() if count > 1}
+    keep = [i for i, (topic, _) in enumerate(judged) if topic not in twice - unevaluated]
+    apart = twice & unevaluated
+    if apart:
+        docs = [doc + b"\n%d" % i if topic in apart else doc
+                for i, (topic, doc) in enumerate(judged)]  # fmt: skip
+        qrels = replace(qrels, doc=binary_array(docs))
+    return qrels, keep
 
 
 def _run_duplicates(
@@ -121,7 +118,7 @@ def _run_duplicates(
 
 
 def _shown(doc: bytes) -> str:
-    return repr(doc.decode(errors="replace"))
+    return doc.decode(errors="replace")
 
 
 def _pairs(topic: object, doc: object) -> list[tuple[bytes, bytes]]:

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from focal.evaluation.measures.trec_eval.families import declarations, interpolated
+from focal.evaluation.measures.trec_eval.families import declarations, gain_table, interpolated
 from focal.evaluation.measures.trec_eval.families.declarations import (
     BY_NAME,
     SETS,
@@ -128,3 +128,26 @@ def test_ndcg_rel_without_a_positive_ideal_gain_scores_0_as_trec_eval_does() -> 
     selection = parse_trec(["ndcg_rel.1=0.5"])
     values = np.asarray(topic_values(ranked, selection, 1, 10)["ndcg_rel_1=0.5"])
     assert values[0] == 0.0 and values[1] == pytest.approx(1.0)  # as trec_eval prints them
+
+
+@pytest.mark.parametrize(("seed", "cells"), [(3, 1 << 20), (11, 1 << 20), (3, 300)])
+def test_gain_families_give_each_topic_its_own_value_whatever_its_neighbours(
+    seed: int, cells: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walking families (ndcg_rel, Rndcg, G, and dcg, ideal_dcg and ndcg with gains given)
+    compute all topics at once, in blocks of like length (`gain_table.gain_blocks`), of at most
+    `cells` values: topics of 0 to 600 documents evaluated together give, bit for bit (NaN
+    included), what each gives evaluated alone."""
+    monkeypatch.setattr(gain_table, "_CELLS", cells)
+    rng = np.random.default_rng(seed)
+    sizes = [0, 1, 3, 40, 130, 600, 2, 129]
+    topics = [rng.choice([-1, 0, 0, 1, 2, 3], size).tolist() for size in sizes]
+    names = ["ndcg_rel.0=1,1=0.5,2=7", "Rndcg", "G.1=0.5,3=40", "dcg.1=3,2=9", "ideal_dcg",
+             "ndcg.1=-2,2=5"]  # fmt: skip
+    selection = parse_trec(names)
+    together = topic_values(_ranked(topics), selection, 1, 10)
+    alone = [topic_values(_ranked([topic]), selection, 1, 10) for topic in topics]
+    assert len(together) == len(names)
+    for name, values in together.items():
+        expected = np.array([np.asarray(one[name])[0] for one in alone])
+        assert np.asarray(values).view(np.int64).tolist() == expected.view(np.int64).tolist(), name

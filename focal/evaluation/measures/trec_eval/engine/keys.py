@@ -26,10 +26,11 @@ import pyarrow as pa
 
 from focal.evaluation.measures.trec_eval.kernel import compiled
 from focal.evaluation.measures.trec_eval.kernel.numpy_pairs import NumpyPairs
+from focal.evaluation.measures.trec_eval.kernel.numpy_words import MASKS, Tail, as_words, chunks_of
+from focal.evaluation.measures.trec_eval.kernel.numpy_words import column_buffers as column_buffers
 
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
-_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
 @dataclass(frozen=True)
@@ -74,59 +75,12 @@ def doc_words(column: Any, rows: Ints | None = None) -> DocWords:
     for mine, starts, data in parts:
         if not len(mine):
             continue
-        size, inside, tail = lengths[mine], _as_words(data), _Tail(data, width)
+        size, inside, tail = lengths[mine], as_words(data), Tail(data, width)
         for k in range(width):
             left = np.clip(size - 8 * k, 0, 8)
-            words[k, mine] = tail.words_at(inside, starts + 8 * k) & _MASKS[left]
+            words[k, mine] = tail.words_at(inside, starts + 8 * k) & MASKS[left]
     narrow = lengths.max(initial=0) < 2**31
     return DocWords(lengths.astype(np.int32) if narrow else lengths, words)
-
-
-class _Tail:
-    """A chunk's last few bytes, zero-padded, for the words that run past its end: the 8 bytes
-    from a position are read in place from the chunk's own bytes when they are all inside it,
-    else from this copy (a few tied rows cost a few reads, not a copy of the chunk)."""
-
-    def __init__(self, data: npt.NDArray[np.uint8], width: int) -> None:
-        self.count = len(data)
-        self.low = max(0, self.count - 8 * width - 8)
-        padded = np.zeros(self.count - self.low + 8 * width + 8, dtype=np.uint8)
-        padded[: self.count - self.low] = data[self.low :]
-        self.padded = padded
-
-    def words_at(self, inside: Words, at: Ints) -> Words:
-        """The little-endian word from each position `at` (at most 8 * width past the end),
-        zero past the end; `inside`: `_as_words` of the chunk."""
-        words = _as_words(self.padded)[np.maximum(at - self.low, 0)]  # right near the end
-        within = at <= self.count - 8
-        words[within] = inside[at[within]]
-        return words
-
-
-def _as_words(data: npt.NDArray[np.uint8]) -> Words:
-    """Every byte position of `data` but the last seven as the start of an unaligned word (none
-    for fewer than eight bytes)."""
-    if len(data) < 8:
-        return np.zeros(0, dtype=np.uint64)
-    return np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-
-
-def column_buffers(chunk: Any) -> tuple[npt.NDArray[Any], Any]:
-    """A binary or string Arrow array's offsets (numpy, 32- or 64-bit, from its own offset) and
-    its bytes, for `_article_kernel`."""
-    if chunk.null_count:
-        raise ValueError("document ids may not be null")
-    wide = pa.types.is_large_binary(chunk.type) or pa.types.is_large_string(chunk.type)
-    kind = np.dtype(np.int64 if wide else np.int32)
-    buffers = chunk.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=kind, count=len(chunk) + 1,
-                            offset=chunk.offset * kind.itemsize)  # fmt: skip
-    return offsets, buffers[2] if buffers[2] is not None else b""
-
-
-def chunks_of(column: Any) -> list[Any]:
-    """The chunks of an Arrow array or chunked array."""
-    return list(column.chunks) if isinstance(column, pa.ChunkedArray) else [column]
 
 
 class PairIndex:

@@ -16,9 +16,7 @@ The two versions differ in three places (trec_eval 10.0 changelog; see docs/trec
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -31,54 +29,14 @@ from focal.evaluation.formats.trec import (
 )
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
 from focal.evaluation.measures.trec_eval.engine.order import reordering
-from focal.evaluation.measures.trec_eval.families.declarations import (
-    COUNTS,
-    GEOMETRIC,
-    RESET_WHEN_MISSING,
-    TEXT,
-    Selection,
-    topic_values,
-)
-from focal.evaluation.measures.trec_eval.families.measure import MIN_GEO_MEAN, NONPOOL, Ranked
-
-Number = int | float
-Value = int | float | str  # relstring's rows are strings
-VERSIONS = (9, 10)
-
-
-@dataclass(frozen=True)
-class TrecOptions:
-    """trec_eval's switches: -l, -M, -c, -J, -N, and which version's numbers to reproduce."""
-
-    level: int = 1  # -l: lowest grade that counts as relevant
-    max_docs: int | None = None  # -M: documents per topic considered (None: all)
-    complete: bool = False  # -c: average over every qrels topic
-    version: int = 10  # 10 (default) or 9
-    judged_only: bool = False  # -J: drop the retrieved documents without a judgement
-    num_docs: int = 0  # -N: documents in the collection (utility's fourth term)
-
-    def __post_init__(self) -> None:
-        if self.version not in VERSIONS:
-            raise ValueError(f"trec_eval version must be 9 or 10, not {self.version}")
-        if self.max_docs is not None and self.max_docs < 0:  # (10.0 crashes on one)
-            raise ValueError("-M must be at least 0 (documents per topic)")
-        if self.level < 0:  # (10.0 mixes two readings then: docs/trec_eval.md)
-            raise ValueError("-l must be at least 0 (the lowest relevant grade)")
-
-
-@dataclass
-class TrecEvaluation:
-    """One run: per-topic rows (printed order) and the `all` rows."""
-
-    run_id: str
-    file: str
-    options: TrecOptions
-    topics: list[str]
-    values: dict[str, list[Value]]  # row name -> per-topic values, aligned with `topics`
-    summary: dict[str, Number]  # row name -> the `all` value (num_q first)
-    answered: list[bool] = field(default_factory=list)
-    unknown_topics: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+from focal.evaluation.measures.trec_eval.engine.summary import Number as Number
+from focal.evaluation.measures.trec_eval.engine.summary import TrecEvaluation as TrecEvaluation
+from focal.evaluation.measures.trec_eval.engine.summary import TrecOptions as TrecOptions
+from focal.evaluation.measures.trec_eval.engine.summary import Value as Value
+from focal.evaluation.measures.trec_eval.engine.summary import reset_when_missing
+from focal.evaluation.measures.trec_eval.engine.summary import summarise as summarise
+from focal.evaluation.measures.trec_eval.families.declarations import Selection, topic_values
+from focal.evaluation.measures.trec_eval.families.measure import NONPOOL, Ranked
 
 
 def run_from_records(run: Run) -> TrecRun:
@@ -215,7 +173,7 @@ def _with_missing(
     at = {topic: i for i, topic in enumerate(answered)}
     spare = {topic: i for i, topic in enumerate(missing)}
     topics = sorted(set(answered) | set(index.topics))
-    reset = _reset_when_missing(selection)
+    reset = reset_when_missing(selection)
     merged: dict[str, list[Value]] = {name: [] for name in values}
     for topic in topics:
         i = at.get(topic)
@@ -228,49 +186,3 @@ def _with_missing(
                 value = extra[name][spare[topic]]
                 merged[name].append(value if isinstance(value, str) else value.item())
     return topics, [topic in at for topic in topics], merged
-
-
-def _reset_when_missing(selection: Selection) -> dict[str, Value]:
-    """The rows 10.0 resets on a topic the run misses, and their value (0 or empty): the
-    families declared `reset_when_missing`, by their own row or each cut-off's row."""
-    reset: dict[str, Value] = {}
-    for row in selection.rows():
-        own_row = row.name == row.family or row.parameter is not None  # not `utility_1,2,3,4`
-        if row.family in RESET_WHEN_MISSING and own_row:
-            reset[row.name] = "" if row.family in TEXT else 0 if row.family in COUNTS else 0.0
-    return reset
-
-
-def summarise(
-    evaluation: TrecEvaluation, index: GradeTable, selection: Selection
-) -> dict[str, Number]:
-    """The `all` rows: counts summed, the rest averaged over the topics evaluated (over every
-    qrels topic with -c), geometric means as exp of the mean log (`meas_avg.c`)."""
-    options = evaluation.options
-    count = len(evaluation.topics) if options.version == 10 else sum(evaluation.answered)
-    divisor = len(index.topics) if options.complete else count
-    missing = divisor - len(evaluation.topics)  # 9.x with -c: topics never evaluated
-    summary: dict[str, Number] = {}
-    for row in selection.rows():
-        name = row.name
-        if name == "num_q":  # (9.x with -c: every qrels topic, `m_num_q.c`)
-            summary[name] = divisor if options.version == 9 else count
-            continue
-        column = evaluation.values[name]
-        if row.family in TEXT:
-            continue
-        if name == "num_rel" and options.complete:  # every qrels grade above 0, whatever -l
-            summary[name] = index.positive
-            continue
-        if name in COUNTS:  # floats only as z-scores
-            summary[name] = sum(column)  # type: ignore[arg-type]
-            continue
-        total = 0.0
-        for value in column:
-            total += float(value)
-        if name in GEOMETRIC:
-            total += missing * math.log(MIN_GEO_MEAN)
-            summary[name] = math.exp(total / divisor) if divisor else 0.0
-        else:
-            summary[name] = total / divisor if divisor else 0.0
-    return summary

@@ -17,7 +17,7 @@ Reference: trec_eval 10.0 `m_map.c`, `m_gm_map.c`, `m_map_cut.c`, `m_yaap.c`, `m
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.trec_eval.families.measure import (
     LONG_CUTS,
@@ -30,6 +30,11 @@ from focal.evaluation.measures.trec_eval.families.measure import (
     TrecMeasure,
     parameter,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
 INFAP_EPSILON = 1e-5
 BUCKLEY_2004 = "Buckley & Voorhees: Retrieval evaluation with incomplete information, SIGIR 2004"

@@ -16,8 +16,7 @@ et al., ECIR 2022).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.trec_eval.families import (
     average_precision,
@@ -44,6 +43,11 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = tuple(sorted(
      *gains.DECLARED, *top_ranks.DECLARED, *preference_measures.DECLARED),
     key=lambda measure: measure.position,
 ))  # fmt: skip
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 BY_NAME = {measure.name: measure for measure in TREC_MEASURES}
 FAMILIES: dict[str, tuple[float, ...] | None] = {m.name: m.defaults for m in TREC_MEASURES}
 COUNTS = frozenset(m.name for m in TREC_MEASURES if m.count)

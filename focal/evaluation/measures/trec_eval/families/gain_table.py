@@ -1,5 +1,5 @@
 """trec_eval 10.0's gain table and ideal ranking, which its gain-based measures share, and
-each topic's gains for the families computed topic by topic.
+the topics' gains as matrices for the families that walk them rank by rank.
 
 Gains (`gain_init.c`): each grade of the topic's judgements (0 up to its largest judged grade)
 gains its own value unless `-m measure.grade=gain,...` gives another; a grade absent from the
@@ -9,20 +9,24 @@ judged documents by gain, highest first, and stops at the first gain that is not
 Every such measure (ndcg with gains given and its kin, G, rbp) starts from the same table,
 and walks the ideal ranking rank by rank in lockstep with the run, exactly as trec_eval walks
 it, so that the values come out to the last bit. A call builds each topic's table once for
-all the families given the same gains (`tables`); `per_topic` hands each topic's `TopicGains`
-to a family's own loop.
+all the families given the same gains (`tables`), and the topics' gains and ideal steps once;
+a family reads them as `GainBlock`s, matrices of many topics at once, with array operations
+(`per_topic`).
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.trec_eval.families.measure import Context, Floats, Ints
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
 Pairs = Sequence[tuple[str, float]]
 
@@ -41,10 +45,40 @@ def _is_int(text: str) -> bool:
     return digits.isdigit() and digits.isascii()
 
 
+def _below(a: Gain, b: Gain) -> bool:
+    """trec_eval's comparison of two levels (`comp_rel_gain`: `(int)(a - b) < 0`, a negative
+    integer part of the gains' difference), without C's cast, undefined for a NaN or a
+    difference beyond int: at most -1 (an infinite difference orders, a NaN does not)."""
+    return a.gain - b.gain <= -1.0
+
+
+def sort_levels(table: list[Gain]) -> list[Gain]:
+    """`table` in trec_eval's order of gains (`setup_gains` sorts them with `qsort`, which
+    glibc does by merging: halves of n // 2 and the rest, each sorted so, then merged taking
+    the first half's level unless the second's is below it), one order on every Python version
+    and in the C pass (`kernel/_kernel_gain_table.c`). Under a consistent order (integral gains,
+    or gains all within 1 of one another) that is every stable sort's order; a gain within 1 of
+    two gains 1 or more apart makes no order, where C leaves `qsort`'s outcome undefined
+    (docs/trec_eval.md, "Where 10.0's behaviour is not defined")."""
+    if len(table) < 2:
+        return list(table)
+    half = len(table) // 2
+    first, second = sort_levels(table[:half]), sort_levels(table[half:])
+    out: list[Gain] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        if _below(second[j], first[i]):
+            out.append(second[j])
+            j += 1
+        else:
+            out.append(first[i])
+            i += 1
+    return out + first[i:] + second[j:]
+
+
 def gains(pairs: Pairs, levels: Ints) -> list[Gain]:
-    """The topic's gain levels, lowest gain first: given grades first, then every grade up to
-    the largest judged one at its own value (`setup_gains`). trec_eval compares gains as the
-    integer part of their difference; the same comparison is kept, with a stable sort."""
+    """The topic's gain levels, lowest gain first (`sort_levels`): given grades first, then
+    every grade up to the largest judged one at its own value (`setup_gains`)."""
     table = [Gain(int(name), value, 0) for name, value in pairs if _is_int(name)]
     for grade, count in enumerate(levels.tolist()):
         at = next((i for i, g in enumerate(table) if g.grade == grade), None)
@@ -52,11 +86,10 @@ def gains(pairs: Pairs, levels: Ints) -> list[Gain]:
             table.append(Gain(grade, float(grade), int(count)))
         else:
             table[at] = Gain(grade, table[at].gain, int(count))
+    return sort_levels(table)
 
-    def compare(a: Gain, b: Gain) -> int:
-        return int(a.gain - b.gain)
 
-    return sorted(table, key=functools.cmp_to_key(compare))
+_INT64 = (-(2**63), 2**63 - 1)  # the grades a document's can be compared with
 
 
 def gained_flat(context: Context, topic_tables: list[list[Gain]]) -> Floats:
@@ -67,8 +100,9 @@ def gained_flat(context: Context, topic_tables: list[list[Gain]]) -> Floats:
     groups: dict[tuple[tuple[int, float], ...], list[int]] = {}
     for t, table in enumerate(topic_tables):
         lookup: dict[int, float] = {}
-        for level in table:
-            lookup.setdefault(level.grade, level.gain)
+        for level in table:  # (a grade named beyond int64 matches no document: `_INT64`)
+            if _INT64[0] <= level.grade <= _INT64[1]:
+                lookup.setdefault(level.grade, level.gain)
         groups.setdefault(tuple(sorted(lookup.items())), []).append(t)
     grades = context.grades
     out = np.zeros(len(grades), dtype=np.float64)
@@ -125,23 +159,6 @@ def log2_ranks(count: int) -> list[float]:
     return _LOG2
 
 
-@dataclass(frozen=True)
-class TopicGains:
-    """One topic as its gain-based families read it: the gain table, the gain of each
-    retrieved document in rank order, the topic's relevant count, and the ideal ranking's
-    steps (`walk_steps`: `first`, the gain before the first step, and `steps`)."""
-
-    table: list[Gain]
-    gained: list[float]
-    num_rel: int
-    first: float
-    steps: list[float]
-
-    def ideal(self) -> list[float]:
-        """The ideal ranking's gains, rank by rank, up to the first that is not positive."""
-        return self.steps[:-1]
-
-
 def tables(context: Context, family: str) -> list[list[Gain]]:
     """Each topic's gain table with the gains given to `family` (`ndcg.1=3,2=9`), built once a
     call for every family given the same gains."""
@@ -150,27 +167,105 @@ def tables(context: Context, family: str) -> list[list[Gain]]:
         gains(pairs, levels) for levels in context.ranked.levels])  # fmt: skip
 
 
-def topic_gains(context: Context, family: str) -> Iterator[TopicGains]:
-    """Every topic's `TopicGains` with the gains given to `family`. The gains of the positions
-    and the ideal rankings are computed once a call for every family given the same gains
-    (ndcg_rel, Rndcg and G of `all_trec` share them); each topic's list of gains is made as
-    the family reaches the topic, so that no more than one topic's is held at a time."""
+@dataclass(frozen=True)
+class GainBlock:
+    """Topics of like length as matrices, a row a topic (`topics`), a column a rank: `gained`
+    the gain of each retrieved document in rank order (0 past the topic's `retrieved`),
+    `steps` the ideal ranking's steps (`walk_steps`: 0 past the topic's `walked`; `first` the
+    gain before the first step), `log2` the discount of each rank (`log2_ranks`), `num_rel`
+    the topic's relevant count. A family reads a block with array operations that add along a
+    row in rank order (`np.cumsum`), the same additions in the same order as trec_eval's loops."""
+
+    topics: Ints
+    gained: Floats
+    steps: Floats
+    retrieved: Ints
+    walked: Ints
+    first: Floats
+    num_rel: Ints
+    log2: Floats
+
+
+def _flat_rows(starts: Ints, sizes: Ints) -> Ints:
+    """The positions `starts[t] .. starts[t] + sizes[t] - 1` of every t, one after the other."""
+    ends = np.cumsum(sizes)
+    return np.repeat(starts - ends + sizes, sizes) + np.arange(int(ends[-1]) if len(ends) else 0)
+
+
+def _matrix(values: Floats, sizes: Ints, width: int) -> Floats:
+    """Rows of `sizes` values taken one after the other from `values`, zero-padded to `width`."""
+    inside = np.arange(width) < sizes[:, None]  # row-major: the values' own order
+    matrix = np.zeros((len(sizes), width), dtype=np.float64)
+    matrix[inside] = values
+    return matrix
+
+
+@dataclass(frozen=True)
+class _Walks:
+    """Every topic's gains and ideal steps, flat (topic after topic), and the topics' blocks."""
+
+    gained: Floats
+    starts: Ints
+    retrieved: Ints
+    steps: Floats
+    step_starts: Ints
+    walked: Ints
+    first: Floats
+    blocks: list[Ints]
+
+
+_CELLS = 1 << 20  # a block's matrices hold at most this many values each (8 MiB), or one topic
+
+
+def _walks(context: Context, family: str) -> _Walks:
+    """`_Walks` with the gains given to `family`, built once a call for every family given the
+    same gains (ndcg_rel, Rndcg and G of `all_trec` share them). Topics go to blocks by the
+    bit length of their longer list (so that padding costs at most as much again as the
+    values), at most `_CELLS` values a block (so that memory does not grow with the topics)."""
     pairs = context.pairs(family)
 
-    def build() -> tuple[Floats, list[tuple[float, list[float]]]]:
+    def build() -> _Walks:
         topic_tables = tables(context, family)
-        return gained_flat(context, topic_tables), [walk_steps(t) for t in topic_tables]
+        gained = gained_flat(context, topic_tables)
+        walks = [walk_steps(table) for table in topic_tables]
+        first = np.array([f for f, _ in walks], dtype=np.float64)
+        walked = np.array([len(steps) for _, steps in walks], dtype=np.int64)
+        steps = np.fromiter((x for _, w in walks for x in w), np.float64, int(walked.sum()))
+        starts = np.asarray(context.ranked.starts, dtype=np.int64)
+        retrieved = np.diff(np.append(starts, len(gained)))
+        widths = np.maximum(retrieved, walked)
+        bins = np.array([int(w).bit_length() for w in widths.tolist()], dtype=np.int64)
+        blocks = []
+        for number in np.unique(bins).tolist():
+            chosen = np.flatnonzero(bins == number)
+            size = max(1, _CELLS // max(1, int(widths[chosen].max(initial=0))))
+            blocks += [chosen[at : at + size] for at in range(0, len(chosen), size)]
+        return _Walks(gained, starts, retrieved, steps, np.cumsum(walked) - walked, walked,
+                      first, blocks)  # fmt: skip
 
-    gained, walks = context.shared(("topic gains", pairs), build)
-    num_rel = context.num_rel.tolist()
-    starts = context.ranked.starts.tolist()
-    ends = [*starts[1:], len(gained)]
-    for t, table in enumerate(tables(context, family)):
-        first, steps = walks[t]
-        yield TopicGains(table, gained[starts[t] : ends[t]].tolist(), num_rel[t], first, steps)
+    return context.shared(("gain walks", pairs), build)
 
 
-def per_topic(context: Context, family: str, measure: Callable[[TopicGains], float]) -> Floats:
-    """`measure` of every topic's gains, as an array over the topics."""
-    values = [measure(topic) for topic in topic_gains(context, family)]
-    return np.array(values, dtype=np.float64)
+def gain_blocks(context: Context, family: str) -> Iterator[GainBlock]:
+    """Every topic in a `GainBlock` with the gains given to `family`, block after block (each
+    made as the family reaches it: one block's matrices are held at a time)."""
+    walks = _walks(context, family)
+    num_rel = np.asarray(context.num_rel)
+    for chosen in walks.blocks:
+        width = int(np.maximum(walks.retrieved[chosen], walks.walked[chosen]).max(initial=0))
+        n, m = walks.retrieved[chosen], walks.walked[chosen]
+        yield GainBlock(
+            chosen, _matrix(walks.gained[_flat_rows(walks.starts[chosen], n)], n, width),
+            _matrix(walks.steps[_flat_rows(walks.step_starts[chosen], m)], m, width), n, m,
+            walks.first[chosen], num_rel[chosen],
+            np.array(log2_ranks(width)[:width], dtype=np.float64))  # fmt: skip
+
+
+def per_topic(context: Context, family: str, measure: Callable[[GainBlock], Floats]) -> Floats:
+    """`measure` of every block of topics (`gain_blocks`), as an array over the topics; in C's
+    arithmetic, where x/0 is ±inf and ∞ − ∞ NaN without a word."""
+    values = np.zeros(context.topics, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for block in gain_blocks(context, family):
+            values[block.topics] = measure(block)
+    return values

@@ -21,14 +21,9 @@ last bit; they run only for the families asked for.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from focal.evaluation.measures.trec_eval.families.gain_table import (
-    TopicGains,
-    log2_ranks,
-    per_topic,
-)
+from focal.evaluation.measures.trec_eval.families.gain_table import GainBlock, per_topic
 from focal.evaluation.measures.trec_eval.families.measure import (
     LONG_CUTS,
     Context,
@@ -38,28 +33,45 @@ from focal.evaluation.measures.trec_eval.families.measure import (
     TrecMeasure,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
+
 JARVELIN_2002 = "Järvelin & Kekäläinen: Cumulated gain-based evaluation of IR techniques, TOIS 2002"
 
 
-def _discounted(gained: list[float]) -> float:
-    found, log2 = 0.0, log2_ranks(len(gained))
-    for i, g in enumerate(gained):
-        if g != 0:
-            found += g / log2[i]
-    return found
+def _sums(terms: Floats) -> Floats:
+    """Running sums along each row, rank after rank (`np.cumsum` adds in sequence: the loops'
+    own additions, a 0 added where they add nothing)."""
+    return np.cumsum(terms, axis=1)
 
 
-def _dcg(topic: TopicGains) -> float:
-    return _discounted(topic.gained)
+def _last(sums: Floats) -> Floats:
+    """Each row's last running sum (0 for a block without columns)."""
+    return sums[:, -1] if sums.shape[1] else np.zeros(len(sums), dtype=np.float64)
 
 
-def _ideal_dcg(topic: TopicGains) -> float:
-    return _discounted(topic.ideal())
+def _discounted(block: GainBlock) -> tuple[Floats, Floats]:
+    """The running DCG of the run (gains ≠ 0, each ÷ its rank's log2) and of the ideal
+    ranking (its positive steps), rank by rank: `results` and `best` of `m_ndcg_rel.c`."""
+    gained, steps, zero = block.gained, block.steps, np.zeros_like(block.gained)
+    found = _sums(np.divide(gained, block.log2, out=zero.copy(), where=gained != 0))
+    best = _sums(np.divide(steps, block.log2, out=zero, where=steps > 0.0))
+    return found, best
 
 
-def _ndcg(topic: TopicGains) -> float:
-    found, best = _dcg(topic), _ideal_dcg(topic)
-    return found / best if best > 0.0 else 0.0
+def _dcg(block: GainBlock) -> Floats:
+    return _last(_discounted(block)[0])
+
+
+def _ideal_dcg(block: GainBlock) -> Floats:
+    return _last(_discounted(block)[1])  # (the ideal gains are the positive steps)
+
+
+def _ndcg(block: GainBlock) -> Floats:
+    found, best = (_last(sums) for sums in _discounted(block))
+    return np.divide(found, best, out=np.zeros(len(found)), where=best > 0.0)
 
 
 def dcg(context: Context, row: Row) -> Floats:
@@ -86,46 +98,26 @@ def ndcg(context: Context, row: Row) -> Floats:
     return ratio
 
 
-def _ratio(numerator: float, denominator: float) -> float:
-    """A C double division: x/0 is ±inf, 0/0 NaN."""
-    if denominator:
-        return numerator / denominator
-    return math.nan if numerator == 0 else math.copysign(math.inf, numerator)
+def _ratio(numerator: Floats, denominator: Floats) -> Floats:
+    """C double divisions: x/0 is ±inf, 0/0 NaN."""
+    quotient: Floats = numerator / denominator
+    zero = denominator == 0
+    quotient[zero] = np.where(numerator[zero] == 0, np.nan, np.copysign(np.inf, numerator[zero]))
+    return quotient
 
 
-def _ndcg_rel(topic: TopicGains) -> float:
-    """`m_ndcg_rel.c`, step for step (a relevant document past the ideal's end divides by the
-    ideal DCG so far; a topic without positive ideal gains scores 0, its sum being NaN). The
-    ideal gain is positive before step i exactly while i < len(steps) (`walk_steps`)."""
-    gained, steps = topic.gained, topic.steps
-    n, m = len(gained), len(steps)
-    log2 = log2_ranks(max(n, m))
-    results = best = total = 0.0
-    relevant = found = i = 0
-    while i < n and i < m:
-        if gained[i] != 0:
-            results += gained[i] / log2[i]
-        if steps[i] > 0.0:
-            relevant += 1
-            best += steps[i] / log2[i]
-        if gained[i] > 0:
-            total += results / best if best else _ratio(results, best)
-            found += 1
-        i += 1
-    while i < n:
-        if gained[i] != 0:
-            results += gained[i] / log2[i]
-        if gained[i] > 0:
-            total += results / best if best else _ratio(results, best)
-            found += 1
-        i += 1
-    while i < m:
-        if steps[i] > 0.0:
-            relevant += 1
-            best += steps[i] / log2[i]
-        i += 1
-    total += _ratio((relevant - found) * results, best)  # (no ideal gain: ∞ − ∞, NaN)
-    return total / relevant if total > 0.0 else 0.0
+def _ndcg_rel(block: GainBlock) -> Floats:
+    """`m_ndcg_rel.c`: at each relevant rank, the DCG so far ÷ the ideal DCG so far (past the
+    ideal's end, its whole DCG), summed in rank order; the relevant documents not retrieved
+    add the final ratio each; ÷ the relevant count (a topic without positive ideal gains
+    scores 0, its sum being NaN)."""
+    found, best = _discounted(block)
+    relevant = (block.steps > 0.0).sum(axis=1)
+    hit = block.gained > 0
+    total = _last(_sums(np.where(hit, _ratio(found, best), 0.0)))
+    missed = (relevant - hit.sum(axis=1)).astype(np.float64)
+    total += _ratio(missed * _last(found), _last(best))
+    return np.where(total > 0.0, total / relevant, 0.0)
 
 
 def ndcg_rel(context: Context, row: Row) -> Floats:
@@ -133,46 +125,24 @@ def ndcg_rel(context: Context, row: Row) -> Floats:
     return per_topic(context, row.family, _ndcg_rel)
 
 
-def _rndcg(topic: TopicGains) -> float:
-    """`m_Rndcg.c`, step for step: ndcg is sampled wherever the ideal gain changes (the ideal
-    gain is positive before step i exactly while i < len(steps): `walk_steps`)."""
-    if not topic.num_rel:
-        return 0.0
-    gained, steps = topic.gained, topic.steps
-    n, m = len(gained), len(steps)
-    log2 = log2_ranks(max(n, m))
-    results = best = total = 0.0
-    changes = i = 0
-    previous = topic.first
-    while i < n and i < m:
-        if steps[i] != previous:
-            if best > 0.0:
-                total += results / best
-                changes += 1
-            previous = steps[i]
-        if gained[i] != 0:
-            results += gained[i] / log2[i]
-        if steps[i] > 0.0:
-            best += steps[i] / log2[i]
-        i += 1
-    if i < n:
-        for j in range(i, n):
-            if gained[j] != 0:
-                results += gained[j] / log2[j]
-        i = n
-        if best > 0.0:
-            total += results / best
-            changes += 1
-    while i < m:
-        if steps[i] != previous:
-            if best > 0.0:
-                total += results / best
-                changes += 1
-            previous = steps[i]
-        if steps[i] > 0.0:
-            best += steps[i] / log2[i]
-        i += 1
-    return total / changes if changes else math.nan
+def _rndcg(block: GainBlock) -> Floats:
+    """`m_Rndcg.c`: ndcg is sampled before each rank where the ideal gain changes (while the
+    ideal DCG is positive), and once more after the run when it is longer than the ideal
+    walk; the samples' mean (NaN without one; 0 for a topic without relevant documents)."""
+    found, best = _discounted(block)
+    steps, walked = block.steps, block.walked
+    zero = np.zeros((len(steps), 1))
+    before_found, before_best = (np.hstack([zero, sums[:, :-1]]) for sums in (found, best))
+    previous = np.hstack([block.first[:, None], steps[:, :-1]])
+    walking = np.arange(steps.shape[1]) < walked[:, None]
+    sampled = walking & (steps != previous) & (before_best > 0.0)
+    total = _last(_sums(np.where(sampled, before_found / before_best, 0.0)))
+    results, ideal = _last(found), _last(best)
+    after = (block.retrieved > walked) & (ideal > 0.0)
+    total[after] += results[after] / ideal[after]
+    changes = sampled.sum(axis=1) + after
+    value = np.where(changes > 0, total / changes, np.nan)
+    return np.where(block.num_rel > 0, value, 0.0)
 
 
 def r_ndcg(context: Context, row: Row) -> Floats:
@@ -180,27 +150,30 @@ def r_ndcg(context: Context, row: Row) -> Floats:
     return per_topic(context, row.family, _rndcg)
 
 
-def _g(topic: TopicGains) -> float:
-    """`m_G.c`: the cost of a rank is its ideal gain, at least 1."""
-    gained, steps = topic.gained, topic.steps
-    n, m = len(gained), len(steps)
-    value = so_far = cost = 0.0
-    i = 0
-    while i < n and i < m:
-        so_far += gained[i]
-        step = steps[i]
-        cost += step if step >= 1.0 else 1.0
-        if gained[i] != 0:
-            value += gained[i] / math.log2(2 + cost - so_far)
-        i += 1
-    while i < n:
-        so_far += gained[i]
-        cost += 1.0
-        if gained[i] != 0:
-            value += gained[i] / math.log2(2 + cost - so_far)
-        i += 1
-    total = sum(topic.ideal())
-    return value / total if total > 0.0 else 0.0
+def _log2(values: Floats) -> Floats:
+    """C's log2 of each value (the C library's, as trec_eval calls it): log2(0) is -inf, of a
+    negative number NaN."""
+    logs = [math.log2(x) if x > 0.0 else -math.inf if x == 0.0 else math.nan
+            for x in values.tolist()]  # fmt: skip
+    return np.array(logs, dtype=np.float64)
+
+
+def _g(block: GainBlock) -> Floats:
+    """`m_G.c`: at each retrieved rank the cost so far (each ideal step's gain, at least 1;
+    1 past the ideal walk) and the gain so far; a rank's gain ÷ log2(2 + cost − gain so far),
+    summed in rank order, ÷ the sum of the ideal gains."""
+    gained, steps = block.gained, block.steps
+    ranks = np.arange(gained.shape[1])
+    retrieved = ranks < block.retrieved[:, None]
+    costly = (ranks < block.walked[:, None]) & (steps >= 1.0)
+    cost = _sums(np.where(retrieved, np.where(costly, steps, 1.0), 0.0))
+    gain = (2.0 + cost) - _sums(gained)  # (2 + cost − so_far, in the loop's order)
+    counted = np.flatnonzero(gained != 0)  # (0 past the retrieved ranks)
+    terms = np.zeros(gained.size, dtype=np.float64)
+    terms[counted] = gained.ravel()[counted] / _log2(gain.ravel()[counted])
+    value = _last(_sums(terms.reshape(gained.shape)))
+    total = _last(_sums(np.where(steps > 0.0, steps, 0.0)))  # (the ideal gains: sum's order)
+    return np.where(total > 0.0, value / total, 0.0)
 
 
 def g_measure(context: Context, row: Row) -> Floats:

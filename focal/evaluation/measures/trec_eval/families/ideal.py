@@ -9,12 +9,17 @@ so that a run's normalisers at a cut-off are one gather instead of a loop over i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
+
+Floats: TypeAlias = "npt.NDArray[np.float64]"
+Ints: TypeAlias = "npt.NDArray[np.int64]"
 
 
 @dataclass(frozen=True)

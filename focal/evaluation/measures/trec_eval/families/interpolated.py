@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.trec_eval.families.measure import (
     RECALL_LEVELS,
@@ -27,6 +25,12 @@ from focal.evaluation.measures.trec_eval.families.measure import (
     TrecMeasure,
     parameter,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
 
 def recall_cutoff(fraction: float, num_rel: int, version: int) -> int:

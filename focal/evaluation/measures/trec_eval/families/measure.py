@@ -19,12 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, Protocol, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypeVar
 
 from focal.evaluation.measures.trec_eval.families.ideal import IdealDCG
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -34,9 +37,10 @@ RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 # trec_eval's sets (`-m official`), in the order Focal names them
 SET_NAMES = ("official", "all_trec", "qrels_jg", "all_prefs", "prefs", "set")
 
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
-Column = Floats | Ints | list[str]  # a family's value per topic (relstring's are strings)
+Floats: TypeAlias = "npt.NDArray[np.float64]"
+Ints: TypeAlias = "npt.NDArray[np.int64]"
+# a family's value per topic (relstring's are strings)
+Column: TypeAlias = "Floats | Ints | list[str]"
 Kind = Literal["cutoffs", "levels", "list", "pairs"]
 Printed = Literal["one", "cutoffs", "levels", "typed", "pairs"]
 Built = TypeVar("Built")
@@ -267,7 +271,7 @@ class Context:
         return ratio
 
 
-Compute = Callable[[Context, Row], Column]
+Compute: TypeAlias = "Callable[[Context, Row], Column]"
 
 
 def parameter(row: Row) -> float:

@@ -13,7 +13,7 @@ Reference: trec_eval 10.0 `m_P.c`, `m_recall.c`, `m_relative_P.c`, `m_success.c`
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.trec_eval.families.measure import (
     LONG_CUTS,
@@ -24,6 +24,11 @@ from focal.evaluation.measures.trec_eval.families.measure import (
     TrecMeasure,
     parameter,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
 R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 

@@ -5,13 +5,18 @@ ranked run's grades: their declarations have no `compute`."""
 
 from __future__ import annotations
 
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, TypeAlias
 
 from focal.evaluation.measures.trec_eval.families.measure import TrecMeasure
 from focal.evaluation.measures.trec_eval.families.preferences import Counts, Group
 
-Ranks = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
+
+Ranks: TypeAlias = "npt.NDArray[np.int64]"
 
 
 def _fulfilled(group: Group, kind: str) -> tuple[int, int]:

@@ -27,11 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
-Matrix = npt.NDArray[np.int64]
+
+Matrix: TypeAlias = "npt.NDArray[np.int64]"
 
 
 class PreferenceError(ValueError):

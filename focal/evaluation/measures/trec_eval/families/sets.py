@@ -15,7 +15,7 @@ Reference: trec_eval 10.0 `m_num_*.c`, `m_set_*.c`, `m_utility.c`.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.trec_eval.families.measure import (
     SET_NAMES,
@@ -26,6 +26,11 @@ from focal.evaluation.measures.trec_eval.families.measure import (
     Row,
     TrecMeasure,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
 
 def retrieved(context: Context, row: Row) -> Ints:

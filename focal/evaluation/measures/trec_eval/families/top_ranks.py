@@ -15,7 +15,7 @@ Reference: trec_eval 10.0 `m_rbp.c`, `m_rbp_resid.c`, `m_unj.c`, `m_relstring.c`
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.trec_eval.families.gain_table import Gain, gained_flat, tables
 from focal.evaluation.measures.trec_eval.families.measure import (
@@ -36,6 +36,11 @@ UNJUDGED_CUTS = (5, 10, 20)
 MOFFAT_2008 = (
     "Moffat & Zobel: Rank-biased precision for measurement of retrieval effectiveness, TOIS 2008"
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
 
 def _persistence(context: Context, family: str) -> float:
@@ -62,9 +67,14 @@ def _ordered_sum(values: Floats) -> float:
 
 
 def _rescaled(table: list[Gain]) -> list[Gain]:
-    """The gains rescaled to [0, 1] when any lies outside (`m_rbp.c`)."""
-    low = min(g.gain for g in table) if table else 0.0
-    high = max(g.gain for g in table) if table else 0.0
+    """The gains rescaled to [0, 1] when any lies outside (`m_rbp.c`): g ↦ (g − low)/(high −
+    low), low and high the least and greatest of 0 and the gains. 10.0 leaves its min and max
+    uninitialised, and its built program (on every table tried, in every order of topics and
+    measures) rescales as if both start at 0: a table of one level, or of equal gains, outside
+    [0, 1] then has a range of its own (rbp.0=2: 2 ↦ 1), and no range is ever 0 (docs/
+    trec_eval.md, "Where 10.0's behaviour is not defined")."""
+    low = min([0.0, *(g.gain for g in table)])
+    high = max([0.0, *(g.gain for g in table)])
     if low < 0 or high > 1:
         return [Gain(g.grade, (g.gain - low) / (high - low), g.count) for g in table]
     return table

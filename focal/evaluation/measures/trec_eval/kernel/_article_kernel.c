@@ -139,6 +139,11 @@ static PyMethodDef methods[] = {
     {"evaluate_block", (PyCFunction)(void (*)(void))kernel_evaluate_block,
      METH_VARARGS | METH_KEYWORDS,
      "A block of plain qrels and run topics evaluated, or None (the numpy engine decides)."},
+    {"index_groups", (PyCFunction)(void (*)(void))kernel_index_groups,
+     METH_VARARGS | METH_KEYWORDS,
+     "The topic groups of a chunk of plain qrels or a plain run, or None (a line not plain)."},
+    {"join_groups", kernel_join_groups, METH_VARARGS,
+     "The qrels topics in byte order, the run group of each, the run's unknown topics."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -151,5 +156,6 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__article_kernel(void) {
     for (int c = 0x21; c <= 0x7E; c++)
         TOKEN[c] = c != '#';
+    gain_tables_init();
     return PyModule_Create(&module);
 }

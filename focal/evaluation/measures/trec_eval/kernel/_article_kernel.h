@@ -206,6 +206,7 @@ int overlapping(const Py_buffer *written, const Py_buffer *read);
 
 enum { NOT_A_SCORE = 0, SCORE = 1, SCORE_LATER = 2 }; /* what read_score found (_kernel_score.c) */
 int read_score(const uint8_t *p, const uint8_t *end, double *value);
+int read_grade(const uint8_t *p, const uint8_t *end, int64_t *value); /* _kernel_qrels.c */
 int64_t probe(const Tables *t, int32_t code, const Column *judged, const uint8_t *own,
               int64_t size, uint64_t h);
 
@@ -215,7 +216,13 @@ PyObject *kernel_parse_run(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *kernel_parse_qrels(PyObject *self, PyObject *args);
 /* _kernel_measures.c: rows of ranked topics measured (tests, and the engine's loops) */
 PyObject *kernel_measure_topics(PyObject *self, PyObject *args);
-/* _kernel_evaluate.c: plain qrels and a plain run, topic blocks, evaluated in one pass */
+/* _kernel_gains.c: the gain families' table of log2 discounts, filled once at the import */
+void gain_tables_init(void);
+/* _kernel_evaluate.c (with _kernel_topics.c, _kernel_ids.c, _kernel_text_rows.c: see
+ * _kernel_pass.h): plain qrels and a plain run, topic blocks, evaluated in one pass */
 PyObject *kernel_evaluate_block(PyObject *self, PyObject *args, PyObject *kwargs);
+/* _kernel_groups.c: the first look at plain qrels and a run, and their topics joined */
+PyObject *kernel_index_groups(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *kernel_join_groups(PyObject *self, PyObject *args);
 
 #endif

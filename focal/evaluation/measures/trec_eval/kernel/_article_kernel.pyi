@@ -32,3 +32,37 @@ def parse_run(
     name_bytes: Buffer,
 ) -> tuple[int, int, bytes, bytes, bytes, bytes, bytes | None] | None: ...
 def parse_qrels(data: Buffer) -> tuple[int, bytes, list[bytes], bytes, bytes, bytes] | None: ...
+def measure_topics(
+    rows: Sequence[tuple[str, float | None, Sequence[float], Sequence[tuple[str, float]]]],
+    level: int,
+    version: int,
+    num_docs: int,
+    grades: Buffer,
+    starts: Buffer,
+    num_rel: Buffer,
+    num_nonrel: Buffer,
+    per_grade: Sequence[Buffer],
+) -> list[tuple[float | str, ...]] | None: ...
+def evaluate_block(
+    qrels: Buffer,
+    run: Buffer,
+    rows: Sequence[tuple[str, float | None, tuple[float, ...], tuple[tuple[str, float], ...]]],
+    level: int,
+    version: int,
+    num_docs: int,
+    max_docs: int,
+    judged_only: bool,
+    stand_in: bool,
+    ranking_only: bool = ...,
+) -> (
+    tuple[
+        list[tuple[bytes, bool, Any, int, int, tuple[str, bytes] | None]], list[bytes], bytes | None
+    ]
+    | None
+): ...
+def index_groups(
+    chunk: Buffer, fields: int, final: bool, base: int, id_base: int, previous: bytes | None
+) -> tuple[int, bytes, bytes, bytes, bytes | None] | None: ...
+def join_groups(
+    qrels_ids: Buffer, qrels_id_ends: Buffer, run_ids: Buffer, run_id_ends: Buffer
+) -> tuple[bytes, bytes, list[bytes], bool]: ...

@@ -18,7 +18,7 @@
 
 #define GRADE_NONPOOL (-1)  /* retrieved, absent from the qrels */
 #define GRADE_UNJUDGED (-2) /* retrieved, listed by the qrels with a negative grade */
-#define ROW_LIST_MAX 8      /* a `list` parameter's values (utility's four, set_F's beta, ...) */
+#define ROW_LIST_MAX 16     /* a `list` parameter's values (utility's four, 11pt_avg's 11, ...) */
 #define ROW_PAIRS_MAX 32    /* a `pairs` parameter's `name=value` items (ndcg.1=3,2=9; rbp.p=0.8) */
 #define ROW_PAIR_NAME 32    /* bytes of a pair's name, its final NUL included */
 
@@ -71,7 +71,7 @@ extern const int GAIN_FAMILY_COUNT;
 /* `rows`: a sequence of (family: str, parameter: float | None, list: tuple[float, ...],
  * pairs: tuple[tuple[str, float], ...]) in printed order. 0: built; 1: a family (or a parameter)
  * this C part does not compute, nothing allocated (the caller takes the numpy engine); -1: a
- * Python exception set. Needs the interpreter lock. */
+ * Python exception set. Needs the interpreter lock. (_kernel_rows.c) */
 int measure_spec_from(PyObject *rows, int level, int version, int64_t num_docs,
                       MeasureSpec *spec);
 void measure_spec_free(MeasureSpec *spec);

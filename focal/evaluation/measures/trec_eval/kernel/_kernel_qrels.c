@@ -94,7 +94,7 @@ static int32_t topic_number(Span **names, int64_t *count, int64_t *capacity, uin
 }
 
 /* The grade in [p, end): -?D{1,18}; 0 when not of that form. */
-static int read_grade(const uint8_t *p, const uint8_t *end, int64_t *value) {
+int read_grade(const uint8_t *p, const uint8_t *end, int64_t *value) {
     int negative = p < end && *p == '-';
     p += negative;
     if (end - p < 1 || end - p > 18)
