@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from focal.evaluation.formats.arrow import numeric_array
+from focal.evaluation.measures.trec_eval.c_order import merge_sorted
 from focal.evaluation.measures.trec_eval.engine.keys import doc_words
 
 Ints = npt.NDArray[np.int64]
@@ -129,19 +130,4 @@ def c_ranking(ids: list[bytes], scores: list[float]) -> list[int]:
             return False
         return ids[b] <= ids[a]
 
-    def merge_sort(items: list[int]) -> list[int]:  # glibc's msort_with_tmp
-        if len(items) <= 1:
-            return items
-        half = len(items) // 2
-        left, right = merge_sort(items[:half]), merge_sort(items[half:])
-        merged, i, j = [], 0, 0
-        while i < len(left) and j < len(right):
-            if before(left[i], right[j]):
-                merged.append(left[i])
-                i += 1
-            else:
-                merged.append(right[j])
-                j += 1
-        return merged + left[i:] + right[j:]
-
-    return merge_sort(list(range(len(ids))))
+    return merge_sorted(range(len(ids)), before)  # glibc's msort_with_tmp

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from focal.evaluation.measures.trec_eval.c_order import merge_sorted
 from focal.evaluation.measures.trec_eval.families.measure import Context, Floats, Ints
 
 if TYPE_CHECKING:
@@ -60,20 +61,7 @@ def sort_levels(table: list[Gain]) -> list[Gain]:
     or gains all within 1 of one another) that is every stable sort's order; a gain within 1 of
     two gains 1 or more apart makes no order, where C leaves `qsort`'s outcome undefined
     (docs/trec_eval.md, "Where 10.0's behaviour is not defined")."""
-    if len(table) < 2:
-        return list(table)
-    half = len(table) // 2
-    first, second = sort_levels(table[:half]), sort_levels(table[half:])
-    out: list[Gain] = []
-    i = j = 0
-    while i < len(first) and j < len(second):
-        if _below(second[j], first[i]):
-            out.append(second[j])
-            j += 1
-        else:
-            out.append(first[i])
-            i += 1
-    return out + first[i:] + second[j:]
+    return merge_sorted(table, lambda left, right: not _below(right, left))
 
 
 def gains(pairs: Pairs, levels: Ints) -> list[Gain]:
