@@ -95,6 +95,18 @@ def kernel() -> ModuleType:
     return _article_kernel
 
 
+def kernel_or_skip() -> ModuleType:
+    """`kernel()`, or the calling test module skipped, with the reason, when the install has
+    no C part (built without a C compiler): for the modules that test the C part alone."""
+    try:
+        return kernel()
+    except ImportError:
+        import pytest
+
+        pytest.skip("the C part is not built in this install (no C compiler at install)",
+                    allow_module_level=True)  # fmt: skip
+
+
 def tables(pairs: list[tuple[int, bytes]], topics: int) -> dict[str, np.ndarray]:
     """The arrays of index_pairs for `pairs`, with empty slots (as trec_keys.PairIndex sizes
     them: a power of two at least twice each topic's rows)."""

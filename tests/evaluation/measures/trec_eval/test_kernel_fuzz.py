@@ -24,14 +24,10 @@ from hypothesis import strategies as st
 
 from focal.evaluation.formats.trec import DuplicateDocument, parse_trec_run, read_trec_qrels
 
-from .kernel_build import SANITIZERS, build, compiler, kernel, load, tables
+from .kernel_build import SANITIZERS, build, compiler, kernel_or_skip, load, tables
 from .test_plain_files import PLAIN_LINE, QRELS, QRELS_LINE, text_of
 
-try:
-    KERNEL = kernel()
-except ImportError:
-    pytest.skip("the C part is not built in this install (no C compiler at install)",
-                allow_module_level=True)  # fmt: skip
+KERNEL = kernel_or_skip()
 
 EXAMPLES = int(os.environ.get("FOCAL_FUZZ_EXAMPLES", "150"))
 SLOW_OR_LARGE = [HealthCheck.too_slow, HealthCheck.data_too_large]

@@ -29,13 +29,9 @@ from focal.evaluation.measures.trec_eval.families.ideal import running_sums
 from focal.evaluation.measures.trec_eval.families.measure import Ranked
 from focal.evaluation.measures.trec_eval.names import parse_trec
 
-from .kernel_build import kernel
+from .kernel_build import kernel_or_skip
 
-try:
-    KERNEL = kernel()
-except ImportError:
-    pytest.skip("the C part is not built in this install (no C compiler at install)",
-                allow_module_level=True)  # fmt: skip
+KERNEL = kernel_or_skip()
 
 EXAMPLES = int(os.environ.get("FOCAL_FUZZ_EXAMPLES", "150"))
 LENIENT = [HealthCheck.too_slow, HealthCheck.filter_too_much]

@@ -14,13 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .kernel_build import kernel, tables
+from .kernel_build import kernel_or_skip, tables
 
-try:
-    KERNEL = kernel()
-except ImportError:
-    pytest.skip("the C part is not built in this install (no C compiler at install)",
-                allow_module_level=True)  # fmt: skip
+KERNEL = kernel_or_skip()
 
 HERE = Path(__file__).resolve().parent
 # a child's generous limit: the call takes milliseconds; a loop that never ends meets this
