@@ -35,6 +35,7 @@ from focal.assessor.store.gold import GoldEvent as GoldEvent
 from focal.assessor.store.gold import GoldJudgement as GoldJudgement
 from focal.assessor.store.gold import TopicAdjudicator as TopicAdjudicator
 from focal.assessor.store.settings import CampaignSettingsRow as CampaignSettingsRow
+from focal.assessor.store.topic_results import TopicResult as TopicResult
 
 ROLES = ("assessor", "organiser")
 STATUSES = ("unjudged", "relevant", "nonrelevant")

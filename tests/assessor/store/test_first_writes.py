@@ -29,8 +29,10 @@ from focal.assessor.store.models import (
     Judgement,
     Keyword,
     TopicMode,
+    TopicResult,
 )
 from focal.assessor.store.settings import CampaignSettings, CampaignSettingsRow, save_settings
+from focal.assessor.store.upserts import upsert
 from focal.evaluation.relevance.twophase_records import ElementValue
 
 from ..conftest import Seeded
@@ -90,6 +92,16 @@ CASES = {
             s, seeded.alice, "1001", [ElementValue("/article[1]", "12"[n % 2], "assessor")]
         ),
         lambda seeded: select(ElementValueRow).where(ElementValueRow.assignment_id == seeded.alice),
+    ),
+    "topic_results": FirstWrite(  # the statement `campaign.results.topic_cache` stores with
+        TopicResult,
+        lambda s, _, n: upsert(
+            s,
+            TopicResult,
+            [{"topic_id": "1", "kind": "queue", "stamps": f"[{n}]", "value": "[]"}],
+            key=("topic_id", "kind"),
+        ),
+        lambda _: select(TopicResult).where(TopicResult.topic_id == "1"),
     ),
     "judgements": FirstWrite(
         Judgement,

@@ -12,8 +12,8 @@ who decided and when (`gold_steps`), and never changes the assessors' own judgem
 An adjudicator may also edit the gold by hand, as on the assessment screen; the decision is
 then `edited`. Deciding, editing and previewing are in `gold_steps`; gold qrels in `gold_qrels`.
 
-A topic's disagreements are kept until its judgements change (`topic_cache`); the gold, which
-changes with every decision, is read by every page.
+A topic's disagreements are kept until its judgements change (`topic_cache`, in the process and
+in the database: `CODEC`); the gold, which changes with every decision, is read by every page.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -31,7 +32,7 @@ from focal.assessor.campaign.results.highlights import (
     article_highlights,
     pair_highlights,
 )
-from focal.assessor.campaign.results.topic_cache import Pair, compared_pairs, per_topic
+from focal.assessor.campaign.results.topic_cache import Codec, Pair, compared_pairs, per_topic
 from focal.assessor.store.gold import DECISIONS, GoldJudgement
 from focal.evaluation.formats.records import Span, merge_passages
 from focal.evaluation.statistics.agreement.assessors import covered, overlap
@@ -227,13 +228,13 @@ def progress(session: Session, topics: Collection[str] | None = None) -> list[Qu
 def _kept_disagreements(
     session: Session, pairs: Mapping[str, Pair]
 ) -> dict[str, tuple[QueueItem, ...]]:
-    return per_topic(session, "queue", pairs, lambda stale: _disagreements(session, stale))
+    return per_topic(session, CODEC, pairs, lambda stale: _disagreements(session, stale))
 
 
 def _disagreements(session: Session, pairs: Mapping[str, Pair]) -> dict[str, tuple[QueueItem, ...]]:
     """Each topic's disagreements in queue order, without gold: what `topic_cache` keeps."""
     out = {}
-    for topic, judged in pair_highlights(session, pairs).items():
+    for topic, judged in pair_highlights(session, pairs, identical=False).items():
         items = [
             QueueItem(article, disagreement(a, b), None, (a, b))
             for article, (a, b) in judged.items()
@@ -242,6 +243,34 @@ def _disagreements(session: Session, pairs: Mapping[str, Pair]) -> dict[str, tup
         items.sort(key=lambda item: (-item.disagreement, natural_key(item.article)))
         out[topic] = tuple(items)
     return out
+
+
+def _encoded(items: tuple[QueueItem, ...]) -> list[list[Any]]:
+    return [
+        [
+            item.article,
+            item.disagreement,
+            *([side.assessor, side.status, side.passages, side.bep] for side in item.sides),
+        ]
+        for item in items
+    ]
+
+
+def _decoded(data: Any) -> tuple[QueueItem, ...]:
+    """What `_encoded` wrote, as it was: JSON keeps floats' every bit; spans back to tuples."""
+
+    def side(found: list[Any]) -> Highlights:
+        name, status, passages, bep = found
+        return Highlights(name, status, [(start, end) for start, end in passages], bep)
+
+    return tuple(
+        QueueItem(article, disagreement, None, (side(a), side(b)))
+        for article, disagreement, a, b in data
+    )
+
+
+CODEC = Codec("queue", 1, _encoded, _decoded)
+"""A topic's disagreements (without gold) as the database keeps them (`store.topic_results`)."""
 
 
 def gold_of(session: Session, topic: str, article: str) -> GoldJudgement | None:

@@ -52,15 +52,24 @@ def _highlights(name: str, status: str, passages: list[list[int]], bep: int | No
     return Highlights(name, status, [(start, end) for start, end in passages], bep)
 
 
+_Row = tuple[str, str, int | None]
+"""A judgement row as read: status, passages as the stored JSON text, BEP."""
+
+
 def pair_highlights(
-    session: Session, pairs: Mapping[str, Pair]
+    session: Session, pairs: Mapping[str, Pair], identical: bool = True
 ) -> dict[str, dict[str, tuple[Highlights, Highlights]]]:
     """`article_highlights` of the two compared assessors of each topic of `pairs`, for every
     article either has a judgement row of, by topic and article: one statement for them all
     (one per article took seconds for a topic of 757 articles at INEX 2010 size, and one per
-    topic a second for 52 topics: docs/performance.md, "Assessors at once")."""
+    topic a second for 52 topics: docs/performance.md, "Assessors at once").
+
+    Without `identical`, the articles whose two rows hold the same status, passages and BEP are
+    left out (no disagreement: the adjudication queues), and never decoded: most articles of a
+    campaign, and most of the time of building them.
+    """
     sides = {
-        assignment: (topic, side, pair.names[side])
+        assignment: (topic, side)
         for topic, pair in pairs.items()
         for side, assignment in enumerate(pair.assignments)
     }
@@ -71,24 +80,29 @@ def pair_highlights(
             Judgement.assignment_id,
             Judgement.article,
             Judgement.status,
-            cast(Judgement.passages, Text),  # decoded here: faster than the driver's JSON
+            cast(Judgement.passages, Text),  # decoded below: faster than the driver's JSON
             Judgement.bep,
         ).where(Judgement.assignment_id.in_(sorted(sides)))
     )
-    judged: dict[str, dict[str, list[Highlights | None]]] = {topic: {} for topic in pairs}
+    judged: dict[str, dict[str, list[_Row | None]]] = {topic: {} for topic in pairs}
     for assignment, article, status, stored, bep in rows:
-        topic, side, name = sides[assignment]
-        # cast to text: every database hands the JSON as text, and most judgements have none
-        passages = [] if stored == "[]" else json.loads(stored)
-        found = judged[topic].setdefault(article, [None, None])
-        found[side] = _highlights(name, status, passages, bep)
-    return {
-        topic: {
-            article: (
-                found[0] or Highlights(pairs[topic].names[0], "unjudged", [], None),
-                found[1] or Highlights(pairs[topic].names[1], "unjudged", [], None),
-            )
-            for article, found in by_article.items()
+        topic, side = sides[assignment]
+        judged[topic].setdefault(article, [None, None])[side] = (status, stored, bep)
+    out: dict[str, dict[str, tuple[Highlights, Highlights]]] = {}
+    for topic, by_article in judged.items():
+        name_a, name_b = pairs[topic].names
+        out[topic] = {
+            article: (_side(name_a, row_a), _side(name_b, row_b))
+            for article, (row_a, row_b) in by_article.items()
+            if identical or row_a != row_b
         }
-        for topic, by_article in judged.items()
-    }
+    return out
+
+
+def _side(name: str, row: _Row | None) -> Highlights:
+    if row is None:
+        return Highlights(name, "unjudged", [], None)
+    status, stored, bep = row
+    # cast to text: every database hands the JSON as text, and most judgements have none
+    passages = [] if stored == "[]" else json.loads(stored)
+    return _highlights(name, status, passages, bep)
