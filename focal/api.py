@@ -43,7 +43,9 @@ def evaluate(
     `articles` (default: document measures, as trec_eval and ir_measures) or one of Focal's
     passage and element tasks with files (`focused`, `thorough`, `ric`, `bic`, `t2i`,
     `elements`; their measures are rows of the official layout: `MAiP`, `iP[0.01]`, `AiP`
-    per topic). Rows are the `all` values, or with `per_topic` one per topic. A mean is over
+    per topic). Rows are the `all` values (trec_eval's measures on plain TREC files: a block of
+    topics in memory, not the files; docs/python.md, "Memory"), or with `per_topic` one per
+    topic. A mean is over
     the qrels topics the run answered, as `focal eval`, `focal compare`, trec_eval and the
     official INEX program average (`complete=True`: every qrels topic, one the run did not
     answer scoring 0, as `-c`; docs/measures.md, "Which topics a mean is over"). Other keywords
@@ -60,14 +62,15 @@ def evaluate(
     0  bm25          AP   all   0.75
     1  bm25  P(rel=2)@1   all   0.50
     """
-    from focal.evaluation.api import evaluate as evaluate_runs
+    from focal.evaluation.api import evaluate_with
+    from focal.evaluation.running.options import EvalOptions
 
     names = inputs.measure_names(measures)
     given = inputs.runs_input(runs)
-    chosen = list(names) or None if task in CHOSEN_TASKS else None  # the others: every row
-    result = evaluate_runs(
-        inputs.qrels_input(qrels), given, task, chosen, complete=complete, **options
-    )
+    chosen = tuple(names) if task in CHOSEN_TASKS else ()  # the others: every row
+    asked = EvalOptions(task, chosen, complete=complete, **options)
+    # (per_topic=False: trec_eval's measures on plain files keep a block of topics in memory)
+    result = evaluate_with(inputs.qrels_input(qrels), given, asked, per_topic)
     return frames.tidy(_named(result, inputs.run_names(runs)), names, per_topic)
 
 

@@ -148,16 +148,28 @@ def evaluate(
 
 
 def evaluate_with(
-    qrels: QrelsInput, runs: RunInput | Sequence[RunInput], options: EvalOptions
-) -> Evaluation:
-    """`evaluate` with `focal eval`'s options as one value (`focal.compare` builds them
-    itself): checked, then handed to the engine that serves them (OptionError, a ValueError,
-    for what `focal eval` refuses)."""
+    qrels: QrelsInput, runs: RunInput | Sequence[RunInput], options: EvalOptions,
+    per_topic: bool = True,
+) -> Evaluation:  # fmt: skip
+    """`evaluate` with `focal eval`'s options as one value (`focal.compare` and `focal.evaluate`
+    build them themselves): checked, then handed to the engine that serves them (OptionError, a
+    ValueError, for what `focal eval` refuses). trec_eval's measures on a qrels path and run
+    paths go through the C part's whole-file pass where it answers, with the engine's values to
+    the bit (`api_engines.evaluate_trec_paths`): with `per_topic=False` it keeps no topic
+    (`per_topic` then empty, the `all` rows kept), so that memory holds a block of topics, not
+    the files (docs/python.md, "Memory")."""
     options = options.checked()
     given = [runs] if isinstance(runs, _ONE_RUN) else list(runs)
     engine = options.engine(_trec_qrels(qrels))
     records: list[RunEvaluation | TrecEvaluation]
-    if engine is providers.TREC_RUN:
+    files = (str, os.PathLike)
+    if engine is providers.TREC_RUN and isinstance(qrels, files) \
+            and all(isinstance(run, files) for run in given):  # fmt: skip
+        from focal.evaluation.api_engines import evaluate_trec_paths
+
+        paths = [os.fspath(run) for run in given]  # type: ignore[arg-type]  # (paths: checked)
+        records = list(evaluate_trec_paths(os.fspath(qrels), paths, options, per_topic))
+    elif engine is providers.TREC_RUN:
         from focal.evaluation.api_engines import evaluate_trec_runs
 
         trec = options.trec_options()

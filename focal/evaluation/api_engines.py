@@ -94,6 +94,24 @@ def evaluate_trec_runs(
     return evaluate_in_memory(index, converted, selection, options, jobs)
 
 
+def evaluate_trec_paths(
+    qrels: str, runs: Sequence[str], options: EvalOptions, per_topic: bool = True
+) -> list[TrecEvaluation]:
+    """Run files against a qrels file: through the C part's whole-file pass where it answers
+    (`running.article_pass.on_pass`: the engine's values to the bit; with `per_topic=False` no
+    topic kept, a block of topics in memory), the others through `evaluate_trec_runs`, in the
+    runs' order."""
+    from focal.evaluation.measures.trec_eval.selection import select
+    from focal.evaluation.running.article_pass import on_pass
+
+    trec = options.trec_options()
+    found = on_pass(qrels, runs, select(options.measures), trec, per_topic)
+    declined = [run for run, evaluation in zip(runs, found, strict=True) if evaluation is None]
+    rest = iter(evaluate_trec_runs(qrels, declined, options.measures, trec, options.workers())
+                if declined else [])  # fmt: skip
+    return [next(rest) if evaluation is None else evaluation for evaluation in found]
+
+
 def evaluate_element_runs(
     qrels: Any, runs: Sequence[Any], options: EvalOptions
 ) -> list[RunEvaluation]:

@@ -125,3 +125,20 @@ def collector_paused() -> Iterator[None]:
             gc.freeze()
             gc.unfreeze()
             gc.enable()
+
+
+def first_fields(path: str | Path) -> int:
+    """The number of fields of the first line that is neither blank nor a `#` comment (0 if
+    none in the first 64 KiB; -1 for XML): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5
+    or more fields, FOL runs 8, and an INEX XML submission starts with `<`."""
+    try:
+        check_regular_file(path)
+        with Path(path).open("rb") as stream:
+            head = stream.read(1 << 16).removeprefix(UTF8_BOM)
+    except OSError as error:
+        raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
+    for line in head.split(b"\n"):
+        words = line.split()
+        if words and not words[0].startswith(b"#"):
+            return -1 if words[0].startswith(b"<") else len(words)
+    return 0

@@ -32,12 +32,11 @@ import pyarrow.csv as pa_csv
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.arrow import binary_array, has_empty_binary, to_numpy
 from focal.evaluation.formats.source import (
-    UTF8_BOM,
-    check_regular_file,
     collector_paused,
     columnar_source,
     read_bytes,
 )
+from focal.evaluation.formats.source import first_fields as first_fields  # (where it was)
 
 CSV_PARSE = pa_csv.ParseOptions(delimiter=" ", quote_char=False)  # one space between fields
 SPECIAL = b"#\t\r"  # bytes that send a file to the line reader (comments, other whitespace)
@@ -76,23 +75,6 @@ class TrecQrels:
 
 RunLines = Callable[[bytes, str], TrecRun]  # a line reader of runs: (bytes, file name) -> run
 QrelsLines = Callable[[bytes, str], TrecQrels]
-
-
-def first_fields(path: str | Path) -> int:
-    """The number of fields of the first line that is neither blank nor a `#` comment (0 if
-    none in the first 64 KiB; -1 for XML): 4 means TREC qrels, 6 a TREC run; FOL qrels have 5
-    or more fields, FOL runs 8, and an INEX XML submission starts with `<`."""
-    try:
-        check_regular_file(path)
-        with Path(path).open("rb") as stream:
-            head = stream.read(1 << 16).removeprefix(UTF8_BOM)
-    except OSError as error:
-        raise FormatError(path, None, f"cannot read the file ({error.strerror})") from error
-    for line in head.split(b"\n"):
-        words = line.split()
-        if words and not words[0].startswith(b"#"):
-            return -1 if words[0].startswith(b"<") else len(words)
-    return 0
 
 
 def distinct_pairs(topic: pa.Array, doc: pa.Array) -> bool:

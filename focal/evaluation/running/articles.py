@@ -30,6 +30,7 @@ from focal.evaluation.measures.trec_eval.engine.run import (
 )
 from focal.evaluation.measures.trec_eval.engine.vocabulary import evaluate_named, select
 from focal.evaluation.measures.trec_eval.families.declarations import SUMMARY_ONLY, Selection
+from focal.evaluation.measures.trec_eval.selection import NamedSelection
 from focal.evaluation.running.article_workers import evaluate_runs, tune_malloc
 
 Curve = tuple[str, list[float], list[float]]  # run id, recall levels, interpolated precision
@@ -98,10 +99,15 @@ class ArticleSteps:
     def __reduce__(self) -> tuple[type[ArticleSteps], tuple[str, Selection, TrecOptions]]:
         return ArticleSteps, (self.qrels_path, self.selection, self.options)
 
-    def prepare(self, path: str) -> PreparedRun:
+    def prepare(self, path: str) -> TrecRun | PreparedRun:
+        """The run in the qrels' terms; as read, when a row maps the grades to gains of its own
+        (`nDCG(gains=...)`: evaluated against a table of its own, which prepares it again)."""
+        apart = self.selection.apart if isinstance(self.selection, NamedSelection) else []
+        if any(definition.gains for definition in apart):
+            return load_run(path, False)
         return prepared_run(self.index, path)
 
-    def evaluate(self, run: PreparedRun) -> TrecEvaluation:
+    def evaluate(self, run: TrecRun | PreparedRun) -> TrecEvaluation:
         return evaluate_named(self.index, run, self.selection, self.options)
 
 

@@ -27,7 +27,7 @@ def task_for(qrels_path: str, given: str | None) -> str:
     (`focused`). A task given that cannot read the qrels is an OptionError naming the one that
     can; a file that cannot be read is left to the reader that follows, which names it."""
     from focal.evaluation.errors import FormatError
-    from focal.evaluation.formats.trec import first_fields
+    from focal.evaluation.formats.source import first_fields
 
     try:
         trec = 1 <= first_fields(qrels_path) <= 4

@@ -14,9 +14,17 @@ import pytest
 from focal.evaluation.cli.trec_eval.articles import run_trec_eval
 from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
 from focal.evaluation.measures.trec_eval.engine.vocabulary import select
+from focal.evaluation.running import article_pass
 from focal.evaluation.running import article_workers as workers
 from focal.evaluation.running.articles import ArticleSteps
 from tests.evaluation.cli.test_trec_eval_threads import MEASURES, write_files
+
+
+@pytest.fixture(autouse=True)
+def engine_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every run through the article engine's workers: the C part's whole-file pass would
+    answer these plain files (tests/evaluation/running/test_article_pass.py)."""
+    monkeypatch.setattr(article_pass, "pass_evaluation", lambda *given: None)
 
 
 def test_the_steps_pickle_as_the_qrels_path_and_read_them_again(tmp_path: Path) -> None:

@@ -11,10 +11,18 @@ import pytest
 
 from focal.evaluation.cli.trec_eval.articles import run_trec_eval
 from focal.evaluation.measures.trec_eval.engine.run import TrecOptions
+from focal.evaluation.running import article_pass
 from focal.evaluation.running import article_workers as workers
 from focal.evaluation.running.article_workers import is_large
 
 MEASURES = ("map", "P.10", "ndcg_cut.10", "num_ret")
+
+
+@pytest.fixture(autouse=True)
+def engine_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every run through the article engine's workers: the C part's whole-file pass would
+    answer these plain files (tests/evaluation/running/test_article_pass.py)."""
+    monkeypatch.setattr(article_pass, "pass_evaluation", lambda *given: None)
 
 
 def write_files(

@@ -232,22 +232,30 @@ def eval_command(
 
 def on_trec_eval(qrels_path: str, run_paths: Sequence[str], options: EvalOptions) -> bool:
     """Task articles through trec_eval's engine, if it is the one that serves the call (TREC
-    qrels, a trec_eval measure or switch): evaluated, written, and True; else False."""
-    from focal.evaluation.measures.trec_eval.engine.files import start_qrels
-
-    ahead = start_qrels(qrels_path)  # plain TREC qrels: read in C while the engines are imported
-    from focal.evaluation.measures import providers
-    from focal.evaluation.running.articles import is_trec_qrels
-
-    if options.engine(is_trec_qrels(qrels_path)) is not providers.TREC_RUN:
-        return False
+    qrels, a trec_eval measure or switch): evaluated, written, and True; else False. The runs
+    go through the C part's whole-file pass first (`trec_eval.articles.by_pass`): when it
+    answers one, the qrels are plain TREC qrels and trec_eval's engine serves the call, so that
+    nothing more is imported to choose it (docs/performance.md)."""
     from focal.evaluation.cli.trec_eval import articles as trec_eval
 
     trec = options.trec_options()
+    output_format = options.layout(len(run_paths), "trec")
+    measures = trec_eval.measures_for(options.measures, output_format)
+    keep = options.per_topic or options.confidence is not None
+    found = trec_eval.by_pass(qrels_path, run_paths, measures, trec, keep)
+    ahead = None
+    if all(evaluation is None for evaluation in found):
+        from focal.evaluation.measures.trec_eval.engine.files import start_qrels
+
+        ahead = start_qrels(qrels_path)  # plain TREC qrels: read in C while engines are imported
+        from focal.evaluation.measures import providers
+        from focal.evaluation.running.articles import is_trec_qrels
+
+        if options.engine(is_trec_qrels(qrels_path)) is not providers.TREC_RUN:
+            return False
     trec_eval.run_trec_eval(
-        qrels_path, run_paths, options.measures, trec, options.per_topic,
-        options.layout(len(run_paths), "trec"), options.workers(), options.confidence,
-        options.ci_method, ahead,
+        qrels_path, run_paths, options.measures, trec, options.per_topic, output_format,
+        options.workers(), options.confidence, options.ci_method, ahead, found,
     )  # fmt: skip
     if options.plot:
         trec_eval.plot_recall_curves(qrels_path, run_paths, trec, options.plot)

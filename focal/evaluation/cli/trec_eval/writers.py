@@ -19,14 +19,14 @@ from typing import TextIO
 from focal.evaluation.cli.trec_eval.layout import trec_lines
 from focal.evaluation.measures.grammar import UnknownMeasure
 from focal.evaluation.measures.registry.vocabulary import asked_rows
-from focal.evaluation.measures.trec_eval.engine.run import TrecEvaluation
-from focal.evaluation.measures.trec_eval.engine.vocabulary import NamedSelection
+from focal.evaluation.measures.trec_eval.engine.summary import TrecEvaluation
 from focal.evaluation.measures.trec_eval.families.declarations import (
     COUNTS,
     SUMMARY_ONLY,
     TEXT,
     Selection,
 )
+from focal.evaluation.measures.trec_eval.selection import NamedSelection
 from focal.evaluation.output.intervals import Intervals
 from focal.evaluation.output.tables import dump_json
 

@@ -12,11 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from focal.evaluation.measures.grammar import UnknownMeasure
-from focal.evaluation.measures.registry.declarations import (
-    ARTICLE_MEASURES,
-    ELEMENT_MEASURES,
-    MEASURES,
-)
 from focal.evaluation.measures.trec_eval.families import declarations as trec
 from focal.evaluation.measures.trec_eval.names import FRACTION_NDCG, parse_trec, resolve
 
@@ -80,6 +75,14 @@ def listing() -> list[Entry]:
     >>> next(e for e in listing() if e.name == "ndcg_cut").aliases
     'nDCG@k'
     """
+    # (imported here: the declarations load every engine, with numpy, and `asked_rows` names
+    # the rows of `focal eval --task articles` on the C part's path, which imports none)
+    from focal.evaluation.measures.registry.declarations import (
+        ARTICLE_MEASURES,
+        ELEMENT_MEASURES,
+        MEASURES,
+    )
+
     entries = []
     for measure in trec.TREC_MEASURES:
         definition = measure.definition or "trec_eval's " + measure.name
