@@ -118,7 +118,7 @@ SANITIZE_CC ?= gcc
 SANITIZE_EXAMPLES ?= 800
 SANITIZED_TESTS := $(addprefix tests/evaluation/measures/trec_eval/,test_kernel_safety.py \
 	test_kernel_fuzz.py test_trec_keys.py test_plain_files.py test_kernel_measures.py \
-	test_plain_pass.py test_kernel_gains.py)
+	test_plain_pass.py test_kernel_gains.py test_topic_index.py)
 .PHONY: sanitize
 sanitize: install
 	@folder=$$(mktemp -d) && trap 'rm -rf "$$folder"' EXIT && \

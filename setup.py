@@ -51,6 +51,7 @@ KERNEL: dict[str, Any] = {
             "_kernel_topics.c",
             "_kernel_groups.c",
             "_kernel_ids.c",
+            "_kernel_merge.c",
             "_kernel_text_rows.c",
         )
     ],

@@ -1,15 +1,18 @@
 """Plain qrels and a plain run evaluated whole in C, topic block after topic block (`focal
 trec_eval`'s compiled path; docs/trec_eval.md, "The C part").
 
-`open_plain_pass` first looks at each file once, a chunk at a time, in C (`index_groups`):
-every line plain (as `engine/files.py`'s readers take them, but for scores the interpreter
-would have to read and grades above a million: those files are left to the numpy engine), and
-where each topic's group of lines lies. When each file is grouped (every topic in one group:
-the case in practice), the topics are evaluated in trec_eval's order (the qrels topic ids in
-byte order) a block (`BLOCK` bytes) at a time: the block's groups are read into a reused buffer
-and evaluated in C (`evaluate_block`, without the interpreter lock), so that memory holds one
-block and the topic index (a few dozen bytes a topic), whatever the number of topics. A file
-that is not grouped is read whole, as one block (memory then grows with the file).
+`open_plain_pass` first looks at each file once, a chunk at a time, in C (`index_groups`,
+`engine/topic_index.py`): every line plain (as `engine/files.py`'s readers take them, but for
+scores the interpreter would have to read and grades above a million: those files are left to
+the numpy engine), and where each topic's group of lines lies. When each file is grouped (every
+topic in one group: the case in practice), the topics are evaluated in trec_eval's order (the
+qrels topic ids in byte order) a block (`BLOCK` bytes) at a time: the block's groups are read
+into a reused buffer and evaluated in C (`evaluate_block`, without the interpreter lock), so
+that memory holds one block and the topic index, whatever the number of topics. The index is
+held in memory up to `topic_index.SPILL` groups a file (a few dozen bytes a topic, no temporary
+file); beyond, it is sorted outside memory, in temporary files (`topic_index`), and memory holds
+a batch of it. A file that is not grouped is read whole, as one block (memory then grows with
+the file).
 
 Every row of the selection is computed in C (relstring's text too) or the pass is declined
 (`open_plain_pass` answers None) and the numpy engine evaluates the call. This module imports no
@@ -21,13 +24,20 @@ topic (tests/evaluation/measures/trec_eval/test_plain_pass.py).
 
 from __future__ import annotations
 
-import os
-import stat
-from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from focal.evaluation.measures.trec_eval.engine.topic_index import (
+    Index,
+    InMemory,
+    Joined,
+    Runs,
+    first_look,
+    identity,
+    merge,
+    why,
+)
 from focal.evaluation.measures.trec_eval.kernel import compiled
 
 if TYPE_CHECKING:
@@ -36,7 +46,7 @@ if TYPE_CHECKING:
 # (family, parameter or None, a `list` family's values, a `pairs` family's items): one printed
 # row as the C families read it (`measure_spec_from`, kernel/_kernel_measures.h)
 RowTuple = tuple[str, float | None, tuple[float, ...], tuple[tuple[str, float], ...]]
-Reason = Literal["judged twice", "appears twice", "changed"]
+Reason = Literal["judged twice", "appears twice", "changed", "no temporary file"]
 # bytes of a file the first look reads at a time, and of qrels and run lines evaluated at a time
 # (a larger topic: alone): half a MiB took the least time and memory, measured from 256 KiB to
 # 4 MiB on 50 x 1,500 and 10,000 x 100 files (the lines' arrays stay in the processor's caches)
@@ -76,51 +86,45 @@ class PlainTopic:
 class PlainStop(Exception):
     """trec_eval stops at `topic` (the topics before it were yielded): `reason` "judged twice"
     (its qrels judge `document` twice), "appears twice" (`document` twice among the run's first
-    -M results of the topic) or "changed" (a file changed under the pass: a line no longer
-    plain; `document` empty)."""
+    -M results of the topic), "changed" (a file changed under the pass: a line no longer
+    plain; `document` empty) or "no temporary file" (the topic index of files of many topics
+    could not be written to a temporary file, `engine/topic_index.py`: `document` says why;
+    `topic` empty)."""
 
     def __init__(self, topic: str, reason: Reason, document: str) -> None:
         super().__init__(f"topic {topic!r}: document {document!r} {reason}")
         self.topic, self.reason, self.document = topic, reason, document
 
 
-@dataclass(frozen=True)
-class _Index:
-    """A file's topic groups in file order: their ids (concatenated, the i-th ending at
-    `ends[i]`), where each starts (`starts[i]`; it ends where the next starts, the last at the
-    file's end), the last line's run id (a run), and the file's identity when it was read
-    (`_identity`)."""
-
-    ids: bytearray
-    ends: array[int]
-    starts: array[int]
-    tag: bytes | None
-    identity: tuple[int, int, int, int]
-
-
 class PlainPass:
     """The evaluation of one run, topic after topic (`open_plain_pass`)."""
 
     def __init__(self, qrels: str, run: str, rows: Sequence[RowTuple], options: PlainOptions,
-                 indexes: tuple[_Index, _Index], joined: tuple[Any, ...]) -> None:  # fmt: skip
+                 indexes: tuple[Index, Index], joined: InMemory | Joined,
+                 failure: str | None = None) -> None:  # fmt: skip
         self._paths, self._rows, self._options = (qrels, run), list(rows), options
-        order, match, unknown, grouped = joined
-        self._order, self._match = memoryview(order).cast("i"), memoryview(match).cast("i")
-        self._grouped: bool = grouped
+        self._joined, self._failure = joined, failure
         self._identities = indexes[0].identity, indexes[1].identity
         self._sizes = indexes[0].identity[0], indexes[1].identity[0]
-        # the groups' starts, not their ids: a few bytes a topic from here on
-        self._starts = indexes[0].starts, indexes[1].starts
         self.run_id = _text(indexes[1].tag or b"")
-        self.unknown: list[str] = [_text(t) for t in unknown]
+        self.unknown: list[str] = [_text(t) for t in joined.unknown]
 
     def __iter__(self) -> Iterator[PlainTopic]:
-        """The qrels topics in trec_eval's order; PlainStop at a topic where trec_eval stops."""
+        """The qrels topics in trec_eval's order; PlainStop at a topic where trec_eval stops.
+        (A pass whose index went to a temporary file is iterated once: the file is closed.)"""
+        try:
+            yield from self._iterate()
+        finally:
+            self._joined.close()
+
+    def _iterate(self) -> Iterator[PlainTopic]:
+        if self._failure is not None:
+            raise PlainStop("", "no temporary file", self._failure)
         with open(self._paths[0], "rb", buffering=0) as qrels, \
                 open(self._paths[1], "rb", buffering=0) as run:  # fmt: skip
-            if (_identity(qrels), _identity(run)) != self._identities:  # (replaced, rewritten)
+            if (identity(qrels), identity(run)) != self._identities:  # (replaced, rewritten)
                 raise PlainStop("", "changed", "")
-            if not self._grouped:
+            if not self._joined.grouped:
                 whole = (_read(qrels, [(0, self._sizes[0])], bytearray()),
                          _read(run, [(0, self._sizes[1])], bytearray()))  # fmt: skip
                 yield from self._topics(self._evaluate(whole[0], whole[1])[0])
@@ -159,17 +163,13 @@ class PlainPass:
         """The qrels topics in byte order, cut into blocks of about BLOCK bytes (at most
         BLOCK_TOPICS topics): each block's byte ranges in the qrels and in the run (ranges that
         touch joined into one)."""
-        (q_starts, r_starts), (q_size, r_size) = self._starts, self._sizes
-        q_count, r_count = len(q_starts), len(r_starts)
         q_ranges: list[tuple[int, int]] = []
         r_ranges: list[tuple[int, int]] = []
         size = topics = 0
-        for group, answer in zip(self._order, self._match, strict=True):
-            end = q_starts[group + 1] if group + 1 < q_count else q_size
-            size += _add(q_ranges, q_starts[group], end)
-            if answer >= 0:
-                end = r_starts[answer + 1] if answer + 1 < r_count else r_size
-                size += _add(r_ranges, r_starts[answer], end)
+        for q_start, q_end, r_start, r_end in self._joined.ranges():
+            size += _add(q_ranges, q_start, q_end)
+            if r_start >= 0:
+                size += _add(r_ranges, r_start, r_end)
             topics += 1
             if size >= BLOCK or topics >= BLOCK_TOPICS:
                 yield q_ranges, r_ranges
@@ -215,52 +215,6 @@ def _text(token: bytes) -> str:
     return token.decode(errors="replace")
 
 
-def _index(path: str, fields: int, kernel: Any) -> _Index | None:
-    """The first look at a file: its topic groups, or None when a line is not plain, the file
-    is empty or not a readable regular file."""
-    ids, ends, starts = bytearray(), array("i"), array("q")  # (ends: 32 bits, the C part's)
-    tag: bytes | None = None
-    previous: bytes | None = None
-    try:
-        stream = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
-    except OSError:
-        return None
-    with stream:
-        status = os.fstat(stream.fileno())
-        if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
-            return None
-        identity = _identity(stream)
-        buffer, base = bytearray(min(CHUNK, status.st_size)), 0
-        while base < status.st_size:
-            with memoryview(buffer) as view:
-                got = stream.readinto(view)
-                final = base + got >= status.st_size or not got
-                answer = kernel.index_groups(view[:got], fields, final, base, len(ids), previous)
-            if answer is None:
-                return None
-            consumed, chunk_ids, chunk_ends, chunk_starts, last_tag = answer
-            if chunk_ids:
-                ids += chunk_ids
-                ends.frombytes(chunk_ends)
-                starts.frombytes(chunk_starts)
-                previous = bytes(ids[ends[-2] if len(ends) > 1 else 0 :])
-            tag = last_tag if last_tag is not None else tag
-            if final:
-                break
-            if consumed == 0:  # a line longer than the buffer
-                buffer.extend(bytes(len(buffer)))
-            base += consumed
-            stream.seek(base)
-    return _Index(ids, ends, starts, tag, identity)
-
-
-def _identity(stream: Any) -> tuple[int, int, int, int]:
-    """An open file's size, modification time, device and inode: the same while the pass reads
-    it, or the file changed under the pass."""
-    status = os.fstat(stream.fileno())
-    return status.st_size, status.st_mtime_ns, status.st_dev, status.st_ino
-
-
 def open_plain_pass(qrels: str, run: str, rows: Sequence[RowTuple], options: PlainOptions
                     ) -> PlainPass | None:  # fmt: skip
     """The evaluation of `run` against `qrels` for the rows `rows` (`row_tuples`), in C; None
@@ -277,12 +231,33 @@ def open_plain_pass(qrels: str, run: str, rows: Sequence[RowTuple], options: Pla
                                   options.num_docs, -1, False, False)  # fmt: skip
     if probe is None:
         return None
-    qrels_index = _index(qrels, QRELS_FIELDS, kernel)
-    run_index = None if qrels_index is None else _index(run, RUN_FIELDS, kernel)
-    if qrels_index is None or run_index is None:
-        return None
-    joined = kernel.join_groups(qrels_index.ids, qrels_index.ends, run_index.ids, run_index.ends)
-    return PlainPass(qrels, run, rows, options, (qrels_index, run_index), joined)
+    runs = Runs(kernel)
+    try:
+        qrels_index = first_look(qrels, QRELS_FIELDS, kernel, runs, 0, CHUNK)
+        run_index = (
+            None if qrels_index is None else first_look(run, RUN_FIELDS, kernel, runs, 1, CHUNK)
+        )
+        if qrels_index is None or run_index is None:
+            return None
+        indexes = qrels_index, run_index
+        if not (runs.spilled(0) or runs.spilled(1)):  # (the index in memory: the usual case)
+            answer = kernel.join_groups(qrels_index.ids, qrels_index.ends, run_index.ids,
+                                        run_index.ends)  # fmt: skip
+            joined = InMemory(answer, (qrels_index.starts, run_index.starts),
+                              (qrels_index.identity[0], run_index.identity[0]))  # fmt: skip
+            return PlainPass(qrels, run, rows, options, indexes, joined)
+        for which, index in enumerate(indexes):  # (the other file's index joins its runs)
+            if not runs.spilled(which):
+                runs.write(which, index.ids, index.ends, index.starts, index.identity[0])
+        if runs.failure is None:
+            try:
+                return PlainPass(qrels, run, rows, options, indexes, merge(runs))
+            except OSError as error:
+                runs.failure = why(error)
+        return PlainPass(qrels, run, rows, options, indexes, Joined(None, [], False),
+                         runs.failure)  # fmt: skip
+    finally:
+        runs.close()
 
 
 def row_tuples(selection: Selection) -> list[RowTuple]:

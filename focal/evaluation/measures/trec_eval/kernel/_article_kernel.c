@@ -144,6 +144,10 @@ static PyMethodDef methods[] = {
      "The topic groups of a chunk of plain qrels or a plain run, or None (a line not plain)."},
     {"join_groups", kernel_join_groups, METH_VARARGS,
      "The qrels topics in byte order, the run group of each, the run's unknown topics."},
+    {"sort_groups", kernel_sort_groups, METH_VARARGS,
+     "A batch of topic groups as records in their ids' byte order (a sorted run)."},
+    {"merge_join", kernel_merge_join, METH_VARARGS,
+     "Sorted runs of both files merged and joined in byte order, as far as their buffers go."},
     {NULL, NULL, 0, NULL},
 };
 

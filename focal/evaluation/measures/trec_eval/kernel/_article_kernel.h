@@ -224,5 +224,8 @@ PyObject *kernel_evaluate_block(PyObject *self, PyObject *args, PyObject *kwargs
 /* _kernel_groups.c: the first look at plain qrels and a run, and their topics joined */
 PyObject *kernel_index_groups(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *kernel_join_groups(PyObject *self, PyObject *args);
+/* _kernel_merge.c: the topic index sorted outside memory (sorted runs merged and joined) */
+PyObject *kernel_sort_groups(PyObject *self, PyObject *args);
+PyObject *kernel_merge_join(PyObject *self, PyObject *args);
 
 #endif

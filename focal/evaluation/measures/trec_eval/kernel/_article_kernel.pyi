@@ -66,3 +66,10 @@ def index_groups(
 def join_groups(
     qrels_ids: Buffer, qrels_id_ends: Buffer, run_ids: Buffer, run_id_ends: Buffer
 ) -> tuple[bytes, bytes, list[bytes], bool]: ...
+def sort_groups(ids: Buffer, id_ends: Buffer, starts: Buffer, end: int) -> bytes: ...
+def merge_join(
+    qrels_runs: list[tuple[Buffer, bool]],
+    run_runs: list[tuple[Buffer, bool]],
+    qrels_last: bytes | None,
+    run_last: bytes | None,
+) -> tuple[bytes, list[bytes], list[int], list[int], bool, bytes | None, bytes | None]: ...

@@ -5,7 +5,9 @@
  * each topic's group of lines lie?), and the two files' topics joined in trec_eval's order;
  * _kernel_evaluate.c: the Python entry that evaluates a block of topics from the bytes of their
  * lines, _kernel_topics.c the evaluation itself, _kernel_text_rows.c relstring's text;
- * _kernel_ids.c: tables of ids and their byte order.
+ * _kernel_ids.c: tables of ids and their byte order;
+ * _kernel_merge.c: the topic index of files of many topics, sorted outside memory (sorted runs
+ * in a temporary file, merged and joined: engine/topic_index.py).
  * engine/plain_pass.py drives both. A line is "plain" as the readers of _kernel_plain.c and
  * _kernel_qrels.c take it (six or four fields of printable ASCII but `#`, one space apart), with
  * two more refusals that leave the file to the numpy engine: a score the interpreter would have
