@@ -3,8 +3,10 @@
 
 The pass answers for plain qrels (`-R qrels`) and a plain run file (not `-`), without `-Z` or
 `-D`, when the C part computes every family asked for; then nothing here imports numpy, pyarrow
-or click (docs/trec_eval.md, "The C part"). Topics come in trec_eval's order (the qrels topics,
-byte order) with their values, and are handled as trec_eval handles them:
+or click (docs/trec_eval.md, "The C part"). Without the C part (not built, or
+`FOCAL_KERNEL=numpy`) the same pass runs with numpy (`trec_eval.numpy_pass`, imported only
+then). Topics come in trec_eval's order (the qrels topics, byte order) with their values, and
+are handled as trec_eval handles them:
 - `-q` rows are printed as the topics come, a block of topics at a time (`layout`), so that
   the rows before a stop are on stdout, and no table of every topic is kept: the `all` rows are
   running sums (`summary.Totals`), the same additions in the same order as the engine's;
@@ -18,7 +20,7 @@ byte order) with their values, and are handled as trec_eval handles them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 from typing import Protocol
 
@@ -54,6 +56,15 @@ from focal.evaluation.measures.trec_eval.engine.summary import (
 )
 from focal.evaluation.measures.trec_eval.families.declarations import BY_NAME, TEXT, Selection
 from focal.evaluation.measures.trec_eval.families.measure import Row
+from focal.evaluation.measures.trec_eval.kernel import compiled
+
+
+class Pass(Protocol):
+    """A whole-file pass (`plain_pass.open_plain_pass`, `numpy_pass.passes.open_numpy_pass`)."""
+
+    run_id: str
+
+    def __iter__(self) -> Iterator[PlainTopic]: ...
 
 
 class Lines(Protocol):
@@ -89,7 +100,11 @@ def evaluate_compiled(request: Request, selection: Selection, options: TrecOptio
         level=options.level, version=options.version, num_docs=options.num_docs,
         max_docs=options.max_docs, judged_only=options.judged_only, complete=options.complete,
     )  # fmt: skip
-    opened = open_plain_pass(request.qrels, request.results, tuples, given)
+    opened: Pass | None = open_plain_pass(request.qrels, request.results, tuples, given)
+    if opened is None and compiled() is None:  # no C part: the same pass with numpy
+        from focal.evaluation.measures.trec_eval.numpy_pass.passes import open_numpy_pass
+
+        opened = open_numpy_pass(request.qrels, request.results, tuples, given)
     if opened is None:
         return False
     loop = _Loop(request, selection, options, rows, output)
@@ -108,11 +123,15 @@ def evaluate_compiled(request: Request, selection: Selection, options: TrecOptio
 
 
 def _stopped(request: Request, stop: PlainStop) -> Stop:
-    """trec_eval's stop at a duplicate (exit 4), or a file that changed under the pass (2)."""
+    """trec_eval's stop at a duplicate (exit 4), a file that changed under the pass or a
+    topic index that could not be written to a temporary file (2)."""
     if stop.reason == "judged twice":
         return Stop(judged_twice(request.qrels, stop.document, stop.topic), 4)
     if stop.reason == "appears twice":
         return Stop(retrieved_twice(request.results, stop.document, stop.topic), 4)
+    if stop.reason == "no temporary file":  # (the pass's topic index of many topics; why)
+        why = stop.document
+        return Stop(f"trec_eval: cannot write the topic index to a temporary file: {why}", 2)
     return Stop(f"trec_eval: {request.qrels} or {request.results} changed while it was read "
                 "(evaluate files that stay as they are)", 2)  # fmt: skip
 

@@ -1,0 +1,9 @@
+"""The whole-file pass of plain qrels and a plain run with numpy alone (`passes.open_numpy_pass`),
+for an install without the C part or with `FOCAL_KERNEL=numpy`: the C pass's interface
+(`engine/plain_pass.py`) and its answers, topic by topic (docs/trec_eval.md, "The C part").
+
+`fields` splits and reads plain lines, `look` is the first look at a file (its topic groups)
+and the join of the two files' topics, `topics` a block's lines and its qrels topics' counts,
+`block` a block's evaluation, `rows` the measure rows by the numpy families, `passes` the
+driver. Nothing here imports pyarrow or click.
+"""

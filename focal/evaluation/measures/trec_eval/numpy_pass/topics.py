@@ -1,0 +1,113 @@
+"""A block's lines as the numpy pass reads them (`Lines`: each line's topic code, document id
+and grade or score), and what each qrels topic's judgements give whatever the run
+(`TopicCounts`: grades above 0 and at least 0, the judged counts at the relevance level and per
+grade, the ideal DCG's terms), computed as `engine/grades.py` `GradeTable` computes them for
+the numpy engine (the same terms, summed per topic by `ideal.running_sums`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from focal.evaluation.measures.trec_eval.numpy_pass import fields
+from focal.evaluation.measures.trec_eval.numpy_pass.fields import Bytes, Ints, Words
+
+Floats = npt.NDArray[np.float64]
+
+
+class Changed(Exception):
+    """A line of the block is no longer plain: a file changed since the first look."""
+
+
+@dataclass(frozen=True)
+class Lines:
+    """A block's lines of one file: `data` its bytes (PAD zero bytes past them), `raw` their
+    words, per line its topic code, its document id's start and length, and its grade (qrels)
+    or score (run)."""
+
+    data: Bytes
+    raw: Words
+    codes: Ints
+    doc_starts: Ints
+    doc_lengths: Ints
+    values: npt.NDArray[np.int64] | Floats
+
+    def doc(self, line: int) -> bytes:
+        return fields.text(self.data, int(self.doc_starts[line]), int(self.doc_lengths[line]))
+
+
+def read_lines(data: Bytes, stop: int, count: int, strict: bool = False) -> tuple[Lines, Ints]:
+    """The lines of `data[:stop]` (`count` fields each; PAD zero bytes past them) with codes
+    still to set (zeros), and their bounds (`fields.split`); Changed when a line is not plain
+    (`strict`: every byte checked, as at the first look; else lines found plain before)."""
+    bounds = fields.split(data[:stop], count, strict)
+    if bounds is None or (len(bounds) and bounds[-1, -1] != stop - 1):
+        raise Changed
+    raw = fields.raw_words(data[: stop + fields.PAD])
+    doc_starts, doc_lengths = fields.field(bounds, 2)
+    at, length = fields.field(bounds, 3 if count == 4 else 4)
+    values = fields.grades(raw, at, length) if count == 4 else \
+        fields.scores(data, raw, at, length)  # fmt: skip
+    if values is None:
+        raise Changed
+    codes = np.zeros(len(bounds), dtype=np.int64)
+    return Lines(data, raw, codes, doc_starts, doc_lengths, values), bounds
+
+
+def topic_codes(lines: Lines, bounds: Ints, offsets: Ints, codes: Ints) -> Lines:
+    """`lines` (`bounds`: `read_lines`') with each line's topic code: the code of the group it
+    lies in (`offsets`: where each group starts in the block, rising; `codes`: each group's)."""
+    group = np.searchsorted(offsets, bounds[:, 0], side="right") - 1
+    return Lines(lines.data, lines.raw, codes[group], lines.doc_starts, lines.doc_lengths,
+                 lines.values)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TopicCounts:
+    """Per topic code: qrels lines with grade > 0 and >= 0, judged documents at the level and
+    below it, and judged documents per grade (`per_grade`, one row a topic, grades 0 up to the
+    block's largest)."""
+
+    positive: Ints
+    judged: Ints
+    num_rel: Ints
+    num_nonrel: Ints
+    per_grade: Ints
+
+    def levels(self, topics: Ints) -> list[Ints]:
+        """Per topic of `topics`: judged documents per grade 0..its largest judged grade."""
+        rows = self.per_grade[topics]
+        present = rows > 0
+        width = rows.shape[1]
+        ends = np.where(present.any(axis=1), width - np.argmax(present[:, ::-1], axis=1), 0)
+        return [row[:end] for row, end in zip(rows, ends.tolist(), strict=True)]
+
+    def ideal_terms(self, topics: Ints) -> tuple[Floats, Ints]:
+        """The ideal DCG's terms of `topics` (grades above 0, best first, each over log2 of its
+        rank + 1), concatenated, and how many each topic has."""
+        counts = self.per_grade[topics][:, :0:-1]  # grades from the largest down to 1
+        sizes = counts.sum(axis=1).astype(np.int64)
+        values = np.arange(counts.shape[1], 0, -1, dtype=np.float64)
+        best = np.repeat(np.tile(values, len(sizes)), counts.ravel())
+        firsts = np.cumsum(sizes) - sizes
+        ranks = np.arange(len(best)) - np.repeat(firsts, sizes)
+        terms: Floats = best / np.log2(ranks + 2.0)
+        return terms, sizes
+
+
+def counted(codes: Ints, grades: Ints, topics: int, level: int) -> TopicCounts:
+    """`TopicCounts` of the qrels lines (`codes`, `grades`) of `topics` topics."""
+    positive = np.bincount(codes[grades > 0], minlength=topics).astype(np.int64)
+    judged_lines = grades >= 0
+    judged = np.bincount(codes[judged_lines], minlength=topics).astype(np.int64)
+    largest = int(grades.max(initial=0))
+    cells = codes[judged_lines] * (largest + 1) + grades[judged_lines]
+    per_grade = np.bincount(cells, minlength=topics * (largest + 1)).astype(np.int64)
+    per_grade = per_grade.reshape(topics, largest + 1)
+    level = max(level, 0)
+    num_rel = per_grade[:, level:].sum(axis=1).astype(np.int64)
+    num_nonrel = per_grade[:, : min(level, largest + 1)].sum(axis=1).astype(np.int64)
+    return TopicCounts(positive, judged, num_rel, num_nonrel, per_grade)
