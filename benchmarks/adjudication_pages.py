@@ -12,9 +12,9 @@ page (docs/performance.md, "Assessors at once"): once first, with nothing kept b
 `--rounds` times, the median and slowest printed; then `--rounds` times more, each after
 `second` moved the best entry point of one of its relevant articles of the timed topic through
 the judging API (the page computes that topic again). Last, another process (a new Python, as a
-gunicorn worker after a restart) asks once for each page: what the database keeps
-(`store.topic_results`) spares it the computing. The largest topic (757 judged articles) is the
-one whose pages are timed.
+gunicorn worker after a restart, its templates compiled as a worker's are) asks once for each
+page: what the database keeps (`store.topic_results`) spares it the computing. The largest topic
+(757 judged articles) is the one whose pages are timed.
 
     .venv/bin/python -P benchmarks/adjudication_pages.py [--rounds 5]
 
@@ -42,6 +42,7 @@ from sqlalchemy import select
 
 from focal.assessor.campaign.people.users import add_user, find_user, issue_token
 from focal.assessor.campaign.setup.qrels_import import import_qrels
+from focal.assessor.cli.gunicorn_app import warm
 from focal.assessor.store import db, migrate
 from focal.assessor.store.models import Assignment, Judgement
 from focal.assessor.web.app import create_app
@@ -160,11 +161,17 @@ def time_page(
 
 def first_views(url: str, token: str, paths: list[str]) -> dict[str, tuple[float, float]]:
     """Milliseconds of each page's first view in this process (the child's part), in order:
-    wall and this process's CPU (the machine is shared; the server's CPU is not in it)."""
+    wall and this process's CPU (the machine is shared; the server's CPU is not in it). The
+    app is prepared first as a serving process prepares it before its first request
+    (`gunicorn_app.warm`: every template compiled), timed under "start"."""
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench"})
+    began, began_cpu = time.perf_counter(), time.process_time()
+    warm(app)
+    out = {
+        "start": ((time.perf_counter() - began) * 1000, (time.process_time() - began_cpu) * 1000)
+    }
     client = app.test_client()
     headers = {"Authorization": f"Bearer {token}"}
-    out = {}
     for path in paths:
         began = time.process_time()
         took, status = timed(client, path, headers)
@@ -249,6 +256,10 @@ def main() -> None:
                 f"(slowest {found['changed_slowest']:.0f}) | {other:.0f} ms "
                 f"(CPU {other_cpu:.0f}) | {kind} | {verdict} |"
             )
+        start, start_cpu = others["start"]
+        print(
+            f"  another process's start (templates compiled): {start:.0f} ms (CPU {start_cpu:.0f})"
+        )
         print(f"load average {os.getloadavg()[0]:.1f} at the end")
         db.engine_of(app).dispose()
 

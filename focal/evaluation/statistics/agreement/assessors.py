@@ -36,8 +36,8 @@ from statistics import fmean
 from focal.evaluation.formats.records import Judgement, Qrels, Span, merge_passages
 from focal.evaluation.statistics.agreement.unitizing import (
     Continuum,
+    ContinuumBuilder,
     UnitizedArticle,
-    continuum,
     continuum_alpha,
     joined,
 )
@@ -114,9 +114,22 @@ def ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
+def _merged(spans: Iterable[Span]) -> Sequence[Span]:
+    """`merge_passages(spans)`, taken as it is when it is a tuple of one passage (most relevant
+    articles' lines): the same spans without the sort and the loop.
+
+    >>> _merged(((3, 9),)), _merged(((3, 3),)), _merged([(5, 9), (0, 6)])
+    (((3, 9),), (), [(0, 9)])
+    """
+    if isinstance(spans, tuple) and len(spans) == 1:
+        start, end = spans[0]
+        return spans if end > start else ()
+    return merge_passages(spans)
+
+
 def covered(spans: Iterable[Span]) -> int:
     """How many characters the spans cover (each counted once)."""
-    return sum(end - start for start, end in merge_passages(spans))
+    return sum(end - start for start, end in _merged(spans))
 
 
 def overlap(spans_a: Iterable[Span], spans_b: Iterable[Span]) -> int:
@@ -129,7 +142,7 @@ def overlap(spans_a: Iterable[Span], spans_b: Iterable[Span]) -> int:
     >>> overlap([(0, 5)], [(5, 9)])
     0
     """
-    a, b = merge_passages(spans_a), merge_passages(spans_b)
+    a, b = _merged(spans_a), _merged(spans_b)
     i = j = total = 0
     while i < len(a) and j < len(b):
         start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
@@ -223,25 +236,40 @@ def topic_agreement(
 def unitized(
     judged_a: Mapping[str, Judgement], judged_b: Mapping[str, Judgement]
 ) -> list[UnitizedArticle]:
-    """The articles both judged, as continua for α_U: the longer of the two lengths recorded
-    (or the last passage's end, when a qrels line gives no length) and each side's passages."""
+    """The articles both judged, as continua for α_U: `unitized_length` and each side's
+    passages."""
     out = []
     for article, line_a in judged_a.items():
         line_b = judged_b.get(article)
         if line_b is None:
             continue
-        ends = [end for _, end in (*line_a.passages, *line_b.passages)]
-        length = max(line_a.article_chars, line_b.article_chars, *ends, 0)
+        length = unitized_length(line_a, line_b)
         out.append(UnitizedArticle(length, (line_a.passages, line_b.passages)))
     return out
+
+
+def unitized_length(line_a: Judgement, line_b: Judgement) -> int:
+    """An article's length in α_U's continuum: the longer of the two lengths recorded, or the
+    last passage's end when a qrels line gives no length."""
+    length = max(line_a.article_chars, line_b.article_chars, 0)
+    if line_a.passages or line_b.passages:
+        return max(length, *(end for _, end in (*line_a.passages, *line_b.passages)))
+    return length
 
 
 def topic_continuum(
     judged_a: Mapping[str, Judgement], judged_b: Mapping[str, Judgement]
 ) -> Continuum:
     """The articles both judged (`unitized`) as one continuum: what α_U needs of a topic, and
-    what the `all` row pools (`unitizing.joined`)."""
-    return continuum(unitized(judged_a, judged_b))
+    what the `all` row pools (`unitizing.joined`). Built article by article, without the
+    intermediate `UnitizedArticle`s (the agreement overview computes 52 topics at once)."""
+    builder = ContinuumBuilder()
+    add, find = builder.add, judged_b.get
+    for article, line_a in judged_a.items():
+        line_b = find(article)
+        if line_b is not None:
+            add(unitized_length(line_a, line_b), (line_a.passages, line_b.passages))
+    return builder.build()
 
 
 def _alpha_u(passages: Continuum) -> float | None:

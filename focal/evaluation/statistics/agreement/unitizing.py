@@ -58,7 +58,28 @@ class UnitizedArticle:
     passages: tuple[tuple[Span, ...], ...]  # one tuple of (start, end) spans per observer
 
 
-def segments(length: int, passages: Iterable[Span]) -> list[Segment]:
+def unit_spans(length: int, passages: Sequence[Span]) -> list[Span]:
+    """One observer's units of an article, in order: the passages merged where they overlap or
+    touch (`merge_passages`) and clipped to [0, length); no two units touch.
+
+    >>> unit_spans(10, [(2, 4), (4, 5), (8, 12)])
+    [(2, 5), (8, 10)]
+    """
+    if len(passages) < 2:  # most sides: none or one passage, nothing to merge
+        if not passages:
+            return []
+        start, end = passages[0]
+        start, end = max(start, 0), min(end, length)
+        return [(start, end)] if end > start else []
+    out: list[Span] = []
+    for start, end in merge_passages(passages):
+        start, end = max(start, 0), min(end, length)
+        if end > start:
+            out.append((start, end))
+    return out
+
+
+def segments(length: int, passages: Sequence[Span]) -> list[Segment]:
     """One observer's units and gaps, in order, covering [0, length) once.
 
     Overlapping or touching passages merge into one unit; passages are clipped to the article.
@@ -68,10 +89,7 @@ def segments(length: int, passages: Iterable[Span]) -> list[Segment]:
     """
     out: list[Segment] = []
     position = 0
-    for start, end in merge_passages(passages):
-        start, end = max(start, 0), min(end, length)
-        if end <= start:
-            continue
+    for start, end in unit_spans(length, passages):
         if start > position:
             out.append(Segment(position, start - position, False))
         out.append(Segment(start, end - start, True))
@@ -103,18 +121,42 @@ def distance(g: Segment, h: Segment) -> int:
     return 0
 
 
-def observed_sum(first: Sequence[Segment], second: Sequence[Segment]) -> int:
-    """Σ δ² over the overlapping segments of two observers of one article (one direction).
+def observed_sum(first: Sequence[Span], second: Sequence[Span]) -> int:
+    """Σ δ² (`distance`) over the overlapping segments of two observers of one article, one
+    direction, from their `unit_spans` alone.
 
-    Both lists cover the article in order, so one sweep meets every overlapping pair once.
+    Each observer's units and gaps alternate and cover the article, so a unit that overlaps no
+    unit of the other lies wholly inside one of the other's gaps (δ² its length squared), and a
+    unit that overlaps one lies inside no gap (δ² 0 against every gap); gap against gap is 0.
+    The sum is therefore the units' overlapping pairs plus the lone units of either side, met
+    in one sweep over the two lists of units (tests/evaluation/statistics/
+    test_unitizing_sweep.py checks it against every pair of segments).
+
+    >>> observed_sum([(75, 145), (220, 250)], [(70, 150), (205, 225), (250, 270)])
+    1300
     """
     total = i = j = 0
+    met_first = met_second = False  # whether first[i], second[j] overlapped a unit yet
     while i < len(first) and j < len(second):
-        total += distance(first[i], second[j])
-        if first[i].end <= second[j].end:
-            i += 1
+        begin_g, end_g = first[i]
+        begin_h, end_h = second[j]
+        if begin_g < end_h and begin_h < end_g:
+            total += (begin_g - begin_h) ** 2 + (end_g - end_h) ** 2
+            met_first = met_second = True
+        if end_g <= end_h:
+            if not met_first:
+                total += (end_g - begin_g) ** 2
+            i, met_first = i + 1, False
         else:
-            j += 1
+            if not met_second:
+                total += (end_h - begin_h) ** 2
+            j, met_second = j + 1, False
+    for k in range(i, len(first)):
+        if not (k == i and met_first):
+            total += (first[k][1] - first[k][0]) ** 2
+    for k in range(j, len(second)):
+        if not (k == j and met_second):
+            total += (second[k][1] - second[k][0]) ** 2
     return total
 
 
@@ -177,33 +219,62 @@ class Continuum:
     gaps: tuple[int, ...]
 
 
-def continuum(articles: Iterable[UnitizedArticle]) -> Continuum:
-    """The articles as one continuum (ValueError unless every article has the same observers).
+class ContinuumBuilder:
+    """Articles added one by one into one continuum (`continuum`; `assessors.topic_continuum`
+    adds a topic's articles without building an `UnitizedArticle` for each).
 
     An article nobody highlighted is one gap per observer and adds no disagreement: most
-    articles of a campaign, taken without cutting them into segments.
+    articles of a campaign, taken without cutting them into segments. Units and gaps are kept
+    in the order of the articles, each article's observers in turn.
     """
-    length = observed = 0
-    observers: int | None = None
-    units: list[int] = []
-    gaps: list[int] = []
-    for article in articles:
-        if observers is None:
-            observers = len(article.passages)
-        elif observers != len(article.passages):
-            raise ValueError("every article needs the same observers")
-        length += article.length
-        if not any(article.passages):
-            if article.length > 0:
-                gaps.extend([article.length] * observers)
-            continue
-        cut = [segments(article.length, spans) for spans in article.passages]
+
+    def __init__(self) -> None:
+        self.observers: int | None = None
+        self.length = 0
+        self.observed = 0
+        self.units: list[int] = []
+        self.gaps: list[int] = []
+
+    def add(self, length: int, passages: Sequence[Sequence[Span]]) -> None:
+        """One article: its length and each observer's passages (ValueError unless every
+        article has the same observers)."""
+        observers = len(passages)
+        if self.observers != observers:
+            if self.observers is not None:
+                raise ValueError("every article needs the same observers")
+            self.observers = observers
+        self.length += length
+        if not any(passages):
+            if length > 0:
+                self.gaps.extend([length] * observers)
+            return
+        cut = [unit_spans(length, spans) for spans in passages]
         for first, second in combinations(cut, 2):  # δ² is symmetric: each pair counts twice
-            observed += 2 * observed_sum(first, second)
+            self.observed += 2 * observed_sum(first, second)
+        units, gaps = self.units, self.gaps
         for each in cut:
-            units.extend(s.length for s in each if s.unit)
-            gaps.extend(s.length for s in each if not s.unit)
-    return Continuum(observers, length, observed, tuple(units), tuple(gaps))
+            position = 0
+            for start, end in each:
+                units.append(end - start)
+                if start > position:
+                    gaps.append(start - position)
+                position = end
+            if position < length:
+                gaps.append(length - position)
+
+    def build(self) -> Continuum:
+        """The continuum of every article added so far."""
+        return Continuum(
+            self.observers, self.length, self.observed, tuple(self.units), tuple(self.gaps)
+        )
+
+
+def continuum(articles: Iterable[UnitizedArticle]) -> Continuum:
+    """The articles as one continuum (ValueError unless every article has the same observers)."""
+    builder = ContinuumBuilder()
+    for article in articles:
+        builder.add(article.length, article.passages)
+    return builder.build()
 
 
 def joined(parts: Iterable[Continuum]) -> Continuum:
