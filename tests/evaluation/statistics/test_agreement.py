@@ -19,12 +19,11 @@ from focal.evaluation.formats.records import Judgement, Qrels
 from focal.evaluation.statistics.agreement.assessors import (
     COLUMNS,
     AgreementError,
-    cohen_kappa,
     common_topics,
-    nominal_alpha,
-    overlap,
     topic_agreement,
 )
+from focal.evaluation.statistics.agreement.characters import overlap
+from focal.evaluation.statistics.agreement.labels import cohen_kappa, nominal_alpha
 from focal.evaluation.statistics.agreement.table import agreement_table
 
 

@@ -35,7 +35,7 @@ from focal.assessor.campaign.results.highlights import (
 from focal.assessor.campaign.results.topic_cache import Codec, Pair, compared_pairs, per_topic
 from focal.assessor.store.gold import DECISIONS, GoldJudgement
 from focal.evaluation.formats.records import Span, merge_passages
-from focal.evaluation.statistics.agreement.assessors import covered, overlap
+from focal.evaluation.statistics.agreement.characters import covered, overlap
 from focal.pooling.records import natural_key
 
 

@@ -26,12 +26,8 @@ from focal.assessor.store.models import Assignment, Document, Topic, User
 from focal.assessor.store.texts import MissingTextError
 from focal.evaluation.formats.exports import ArticleElements
 from focal.evaluation.formats.records import Qrels
-from focal.evaluation.statistics.agreement.assessors import (
-    AgreementError,
-    common_topics,
-    covered,
-    overlap,
-)
+from focal.evaluation.statistics.agreement.assessors import AgreementError, common_topics
+from focal.evaluation.statistics.agreement.characters import covered, overlap
 from focal.evaluation.statistics.agreement.table import AgreementTable, agreement_table
 from focal.pooling.records import natural_key
 

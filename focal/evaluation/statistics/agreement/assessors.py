@@ -33,7 +33,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from statistics import fmean
 
-from focal.evaluation.formats.records import Judgement, Qrels, Span, merge_passages
+from focal.evaluation.formats.records import Judgement, Qrels
+from focal.evaluation.statistics.agreement.characters import covered, overlap
+from focal.evaluation.statistics.agreement.labels import cohen_kappa, nominal_alpha
 from focal.evaluation.statistics.agreement.unitizing import (
     Continuum,
     ContinuumBuilder,
@@ -110,86 +112,12 @@ class TopicAgreement:
 
 
 def ratio(numerator: int, denominator: int) -> float | None:
-    """`numerator / denominator`, None when the denominator is 0."""
+    """`numerator / denominator`, None when the denominator is 0.
+
+    >>> ratio(1, 4), ratio(3, 0)
+    (0.25, None)
+    """
     return numerator / denominator if denominator else None
-
-
-def _merged(spans: Iterable[Span]) -> Sequence[Span]:
-    """`merge_passages(spans)`, taken as it is when it is a tuple of one passage (most relevant
-    articles' lines): the same spans without the sort and the loop.
-
-    >>> _merged(((3, 9),)), _merged(((3, 3),)), _merged([(5, 9), (0, 6)])
-    (((3, 9),), (), [(0, 9)])
-    """
-    if isinstance(spans, tuple) and len(spans) == 1:
-        start, end = spans[0]
-        return spans if end > start else ()
-    return merge_passages(spans)
-
-
-def covered(spans: Iterable[Span]) -> int:
-    """How many characters the spans cover (each counted once)."""
-    return sum(end - start for start, end in _merged(spans))
-
-
-def overlap(spans_a: Iterable[Span], spans_b: Iterable[Span]) -> int:
-    """The characters covered by both sets of spans of one article.
-
-    Touching spans share no character: [0, 5) and [5, 9) overlap by 0.
-
-    >>> overlap([(0, 10), (20, 30)], [(5, 25)])
-    10
-    >>> overlap([(0, 5)], [(5, 9)])
-    0
-    """
-    a, b = _merged(spans_a), _merged(spans_b)
-    i = j = total = 0
-    while i < len(a) and j < len(b):
-        start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        total += max(0, end - start)
-        if a[i][1] <= b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return total
-
-
-def cohen_kappa(labels_a: Sequence[bool], labels_b: Sequence[bool]) -> float | None:
-    """Cohen's kappa of two binary labellings of the same items; None when undefined.
-
-    kappa = (p_o − p_e) / (1 − p_e), with p_o the share of items labelled alike and p_e the
-    agreement expected from each rater's own rate of positives. Undefined without items, or
-    when p_e = 1 (both raters gave every item the same label).
-
-    >>> cohen_kappa([True, True, False, False], [True, False, False, False])
-    0.5
-    """
-    n = len(labels_a)
-    if n == 0:
-        return None
-    both = sum(1 for a, b in zip(labels_a, labels_b, strict=True) if a and b)
-    neither = sum(1 for a, b in zip(labels_a, labels_b, strict=True) if not a and not b)
-    positive_a, positive_b = sum(labels_a), sum(labels_b)
-    observed = (both + neither) / n
-    expected = (positive_a * positive_b + (n - positive_a) * (n - positive_b)) / (n * n)
-    if expected == 1:
-        return None
-    return (observed - expected) / (1 - expected)
-
-
-def nominal_alpha(labels_a: Sequence[bool], labels_b: Sequence[bool]) -> float | None:
-    """Krippendorff's alpha (nominal) of two raters' binary labels; None when undefined.
-
-    Computed by the `krippendorff` package; undefined without items or when every label given
-    is the same (the package refuses a single value).
-    """
-    values = {*labels_a, *labels_b}
-    if len(values) < 2:
-        return None
-    import krippendorff  # numpy-based; loaded only when agreement is computed
-
-    data = [[int(a) for a in labels_a], [int(b) for b in labels_b]]
-    return float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
 
 
 def topic_agreement(
