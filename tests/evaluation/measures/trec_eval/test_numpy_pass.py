@@ -1,8 +1,9 @@
 """The whole-file pass with numpy (`trec_eval.numpy_pass`) against the C pass
 (`engine/plain_pass.py`): on random plain files (grouped by topic or not, topics in byte order
-or not, cut into chunks and blocks of a few bytes), the same topics with the same values to the
-bit, the same run id and unknown topics, the same stop at the same topic; every file the C pass
-declines declined too. Scores are read as `float` reads them, bit for bit."""
+or not, cut into chunks and blocks of a few bytes, their lines kept or read again), the same
+topics with the same values to the bit, the same run id and unknown topics, the same stop at
+the same topic; every file the C pass declines declined too. Scores are read as `float` reads
+them, bit for bit."""
 
 from __future__ import annotations
 
@@ -43,7 +44,9 @@ from .test_plain_pass import (
     write,
 )
 
-SIZES = st.sampled_from([(16, 1), (64, 3), (1 << 20, 2048)])  # chunk bytes; block bytes, topics
+# chunk and block bytes, block topics, memory budget (0: every file read again a block at a time)
+SIZES = st.sampled_from([(16, 1, 0), (64, 3, 0), (1 << 20, 2048, 0), (16, 1, 1 << 20),
+                         (64, 3, 1 << 20), (1 << 20, 2048, 1 << 20)])  # fmt: skip
 
 
 def outcome(opened: Any) -> tuple[list[tuple[Any, ...]], tuple[str, str, str] | None]:
@@ -59,13 +62,14 @@ def outcome(opened: Any) -> tuple[list[tuple[Any, ...]], tuple[str, str, str] | 
 
 
 def both(paths: tuple[str, str], rows: list[Any], options: PlainOptions,
-         size: tuple[int, int]) -> tuple[Any, Any]:  # fmt: skip
+         size: tuple[int, int, int]) -> tuple[Any, Any]:  # fmt: skip
     kernel()  # (skips without the C part: it is what the numpy pass is compared with)
     compiled = open_plain_pass(*paths, rows, options)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(look, "CHUNK", size[0])
         patch.setattr(passes, "BLOCK", size[0])
         patch.setattr(passes, "BLOCK_TOPICS", size[1])
+        patch.setattr(look, "KEEP", size[2])
         mine = open_numpy_pass(*paths, rows, options)
         if compiled is None or mine is None:
             return compiled, mine
@@ -91,7 +95,7 @@ def assert_same(c_answer: Any, numpy_answer: Any) -> None:
        st.sampled_from(SETS))  # fmt: skip
 def test_each_topic_as_the_c_pass(tmp_path: Path, files: Any, options: tuple[Any, ...],
                                   layout: str, seed: int, last_newline: bool,
-                                  size: tuple[int, int], spec: list[str]) -> None:  # fmt: skip
+                                  size: tuple[int, int, int], spec: list[str]) -> None:  # fmt: skip
     qrels, run = files
     if not qrels or not run:
         return
@@ -108,7 +112,7 @@ def test_each_topic_as_the_c_pass(tmp_path: Path, files: Any, options: tuple[Any
 @given(collections(duplicates=True), OPTIONS, LAYOUTS, st.integers(0, 99), SIZES)
 def test_stops_where_the_c_pass_stops(tmp_path: Path, files: Any, options: tuple[Any, ...],
                                       layout: str, seed: int,
-                                      size: tuple[int, int]) -> None:  # fmt: skip
+                                      size: tuple[int, int, int]) -> None:  # fmt: skip
     """Documents twice in a topic of either file (and qrels topics repeated in the run's
     order): the same topics before the stop, the same stop."""
     qrels, run = files
@@ -213,7 +217,7 @@ def test_hash_collisions_fall_back_to_the_ids(tmp_path: Path, files: Any,
     rows = row_tuples(parse_trec(["official"], version))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(block, "_hashed", lambda codes, words: np.zeros(len(codes), np.uint64))
-        assert_same(*both(paths, rows, chosen, (1 << 20, 2048)))
+        assert_same(*both(paths, rows, chosen, (1 << 20, 2048, 1 << 20)))
 
 
 SCRIPT = """
@@ -295,7 +299,7 @@ def test_long_ids_and_a_topic_split_across_chunks(tmp_path: Path, layout: str) -
            for i, t in enumerate(topics[::-1]) for d in "hgfedcbaz"]  # fmt: skip
     paths = write(tmp_path, qrels, run, layout, 1)
     rows = row_tuples(parse_trec(["all_trec"], 10))
-    for size in [(16, 1), (40, 2), (1 << 20, 2048)]:
+    for size in [(16, 1, 0), (40, 2, 0), (1 << 20, 2048, 0), (16, 1, 1 << 20), (40, 2, 1 << 20)]:
         assert_same(*both(paths, rows, PlainOptions(complete=True), size))
 
 
@@ -324,7 +328,8 @@ def test_bytes_changed_at_random(tmp_path: Path, seed: int) -> None:
         paths = str(tmp_path / "q"), str(tmp_path / "r")
         Path(paths[0]).write_bytes(bytes(texts[0]))
         Path(paths[1]).write_bytes(bytes(texts[1]))
-        c_answer, numpy_answer = both(paths, rows, PlainOptions(), (16, 2))
+        budget = rng.choice([0, 1 << 20])  # (read again, or kept)
+        c_answer, numpy_answer = both(paths, rows, PlainOptions(), (16, 2, budget))
         if c_answer is None:
             assert numpy_answer is None, texts
         elif numpy_answer is not None:

@@ -1,11 +1,13 @@
 """The whole-file pass with numpy alone (`open_numpy_pass`): `engine/plain_pass.py`'s interface
 and answers, for an install without the C part or with `FOCAL_KERNEL=numpy`.
 
-A first look reads each file a chunk at a time (`look`): every line plain, each topic's group.
-When both files are grouped by topic, the qrels topics are evaluated in trec_eval's order a
-block (`BLOCK` bytes, at most `BLOCK_TOPICS` topics) at a time: the block's groups are read
-into a reused buffer and evaluated with numpy (`block.evaluate`), so that memory holds a block
-and the topic index. Files that are not grouped are read whole, as one block. No pyarrow, no
+A first look reads each file a chunk at a time (`look`): every line plain, each topic's group;
+a file within the memory budget (`look.KEEP`) is read once and its lines kept. When both files
+are grouped by topic, the qrels topics are evaluated in trec_eval's order a block (`BLOCK`
+bytes, at most `BLOCK_TOPICS` topics) at a time: the block's groups are sliced from the kept
+lines, or read again into a reused buffer (a file beyond the budget, so that memory holds a
+block and the topic index), and evaluated with numpy (`block.evaluate`). Files that are not
+grouped are evaluated whole, as one block. No pyarrow, no
 click: numpy and the measure families only (docs/trec_eval.md, "The C part").
 """
 
@@ -60,22 +62,19 @@ class NumpyPass:
             if (look.identity(qrels), look.identity(run)) != (qrels_index.identity,
                                                               run_index.identity):  # fmt: skip
                 raise PlainStop("", "changed", "")
-            if qrels_index.kept is not None and run_index.kept is not None:
-                yield from self._whole(qrels_index.kept, run_index.kept)
+            q_file = _File(qrels, qrels_index, look.QRELS_FIELDS)
+            r_file = _File(run, run_index, look.RUN_FIELDS)
+            if not self._joined.grouped:  # one block, whatever the files' order
+                topics = sorted(set(qrels_index.ids))
+                code_of = {topic: i for i, topic in enumerate(topics)}
+                q_lines, r_lines = (file.lines(np.arange(len(file.index.ids), dtype=np.int64),
+                                               _codes(file.index, code_of))
+                                    for file in (q_file, r_file))  # fmt: skip
+                yield from self._evaluated(q_lines, r_lines, topics)
                 return
-            if not self._joined.grouped:
-                sizes = qrels_index.identity[0], run_index.identity[0]
-                whole = (_lines(qrels, [(0, sizes[0])], look.QRELS_FIELDS)[:2],
-                         _lines(run, [(0, sizes[1])], look.RUN_FIELDS)[:2])  # fmt: skip
-                yield from self._whole(*whole)
-                return
-            buffers: dict[int, Bytes] = {}
-            for topics, q_ranges, r_ranges, r_codes in self._blocks():
-                q_lines, q_bounds, q_offsets = _lines(qrels, q_ranges, look.QRELS_FIELDS, buffers)
-                r_lines, r_bounds, r_offsets = _lines(run, r_ranges, look.RUN_FIELDS, buffers)
-                codes = np.arange(len(topics), dtype=np.int64)
-                q_lines = topic_codes(q_lines, q_bounds, q_offsets, codes)
-                r_lines = topic_codes(r_lines, r_bounds, r_offsets, r_codes)
+            for topics, q_groups, r_groups, r_codes in self._blocks():
+                q_lines = q_file.lines(q_groups, np.arange(len(topics), dtype=np.int64))
+                r_lines = r_file.lines(r_groups, r_codes)
                 yield from self._evaluated(q_lines, r_lines, topics)
 
     def _evaluated(self, qrels: Lines, run: Lines, topics: list[bytes]) -> Iterator[PlainTopic]:
@@ -85,63 +84,76 @@ class NumpyPass:
             raise PlainStop(stop.topic.decode(errors="replace"), stop.reason,
                             stop.document.decode(errors="replace"))  # fmt: skip
 
-    def _whole(self, qrels: tuple[Lines, Ints], run: tuple[Lines, Ints]) -> Iterator[PlainTopic]:
-        """Both files' lines (and bounds), whole: one block, whatever their order."""
-        topics = sorted(set(self._indexes[0].ids))
-        code_of = {topic: i for i, topic in enumerate(topics)}
-        q_lines = _coded(*qrels, self._indexes[0], code_of)
-        r_lines = _coded(*run, self._indexes[1], code_of)
-        yield from self._evaluated(q_lines, r_lines, topics)
-
-    def _blocks(self) -> Iterator[tuple[list[bytes], Ranges, Ranges, Ints]]:
-        """The qrels topics in byte order, a block at a time: its topics, the byte range of each
-        one's qrels group, of each run group that answers one, and those groups' codes (their
-        topics' places in the block)."""
+    def _blocks(self) -> Iterator[tuple[list[bytes], Ints, Ints, Ints]]:
+        """The qrels topics in byte order, a block at a time (`BLOCK` bytes of both files' groups
+        or `BLOCK_TOPICS` topics): its topics, their qrels groups, the run groups that answer
+        one and those groups' codes (their topics' places in the block)."""
         (q_index, r_index), joined = self._indexes, self._joined
-        q_size, r_size = q_index.identity[0], r_index.identity[0]
-        topics: list[bytes] = []
-        q_ranges: Ranges = []
-        r_ranges: Ranges = []
-        r_codes: list[int] = []
-        size = 0
-        for group, answer in zip(joined.order, joined.match, strict=True):
-            start, end = _bounds(q_index, group, q_size)
-            q_ranges.append((start, end))
-            size += end - start
-            if answer >= 0:
-                start, end = _bounds(r_index, answer, r_size)
-                r_ranges.append((start, end))
-                r_codes.append(len(topics))
-                size += end - start
-            topics.append(q_index.ids[group])
-            if size >= BLOCK or len(topics) >= BLOCK_TOPICS:
-                yield topics, q_ranges, r_ranges, np.array(r_codes, dtype=np.int64)
-                topics, q_ranges, r_ranges, r_codes, size = [], [], [], [], 0
-        if topics:
-            yield topics, q_ranges, r_ranges, np.array(r_codes, dtype=np.int64)
+        order = np.array(joined.order, dtype=np.int64)
+        match = np.array(joined.match, dtype=np.int64)
+        sizes = _sizes(q_index)[order]
+        answered = match >= 0
+        sizes[answered] += _sizes(r_index)[match[answered]]
+        ends = np.cumsum(sizes)
+        start = 0
+        while start < len(order):
+            reach = int(np.searchsorted(ends, (ends[start - 1] if start else 0) + BLOCK)) + 1
+            end = min(reach, start + BLOCK_TOPICS, len(order))
+            block = match[start:end]
+            codes = np.flatnonzero(block >= 0)
+            topics = [q_index.ids[group] for group in order[start:end].tolist()]
+            yield topics, order[start:end], block[codes], codes
+            start = end
 
 
-def _bounds(index: Index, group: int, size: int) -> tuple[int, int]:
-    end = index.starts[group + 1] if group + 1 < len(index.starts) else size
-    return index.starts[group], end
+class _File:
+    """Where a block's lines of one file come from: its kept lines, taken group by group (a
+    slice when the groups follow each other), or its bytes, read again (`_read`)."""
+
+    def __init__(self, stream: FileIO, index: Index, count: int) -> None:
+        self.stream, self.index, self._count = stream, index, count
+        self._buffers: dict[int, Bytes] = {}
+        self._starts = np.array([*index.starts, index.identity[0]], dtype=np.int64)
+
+    def lines(self, groups: Ints, codes: Ints) -> Lines:
+        """The lines of `groups` (group numbers, in the block's order), each group's lines
+        with its code in `codes`."""
+        kept = self.index.kept
+        if kept is None:
+            return self._read(groups, codes)
+        firsts, ends = kept.firsts[groups], kept.firsts[groups + 1]
+        sizes = ends - firsts
+        line_codes = np.repeat(codes, sizes)
+        if len(groups) and np.array_equal(firsts[1:], ends[:-1]):
+            taken: slice | Ints = slice(int(firsts[0]), int(ends[-1]))
+        else:
+            taken = np.repeat(firsts - np.cumsum(sizes) + sizes, sizes) + \
+                np.arange(int(sizes.sum()), dtype=np.int64)  # fmt: skip
+        return Lines(kept.data, kept.raw, line_codes, kept.doc_starts[taken],
+                     kept.doc_lengths[taken], kept.values[taken])  # fmt: skip
+
+    def _read(self, groups: Ints, codes: Ints) -> Lines:
+        """The groups' lines read again from the file; PlainStop when they are no longer
+        plain."""
+        starts = self._starts
+        ranges = list(zip(starts[groups].tolist(), starts[groups + 1].tolist(), strict=True))
+        data, stop, offsets = _read(self.stream, ranges, self._buffers, self._count)
+        try:
+            lines, bounds = read_lines(data, stop, self._count)
+        except Changed:
+            raise PlainStop("", "changed", "") from None
+        return topic_codes(lines, bounds, offsets, codes)
 
 
-def _coded(lines: Lines, bounds: Ints, index: Index, code_of: dict[bytes, int]) -> Lines:
-    """A whole file's lines with their topics' codes (-1: a topic the qrels lack)."""
-    codes = np.array([code_of.get(topic, -1) for topic in index.ids], dtype=np.int64)
-    return topic_codes(lines, bounds, np.array(index.starts, dtype=np.int64), codes)
+def _sizes(index: Index) -> Ints:
+    """The bytes of each group of a file."""
+    bounds = np.array([*index.starts, index.identity[0]], dtype=np.int64)
+    return bounds[1:] - bounds[:-1]
 
 
-def _lines(stream: FileIO, groups: Ranges, count: int,
-           buffers: dict[int, Bytes] | None = None) -> tuple[Lines, Ints, Ints]:  # fmt: skip
-    """The lines of the groups' ranges (`_read`), their bounds, and where each group starts;
-    PlainStop when they are no longer plain."""
-    data, stop, offsets = _read(stream, groups, {} if buffers is None else buffers, count)
-    try:
-        lines, bounds = read_lines(data, stop, count)
-    except Changed:
-        raise PlainStop("", "changed", "") from None
-    return lines, bounds, offsets
+def _codes(index: Index, code_of: dict[bytes, int]) -> Ints:
+    """Each group's topic code (-1: a topic the qrels lack)."""
+    return np.array([code_of.get(topic, -1) for topic in index.ids], dtype=np.int64)
 
 
 def _read(stream: FileIO, groups: Ranges, buffers: dict[int, Bytes],
@@ -184,9 +196,12 @@ def open_numpy_pass(qrels: str, run: str, rows: Sequence[RowTuple], options: Pla
     within = 0 <= options.level < 2**31 and -(2**63) <= options.num_docs < 2**63
     if not within or options.version not in (9, 10) or not computable(rows):
         return None
-    qrels_index = look.look(qrels, look.QRELS_FIELDS)
-    run_index = None if qrels_index is None else look.look(run, look.RUN_FIELDS)
-    if qrels_index is None or run_index is None:
+    qrels_index = look.look(qrels, look.QRELS_FIELDS, look.KEEP)
+    if qrels_index is None:
+        return None
+    held = 0 if qrels_index.kept is None else qrels_index.kept.size
+    run_index = look.look(run, look.RUN_FIELDS, look.KEEP - held)
+    if run_index is None:
         return None
     return NumpyPass((qrels, run), rows, options, (qrels_index, run_index),
                      look.join(qrels_index, run_index))  # fmt: skip

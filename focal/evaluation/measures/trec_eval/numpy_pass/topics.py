@@ -100,13 +100,15 @@ class TopicCounts:
 
 def counted(codes: Ints, grades: Ints, topics: int, level: int) -> TopicCounts:
     """`TopicCounts` of the qrels lines (`codes`, `grades`) of `topics` topics."""
-    positive = np.bincount(codes[grades > 0], minlength=topics).astype(np.int64)
-    judged_lines = grades >= 0
-    judged = np.bincount(codes[judged_lines], minlength=topics).astype(np.int64)
     largest = int(grades.max(initial=0))
-    cells = codes[judged_lines] * (largest + 1) + grades[judged_lines]
+    if int(grades.min(initial=0)) < 0:  # (lines of negative grades count nowhere)
+        judged_lines = grades >= 0
+        codes, grades = codes[judged_lines], grades[judged_lines]
+    cells = codes * (largest + 1) + grades
     per_grade = np.bincount(cells, minlength=topics * (largest + 1)).astype(np.int64)
     per_grade = per_grade.reshape(topics, largest + 1)
+    judged = per_grade.sum(axis=1)
+    positive = judged - per_grade[:, 0]
     level = max(level, 0)
     num_rel = per_grade[:, level:].sum(axis=1).astype(np.int64)
     num_nonrel = per_grade[:, : min(level, largest + 1)].sum(axis=1).astype(np.int64)
