@@ -75,26 +75,32 @@ def _nonrelevant_above(context: Context) -> Ints:
 
 
 def bpref(context: Context, row: Row) -> Floats:
-    """bpref (and gm_bpref, its geometric mean)."""
-    above = _nonrelevant_above(context)
-    r = context.num_rel[context.seg]
-    denominator = np.maximum(np.minimum(context.ranked.num_nonrel[context.seg], r), 1)
-    terms = np.where(above > 0, 1.0 - np.minimum(above, r) / denominator, 1.0)
-    return context.per_rel(context.total(np.where(context.relevant, terms, 0.0)))
+    """bpref (and gm_bpref, its geometric mean: computed once for both)."""
+
+    def build() -> Floats:  # (at the relevant ranks, the only ones that add to it)
+        above, seg = _nonrelevant_above(context)[context.found_at], context.found_seg
+        r = context.num_rel[seg]
+        denominator = np.maximum(np.minimum(context.ranked.num_nonrel[seg], r), 1)
+        terms = np.where(above > 0, 1.0 - np.minimum(above, r) / denominator, 1.0)
+        return context.per_rel(context.total_at(seg, terms))
+
+    return context.shared("bpref", build)
 
 
 def inferred_average_precision(context: Context, row: Row) -> Floats:
-    """infAP, term by term as `m_infap.c` forms it."""
-    nonrel = _nonrelevant_above(context)
-    unjudged = context.within(np.cumsum(context.grades == UNJUDGED))
-    j = (context.rank - 1).astype(np.float64)
-    before = (context.cumulative - 1).astype(np.float64)
+    """infAP, term by term as `m_infap.c` forms it, at the relevant ranks (the only ones that
+    add to it)."""
+    at = context.found_at
+    nonrel = _nonrelevant_above(context)[at]
+    unjudged = context.within(np.cumsum(context.grades == UNJUDGED))[at]
+    j = (context.found_rank - 1).astype(np.float64)
+    before = (context.cumulative[at] - 1).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((before + nonrel + unjudged) / j) * (
             (before + INFAP_EPSILON) / (before + nonrel + 2 * INFAP_EPSILON)
         )
     terms = np.where(j == 0, 1.0, terms)
-    return context.per_rel(context.total(np.where(context.relevant, terms, 0.0)))
+    return context.per_rel(context.total_at(context.found_seg, terms))
 
 
 TREC = ("official", "all_trec")

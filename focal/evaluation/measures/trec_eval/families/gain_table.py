@@ -8,20 +8,25 @@ judged documents by gain, highest first, and stops at the first gain that is not
 
 Every such measure (ndcg with gains given and its kin, G, rbp) starts from the same table,
 and walks the ideal ranking rank by rank in lockstep with the run, exactly as trec_eval walks
-it, so that the values come out to the last bit. A call builds each topic's table once for
-all the families given the same gains (`tables`), and the topics' gains and ideal steps once;
-a family reads them as `GainBlock`s, matrices of many topics at once, with array operations
-(`per_topic`).
+it (`walk_steps`), so that the values come out to the last bit. A call builds the tables once
+for all the families given the same gains, one a largest judged grade (`level_tables`), and
+the topics' gains and ideal steps once, in arrays (`ideal.walk_rows`); a family reads them as
+`GainBlock`s, matrices of many topics at once, with array operations (`per_topic`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from focal.evaluation.measures.trec_eval.c_order import merge_sorted
+from focal.evaluation.measures.trec_eval.families.ideal import (
+    flat_rows,
+    log2_ranks,
+    padded,
+    walk_rows,
+)
 from focal.evaluation.measures.trec_eval.families.measure import Context, Floats, Ints
 
 if TYPE_CHECKING:
@@ -30,6 +35,7 @@ else:
     from focal.evaluation.measures.trec_eval.lazy_numpy import numpy as np
 
 Pairs = Sequence[tuple[str, float]]
+Built = TypeVar("Built")
 
 
 @dataclass(frozen=True)
@@ -78,41 +84,86 @@ def gains(pairs: Pairs, levels: Ints) -> list[Gain]:
 
 
 _INT64 = (-(2**63), 2**63 - 1)  # the grades a document's can be compared with
+_DENSE = 1 << 12  # grades within this of one another are looked up by their difference
 
 
-def gained_flat(context: Context, topic_tables: list[list[Gain]]) -> Floats:
-    """The gain of every retrieved position of every topic: the first level of its topic's table
-    with its grade, 0 for a grade no level has. The topics whose tables give the same
-    grade -> gain look-up (all of them but for their largest judged grade, without gains
-    given) are looked up together, on the run's grade array."""
-    groups: dict[tuple[tuple[int, float], ...], list[int]] = {}
-    for t, table in enumerate(topic_tables):
-        lookup: dict[int, float] = {}
-        for level in table:  # (a grade named beyond int64 matches no document: `_INT64`)
-            if _INT64[0] <= level.grade <= _INT64[1]:
-                lookup.setdefault(level.grade, level.gain)
-        groups.setdefault(tuple(sorted(lookup.items())), []).append(t)
+@dataclass(frozen=True)
+class LevelTables:
+    """Every topic's gain table (`gains`), one a kind of topic: but for its counts, a table
+    depends only on the gains given and the topic's largest judged grade. Kind k: its topics
+    (`members[k]`), its levels in `gains`' order (`grades[k]`, `gains[k]`), each topic's
+    judged documents of each level (`counts[k]`, a row a topic); `kind[t]`: topic t's kind."""
+
+    kind: Ints
+    members: list[Ints]
+    grades: list[list[int]]
+    gains: list[Floats]
+    counts: list[Ints]
+
+
+def level_tables(context: Context, family: str) -> LevelTables:
+    """`LevelTables` with the gains given to `family` (`ndcg.1=3,2=9`), built once a call for
+    every family given the same gains. A kind's table is `gains` of counts that name their
+    grade (grade + 1), so that each level says which of a topic's counts it takes."""
+    pairs = context.pairs(family)
+
+    def build() -> LevelTables:
+        levels = context.ranked.levels
+        sizes = np.fromiter(map(len, levels), np.int64, len(levels))
+        flat = np.concatenate(levels).astype(np.int64) if len(levels) else np.zeros(0, np.int64)
+        offsets = np.cumsum(sizes) - sizes
+        shapes, kind = np.unique(sizes, return_inverse=True)
+        out = LevelTables(kind.reshape(-1).astype(np.int64), [], [], [], [])
+        for number, size in enumerate(shapes.tolist()):
+            chosen = np.flatnonzero(out.kind == number)
+            table = gains(pairs, np.arange(1, size + 1))
+            source = np.array([level.count - 1 for level in table], dtype=np.int64)
+            counts = np.zeros((len(chosen), len(table)), dtype=np.int64)
+            if (source >= 0).any():
+                counts = flat[offsets[chosen][:, None] + np.maximum(source, 0)]
+                counts[:, source < 0] = 0
+            out.members.append(chosen)
+            out.grades.append([level.grade for level in table])
+            out.gains.append(np.array([level.gain for level in table], dtype=np.float64))
+            out.counts.append(counts)
+        return out
+
+    return context.shared(("gain tables", pairs), build)
+
+
+def gained_flat(context: Context, tables: LevelTables, gain_of: list[Floats]) -> Floats:
+    """The gain of every retrieved position of every topic: the first level of its topic's
+    table with its grade, 0 for a grade no level has (`gain_of[k]`: kind k's gains, `tables`'
+    or rescaled ones). One look-up for all: a kind's row, a grade's column among the grades
+    any table has (a grade named beyond int64 matches no document)."""
+    lookups: list[dict[int, float]] = []
+    for levels, values in zip(tables.grades, gain_of, strict=True):
+        lookups.append({})
+        for grade, gain in zip(levels, values.tolist(), strict=True):
+            if _INT64[0] <= grade <= _INT64[1]:
+                lookups[-1].setdefault(grade, gain)
+    keys = sorted({grade for lookup in lookups for grade in lookup})
     grades = context.grades
-    out = np.zeros(len(grades), dtype=np.float64)
-    many = len(groups) > 1
-    group_of = np.zeros(context.topics, dtype=np.int64)
-    for number, members in enumerate(groups.values()):
-        group_of[members] = number
-    at_group = group_of[context.seg] if many else None
-    for number, pairs in enumerate(groups):
-        if not pairs:
-            continue
-        where = np.flatnonzero(at_group == number) if at_group is not None else None
-        chosen = grades if where is None else grades[where]
-        keys = np.array([grade for grade, _ in pairs], dtype=np.int64)
-        values = np.array([gain for _, gain in pairs], dtype=np.float64)
-        found = np.minimum(np.searchsorted(keys, chosen), len(keys) - 1)
-        looked = np.where(keys[found] == chosen, values[found], 0.0)
-        if where is None:
-            out[:] = looked
-        else:
-            out[where] = looked
-    return out
+    if not keys:
+        return np.zeros(len(grades), dtype=np.float64)
+    low, high = keys[0], keys[-1]
+    if high - low < _DENSE:  # a column for each grade from the least to the greatest
+        keys = list(range(low, high + 1))
+        at = np.clip(grades, low, high) - low
+        known = (grades >= low) & (grades <= high)
+    else:
+        named = np.array(keys, dtype=np.int64)
+        at = np.minimum(np.searchsorted(named, grades), len(keys) - 1)
+        known = named[at] == grades
+    column = {grade: number for number, grade in enumerate(keys)}
+    table = np.zeros((len(lookups), len(keys)), dtype=np.float64)
+    for row, lookup in enumerate(lookups):
+        for grade, gain in lookup.items():
+            table[row, column[grade]] = gain
+    if len(lookups) > 1:
+        at = at + tables.kind[context.seg] * len(keys)
+    gained: Floats = np.where(known, table.ravel()[at], 0.0)
+    return gained
 
 
 def walk_steps(table: list[Gain]) -> tuple[float, list[float]]:
@@ -120,8 +171,8 @@ def walk_steps(table: list[Gain]) -> tuple[float, list[float]]:
     level's gain once per judged document of its grade, levels without documents skipped, 0
     past the last): the gain before the first step (the top level's, even without documents),
     and the gains the steps reach while the gain before each step is positive (none when the
-    top gain is not; the last one is the first that is not positive). The families index this
-    list where trec_eval steps, the same values in the same order."""
+    top gain is not; the last one is the first that is not positive): one topic's walk as
+    trec_eval states it, which `ideal.walk_rows` gives for many topics at once (tested)."""
     first = table[-1].gain if table else 0.0
     out: list[float] = []
     if not first > 0.0:
@@ -134,25 +185,6 @@ def walk_steps(table: list[Gain]) -> tuple[float, list[float]]:
             out.extend([level.gain] * level.count)
     out.append(0.0)  # past the last level the walk's gain is 0
     return first, out
-
-
-_LOG2: list[float] = []
-
-
-def log2_ranks(count: int) -> list[float]:
-    """`math.log2(i + 2)` for i = 0..count-1 and beyond (the discount of rank i + 1), computed
-    once a process: the families' loops read it where trec_eval calls log2."""
-    while len(_LOG2) < count:
-        _LOG2.append(math.log2(len(_LOG2) + 2))
-    return _LOG2
-
-
-def tables(context: Context, family: str) -> list[list[Gain]]:
-    """Each topic's gain table with the gains given to `family` (`ndcg.1=3,2=9`), built once a
-    call for every family given the same gains."""
-    pairs = context.pairs(family)
-    return context.shared(("gains", pairs), lambda: [
-        gains(pairs, levels) for levels in context.ranked.levels])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -172,20 +204,14 @@ class GainBlock:
     first: Floats
     num_rel: Ints
     log2: Floats
+    kept: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
-
-def _flat_rows(starts: Ints, sizes: Ints) -> Ints:
-    """The positions `starts[t] .. starts[t] + sizes[t] - 1` of every t, one after the other."""
-    ends = np.cumsum(sizes)
-    return np.repeat(starts - ends + sizes, sizes) + np.arange(int(ends[-1]) if len(ends) else 0)
-
-
-def _matrix(values: Floats, sizes: Ints, width: int) -> Floats:
-    """Rows of `sizes` values taken one after the other from `values`, zero-padded to `width`."""
-    inside = np.arange(width) < sizes[:, None]  # row-major: the values' own order
-    matrix = np.zeros((len(sizes), width), dtype=np.float64)
-    matrix[inside] = values
-    return matrix
+    def keep(self, key: str, build: Callable[[], Built]) -> Built:
+        """What `build` gives, built once for the block (a figure several families read)."""
+        if key not in self.kept:
+            self.kept[key] = build()
+        found: Built = self.kept[key]
+        return found
 
 
 @dataclass(frozen=True)
@@ -200,6 +226,7 @@ class _Walks:
     walked: Ints
     first: Floats
     blocks: list[Ints]
+    cells: int  # the blocks' matrices' values, all told
 
 
 _CELLS = 1 << 20  # a block's matrices hold at most this many values each (8 MiB), or one topic
@@ -213,38 +240,54 @@ def _walks(context: Context, family: str) -> _Walks:
     pairs = context.pairs(family)
 
     def build() -> _Walks:
-        topic_tables = tables(context, family)
-        gained = gained_flat(context, topic_tables)
-        walks = [walk_steps(table) for table in topic_tables]
-        first = np.array([f for f, _ in walks], dtype=np.float64)
-        walked = np.array([len(steps) for _, steps in walks], dtype=np.int64)
-        steps = np.fromiter((x for _, w in walks for x in w), np.float64, int(walked.sum()))
+        tables = level_tables(context, family)
+        gained = gained_flat(context, tables, tables.gains)
+        first = np.zeros(context.topics, dtype=np.float64)
+        walked, step_starts = np.zeros((2, context.topics), dtype=np.int64)
+        parts, done = [], 0
+        for chosen, gains, counts in zip(tables.members, tables.gains, tables.counts,
+                                         strict=True):  # fmt: skip
+            first[chosen], steps, walked[chosen] = walk_rows(gains, counts)
+            step_starts[chosen] = done + np.cumsum(walked[chosen]) - walked[chosen]
+            parts.append(steps)
+            done += len(steps)
+        steps = np.concatenate(parts) if parts else np.zeros(0, dtype=np.float64)
         starts = np.asarray(context.ranked.starts, dtype=np.int64)
         retrieved = np.diff(np.append(starts, len(gained)))
         widths = np.maximum(retrieved, walked)
-        bins = np.array([int(w).bit_length() for w in widths.tolist()], dtype=np.int64)
-        blocks = []
+        bins = np.frexp(widths.astype(np.float64))[1]  # (each width's bit length)
+        blocks, cells = [], 0
         for number in np.unique(bins).tolist():
             chosen = np.flatnonzero(bins == number)
-            size = max(1, _CELLS // max(1, int(widths[chosen].max(initial=0))))
+            width = max(1, int(widths[chosen].max(initial=0)))
+            size = max(1, _CELLS // width)
             blocks += [chosen[at : at + size] for at in range(0, len(chosen), size)]
-        return _Walks(gained, starts, retrieved, steps, np.cumsum(walked) - walked, walked,
-                      first, blocks)  # fmt: skip
+            cells += len(chosen) * width
+        return _Walks(gained, starts, retrieved, steps, step_starts, walked, first, blocks,
+                      cells)  # fmt: skip
 
     return context.shared(("gain walks", pairs), build)
 
 
 def gain_blocks(context: Context, family: str) -> Iterator[GainBlock]:
-    """Every topic in a `GainBlock` with the gains given to `family`, block after block (each
-    made as the family reaches it: one block's matrices are held at a time)."""
+    """Every topic in a `GainBlock` with the gains given to `family`, block after block: kept
+    for the call when all of them hold at most `_CELLS` values (ndcg_rel, Rndcg and G share
+    them), else each made as the family reaches it (one block's matrices held at a time)."""
     walks = _walks(context, family)
+    if walks.cells > _CELLS:
+        return _blocks(context, walks)
+    return iter(context.shared(("gain blocks", context.pairs(family)),
+                               lambda: list(_blocks(context, walks))))  # fmt: skip
+
+
+def _blocks(context: Context, walks: _Walks) -> Iterator[GainBlock]:
     num_rel = np.asarray(context.num_rel)
     for chosen in walks.blocks:
-        width = int(np.maximum(walks.retrieved[chosen], walks.walked[chosen]).max(initial=0))
         n, m = walks.retrieved[chosen], walks.walked[chosen]
+        width = int(np.maximum(n, m).max(initial=0))
         yield GainBlock(
-            chosen, _matrix(walks.gained[_flat_rows(walks.starts[chosen], n)], n, width),
-            _matrix(walks.steps[_flat_rows(walks.step_starts[chosen], m)], m, width), n, m,
+            chosen, padded(walks.gained[flat_rows(walks.starts[chosen], n)], n, width)[0],
+            padded(walks.steps[flat_rows(walks.step_starts[chosen], m)], m, width)[0], n, m,
             walks.first[chosen], num_rel[chosen],
             np.array(log2_ranks(width)[:width], dtype=np.float64))  # fmt: skip
 

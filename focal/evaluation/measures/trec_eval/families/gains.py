@@ -24,10 +24,12 @@ import math
 from typing import TYPE_CHECKING
 
 from focal.evaluation.measures.trec_eval.families.gain_table import GainBlock, per_topic
+from focal.evaluation.measures.trec_eval.families.ideal import IdealDCG, log2_ranks, running_sums
 from focal.evaluation.measures.trec_eval.families.measure import (
     LONG_CUTS,
     Context,
     Floats,
+    Ints,
     Parameters,
     Row,
     TrecMeasure,
@@ -47,6 +49,13 @@ def _sums(terms: Floats) -> Floats:
     return np.cumsum(terms, axis=1)
 
 
+def _row_sums(at: Ints, terms: Floats, shape: tuple[int, ...]) -> Floats:
+    """Each row's sum of the `terms` at the flat positions `at` (ascending) of a matrix of
+    `shape`, from 0.0 in rank order as trec_eval's loops add (`np.bincount` adds one term
+    after the other; a 0 a loop adds changes no such sum)."""
+    return np.bincount(at // max(shape[1], 1), terms, minlength=shape[0]).astype(np.float64)
+
+
 def _last(sums: Floats) -> Floats:
     """Each row's last running sum (0 for a block without columns)."""
     return sums[:, -1] if sums.shape[1] else np.zeros(len(sums), dtype=np.float64)
@@ -54,11 +63,16 @@ def _last(sums: Floats) -> Floats:
 
 def _discounted(block: GainBlock) -> tuple[Floats, Floats]:
     """The running DCG of the run (gains ≠ 0, each ÷ its rank's log2) and of the ideal
-    ranking (its positive steps), rank by rank: `results` and `best` of `m_ndcg_rel.c`."""
-    gained, steps, zero = block.gained, block.steps, np.zeros_like(block.gained)
-    found = _sums(np.divide(gained, block.log2, out=zero.copy(), where=gained != 0))
-    best = _sums(np.divide(steps, block.log2, out=zero, where=steps > 0.0))
-    return found, best
+    ranking (its positive steps), rank by rank: `results` and `best` of `m_ndcg_rel.c`
+    (built once a block: ndcg_rel and Rndcg read them)."""
+
+    def build() -> tuple[Floats, Floats]:
+        gained, steps, zero = block.gained, block.steps, np.zeros_like(block.gained)
+        found = _sums(np.divide(gained, block.log2, out=zero.copy(), where=gained != 0))
+        best = _sums(np.divide(steps, block.log2, out=zero, where=steps > 0.0))
+        return found, best
+
+    return block.keep("discounted", build)
 
 
 def _dcg(block: GainBlock) -> Floats:
@@ -85,17 +99,22 @@ def ideal_dcg(context: Context, row: Row) -> Floats:
 
 
 def ndcg(context: Context, row: Row) -> Floats:
-    """ndcg and ndcg_cut_k: with gains given topic by topic, else on the run's arrays."""
+    """ndcg and ndcg_cut_k: with gains given topic by topic, else on the run's arrays (each
+    topic's DCG at every rank, its terms added in rank order, shared by the cut-offs)."""
     if context.pairs(row.family):
         return per_topic(context, row.family, _ndcg)
     cut = None if row.parameter is None else int(row.parameter)
-    grades, rank = context.grades, context.rank
-    kept = np.arange(len(grades)) if cut is None else np.flatnonzero(rank <= cut)
-    gains = np.where(grades[kept] > 0, grades[kept], 0) / np.log2(rank[kept] + 1.0)
-    found = context.total_at(context.seg[kept], gains)
+    found = context.shared("dcg sums", lambda: _dcg_sums(context)).at(cut)
     best = context.ranked.ideal.at(cut)
     ratio: Floats = np.divide(found, best, out=np.zeros(len(found)), where=best > 0)
     return ratio
+
+
+def _dcg_sums(context: Context) -> IdealDCG:
+    """Each topic's running DCG with the grade as gain (0 below 1), rank by rank."""
+    grades = context.grades
+    terms = np.where(grades > 0, grades, 0) / np.log2(context.rank + 1.0)
+    return running_sums(terms, context.num_ret)
 
 
 def _ratio(numerator: Floats, denominator: Floats) -> Floats:
@@ -113,9 +132,10 @@ def _ndcg_rel(block: GainBlock) -> Floats:
     scores 0, its sum being NaN)."""
     found, best = _discounted(block)
     relevant = (block.steps > 0.0).sum(axis=1)
-    hit = block.gained > 0
-    total = _last(_sums(np.where(hit, _ratio(found, best), 0.0)))
-    missed = (relevant - hit.sum(axis=1)).astype(np.float64)
+    hit = np.flatnonzero(block.gained > 0)
+    total = _row_sums(hit, _ratio(found.ravel()[hit], best.ravel()[hit]), found.shape)
+    missed = relevant - np.bincount(hit // max(found.shape[1], 1), minlength=len(found))
+    missed = missed.astype(np.float64)
     total += _ratio(missed * _last(found), _last(best))
     return np.where(total > 0.0, total / relevant, 0.0)
 
@@ -131,16 +151,16 @@ def _rndcg(block: GainBlock) -> Floats:
     walk; the samples' mean (NaN without one; 0 for a topic without relevant documents)."""
     found, best = _discounted(block)
     steps, walked = block.steps, block.walked
-    zero = np.zeros((len(steps), 1))
-    before_found, before_best = (np.hstack([zero, sums[:, :-1]]) for sums in (found, best))
+    before_best = np.hstack([np.zeros((len(steps), 1)), best[:, :-1]])
     previous = np.hstack([block.first[:, None], steps[:, :-1]])
     walking = np.arange(steps.shape[1]) < walked[:, None]
-    sampled = walking & (steps != previous) & (before_best > 0.0)
-    total = _last(_sums(np.where(sampled, before_found / before_best, 0.0)))
+    sampled = np.flatnonzero(walking & (steps != previous) & (before_best > 0.0))
+    before = sampled - 1  # (never a row's first column: nothing is before it)
+    total = _row_sums(sampled, found.ravel()[before] / best.ravel()[before], found.shape)
     results, ideal = _last(found), _last(best)
     after = (block.retrieved > walked) & (ideal > 0.0)
     total[after] += results[after] / ideal[after]
-    changes = sampled.sum(axis=1) + after
+    changes = np.bincount(sampled // max(steps.shape[1], 1), minlength=len(steps)) + after
     value = np.where(changes > 0, total / changes, np.nan)
     return np.where(block.num_rel > 0, value, 0.0)
 
@@ -150,12 +170,24 @@ def r_ndcg(context: Context, row: Row) -> Floats:
     return per_topic(context, row.family, _rndcg)
 
 
+_WHOLE = 1 << 16  # whole numbers below this take their log2 from `log2_ranks`' table
+
+
 def _log2(values: Floats) -> Floats:
     """C's log2 of each value (the C library's, as trec_eval calls it): log2(0) is -inf, of a
-    negative number NaN."""
+    negative number NaN. Whole numbers (G's, with whole gains) are read from `log2_ranks`'
+    table of the same function's values; others are computed once for each distinct value."""
+    whole = (values >= 0.0) & (values < _WHOLE) & (np.floor(values) == values)
+    if whole.all():
+        top = int(values.max(initial=0.0))
+        table = np.array([-math.inf, 0.0, *log2_ranks(top)[: max(top - 1, 0)]])
+        found: Floats = table[values.astype(np.int64)]
+        return found
+    distinct, back = np.unique(values, return_inverse=True)
     logs = [math.log2(x) if x > 0.0 else -math.inf if x == 0.0 else math.nan
-            for x in values.tolist()]  # fmt: skip
-    return np.array(logs, dtype=np.float64)
+            for x in distinct.tolist()]  # fmt: skip
+    found = np.array(logs, dtype=np.float64)[back.reshape(-1)]
+    return found
 
 
 def _g(block: GainBlock) -> Floats:
@@ -169,10 +201,10 @@ def _g(block: GainBlock) -> Floats:
     cost = _sums(np.where(retrieved, np.where(costly, steps, 1.0), 0.0))
     gain = (2.0 + cost) - _sums(gained)  # (2 + cost − so_far, in the loop's order)
     counted = np.flatnonzero(gained != 0)  # (0 past the retrieved ranks)
-    terms = np.zeros(gained.size, dtype=np.float64)
-    terms[counted] = gained.ravel()[counted] / _log2(gain.ravel()[counted])
-    value = _last(_sums(terms.reshape(gained.shape)))
-    total = _last(_sums(np.where(steps > 0.0, steps, 0.0)))  # (the ideal gains: sum's order)
+    terms = gained.ravel()[counted] / _log2(gain.ravel()[counted])
+    value = _row_sums(counted, terms, gained.shape)
+    ideal = np.flatnonzero(steps > 0.0)  # (the ideal gains, in the sum's order)
+    total = _row_sums(ideal, steps.ravel()[ideal], steps.shape)
     return np.where(total > 0.0, value / total, 0.0)
 
 

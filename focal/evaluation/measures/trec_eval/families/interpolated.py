@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from focal.evaluation.measures.trec_eval.families.ideal import padded
 from focal.evaluation.measures.trec_eval.families.measure import (
     RECALL_LEVELS,
     Context,
@@ -67,17 +68,28 @@ class Curve:
     empty: npt.NDArray[np.bool_]
 
 
+def _best_below(precision: Floats, starts: Ints, sizes: Ints) -> Floats:
+    """At each position the highest precision at or below it in its topic: a running maximum
+    from each topic's last rank up, in a matrix of the topics padded with -inf (maxima are
+    exact, so the matrix and a topic's own pass agree); topic by topic when padding would
+    cost more than four times the values."""
+    width = int(sizes.max(initial=0))
+    if len(sizes) * width > 4 * len(precision) + 4096:
+        best = np.empty_like(precision)
+        for start, end in zip(starts.tolist(), (starts + sizes).tolist(), strict=True):
+            best[start:end] = np.maximum.accumulate(precision[start:end][::-1])[::-1]
+        return best
+    matrix, inside = padded(precision, sizes, width, -np.inf)
+    found: Floats = np.maximum.accumulate(matrix[:, ::-1], axis=1)[:, ::-1][inside]
+    return found
+
+
 def _curve(context: Context) -> Curve:
     def build() -> Curve:
         precision = context.cumulative / context.rank
-        starts = context.ranked.starts
-        ends = np.append(starts[1:], len(precision))
-        best_below = np.empty_like(precision)
-        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-            best_below[start:end] = np.maximum.accumulate(precision[start:end][::-1])[::-1]
+        best_below = _best_below(precision, context.ranked.starts, context.num_ret)
         first_relevant = np.concatenate(([0], np.cumsum(context.num_rel_ret)))[:-1]
-        empty = np.diff(np.append(starts, len(precision))) == 0
-        return Curve(best_below[context.relevant], first_relevant, empty)
+        return Curve(best_below[context.relevant], first_relevant, context.num_ret == 0)
 
     return context.shared("interpolated", build)
 

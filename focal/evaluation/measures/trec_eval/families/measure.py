@@ -257,12 +257,25 @@ class Context:
 
     def found_within(self, k: float) -> Floats:
         """c(k): relevant documents at rank k or better, per topic."""
-        return self.shared(
-            ("found_within", k),
-            lambda: np.bincount(self.found_seg[self.found_rank <= k], minlength=self.topics).astype(
-                np.float64
-            ),
-        )
+        within = np.full(self.topics, k)
+        return self.shared(("found_within", k), lambda: self.found_upto(within).astype(np.float64))
+
+    @cached_property
+    def _found_keys(self) -> tuple[Ints, Ints, Ints]:
+        """Each relevant position as topic · (longest list + 1) + rank, ascending as the
+        relevant positions are (topics in order, ranks rising in each); each topic's key of
+        rank 0 and its first relevant position."""
+        step = int(self.num_ret.max(initial=0)) + 1
+        firsts: Ints = np.cumsum(self.num_rel_ret) - self.num_rel_ret
+        return self.found_seg * step + self.found_rank, np.arange(self.topics) * step, firsts
+
+    def found_upto(self, ranks: Floats | Ints) -> Ints:
+        """Per topic t, its relevant documents at rank `ranks[t]` or better: a binary search a
+        topic among the relevant positions, where a pass over them took a comparison each."""
+        keys, base, firsts = self._found_keys
+        cut = np.clip(ranks, 0, int(self.num_ret.max(initial=0))).astype(np.int64)
+        found: Ints = np.searchsorted(keys, base + cut, side="right") - firsts
+        return found
 
     def per_rel(self, sums: Floats) -> Floats:
         """`sums` ÷ R per topic (0 without relevant documents)."""

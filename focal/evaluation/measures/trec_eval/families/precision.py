@@ -69,8 +69,7 @@ def precision_at_multiple(context: Context, row: Row) -> Floats:
     documents found ÷ that rank); 0 when the rank is 0."""
     num_rel = context.num_rel
     cut = (parameter(row) * num_rel + 0.9).astype(np.int64)
-    found = np.bincount(context.seg, context.relevant & (context.rank <= cut[context.seg]),
-                        minlength=len(num_rel))  # fmt: skip
+    found = context.found_upto(cut).astype(np.float64)
     ratio: Floats = np.divide(found, cut, out=np.zeros(len(num_rel)), where=cut > 0)
     return ratio
 

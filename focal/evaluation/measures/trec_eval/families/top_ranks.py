@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from focal.evaluation.measures.trec_eval.families.gain_table import Gain, gained_flat, tables
+from focal.evaluation.measures.trec_eval.families.gain_table import gained_flat, level_tables
 from focal.evaluation.measures.trec_eval.families.measure import (
     NONPOOL,
     UNJUDGED,
@@ -59,64 +59,59 @@ def _powers(p: float, size: int) -> Floats:
     return np.cumprod(steps).astype(np.float64)
 
 
-def _ordered_sum(values: Floats) -> float:
-    total = 0.0
-    for value in values.tolist():
-        total += value
-    return total
-
-
-def _rescaled(table: list[Gain]) -> list[Gain]:
+def _rescaled(gains: Floats) -> Floats:
     """The gains rescaled to [0, 1] when any lies outside (`m_rbp.c`): g ↦ (g − low)/(high −
     low), low and high the least and greatest of 0 and the gains. 10.0 leaves its min and max
     uninitialised, and its built program (on every table tried, in every order of topics and
     measures) rescales as if both start at 0: a table of one level, or of equal gains, outside
     [0, 1] then has a range of its own (rbp.0=2: 2 ↦ 1), and no range is ever 0 (docs/
     trec_eval.md, "Where 10.0's behaviour is not defined")."""
-    low = min([0.0, *(g.gain for g in table)])
-    high = max([0.0, *(g.gain for g in table)])
+    low, high = min([0.0, *gains.tolist()]), max([0.0, *gains.tolist()])
     if low < 0 or high > 1:
-        return [Gain(g.grade, (g.gain - low) / (high - low), g.count) for g in table]
-    return table
+        rescaled: Floats = (gains - low) / (high - low)
+        return rescaled
+    return gains
 
 
 def rank_biased_precision(context: Context, row: Row) -> Floats:
-    """rbp: (1 − p)·Σ g(r)·p^(r−1)."""
+    """rbp: (1 − p)·Σ g(r)·p^(r−1), each topic's terms added in rank order (`np.bincount`
+    adds them one after the other, as trec_eval's loop; a 0 it adds changes no sum)."""
     p = _persistence(context, row.family)
-    gained = gained_flat(context, [_rescaled(table) for table in tables(context, row.family)])
+    tables = level_tables(context, row.family)
+    gained = gained_flat(context, tables, [_rescaled(gains) for gains in tables.gains])
     ranks = context.rank  # (a topic's powers are the first ones of the longest topic's)
     weights = _powers(p, int(ranks.max()) if len(ranks) else 0)[ranks - 1]
-    terms = np.where(gained != 0, gained * weights, 0.0).tolist()
-    starts = context.ranked.starts.tolist()
-    ends = [*starts[1:], len(terms)]
-    values = []
-    for start, end in zip(starts, ends, strict=True):
-        total = 0.0  # (in rank order, as trec_eval adds them)
-        for term in terms[start:end]:
-            total += term
-        values.append((1.0 - p) * total)
-    return np.array(values, dtype=np.float64)
+    rbp: Floats = (1.0 - p) * context.total(np.where(gained != 0, gained * weights, 0.0))
+    return rbp
 
 
 def rbp_residual(context: Context, row: Row) -> Floats:
-    """rbp_resid: p^n + (1 − p)·Σ over unjudged r of p^(r−1)."""
+    """rbp_resid: p^n + (1 − p)·Σ over unjudged r of p^(r−1), the unjudged ranks' powers added
+    in rank order (`Context.total_at`); 0 for a topic without unjudged documents."""
     p = _persistence(context, row.family)
-    values = []
-    for grades in context.topic_grades:
-        unjudged = grades < 0
-        if not unjudged.any():
-            values.append(0.0)
-            continue
-        powers = _powers(p, len(grades))
-        values.append(float(powers[-1]) + (1 - p) * _ordered_sum(powers[:-1][unjudged]))
-    return np.array(values, dtype=np.float64)
+    sizes = context.num_ret
+    powers = _powers(p, int(sizes.max(initial=0)))  # (a topic's are the longest one's first)
+    unjudged = np.flatnonzero(context.grades < 0)
+    seg = context.seg[unjudged]
+    sums = context.total_at(seg, powers[context.rank[unjudged] - 1])
+    some = np.bincount(seg, minlength=context.topics) > 0
+    resid: Floats = np.where(some, powers[sizes] + (1 - p) * sums, 0.0)
+    return resid
 
 
 def unjudged_at(context: Context, row: Row) -> Floats:
     """unj_k: the share of the first k ranks holding documents without a judgement."""
     cut = int(parameter(row))
-    values = [float(np.count_nonzero(grades[:cut] < 0)) / cut for grades in context.topic_grades]
-    return np.array(values, dtype=np.float64)
+    seg, rank = context.shared("unjudged", lambda: _unjudged(context))
+    found = np.bincount(seg[rank <= cut], minlength=context.topics).astype(np.float64)
+    share: Floats = found / cut
+    return share
+
+
+def _unjudged(context: Context) -> tuple[Ints, Ints]:
+    """The topic and rank of each document without a judgement, for every cut-off of unj."""
+    at = np.flatnonzero(context.grades < 0)
+    return context.seg[at], context.rank[at]
 
 
 def _relstring(grades: Ints, length: float) -> str:
