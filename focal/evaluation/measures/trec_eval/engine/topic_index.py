@@ -24,6 +24,7 @@ import sys
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
+from io import FileIO
 from typing import IO, Any
 
 # topic groups a file's first look holds before it writes them as a sorted run (about 20 bytes
@@ -239,20 +240,17 @@ def first_look(path: str, fields: int, kernel: Any, runs: Runs, which: int, chun
     ids, ends, starts = bytearray(), array("i"), array("q")  # (ends: 32 bits, the C part's)
     tag: bytes | None = None
     previous: bytes | None = None
-    try:
-        stream = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
-    except OSError:
+    opened = open_regular(path)
+    if opened is None:
         return None
+    stream, size = opened
     with stream:
-        status = os.fstat(stream.fileno())
-        if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
-            return None
         known = identity(stream)
-        buffer, base = bytearray(min(chunk, status.st_size)), 0
-        while base < status.st_size:
+        buffer, base = bytearray(min(chunk, size)), 0
+        while base < size:
             with memoryview(buffer) as view:
                 got = stream.readinto(view)
-                final = base + got >= status.st_size or not got
+                final = base + got >= size or not got
                 answer = kernel.index_groups(view[:got], fields, final, base, len(ids), previous)
             if answer is None:
                 return None
@@ -275,9 +273,24 @@ def first_look(path: str, fields: int, kernel: Any, runs: Runs, which: int, chun
             base += consumed
             stream.seek(base)
     if runs.spilled(which):
-        runs.write(which, ids, ends, starts, status.st_size)
+        runs.write(which, ids, ends, starts, size)
         ids, ends, starts = bytearray(), array("i"), array("q")
     return Index(ids, ends, starts, tag, known)
+
+
+def open_regular(path: str) -> tuple[FileIO, int] | None:
+    """`path` opened for reading without a buffer, and its size; None (nothing left open) when
+    it cannot be opened, is not a regular file or is empty: the whole-file passes (C and numpy)
+    leave such a file to the numpy engine, which names what is wrong."""
+    try:
+        stream = open(path, "rb", buffering=0)  # noqa: SIM115 (the caller closes it)
+    except OSError:
+        return None
+    status = os.fstat(stream.fileno())
+    if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
+        stream.close()
+        return None
+    return stream, status.st_size
 
 
 def identity(stream: Any) -> tuple[int, int, int, int]:

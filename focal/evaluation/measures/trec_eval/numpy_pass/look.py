@@ -11,8 +11,6 @@ read again (docs/performance.md, "The numpy pass"). For a run, the last line's r
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass
 from io import FileIO
 from typing import Any
@@ -20,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from focal.evaluation.measures.trec_eval.engine.topic_index import identity, open_regular
 from focal.evaluation.measures.trec_eval.numpy_pass import fields
 from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD, Bytes, Ints, Words
 from focal.evaluation.measures.trec_eval.numpy_pass.topics import Changed, read_lines
@@ -71,28 +70,18 @@ class Joined:
     grouped: bool
 
 
-def identity(stream: FileIO) -> tuple[int, int, int, int]:
-    """An open file's size, modification time, device and inode (`plain_pass`'s check that a
-    file stays as it was while it is read)."""
-    status = os.fstat(stream.fileno())
-    return status.st_size, status.st_mtime_ns, status.st_dev, status.st_ino
-
-
 def look(path: str, count: int, budget: int = KEEP) -> Index | None:
     """The first look at a file of `count` fields a line, its lines kept when the file and
     they take at most `budget` bytes; None when a line is not plain, the file is empty or not a
     readable regular file."""
-    try:
-        stream = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
-    except OSError:
+    opened = open_regular(path)
+    if opened is None:
         return None
+    stream, size = opened
     with stream:
-        status = os.fstat(stream.fileno())
-        if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
-            return None
-        if status.st_size <= budget:
-            return _whole(stream, status.st_size, count, budget)
-        return _chunks(stream, status.st_size, count)
+        if size <= budget:
+            return _whole(stream, size, count, budget)
+        return _chunks(stream, size, count)
 
 
 def _chunks(stream: FileIO, size: int, count: int) -> Index | None:

@@ -24,6 +24,7 @@ from focal.evaluation.measures.trec_eval.engine.plain_pass import (
     PlainTopic,
     RowTuple,
 )
+from focal.evaluation.measures.trec_eval.engine.topic_index import identity
 from focal.evaluation.measures.trec_eval.numpy_pass import look
 from focal.evaluation.measures.trec_eval.numpy_pass.block import evaluate
 from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD, Bytes, Ints
@@ -59,8 +60,7 @@ class NumpyPass:
         qrels_index, run_index = self._indexes
         with open(self._paths[0], "rb", buffering=0) as qrels, \
                 open(self._paths[1], "rb", buffering=0) as run:  # fmt: skip
-            if (look.identity(qrels), look.identity(run)) != (qrels_index.identity,
-                                                              run_index.identity):  # fmt: skip
+            if (identity(qrels), identity(run)) != (qrels_index.identity, run_index.identity):
                 raise PlainStop("", "changed", "")
             q_file = _File(qrels, qrels_index, look.QRELS_FIELDS)
             r_file = _File(run, run_index, look.RUN_FIELDS)
