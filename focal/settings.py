@@ -16,9 +16,11 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datetime import timedelta
 
 PREFIX = "FOCAL_"
 KERNELS = ("auto", "c", "numpy")
@@ -137,6 +139,8 @@ def _database_url(value: str) -> str:
 
 
 def _redis_url(value: str) -> str:
+    from urllib.parse import urlsplit  # (here: every command imports this module)
+
     parts = urlsplit(value)
     if parts.scheme == "unix":
         if not parts.path.startswith("/"):
@@ -176,6 +180,8 @@ def token_lifetime(text: str) -> timedelta | None:
     found = re.fullmatch(r"([1-9][0-9]{0,4})([dh])", chosen)
     if found is None:
         raise ValueError(f"token lifetime {text!r}: expected {LIFETIME_FORM}")
+    from datetime import timedelta  # (here: every command imports this module)
+
     amount = int(found.group(1))
     return timedelta(days=amount) if found.group(2) == "d" else timedelta(hours=amount)
 
