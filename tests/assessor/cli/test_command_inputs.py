@@ -41,6 +41,24 @@ def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path, arguments: list[s
     assert "Traceback" not in ended.stderr
 
 
+@pytest.mark.parametrize("kernel", ["auto", "numpy"])
+@pytest.mark.parametrize("fifo_is", ["qrels", "run"])
+def test_trec_eval_refuses_a_named_pipe_on_both_paths(tmp_path: Path, kernel: str,
+                                                      fifo_is: str) -> None:  # fmt: skip
+    """The whole-file passes (C and numpy) look at each file before they open it: plain TREC
+    qrels beside a pipe, so that the pass reaches the pipe instead of declining first."""
+    fifo, qrels = tmp_path / "pipe", tmp_path / "plain.qrels"
+    os.mkfifo(fifo)
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    files = [fifo, RUN] if fifo_is == "qrels" else [qrels, fifo]
+    environment = {**os.environ, "FOCAL_KERNEL": kernel}
+    ended = subprocess.run([str(FOCAL), "trec_eval", *map(str, files)], capture_output=True,
+                           text=True, timeout=120, check=False, env=environment)  # fmt: skip
+    assert ended.returncode == 2, ended.stderr
+    assert ended.stderr.strip().endswith("pipe: is not a regular file (a FIFO, device or folder)")
+    assert "Traceback" not in ended.stderr
+
+
 @pytest.mark.parametrize("port", ["-1", "0", "65536", str(65536 + 8080)])
 def test_a_port_outside_1_to_65535_is_one_line(
     port: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -281,8 +281,12 @@ def first_look(path: str, fields: int, kernel: Any, runs: Runs, which: int, chun
 def open_regular(path: str) -> tuple[FileIO, int] | None:
     """`path` opened for reading without a buffer, and its size; None (nothing left open) when
     it cannot be opened, is not a regular file or is empty: the whole-file passes (C and numpy)
-    leave such a file to the numpy engine, which names what is wrong."""
+    leave such a file to the numpy engine, which names what is wrong. The file is looked at
+    (`stat`, which never blocks) before it is opened, as `formats.source.check_regular_file`
+    does: opening a FIFO would wait for a writer forever."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         stream = open(path, "rb", buffering=0)  # noqa: SIM115 (the caller closes it)
     except OSError:
         return None
