@@ -29,7 +29,7 @@ from .campaign_steps import (
     upload_runs,
     upload_topics,
 )
-from .conftest import OUTBOX_OPEN, screen_module, wait_for
+from .conftest import OUTBOX_OPEN, Browse, screen_module, wait_for
 from .test_outbox import Unreachable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -81,6 +81,9 @@ def judge_with_every_gesture(assessor: Assessor, words_from: int) -> None:
     assert following != article
     assessor.judged[following] = Judged()
     after = assessor.leave("nonrelevant")
+    # The page leaves once the operation is answered or after a second, the outbox keeping it
+    # (static/assess/actions.js `goTo`): on a busy machine the next page sends it.
+    Browse.wait_saved(assessor.page)
     assert assessor.stored(following)["status"] == "nonrelevant" and after != following
 
 

@@ -9,6 +9,7 @@ verdicts) and 1001 (different passages). Topic 2 gets bob as its second assessor
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -26,6 +27,7 @@ from focal.assessor.web.app import create_app
 
 from ...conftest import Seeded, double_judge
 
+_MAKING = threading.Lock()  # (`other_process`)
 SHOWN = {
     "/organiser/agreement.csv": None,  # the overview's numbers at full precision
     "/organiser/agreement": "agreement-table",
@@ -73,7 +75,11 @@ def other_process(doubled: Seeded) -> Iterator[Callable[[], dict[str, str]]]:
     apps: list[Flask] = []
 
     def pages() -> dict[str, str]:
-        app = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "DATABASE_URL": url})
+        # One app made at a time: each is a worker process's, made alone in it, and Werkzeug
+        # builds its URL rules with `ast`, which CPython 3.11 does not run safely in two threads
+        # at once ("AST constructor recursion depth mismatch"). The pages still race.
+        with _MAKING:
+            app = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "DATABASE_URL": url})
         apps.append(app)
         return shown(app, doubled.tokens["olga"])
 
