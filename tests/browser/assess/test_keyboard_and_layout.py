@@ -209,5 +209,9 @@ def test_static_files_are_hashed_and_a_later_page_asks_for_none(
     page.wait_for_url(ui.site.article_url("alice", "plain"))
     ui.ready(page)
     ui.wait_saved(page)
-    assert [path for path, _ in served if "/static/" in path] == []
-    assert len(served) <= 8, served  # the page, its state, the operation, the view events
+    # Chromium's favicon service fetches the icon on its own, outside the page's HTTP cache
+    # (it asked again here on a busy machine, once with a conditional request): not the page's
+    assets = [path for path, _ in served if "/static/" in path]
+    assert [path for path in assets if not path.endswith("/favicon.svg")] == []
+    pages = [entry for entry in served if not entry[0].endswith("/favicon.svg")]
+    assert len(pages) <= 8, served  # the page, its state, the operation, the view events
