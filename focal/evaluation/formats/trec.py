@@ -36,7 +36,6 @@ from focal.evaluation.formats.source import (
     columnar_source,
     read_bytes,
 )
-from focal.evaluation.formats.source import first_fields as first_fields  # (where it was)
 
 CSV_PARSE = pa_csv.ParseOptions(delimiter=" ", quote_char=False)  # one space between fields
 SPECIAL = b"#\t\r"  # bytes that send a file to the line reader (comments, other whitespace)

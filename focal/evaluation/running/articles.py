@@ -19,8 +19,8 @@ from focal.evaluation.formats.fol.arrow_table import read_fol_table
 from focal.evaluation.formats.fol.article_runs import articles_of_table
 from focal.evaluation.formats.fol.qrels import read_qrels
 from focal.evaluation.formats.fol.runs import read_run
-from focal.evaluation.formats.source import read_bytes
-from focal.evaluation.formats.trec import TrecRun, first_fields, read_trec_run
+from focal.evaluation.formats.source import first_fields, read_bytes
+from focal.evaluation.formats.trec import TrecRun, read_trec_run
 from focal.evaluation.measures.trec_eval.engine.files import QrelsAhead
 from focal.evaluation.measures.trec_eval.engine.grades import GradeTable, PreparedRun
 from focal.evaluation.measures.trec_eval.engine.run import (

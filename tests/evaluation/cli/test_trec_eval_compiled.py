@@ -18,6 +18,8 @@ import focal.evaluation.cli.trec_eval.compiled as compiled_path
 from focal.evaluation.cli.trec_eval.command import main
 from focal.evaluation.measures.trec_eval import kernel
 
+from ..fresh_trec_eval import fresh_trec_eval
+
 MEASURES = [
     "official", "all_trec", "P.5,10", "ndcg_cut.3,10", "map", "set", "bpref", "recip_rank",
     "iprec_at_recall", "num_q", "success.1,5", "gm_map", "Rprec", "infAP", "utility.1,-1,0,0",
@@ -108,24 +110,6 @@ def test_compiled_path_prints_what_the_numpy_path_prints(
     assert taken >= 60, f"the pass answered {taken} of 120 cases"
 
 
-SCRIPT = """
-import atexit, sys
-def report():
-    loaded = sorted({name.split(".")[0] for name in sys.modules} & {"numpy", "pyarrow", "click"})
-    sys.stderr.write("LOADED " + " ".join(loaded) + "\\n")
-atexit.register(report)
-sys.argv = ["focal", "trec_eval", *sys.argv[1:]]
-from focal.assessor.cli import launch
-launch()
-"""
-
-
-def _focal(argv: list[str], kernel_choice: str) -> subprocess.CompletedProcess[str]:
-    environment = {"FOCAL_KERNEL": kernel_choice, "PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-c", SCRIPT, *argv], capture_output=True, text=True,
-                          env=environment, check=False, timeout=120)  # fmt: skip
-
-
 @pytest.mark.parametrize("options", [[], ["-q", "-c", "-m", "official", "-m", "ndcg_cut.5"]])
 def test_focal_trec_eval_on_plain_files_imports_no_numpy_pyarrow_or_click(
     tmp_path: Path, options: list[str]
@@ -142,7 +126,7 @@ def test_focal_trec_eval_on_plain_files_imports_no_numpy_pyarrow_or_click(
     (tmp_path / "q").write_text(qrels)
     (tmp_path / "r").write_text(run)
     argv = [*options, str(tmp_path / "q"), str(tmp_path / "r")]
-    fast, slow = _focal(argv, "c"), _focal(argv, "numpy")
+    fast, slow = fresh_trec_eval(argv, "c"), fresh_trec_eval(argv, "numpy")
     assert fast.returncode == slow.returncode == 0, fast.stderr + slow.stderr
     assert fast.stdout == slow.stdout
     assert "\nmap" in "\n" + fast.stdout and ("ndcg_cut_5" in fast.stdout) == bool(options)

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from focal.evaluation.errors import FormatError
 from focal.evaluation.formats.arrow import binary_array, numeric_array, to_numpy
-from focal.evaluation.formats.trec import first_fields, read_trec_qrels, read_trec_run
+from focal.evaluation.formats.source import first_fields
+from focal.evaluation.formats.trec import read_trec_qrels, read_trec_run
 
 ids = st.text(alphabet="abcXYZ019-_.", min_size=1, max_size=6)
 

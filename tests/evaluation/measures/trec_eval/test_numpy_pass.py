@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +29,7 @@ from focal.evaluation.measures.trec_eval.names import NOT_IN_9
 from focal.evaluation.measures.trec_eval.numpy_pass import block, fields, look, passes
 from focal.evaluation.measures.trec_eval.numpy_pass.passes import open_numpy_pass
 
+from ...fresh_trec_eval import fresh_trec_eval
 from .kernel_build import kernel
 from .test_plain_pass import (
     LAYOUTS,
@@ -220,18 +219,6 @@ def test_hash_collisions_fall_back_to_the_ids(tmp_path: Path, files: Any,
         assert_same(*both(paths, rows, chosen, (1 << 20, 2048, 1 << 20)))
 
 
-SCRIPT = """
-import atexit, sys
-def report():
-    loaded = sorted({name.split(".")[0] for name in sys.modules} & {"numpy", "pyarrow", "click"})
-    sys.stderr.write("LOADED " + " ".join(loaded) + "\\n")
-atexit.register(report)
-sys.argv = ["focal", "trec_eval", *sys.argv[1:]]
-from focal.assessor.cli import launch
-launch()
-"""
-
-
 @pytest.mark.parametrize("options", [[], ["-q", "-c", "-m", "all_trec"], ["-M", "5", "-J"]])
 def test_focal_trec_eval_without_the_c_part_imports_no_pyarrow_or_click(
     tmp_path: Path, options: list[str]
@@ -249,17 +236,12 @@ def test_focal_trec_eval_without_the_c_part_imports_no_pyarrow_or_click(
     (tmp_path / "q").write_text(qrels)
     (tmp_path / "r").write_text(run)
     argv = [*options, str(tmp_path / "q"), str(tmp_path / "r")]
-    environment = {"PATH": "/usr/bin:/bin"}
-    numpy_path = subprocess.run([sys.executable, "-c", SCRIPT, *argv], capture_output=True,
-                                text=True, env={**environment, "FOCAL_KERNEL": "numpy"},
-                                check=False, timeout=120)  # fmt: skip
+    numpy_path = fresh_trec_eval(argv, "numpy")
     assert numpy_path.returncode == 0, numpy_path.stderr
     assert numpy_path.stderr.splitlines()[-1] == "LOADED numpy"
     assert "\nmap " in "\n" + numpy_path.stdout
     kernel()
-    compiled = subprocess.run([sys.executable, "-c", SCRIPT, *argv], capture_output=True,
-                              text=True, env={**environment, "FOCAL_KERNEL": "c"}, check=False,
-                              timeout=120)  # fmt: skip
+    compiled = fresh_trec_eval(argv, "c")
     assert (compiled.returncode, compiled.stdout) == (0, numpy_path.stdout)
 
 
