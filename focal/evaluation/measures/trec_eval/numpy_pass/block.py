@@ -20,8 +20,7 @@ collision the lines are sorted on the words themselves instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -37,8 +36,7 @@ Reason = Literal["judged twice", "appears twice"]
 _GOLDEN, _MIX = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
 
 
-@dataclass(frozen=True)
-class Stop:
+class Stop(NamedTuple):
     """Where trec_eval stops in the block: the topic, why, and the document named."""
 
     topic: bytes

@@ -11,9 +11,8 @@ read again (docs/performance.md, "The numpy pass"). For a run, the last line's r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from io import FileIO
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -30,8 +29,7 @@ CHUNK = 1 << 22  # bytes looked at a time: 4 MiB measured faster than 1 (fewer a
 KEEP = 256 << 20
 
 
-@dataclass(frozen=True)
-class Kept:
+class Kept(NamedTuple):
     """A file's lines, kept from the first look: its bytes (`data`, `raw`: `topics.Lines`'),
     per line its document id's start and length and its grade or score, `firsts[g]` group g's
     first line (and `firsts[-1]` the lines' count); `size` the bytes held."""
@@ -45,8 +43,7 @@ class Kept:
     size: int
 
 
-@dataclass(frozen=True)
-class Index:
+class Index(NamedTuple):
     """A file's topic groups in file order (`ids[i]` starts at `starts[i]`, ends where the next
     starts or at the file's end), its run id (a run), its identity when read, and its lines
     when they fit in the budget (`Kept`)."""
@@ -58,8 +55,7 @@ class Index:
     kept: Kept | None = None
 
 
-@dataclass(frozen=True)
-class Joined:
+class Joined(NamedTuple):
     """The qrels groups in their ids' byte order (`order`), each one's run group or -1
     (`match`), the run topics the qrels lack (byte order), and whether both files are grouped
     (no id in two groups; otherwise order and match are empty)."""

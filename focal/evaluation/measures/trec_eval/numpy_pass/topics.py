@@ -7,7 +7,7 @@ the numpy engine (the same terms, summed per topic by `ideal.running_sums`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -22,8 +22,7 @@ class Changed(Exception):
     """A line of the block is no longer plain: a file changed since the first look."""
 
 
-@dataclass(frozen=True)
-class Lines:
+class Lines(NamedTuple):
     """A block's lines of one file: `data` its bytes (PAD zero bytes past them), `raw` their
     words, per line its topic code, its document id's start and length, and its grade (qrels)
     or score (run)."""
@@ -65,8 +64,7 @@ def topic_codes(lines: Lines, bounds: Ints, offsets: Ints, codes: Ints) -> Lines
                  lines.values)  # fmt: skip
 
 
-@dataclass(frozen=True)
-class TopicCounts:
+class TopicCounts(NamedTuple):
     """Per topic code: qrels lines with grade > 0 and >= 0, judged documents at the level and
     below it, and judged documents per grade (`per_grade`, one row a topic, grades 0 up to the
     block's largest)."""
