@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from focal.evaluation.measures.trec_eval.engine.plain_pass import PlainOptions, PlainTopic, RowTuple
 from focal.evaluation.measures.trec_eval.families.ideal import running_sums
@@ -125,28 +126,101 @@ def evaluate(
     options: PlainOptions, asked: Asked,
 ) -> tuple[list[PlainTopic], Stop | None]:  # fmt: skip
     """The block's topics (`topics`, byte order; `qrels.codes` in [0, len(topics)), a run
-    line's code -1 for a topic the qrels lack), evaluated up to where trec_eval stops."""
+    line's code -1 for a topic the qrels lack), evaluated up to where trec_eval stops. Each
+    stage is a function of its own, so that its temporaries are freed before the next one and
+    before the families run: the block's memory peaks lower (fewer pages touched a call)."""
     count = len(topics)
     counts: TopicCounts = counted(qrels.codes, qrels.values.astype(np.int64, copy=False), count,
                                   options.level)  # fmt: skip
     all_known = len(run.codes) == 0 or int(run.codes.min()) >= 0  # (a grouped block's run)
     known = slice(None) if all_known else np.flatnonzero(run.codes >= 0)
-    r_codes, r_scores = run.codes[known], run.values[known]
-    r_doc_starts, r_doc_lengths = run.doc_starts[known], run.doc_lengths[known]
+    r_codes = run.codes[known]
     answered = np.bincount(r_codes, minlength=count) > 0
-    stand_in = options.complete and options.version == 10
-    evaluated = answered | stand_in
+    evaluated = answered | (options.complete and options.version == 10)  # (-c's stand-in)
+    judged_twice, grade, ranks = _judged_and_ranked(qrels, run, known, count, options)
+    end, stop = _stop(ranks, judged_twice, evaluated, topics, qrels, run, known)
+    grades, grade_codes = _read_grades(ranks, grade, end, evaluated, answered, options)
+    chosen_topics = np.flatnonzero(evaluated[:end])
+    per_topic = np.bincount(grade_codes, minlength=count)[chosen_topics]
+    values = topic_rows(_ranking(grades, per_topic, chosen_topics, counts), rows, asked,
+                        options.level, options.version, options.num_docs)  # fmt: skip
+    by_topic = dict(zip(chosen_topics.tolist(), values, strict=True))
+    has_run, positive = answered[:end].tolist(), counts.positive[:end].tolist()
+    judged_lines = counts.judged[:end].tolist()
+    out = [PlainTopic(topics[t].decode(errors="replace"), has_run[t], by_topic.get(t),
+                      positive[t], judged_lines[t])
+           for t in range(end)]  # fmt: skip
+    return out, stop
+
+
+class _Ranks(NamedTuple):
+    """The run's lines of the block in trec_eval's order, cut to -M (`ranked`: line numbers
+    among the known lines), each one's topic code and rank, whether it is its document's first
+    mention, and per topic the rank of the first document that comes twice (int64's largest:
+    none)."""
+
+    ranked: Ints
+    codes: Ints
+    rank: Ints
+    first_seen: npt.NDArray[np.bool_]
+    appears_twice: Ints
+
+
+_NONE = np.iinfo(np.int64).max
+
+
+def _judged_and_ranked(qrels: Lines, run: Lines, known: slice | Ints, count: int,
+                       options: PlainOptions) -> tuple[Ints, Ints, _Ranks]:  # fmt: skip
+    """Per topic the qrels line judged twice that trec_eval names (-1: none), each known run
+    line's grade, and the run ranked (`_Ranks`)."""
+    r_codes, r_doc_lengths = run.codes[known], run.doc_lengths[known]
     width = -(-max(int(qrels.doc_lengths.max(initial=0)), int(r_doc_lengths.max(initial=0))) // 8)
+    r_words = fields.words(run.raw, run.doc_starts[known], r_doc_lengths, width)
+    judged_twice, grade, r_pair = _judgements(qrels, r_codes, r_words, width, count)
+    keys = run.values[known].astype(np.float64, copy=False)
+    if options.version == 9:  # 9.0.x holds scores as C floats
+        keys = keys.astype(np.float32).astype(np.float64)
+    ranked = _ranked_order(r_codes, keys, r_words)
+    del r_words, keys
+    codes_ranked = r_codes[ranked]
+    sizes = np.bincount(codes_ranked, minlength=count)
+    starts = np.cumsum(sizes) - sizes
+    rank = np.arange(len(ranked)) - starts[codes_ranked]
+    if options.max_docs is not None:
+        kept = rank < min(options.max_docs, 2**62)
+        ranked, codes_ranked, rank = ranked[kept], codes_ranked[kept], rank[kept]
+    # a document twice among the kept lines: the one ranked first
+    pairs_ranked = r_pair[ranked]
+    seen = np.bincount(pairs_ranked) if len(pairs_ranked) else np.zeros(0, dtype=np.int64)
+    repeat = seen[pairs_ranked] >= 2
+    appears_twice = np.full(count, _NONE, dtype=np.int64)  # its rank
+    first_seen = np.ones(len(ranked), dtype=bool)
+    if np.any(repeat):
+        at = np.flatnonzero(repeat)
+        np.minimum.at(appears_twice, codes_ranked[at], rank[at])
+        first_seen[:] = False
+        first_seen[np.unique(pairs_ranked, return_index=True)[1]] = True
+    return judged_twice, grade, _Ranks(ranked, codes_ranked, rank, first_seen, appears_twice)
+
+
+def _judgements(qrels: Lines, r_codes: Ints, r_words: Columns, width: int,
+                count: int) -> tuple[Ints, Ints, Ints]:  # fmt: skip
+    """The (topic, document) pairs of the qrels and the known run lines (`_paired`): per topic
+    the qrels line judged twice that trec_eval names (-1: none), each run line's grade (its
+    pair's first qrels line's; NONPOOL outside the qrels, UNJUDGED for a negative grade) and
+    its pair number."""
     q_words = fields.words(qrels.raw, qrels.doc_starts, qrels.doc_lengths, width)
-    r_words = fields.words(run.raw, r_doc_starts, r_doc_lengths, width)
     nq = len(qrels.codes)
     both = [np.concatenate(columns) for columns in zip(q_words, r_words, strict=True)]
+    del q_words
     order, pair = _paired(np.concatenate((qrels.codes, r_codes)), both)
+    del both
     is_q = order < nq
-    first = np.zeros(len(order), dtype=np.int64)  # each sorted line's pair's first line
-    opens = np.flatnonzero(np.concatenate(([True], pair[1:] != pair[:-1]))) if len(order) else \
-        np.zeros(0, dtype=np.int64)  # fmt: skip
-    first = opens[pair] if len(order) else first
+    if len(order):  # each sorted line's pair's first line
+        opens = np.flatnonzero(np.concatenate(([True], pair[1:] != pair[:-1])))
+        first = opens[pair]
+    else:
+        opens = first = np.zeros(0, dtype=np.int64)
     # qrels: a pair judged twice; its first mention (the pair's first line, in line order)
     q_in_pair = np.bincount(pair, weights=is_q, minlength=int(pair[-1]) + 1 if len(pair) else 0)
     twice_pairs = np.flatnonzero(q_in_pair >= 2)
@@ -164,42 +238,33 @@ def evaluate(
     from_qrels = judged_first < nq
     found = qrels.values[judged_first[from_qrels]].astype(np.int64)
     grade[r_lines[from_qrels]] = np.where(found < 0, UNJUDGED, found)
-    keys = r_scores.astype(np.float64, copy=False)
-    if options.version == 9:  # 9.0.x holds scores as C floats
-        keys = keys.astype(np.float32).astype(np.float64)
-    ranked = _ranked_order(r_codes, keys, r_words)
-    codes_ranked = r_codes[ranked]
-    sizes = np.bincount(codes_ranked, minlength=count)
-    starts = np.cumsum(sizes) - sizes
-    rank = np.arange(len(ranked)) - starts[codes_ranked]
-    if options.max_docs is not None:
-        kept = rank < min(options.max_docs, 2**62)
-        ranked, codes_ranked, rank = ranked[kept], codes_ranked[kept], rank[kept]
-    # a document twice among the kept lines: the one ranked first
-    pairs_ranked = r_pair[ranked]
-    seen = np.bincount(pairs_ranked) if len(pairs_ranked) else np.zeros(0, dtype=np.int64)
-    repeat = seen[pairs_ranked] >= 2
-    appears_twice = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)  # its rank
-    first_seen = np.ones(len(ranked), dtype=bool)
-    if np.any(repeat):
-        at = np.flatnonzero(repeat)
-        np.minimum.at(appears_twice, codes_ranked[at], rank[at])
-        first_seen[:] = False
-        first_seen[np.unique(pairs_ranked, return_index=True)[1]] = True
-    twice = appears_twice < np.iinfo(np.int64).max
+    return judged_twice, grade, r_pair
+
+
+def _stop(ranks: _Ranks, judged_twice: Ints, evaluated: npt.NDArray[np.bool_],
+          topics: list[bytes], qrels: Lines, run: Lines,
+          known: slice | Ints) -> tuple[int, Stop | None]:  # fmt: skip
+    """The first evaluated topic where trec_eval stops (`len(topics)`: none), and why."""
+    count = len(topics)
+    twice = ranks.appears_twice < _NONE
     stopping = evaluated & ((judged_twice >= 0) | twice)
     end = int(np.argmax(stopping)) if np.any(stopping) else count
-    stop = None
-    if end < count:
-        if judged_twice[end] >= 0:
-            stop = Stop(topics[end], "judged twice", qrels.doc(int(judged_twice[end])))
-        else:
-            i = np.flatnonzero((codes_ranked == end) & (rank == appears_twice[end]))[0]
-            line = int(np.arange(len(run.codes))[known][ranked[i]])
-            stop = Stop(topics[end], "appears twice", run.doc(line))
-    # the grades each evaluated topic before the stop reads
-    chosen = (codes_ranked < end) & first_seen
-    grades, grade_codes = grade[ranked[chosen]], codes_ranked[chosen]
+    if end == count:
+        return end, None
+    if judged_twice[end] >= 0:
+        return end, Stop(topics[end], "judged twice", qrels.doc(int(judged_twice[end])))
+    i = np.flatnonzero((ranks.codes == end) & (ranks.rank == ranks.appears_twice[end]))[0]
+    line = int(np.arange(len(run.codes))[known][ranks.ranked[i]])
+    return end, Stop(topics[end], "appears twice", run.doc(line))
+
+
+def _read_grades(ranks: _Ranks, grade: Ints, end: int, evaluated: npt.NDArray[np.bool_],
+                 answered: npt.NDArray[np.bool_],
+                 options: PlainOptions) -> tuple[Ints, Ints]:  # fmt: skip
+    """The grades each evaluated topic before `end` reads, in rank order, and their topic
+    codes (a stand-in topic's one NONPOOL document; -J: the judged ones only)."""
+    chosen = (ranks.codes < end) & ranks.first_seen
+    grades, grade_codes = grade[ranks.ranked[chosen]], ranks.codes[chosen]
     if options.judged_only:
         judged = grades >= 0
         grades, grade_codes = grades[judged], grade_codes[judged]
@@ -209,17 +274,7 @@ def evaluate(
         grade_codes = np.concatenate((grade_codes, filled))
         placed = np.argsort(grade_codes, kind="stable")
         grades, grade_codes = grades[placed], grade_codes[placed]
-    chosen_topics = np.flatnonzero(evaluated[:end])
-    per_topic = np.bincount(grade_codes, minlength=count)[chosen_topics]
-    values = topic_rows(_ranking(grades, per_topic, chosen_topics, counts), rows, asked,
-                        options.level, options.version, options.num_docs)  # fmt: skip
-    by_topic = dict(zip(chosen_topics.tolist(), values, strict=True))
-    has_run, positive = answered[:end].tolist(), counts.positive[:end].tolist()
-    judged_lines = counts.judged[:end].tolist()
-    out = [PlainTopic(topics[t].decode(errors="replace"), has_run[t], by_topic.get(t),
-                      positive[t], judged_lines[t])
-           for t in range(end)]  # fmt: skip
-    return out, stop
+    return grades, grade_codes
 
 
 def _ranking(grades: Ints, sizes: Ints, chosen: Ints, counts: TopicCounts) -> Ranked:
