@@ -214,10 +214,11 @@ def g_measure(context: Context, row: Row) -> Floats:
 
 
 def binary_g(context: Context, row: Row) -> Floats:
-    """binG: Σ over relevant r of 1/log2(2 + r − c(r)), ÷ R."""
-    terms = np.where(context.relevant,
-                     1.0 / np.log2(2.0 + context.rank - context.cumulative), 0.0)  # fmt: skip
-    return context.per_rel(context.total(terms))
+    """binG: Σ over relevant r of 1/log2(2 + r − c(r)), ÷ R (the terms at the relevant ranks
+    only: `Context.total_at`)."""
+    at = context.found_at
+    terms = 1.0 / np.log2(2.0 + context.found_rank - context.cumulative[at])
+    return context.per_rel(context.total_at(context.found_seg, terms))
 
 
 PAIRS = Parameters("pairs")

@@ -60,8 +60,10 @@ def success(context: Context, row: Row) -> Floats:
 
 def r_precision(context: Context, row: Row) -> Floats:
     """Rprec: c(R)/R."""
-    return context.per_rel(context.total(context.relevant & (context.rank <= context.num_rel[
-        context.seg])))  # fmt: skip
+    found_seg = context.found_seg  # (the relevant ranks up to R, counted)
+    within = context.found_rank <= context.num_rel[found_seg]
+    counts = np.bincount(found_seg[within], minlength=context.topics).astype(np.float64)
+    return context.per_rel(counts)
 
 
 def precision_at_multiple(context: Context, row: Row) -> Floats:

@@ -80,8 +80,10 @@ def rank_biased_precision(context: Context, row: Row) -> Floats:
     tables = level_tables(context, row.family)
     gained = gained_flat(context, tables, [_rescaled(gains) for gains in tables.gains])
     ranks = context.rank  # (a topic's powers are the first ones of the longest topic's)
-    weights = _powers(p, int(ranks.max()) if len(ranks) else 0)[ranks - 1]
-    rbp: Floats = (1.0 - p) * context.total(np.where(gained != 0, gained * weights, 0.0))
+    powers = _powers(p, int(ranks.max()) if len(ranks) else 0)
+    at = np.flatnonzero(gained)  # (a 0 adds nothing: `Context.total_at`)
+    sums = context.total_at(context.seg[at], gained[at] * powers[ranks[at] - 1])
+    rbp: Floats = (1.0 - p) * sums
     return rbp
 
 
