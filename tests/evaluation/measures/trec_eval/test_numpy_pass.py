@@ -26,7 +26,7 @@ from focal.evaluation.measures.trec_eval.engine.plain_pass import (
     row_tuples,
 )
 from focal.evaluation.measures.trec_eval.names import NOT_IN_9
-from focal.evaluation.measures.trec_eval.numpy_pass import block, fields, look, passes
+from focal.evaluation.measures.trec_eval.numpy_pass import block, fields, look, passes, values
 from focal.evaluation.measures.trec_eval.numpy_pass.passes import open_numpy_pass
 
 from ...fresh_trec_eval import fresh_trec_eval
@@ -157,9 +157,9 @@ def test_declines_what_the_c_pass_declines(tmp_path: Path, qrels: str, run: str)
 def test_declines_grades_above_its_table(tmp_path: Path) -> None:
     """A grade above GRADE_LIMIT (which the C pass takes) leaves the file to the engine."""
     rows = row_tuples(parse_trec(["official"], 10))
-    paths = write(tmp_path, [f"1 0 a {fields.GRADE_LIMIT + 1}\n"], ["1 Q0 a 1 1 r\n"], "grouped", 0)
+    paths = write(tmp_path, [f"1 0 a {values.GRADE_LIMIT + 1}\n"], ["1 Q0 a 1 1 r\n"], "grouped", 0)
     assert open_numpy_pass(*paths, rows, PlainOptions()) is None
-    paths = write(tmp_path, [f"1 0 a {fields.GRADE_LIMIT}\n"], ["1 Q0 a 1 1 r\n"], "grouped", 0)
+    paths = write(tmp_path, [f"1 0 a {values.GRADE_LIMIT}\n"], ["1 Q0 a 1 1 r\n"], "grouped", 0)
     assert open_numpy_pass(*paths, rows, PlainOptions()) is not None
 
 
@@ -172,7 +172,7 @@ def _read(texts: list[bytes]) -> Any:
     buffer[: len(data)] = np.frombuffer(data, np.uint8)
     lengths = np.array([len(t) for t in texts], dtype=np.int64)
     starts = np.cumsum(lengths + 1) - lengths - 1
-    return fields.scores(buffer, fields.raw_words(buffer), starts, lengths)
+    return values.scores(buffer, fields.raw_words(buffer), starts, lengths)
 
 
 def test_scores_read_as_float_reads_them() -> None:
@@ -198,6 +198,105 @@ def test_scores_read_as_float_reads_them() -> None:
     assert all(math.isfinite(v) or abs(v) == math.inf for v in got.tolist())
     for text in other[:2000]:
         assert _read([b"1", text]) is None, text
+    for text in [b"\xb5", b"1\xb5", b"-\xb5", b"1.\xb5", b"\xb1.5", b"1.5\xff", b"-1.\xb0"]:
+        assert _read([b"1", text]) is None, text  # (bytes above 0x7F: digits' high-bit twins)
+
+
+LINE_BYTES = b"ab09.-# \n\t\r\x00\x7f\x80\xff"
+PLAIN_FIELD = rb"[\x21\x22\x24-\x7e]+"
+
+
+@pytest.mark.parametrize("count", [4, 6])
+def test_split_finds_plain_lines_as_a_pattern_does(count: int) -> None:
+    """Random lines of letters, digits, spaces, newlines, `#`, control bytes and bytes above
+    0x7E: split's bounds where every line is `count` plain fields one space apart, None
+    otherwise; the same bounds without the strict checks on plain lines."""
+    rng = random.Random(count)
+    line = re.compile(PLAIN_FIELD + rb"(?: " + PLAIN_FIELD + rb"){%d}\n" % (count - 1))
+    found = 0
+    for _ in range(3000):
+        if rng.random() < 0.5:  # plain lines, then perhaps one byte changed
+            text = bytearray(b"".join(b" ".join(bytes(rng.choices(b"ab09.-", k=rng.randint(1, 9)))
+                                                for _ in range(count)) + b"\n"
+                                      for _ in range(rng.randint(1, 4))))  # fmt: skip
+            if rng.random() < 0.5:
+                text[rng.randrange(len(text))] = rng.choice(LINE_BYTES)
+        else:
+            text = bytearray([*rng.choices(LINE_BYTES, k=rng.randint(1, 40)), 10])
+        data = np.frombuffer(bytes(text), dtype=np.uint8)
+        got = fields.split(data, count)
+        lines = bytes(text).split(b"\n")
+        plain = lines[-1] == b"" and all(line.fullmatch(part + b"\n") for part in lines[:-1])
+        if not plain:
+            assert got is None, bytes(text)
+            continue
+        found += 1
+        wanted = [i for i, byte in enumerate(text) if byte in b" \n"]
+        assert got is not None and got.ravel().tolist() == wanted, bytes(text)
+        loose = fields.split(data, count, strict=False)
+        assert loose is not None and loose.ravel().tolist() == wanted
+    assert found > 500
+
+
+@pytest.mark.parametrize("length", [1, 7, 8, 9, 15, 16, 17, 24, 30])
+def test_ids_read_to_the_buffer_end(length: int) -> None:
+    """Ids of up to 30 bytes, the last ones (the longest, then one byte) ending where the
+    buffer's padding starts: their words sort and compare as their bytes, and read back as the
+    ids."""
+    rng = random.Random(length)
+    ids = [bytes(rng.choices(b"!az~09", k=rng.randint(1, length))) for _ in range(200)]
+    ids[-2:] = [b"~" * length, b"!"]
+    data = b" ".join(ids)
+    buffer = np.zeros(len(data) + fields.PAD, dtype=np.uint8)
+    buffer[: len(data)] = np.frombuffer(data, np.uint8)
+    lengths = np.array([len(i) for i in ids], dtype=np.int64)
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    raw = fields.raw_words(buffer)
+    for narrow in (False, True):
+        at, size = (starts.astype(np.int32), lengths.astype(np.int32)) if narrow else \
+            (starts, lengths)  # fmt: skip
+        ordered = fields.words(raw, at, size, count=3)
+        assert len(ordered) == max(3, -(-length // 8))
+        rows = np.lexsort(ordered[::-1]).tolist()
+        assert [ids[i] for i in rows] == sorted(ids)
+        loose = fields.words(raw, at, size, order=False)
+        assert len(loose) == -(-length // 8)
+        assert fields.texts(loose, np.arange(len(ids))) == ids
+
+
+def test_kept_columns_take_the_narrowest_dtype_that_holds_them() -> None:
+    """A kept column's dtype holds every value a chunk gives it: positions of a file above
+    2 GiB and 4 GiB, long ids and grades of seven digits too; scores stay doubles."""
+    for numbers in ([0, (1 << 31) - 1], [5, 1 << 31], [0, (1 << 32) + 5], [1, 300], [1, 12],
+                    [-1, 2], [-9999999, 255], [0, 0]):  # fmt: skip
+        array = np.array(numbers, dtype=np.int64)
+        kind = look._narrow(array)
+        assert np.array_equal(array.astype(kind), array), numbers
+        assert kind.itemsize <= 4 or max(numbers) >= 1 << 32, numbers
+    for numbers, size in [([1, 12], 1), ([-1, 2], 1), ([-300], 2), ([-1, 300], 2)]:
+        assert look._narrow(np.array(numbers)).itemsize == size, numbers
+    assert look._narrow(np.array([0.5, 1e300])) == np.float64
+
+
+def test_kept_columns_widen_for_a_later_chunk(tmp_path: Path) -> None:
+    """Short ids and one-digit grades first, then ids of 300 bytes and grades of three digits
+    and below -128: the kept columns widen chunk after chunk, the answers as the C pass's."""
+    long_id = "d" * 300
+    qrels = [f"{t} 0 d{d} {d % 3}\n" for t in range(1, 5) for d in range(40)]
+    qrels += [f"5 0 {long_id}{i} {g}\n" for i, g in enumerate([200, -300, 7, 0])]
+    run = [f"{t} Q0 d{d} {d} {1 / (d + 1):.4f} r\n" for t in range(1, 6) for d in range(40)]
+    run += [f"5 Q0 {long_id}{i} {i} 0.5 r\n" for i in range(4)]
+    paths = write(tmp_path, qrels, run, "grouped", 0)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(look, "CHUNK", 400)
+        index = look.look(paths[0], look.QRELS_FIELDS, 1 << 20)
+    assert index is not None and index.kept is not None
+    assert index.kept.doc_lengths.dtype.itemsize == 2 and index.kept.values.dtype.itemsize == 2
+    assert index.kept.values[-4:].tolist() == [200, -300, 7, 0]
+    assert index.kept.doc_lengths[-1] == len(long_id) + 1
+    rows = row_tuples(parse_trec(["official"], 10))
+    for size in [(400, 1, 1 << 20), (400, 2048, 1 << 20)]:
+        assert_same(*both(paths, rows, PlainOptions(), size))
 
 
 @examples(60)
@@ -245,18 +344,34 @@ def test_focal_trec_eval_without_the_c_part_imports_no_pyarrow_or_click(
     assert (compiled.returncode, compiled.stdout) == (0, numpy_path.stdout)
 
 
-def test_grades_of_one_or_two_bytes() -> None:
-    """Every grade of one or two bytes from digits, signs and their ASCII neighbours: read as
-    -?D{1,7} reads, the others refused."""
-    alphabet = [b"0", b"5", b"9", b"-", b"+", b"/", b":", b"a"]
+def test_grades_of_up_to_nine_bytes() -> None:
+    """Every grade of one or two bytes from digits, signs and their ASCII neighbours (and a
+    byte above 0x7F), then random ones of up to nine bytes, one a call and all in one call:
+    read as -?D{1,7} reads, the others refused."""
+    alphabet = [b"0", b"5", b"9", b"-", b"+", b"/", b":", b"a", b"\xb5"]
     texts = [a + b for a in alphabet for b in [b"", *alphabet]]
+    rng = random.Random(7)
+    texts += [b"".join(rng.choices(alphabet[:5], k=rng.randint(3, 9))) for _ in range(3000)]
+    texts += [b"-" + b"%d" % rng.randint(0, 300) for _ in range(300)]
     for text in texts:
-        data = text + b" "
-        buffer = np.zeros(len(data) + fields.PAD, dtype=np.uint8)
-        buffer[: len(data)] = np.frombuffer(data, np.uint8)
-        got = fields.grades(fields.raw_words(buffer), np.array([0]), np.array([len(text)]))
         wanted = int(text) if re.fullmatch(rb"-?\d{1,7}", text) else None
+        wanted = None if wanted is None or wanted > values.GRADE_LIMIT else wanted
+        got = _grades([text])
         assert (None if got is None else int(got[0])) == wanted, text
+    valid = [t for t in texts if re.fullmatch(rb"-?\d{1,7}", t) and int(t) <= values.GRADE_LIMIT]
+    for group in (valid, [t for t in valid if len(t) > 2], [t for t in valid if len(t) <= 2]):
+        got = _grades(group)
+        assert got is not None and got.tolist() == [int(t) for t in group]
+        assert _grades([*group, b"1:"]) is None
+
+
+def _grades(texts: list[bytes]) -> Any:
+    data = b" ".join(texts) + b"\n"
+    buffer = np.zeros(len(data) + fields.PAD, dtype=np.uint8)
+    buffer[: len(data)] = np.frombuffer(data, np.uint8)
+    lengths = np.array([len(t) for t in texts], dtype=np.int64)
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    return values.grades(buffer, fields.raw_words(buffer), starts, lengths)
 
 
 def test_a_file_changed_after_the_first_look_stops_the_pass(tmp_path: Path) -> None:

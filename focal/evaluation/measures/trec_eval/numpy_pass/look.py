@@ -23,9 +23,10 @@ from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD, 
 from focal.evaluation.measures.trec_eval.numpy_pass.topics import Changed, read_lines
 
 QRELS_FIELDS, RUN_FIELDS = 4, 6
-CHUNK = 1 << 22  # bytes looked at a time: 4 MiB measured faster than 1 (fewer array calls)
+CHUNK = 3 << 18  # bytes looked at a time: a chunk's temporaries stay in the cache (and in the
+# heap, reused chunk after chunk): 768 KiB measured faster than 256 KiB to 4 MiB on 3 MB and 85 MB
 # bytes of files and kept lines held for both files (`Kept`): 2,000,000 qrels lines take about
-# 110 MiB, a run's 1,000,000 lines 70 MiB; above it a file is read twice, as the C pass reads it
+# 59 MiB, a run's 1,000,000 lines 48 MiB; above it a file is read twice, as the C pass reads it
 KEEP = 256 << 20
 
 
@@ -36,9 +37,9 @@ class Kept(NamedTuple):
 
     data: Bytes
     raw: Words
-    doc_starts: Ints
-    doc_lengths: Ints
-    values: Ints | fields.Floats
+    doc_starts: fields.Positions
+    doc_lengths: fields.Positions
+    values: fields.Grades | fields.Floats
     firsts: Ints
     size: int
 
@@ -100,7 +101,7 @@ def _chunks(stream: FileIO, size: int, count: int) -> Index | None:
             lines, bounds = read_lines(buffer, stop, count, strict=True)
         except Changed:  # (here: a line not plain)
             return None
-        _groups(buffer, lines.raw, bounds, base, ids, starts)
+        _groups(lines.raw, bounds, base, ids, starts)
         tag = _tag(buffer, bounds, count, tag)
         if final:
             break
@@ -110,24 +111,26 @@ def _chunks(stream: FileIO, size: int, count: int) -> Index | None:
 
 
 def _whole(stream: FileIO, size: int, count: int, budget: int) -> Index | None:
-    """The look at a file read whole into one buffer, a chunk at a time; its lines kept while
-    they and the file's bytes fit in `budget`."""
+    """The look at a file read whole into one buffer, a chunk at a time, each chunk looked at
+    as it is read (its bytes still in the cache); its lines kept while they and the file's
+    bytes fit in `budget`."""
     buffer = np.zeros(-(-(size + 1 + PAD) // 8) * 8, dtype=np.uint8)  # (whole words)
-    read = 0
-    while read < size:
-        got = stream.readinto(buffer.data[read:size])
-        if not got:  # shorter than it was: read what there is
-            break
-        read += got
     ids: list[bytes] = []
     starts: list[int] = []
     tag: bytes | None = None
-    keeper = _Keeper(budget - read, read)
+    keeper = _Keeper(budget - size, size)
+    read, ended = 0, size == 0
     base, chunk = 0, CHUNK
-    while base < read:
+    while True:
+        if not ended:
+            wanted = min(base + chunk, size)
+            read = _fill(stream, buffer, read, wanted)
+            ended = read < wanted or read >= size  # (shorter than it was: what there is)
+        if base >= read:
+            break
         window = buffer[base:]
         got = min(chunk, read - base)
-        final = base + got >= read
+        final = ended and base + got >= read
         stop = _stop(window, got, final)
         if stop == 0 and not final:  # a line longer than the chunk
             chunk *= 2
@@ -136,51 +139,85 @@ def _whole(stream: FileIO, size: int, count: int, budget: int) -> Index | None:
             lines, bounds = read_lines(window, stop, count, strict=True)
         except Changed:  # (here: a line not plain)
             return None
-        opens = _groups(window, lines.raw, bounds, base, ids, starts)
+        opens = _groups(lines.raw, bounds, base, ids, starts)
         tag = _tag(window, bounds, count, tag)
-        keeper.add((lines.doc_starts + base, lines.doc_lengths, lines.values, opens), base + stop)
+        keeper.add((lines.doc_starts + base, lines.doc_lengths, lines.values), opens, base + stop)
         base += stop
     return Index(ids, starts, tag, identity(stream), keeper.kept(buffer, read))
+
+
+def _fill(stream: FileIO, buffer: Bytes, read: int, wanted: int) -> int:
+    """The file read into `buffer` from byte `read` up to `wanted`, or to its end: where the
+    bytes read end now."""
+    while read < wanted:
+        got = stream.readinto(buffer.data[read:wanted])
+        if not got:
+            break
+        read += got
+    return read
 
 
 class _Keeper:
     """A file's lines as the look reads them, written chunk after chunk into arrays sized from
     the lines a byte read so far (a tenth more), grown when short: written once rather than kept
-    in parts and joined (19,000 page faults instead of 35,000 on 3,000,000 lines); none once
-    they take more than `room` bytes."""
+    in parts and joined (19,000 page faults instead of 35,000 on 3,000,000 lines), a grown
+    array's unwritten part left untouched, each in the narrowest dtype its values need so far
+    (`_narrow`); and the lines opening a group. None once they take more than `room` bytes."""
 
     def __init__(self, room: int, size: int) -> None:
         self._room, self._size = room, size
-        self._columns: list[npt.NDArray[Any]] | None = []  # doc starts, lengths, values, opens
-        self._lines = 0
+        self._columns: list[npt.NDArray[Any]] | None = []  # doc starts, lengths, values
+        self._opens: list[Ints] = []  # per chunk, the lines opening a group (of all the lines)
+        self._lines = self._groups = 0
 
-    def add(self, part: tuple[npt.NDArray[Any], ...], done: int) -> None:
-        """A chunk's lines (`part`: `_columns`' arrays), the file read up to `done` bytes."""
+    def add(self, part: tuple[npt.NDArray[Any], ...], opens: Ints, done: int) -> None:
+        """A chunk's lines (`part`: `_columns`' arrays) and which of them open a group, the
+        file read up to `done` bytes."""
         if self._columns is None:
             return
         count, lines = len(part[0]), self._lines
-        if (lines + count) * sum(array.itemsize for array in part) > self._room:
+        self._groups += len(opens)
+        columns = self._columns or [np.empty(0, _narrow(array)) for array in part]
+        kinds = [np.promote_types(column.dtype, _narrow(array))
+                 for column, array in zip(columns, part, strict=True)]  # fmt: skip
+        held = (lines + count) * sum(kind.itemsize for kind in kinds) + 8 * (self._groups + 1)
+        if held > self._room:
             self._columns = None
             return
-        capacity = len(self._columns[0]) if self._columns else 0
+        capacity = len(columns[0])
         if lines + count > capacity:
-            wanted = max(int((lines + count) * self._size / done * 1.1) + 64, 2 * capacity)
-            grown = zip(self._columns or part, part, strict=True)
-            self._columns = [np.concatenate((column[:lines], np.empty(wanted - lines, array.dtype)))
-                             for column, array in grown]  # fmt: skip
-        for column, array in zip(self._columns, part, strict=True):
-            column[lines : lines + count] = array
+            capacity = max(int((lines + count) * self._size / done * 1.1) + 64, 2 * capacity)
+        for i, (kind, array) in enumerate(zip(kinds, part, strict=True)):
+            if len(columns[i]) != capacity or columns[i].dtype != kind:  # grown, or widened
+                grown = np.empty(capacity, kind)
+                grown[:lines] = columns[i][:lines]
+                columns[i] = grown
+            columns[i][lines : lines + count] = array
+        self._columns = columns
+        self._opens.append(opens + lines)
         self._lines += count
 
     def kept(self, buffer: Bytes, size: int) -> Kept | None:
         """The lines kept (`Kept`), or None."""
         if self._columns is None:
             return None
-        doc_starts, doc_lengths, values, opens = (column[: self._lines] for column in self._columns)
-        firsts = np.append(np.flatnonzero(opens), self._lines).astype(np.int64)
+        doc_starts, doc_lengths, values = (column[: self._lines] for column in self._columns)
+        firsts = np.concatenate([*self._opens, [self._lines]]).astype(np.int64, copy=False)
         held = size + sum(column.itemsize * self._lines for column in self._columns)
         return Kept(buffer, fields.raw_words(buffer), doc_starts, doc_lengths, values, firsts,
-                    held)  # fmt: skip
+                    held + 8 * len(firsts))  # fmt: skip
+
+
+def _narrow(array: npt.NDArray[Any]) -> np.dtype[Any]:
+    """The dtype a kept column needs for a chunk's `array`: integers (byte positions, lengths,
+    grades) in the fewest bytes that hold them (one for most lengths and grades, four for the
+    positions in a file below 4 GiB: fewer pages to touch), scores as they are."""
+    if array.dtype.kind not in "iu" or len(array) == 0:
+        return array.dtype
+    low, high = int(array.min()), int(array.max())
+    # (a signed dtype holding -high - 1 holds high: [-1, 2] in one byte, not two)
+    return np.promote_types(np.min_scalar_type(low),
+                            np.min_scalar_type(-high - 1 if low < 0 <= high else high))  # fmt: skip
 
 
 def _stop(buffer: Bytes, got: int, final: bool) -> int:
@@ -205,25 +242,27 @@ def _tag(data: Bytes, bounds: Ints, count: int, tag: bytes | None) -> bytes | No
     return fields.text(data, int(bounds[-1, 4]) + 1, int(bounds[-1, 5] - bounds[-1, 4] - 1))
 
 
-def _groups(data: Bytes, raw: Words, bounds: Ints, base: int, ids: list[bytes],
-            starts: list[int]) -> fields.Bools:  # fmt: skip
-    """The groups of the lines `bounds` of `data` (the chunk at `base`) added to ids and starts,
-    a first group of the last topic before continuing its group; which lines open a group."""
-    opens = np.zeros(len(bounds), dtype=bool)
+def _groups(raw: Words, bounds: Ints, base: int, ids: list[bytes], starts: list[int]) -> Ints:
+    """The groups of the lines `bounds` (of the chunk at `base`, `raw` its words) added to ids
+    and starts, a first group of the last topic before continuing its group; the lines that
+    open a group. (A topic changes where a line's first field's words differ from the line
+    before's; the ids are read from the words of those lines alone.)"""
     if len(bounds) == 0:
-        return opens
+        return np.zeros(0, dtype=np.int64)
     line_starts, lengths = fields.field(bounds, 0)
     keys = fields.words(raw, line_starts, lengths, order=False)
-    change = np.ones(len(keys[0]), dtype=bool)
-    change[1:] = ~fields.same_rows([k[1:] for k in keys], [k[:-1] for k in keys])
-    for line in np.flatnonzero(change).tolist():
-        start, length = int(line_starts[line]), int(lengths[line])
-        topic = data[start : start + length].tobytes()
-        if not ids or line > 0 or ids[-1] != topic:
-            ids.append(topic)
-            starts.append(base + start)
-            opens[line] = True
-    return opens
+    change = np.empty(len(bounds), dtype=bool)
+    change[0] = True
+    np.not_equal(keys[0][1:], keys[0][:-1], out=change[1:])
+    for key in keys[1:]:
+        change[1:] |= key[1:] != key[:-1]
+    lines = np.flatnonzero(change)
+    topics = fields.texts(keys, lines)
+    if ids and ids[-1] == topics[0]:  # the chunk's first line continues the last group
+        lines, topics = lines[1:], topics[1:]
+    ids.extend(topics)
+    starts.extend((line_starts[lines] + base).tolist())
+    return lines
 
 
 def join(qrels: Index, run: Index) -> Joined:

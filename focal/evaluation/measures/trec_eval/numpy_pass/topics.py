@@ -12,8 +12,14 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from focal.evaluation.measures.trec_eval.numpy_pass import fields
-from focal.evaluation.measures.trec_eval.numpy_pass.fields import Bytes, Ints, Words
+from focal.evaluation.measures.trec_eval.numpy_pass import fields, values
+from focal.evaluation.measures.trec_eval.numpy_pass.fields import (
+    Bytes,
+    Grades,
+    Ints,
+    Positions,
+    Words,
+)
 
 Floats = npt.NDArray[np.float64]
 
@@ -30,9 +36,9 @@ class Lines(NamedTuple):
     data: Bytes
     raw: Words
     codes: Ints
-    doc_starts: Ints
-    doc_lengths: Ints
-    values: npt.NDArray[np.int64] | Floats
+    doc_starts: Positions
+    doc_lengths: Positions
+    values: Grades | Floats
 
     def doc(self, line: int) -> bytes:
         return fields.text(self.data, int(self.doc_starts[line]), int(self.doc_lengths[line]))
@@ -48,12 +54,12 @@ def read_lines(data: Bytes, stop: int, count: int, strict: bool = False) -> tupl
     raw = fields.raw_words(data[: stop + fields.PAD])
     doc_starts, doc_lengths = fields.field(bounds, 2)
     at, length = fields.field(bounds, 3 if count == 4 else 4)
-    values = fields.grades(raw, at, length) if count == 4 else \
-        fields.scores(data, raw, at, length)  # fmt: skip
-    if values is None:
+    read = values.grades(data, raw, at, length) if count == 4 else \
+        values.scores(data, raw, at, length)  # fmt: skip
+    if read is None:
         raise Changed
     codes = np.zeros(len(bounds), dtype=np.int64)
-    return Lines(data, raw, codes, doc_starts, doc_lengths, values), bounds
+    return Lines(data, raw, codes, doc_starts, doc_lengths, read), bounds
 
 
 def topic_codes(lines: Lines, bounds: Ints, offsets: Ints, codes: Ints) -> Lines:
