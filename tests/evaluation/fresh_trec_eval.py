@@ -1,6 +1,7 @@
 """`focal trec_eval` in a fresh interpreter, as the `focal` script starts it, reporting which of
-numpy, pyarrow and click it loaded (the last line on stderr: `LOADED` and their names): the
-start-up paths of docs/trec_eval.md, "The C part", checked from outside."""
+numpy, pyarrow and click it loaded (the last line on stderr: `LOADED` and their names, written
+as the process ends, by `os._exit` or at exit): the start-up paths of docs/trec_eval.md, "The C
+part", checked from outside."""
 
 from __future__ import annotations
 
@@ -8,11 +9,17 @@ import subprocess
 import sys
 
 SCRIPT = """
-import atexit, sys
+import atexit, os, sys
 def report():
     loaded = sorted({name.split(".")[0] for name in sys.modules} & {"numpy", "pyarrow", "click"})
     sys.stderr.write("LOADED " + " ".join(loaded) + "\\n")
-atexit.register(report)
+    sys.stderr.flush()
+atexit.register(report)  # (an exit through sys.exit)
+leave = os._exit  # (`run_process` ends the process at once: atexit runs no hook)
+def report_and_leave(code):
+    report()
+    leave(code)
+os._exit = report_and_leave
 sys.argv = ["focal", "trec_eval", *sys.argv[1:]]
 from focal.assessor.cli import launch
 launch()

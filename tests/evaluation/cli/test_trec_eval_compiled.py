@@ -152,6 +152,29 @@ def test_focal_trec_eval_checks_the_settings_as_every_command(tmp_path: Path) ->
         assert ours.stdout == ("map                   \tall\t1.0000\n" if code == 0 else "")
 
 
+@pytest.mark.parametrize("kernel_choice", ["auto", "numpy"])
+def test_a_full_disk_is_one_line_and_exit_2(tmp_path: Path, kernel_choice: str) -> None:
+    """The console script ends its process at once after the output (`run_process`): a write
+    that fails there (stdout on /dev/full) is one line naming it and exit code 2, no
+    traceback, on both paths; the same call to a file prints trec_eval's rows, all of them."""
+    if not Path("/dev/full").exists():
+        pytest.skip("this system has no /dev/full to stand for a full disk")
+    focal = Path(sys.executable).with_name("focal")
+    (tmp_path / "q").write_text("".join(f"{t} 0 d{d} {d % 3}\n" for t in (1, 2) for d in range(9)))
+    (tmp_path / "r").write_text("".join(f"{t} Q0 d{d} {d} {9 - d} r\n" for t in (1, 2)
+                                        for d in range(9)))  # fmt: skip
+    command = [str(focal), "trec_eval", "-q", str(tmp_path / "q"), str(tmp_path / "r")]
+    environment = {"PATH": "/usr/bin:/bin", "FOCAL_KERNEL": kernel_choice}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True,
+                              check=False, env=environment, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == "trec_eval: cannot write the results: No space left on device\n"
+    written = _run(command, environment)
+    assert written.returncode == 0 and written.stdout.count("\tall\t") >= 20, written.stderr
+    assert written.stdout.splitlines()[-1].startswith("P_1000 ")  # (the last row of the set)
+
+
 def _run(command: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False, env=environment,
                           timeout=120)  # fmt: skip

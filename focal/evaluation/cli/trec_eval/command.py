@@ -25,9 +25,11 @@ The output goes out in large chunks, as bytes when the stream has a binary buffe
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from focal.evaluation.cli.trec_eval.arguments import Request, parse_arguments
 from focal.evaluation.cli.trec_eval.compiled import evaluate_compiled
@@ -163,6 +165,26 @@ def main(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         return _code(error)
     output.flush()
     return 0
+
+
+def run_process(argv: Sequence[str]) -> NoReturn:
+    """`focal trec_eval` as a process of its own (the console script, `launch`): `main`, its
+    output flushed, then the process ends at once (`os._exit`), as a C program ends. Python's
+    teardown of every module it loaded is skipped: 15 ms of a call with numpy loaded, 5 ms
+    without, for nothing, as the command leaves no file but stdout open and its temporary files
+    have no name. A write that fails (a full disk) is said in one line, exit 2; a closed pipe
+    ends the process quietly where SIGPIPE does not end it first (as it ends C's)."""
+    try:
+        code = main(argv, sys.stdout, sys.stderr)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = 0
+    except OSError as error:
+        sys.stderr.write(f"trec_eval: cannot write the results: {error.strerror or error}\n")
+        code = 2
+    with contextlib.suppress(OSError):
+        sys.stderr.flush()
+    os._exit(code)
 
 
 def _code(error: FormatError | ValueError) -> int:
