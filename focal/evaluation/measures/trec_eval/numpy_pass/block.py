@@ -20,29 +20,33 @@ collision the lines are sorted on the words themselves instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from focal.evaluation.measures.trec_eval.engine.plain_pass import PlainOptions, PlainTopic, RowTuple
 from focal.evaluation.measures.trec_eval.families.ideal import running_sums
 from focal.evaluation.measures.trec_eval.families.measure import NONPOOL, UNJUDGED, Ranked
 from focal.evaluation.measures.trec_eval.numpy_pass import fields
-from focal.evaluation.measures.trec_eval.numpy_pass.fields import Columns, Floats, Ints, Words
 from focal.evaluation.measures.trec_eval.numpy_pass.rows import Asked, topic_rows
 from focal.evaluation.measures.trec_eval.numpy_pass.topics import Lines, TopicCounts, counted
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from focal.evaluation.measures.trec_eval.numpy_pass.fields import Columns, Floats, Ints, Words
 
 Reason = Literal["judged twice", "appears twice"]
 _GOLDEN, _MIX = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
 
 
-class Stop(NamedTuple):
+class Stop:
     """Where trec_eval stops in the block: the topic, why, and the document named."""
 
-    topic: bytes
-    reason: Reason
-    document: bytes
+    __slots__ = ("document", "reason", "topic")
+
+    def __init__(self, topic: bytes, reason: Reason, document: bytes) -> None:
+        self.topic, self.reason, self.document = topic, reason, document
 
 
 def _hashed(codes: Ints, words: Columns) -> Words:
@@ -153,17 +157,18 @@ def evaluate(
     return out, stop
 
 
-class _Ranks(NamedTuple):
+class _Ranks:
     """The run's lines of the block in trec_eval's order, cut to -M (`ranked`: line numbers
     among the known lines), each one's topic code and rank, whether it is its document's first
     mention, and per topic the rank of the first document that comes twice (int64's largest:
     none)."""
 
-    ranked: Ints
-    codes: Ints
-    rank: Ints
-    first_seen: npt.NDArray[np.bool_]
-    appears_twice: Ints
+    __slots__ = ("appears_twice", "codes", "first_seen", "rank", "ranked")
+
+    def __init__(self, ranked: Ints, codes: Ints, rank: Ints, first_seen: npt.NDArray[np.bool_],
+                 appears_twice: Ints) -> None:  # fmt: skip
+        self.ranked, self.codes, self.rank = ranked, codes, rank
+        self.first_seen, self.appears_twice = first_seen, appears_twice
 
 
 _NONE = np.iinfo(np.int64).max

@@ -14,19 +14,22 @@ order: no id holds a zero byte). A line's grade or score is read in `values`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
-Ints = npt.NDArray[np.int64]
-Positions = npt.NDArray[np.integer[Any]]  # byte positions and lengths (kept: narrower)
-Grades = npt.NDArray[np.integer[Any]]  # (int32 as read, narrower as kept)
-Bytes = npt.NDArray[np.uint8]
-Words = npt.NDArray[np.uint64]
-Floats = npt.NDArray[np.float64]
-Bools = npt.NDArray[np.bool_]
-Columns = list[Words]  # ids as words: one array a word (`words`)
+if TYPE_CHECKING:  # (the array types for the checker only: numpy.typing takes 0.7 ms to import)
+    import numpy.typing as npt
+
+    Ints = npt.NDArray[np.int64]
+    Positions = npt.NDArray[np.integer[Any]]  # byte positions and lengths (kept: narrower)
+    Grades = npt.NDArray[np.integer[Any]]  # (int32 as read, narrower as kept)
+    Bytes = npt.NDArray[np.uint8]
+    Words = npt.NDArray[np.uint64]
+    Floats = npt.NDArray[np.float64]
+    Bools = npt.NDArray[np.bool_]
+    Columns = list[Words]  # ids as words: one array a word (`words`)
+
 PAD = 8  # zero bytes a buffer holds past its lines: a word read at any line start stays inside
 # little-endian masks of the first k bytes of a word (k = 0..8)
 MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)

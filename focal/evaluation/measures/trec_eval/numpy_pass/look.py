@@ -12,15 +12,19 @@ read again (docs/performance.md, "The numpy pass"). For a run, the last line's r
 from __future__ import annotations
 
 from io import FileIO
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
 from focal.evaluation.measures.trec_eval.engine.topic_index import identity, open_regular
 from focal.evaluation.measures.trec_eval.numpy_pass import fields
-from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD, Bytes, Ints, Words
+from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD
 from focal.evaluation.measures.trec_eval.numpy_pass.topics import Changed, read_lines
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from focal.evaluation.measures.trec_eval.numpy_pass.fields import Bytes, Ints, Words
 
 QRELS_FIELDS, RUN_FIELDS = 4, 6
 CHUNK = 3 << 18  # bytes looked at a time: a chunk's temporaries stay in the cache (and in the
@@ -30,41 +34,43 @@ CHUNK = 3 << 18  # bytes looked at a time: a chunk's temporaries stay in the cac
 KEEP = 256 << 20
 
 
-class Kept(NamedTuple):
+class Kept:
     """A file's lines, kept from the first look: its bytes (`data`, `raw`: `topics.Lines`'),
     per line its document id's start and length and its grade or score, `firsts[g]` group g's
     first line (and `firsts[-1]` the lines' count); `size` the bytes held."""
 
-    data: Bytes
-    raw: Words
-    doc_starts: fields.Positions
-    doc_lengths: fields.Positions
-    values: fields.Grades | fields.Floats
-    firsts: Ints
-    size: int
+    __slots__ = ("data", "doc_lengths", "doc_starts", "firsts", "raw", "size", "values")
+
+    def __init__(self, data: Bytes, raw: Words, doc_starts: fields.Positions,
+                 doc_lengths: fields.Positions, values: fields.Grades | fields.Floats,
+                 firsts: Ints, size: int) -> None:  # fmt: skip
+        self.data, self.raw, self.doc_starts, self.doc_lengths = data, raw, doc_starts, doc_lengths
+        self.values, self.firsts, self.size = values, firsts, size
 
 
-class Index(NamedTuple):
+class Index:
     """A file's topic groups in file order (`ids[i]` starts at `starts[i]`, ends where the next
     starts or at the file's end), its run id (a run), its identity when read, and its lines
     when they fit in the budget (`Kept`)."""
 
-    ids: list[bytes]
-    starts: list[int]
-    tag: bytes | None
-    identity: tuple[int, int, int, int]
-    kept: Kept | None = None
+    __slots__ = ("identity", "ids", "kept", "starts", "tag")
+
+    def __init__(self, ids: list[bytes], starts: list[int], tag: bytes | None,
+                 identity: tuple[int, int, int, int],
+                 kept: Kept | None = None) -> None:  # fmt: skip
+        self.ids, self.starts, self.tag, self.identity, self.kept = ids, starts, tag, identity, kept
 
 
-class Joined(NamedTuple):
+class Joined:
     """The qrels groups in their ids' byte order (`order`), each one's run group or -1
     (`match`), the run topics the qrels lack (byte order), and whether both files are grouped
     (no id in two groups; otherwise order and match are empty)."""
 
-    order: list[int]
-    match: list[int]
-    unknown: list[bytes]
-    grouped: bool
+    __slots__ = ("grouped", "match", "order", "unknown")
+
+    def __init__(self, order: list[int], match: list[int], unknown: list[bytes],
+                 grouped: bool) -> None:  # fmt: skip
+        self.order, self.match, self.unknown, self.grouped = order, match, unknown, grouped
 
 
 def look(path: str, count: int, budget: int = KEEP) -> Index | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from io import FileIO
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from focal.evaluation.measures.trec_eval.engine.plain_pass import (
 from focal.evaluation.measures.trec_eval.engine.topic_index import identity
 from focal.evaluation.measures.trec_eval.numpy_pass import look
 from focal.evaluation.measures.trec_eval.numpy_pass.block import evaluate
-from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD, Bytes, Ints
+from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD
 from focal.evaluation.measures.trec_eval.numpy_pass.look import Index, Joined
 from focal.evaluation.measures.trec_eval.numpy_pass.rows import Asked, computable
 from focal.evaluation.measures.trec_eval.numpy_pass.topics import (
@@ -36,6 +37,9 @@ from focal.evaluation.measures.trec_eval.numpy_pass.topics import (
     read_lines,
     topic_codes,
 )
+
+if TYPE_CHECKING:
+    from focal.evaluation.measures.trec_eval.numpy_pass.fields import Bytes, Ints
 
 # bytes of qrels and run lines, and topics, evaluated at a time: each block costs a few dozen
 # array calls and a call of every family, so blocks are larger than the C pass's

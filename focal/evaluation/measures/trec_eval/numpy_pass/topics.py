@@ -7,38 +7,38 @@ the numpy engine (the same terms, summed per topic by `ideal.running_sums`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from focal.evaluation.measures.trec_eval.numpy_pass import fields, values
-from focal.evaluation.measures.trec_eval.numpy_pass.fields import (
-    Bytes,
-    Grades,
-    Ints,
-    Positions,
-    Words,
-)
 
-Floats = npt.NDArray[np.float64]
+if TYPE_CHECKING:
+    from focal.evaluation.measures.trec_eval.numpy_pass.fields import (
+        Bytes,
+        Floats,
+        Grades,
+        Ints,
+        Positions,
+        Words,
+    )
 
 
 class Changed(Exception):
     """A line of the block is no longer plain: a file changed since the first look."""
 
 
-class Lines(NamedTuple):
+class Lines:
     """A block's lines of one file: `data` its bytes (PAD zero bytes past them), `raw` their
     words, per line its topic code, its document id's start and length, and its grade (qrels)
     or score (run)."""
 
-    data: Bytes
-    raw: Words
-    codes: Ints
-    doc_starts: Positions
-    doc_lengths: Positions
-    values: Grades | Floats
+    __slots__ = ("codes", "data", "doc_lengths", "doc_starts", "raw", "values")
+
+    def __init__(self, data: Bytes, raw: Words, codes: Ints, doc_starts: Positions,
+                 doc_lengths: Positions, values: Grades | Floats) -> None:  # fmt: skip
+        self.data, self.raw, self.codes = data, raw, codes
+        self.doc_starts, self.doc_lengths, self.values = doc_starts, doc_lengths, values
 
     def doc(self, line: int) -> bytes:
         return fields.text(self.data, int(self.doc_starts[line]), int(self.doc_lengths[line]))
@@ -70,16 +70,17 @@ def topic_codes(lines: Lines, bounds: Ints, offsets: Ints, codes: Ints) -> Lines
                  lines.values)  # fmt: skip
 
 
-class TopicCounts(NamedTuple):
+class TopicCounts:
     """Per topic code: qrels lines with grade > 0 and >= 0, judged documents at the level and
     below it, and judged documents per grade (`per_grade`, one row a topic, grades 0 up to the
     block's largest)."""
 
-    positive: Ints
-    judged: Ints
-    num_rel: Ints
-    num_nonrel: Ints
-    per_grade: Ints
+    __slots__ = ("judged", "num_nonrel", "num_rel", "per_grade", "positive")
+
+    def __init__(self, positive: Ints, judged: Ints, num_rel: Ints, num_nonrel: Ints,
+                 per_grade: Ints) -> None:  # fmt: skip
+        self.positive, self.judged, self.num_rel = positive, judged, num_rel
+        self.num_nonrel, self.per_grade = num_nonrel, per_grade
 
     def levels(self, topics: Ints) -> list[Ints]:
         """Per topic of `topics`: judged documents per grade 0..its largest judged grade."""

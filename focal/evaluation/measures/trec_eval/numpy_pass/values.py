@@ -14,23 +14,26 @@ significant digits, a mantissa up to 2^53 and a power of ten within 10^22; any o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
-from focal.evaluation.measures.trec_eval.numpy_pass.fields import (
-    MASKS,
-    SPACE,
-    Bools,
-    Bytes,
-    Floats,
-    Grades,
-    Positions,
-    Words,
-    at,
-    text,
-)
+from focal.evaluation.measures.trec_eval.numpy_pass.fields import MASKS, SPACE, at, text
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from focal.evaluation.measures.trec_eval.numpy_pass.fields import (
+        Bools,
+        Bytes,
+        Floats,
+        Grades,
+        Positions,
+        Words,
+    )
+
+    # `_short`'s arrays (a plain tuple: a NamedTuple class costs 0.2 ms at each start-up)
+    _Short = tuple[Words, Words, Words, Words, Positions, Bools, Bools]
 
 GRADE_LIMIT = 255  # (a block's table of topics x grades stays small)
 MINUS, PLUS, DOT = ord("-"), ord("+"), ord(".")
@@ -53,10 +56,6 @@ def _digits_value(word: Words, count: npt.NDArray[np.integer[Any]]) -> Words:
         word *= factor
         word >>= shift
     return word
-
-
-# `_short`'s arrays (a plain tuple: a NamedTuple class costs 0.2 ms at each start-up)
-_Short = tuple[Words, Words, Words, Words, Positions, Bools, Bools]
 
 
 def _short(raw: Words, starts: Positions, lengths: Positions) -> _Short:
