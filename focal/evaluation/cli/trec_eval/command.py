@@ -19,7 +19,8 @@ Both reproduce trec_eval's control flow (`trec_eval.c`; `stops`):
   the `all` rows are taken, and prefixes the names with `Z`;
 - exit codes: 1 usage or unknown measure, 2 unreadable, empty or malformed file or bad measure
   parameters, 4 a missing topic or a duplicate document, 7 no topic with both results and
-  judgements, 255 an unreadable -Z file (trec_eval returns -1) (docs/trec_eval.md).
+  judgements, 255 an unreadable -Z file (trec_eval returns -1), 2 results that cannot be
+  written (docs/trec_eval.md).
 The output goes out in large chunks, as bytes when the stream has a binary buffer.
 """
 
