@@ -166,13 +166,15 @@ def test_declines_grades_above_its_table(tmp_path: Path) -> None:
 PLAIN = re.compile(rb"-?\d+(\.\d+)?([eE][+-]?\d+)?\Z")
 
 
-def _read(texts: list[bytes]) -> Any:
-    data = b" ".join(texts) + b" "
+def _read(texts: list[bytes], grades: bool = False) -> Any:
+    """`values.scores` (or `values.grades`) of the texts, one space apart in a padded buffer."""
+    data = b" ".join(texts) + (b"\n" if grades else b" ")
     buffer = np.zeros(len(data) + fields.PAD, dtype=np.uint8)
     buffer[: len(data)] = np.frombuffer(data, np.uint8)
     lengths = np.array([len(t) for t in texts], dtype=np.int64)
     starts = np.cumsum(lengths + 1) - lengths - 1
-    return values.scores(buffer, fields.raw_words(buffer), starts, lengths)
+    read = values.grades if grades else values.scores
+    return read(buffer, fields.raw_words(buffer), starts, lengths)
 
 
 def test_scores_read_as_float_reads_them() -> None:
@@ -366,12 +368,7 @@ def test_grades_of_up_to_nine_bytes() -> None:
 
 
 def _grades(texts: list[bytes]) -> Any:
-    data = b" ".join(texts) + b"\n"
-    buffer = np.zeros(len(data) + fields.PAD, dtype=np.uint8)
-    buffer[: len(data)] = np.frombuffer(data, np.uint8)
-    lengths = np.array([len(t) for t in texts], dtype=np.int64)
-    starts = np.cumsum(lengths + 1) - lengths - 1
-    return values.grades(buffer, fields.raw_words(buffer), starts, lengths)
+    return _read(texts, grades=True)
 
 
 def test_a_file_changed_after_the_first_look_stops_the_pass(tmp_path: Path) -> None:
