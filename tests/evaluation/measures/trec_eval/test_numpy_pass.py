@@ -67,6 +67,8 @@ def both(paths: tuple[str, str], rows: list[Any], options: PlainOptions,
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(look, "CHUNK", size[0])
         patch.setattr(passes, "BLOCK", size[0])
+        patch.setattr(passes, "BLOCK_LARGE", 2 * size[0])  # (files above 256 bytes: both sizes)
+        patch.setattr(passes, "LARGE", 256)
         patch.setattr(passes, "BLOCK_TOPICS", size[1])
         patch.setattr(look, "KEEP", size[2])
         mine = open_numpy_pass(*paths, rows, options)

@@ -42,8 +42,10 @@ if TYPE_CHECKING:
     from focal.evaluation.measures.trec_eval.numpy_pass.fields import Bytes, Ints
 
 # bytes of qrels and run lines, and topics, evaluated at a time: each block costs a few dozen
-# array calls and a call of every family, so blocks are larger than the C pass's
-BLOCK = 1 << 21
+# array calls and a call of every family, so blocks are larger than the C pass's; twice as
+# large when the files hold more than LARGE bytes (3-5% less time on 10,000 topics, where 41
+# blocks paid those calls; 3% more on 50 x 1,500, where a larger block writes fresh memory)
+BLOCK, BLOCK_LARGE, LARGE = 1 << 21, 1 << 22, 1 << 25
 BLOCK_TOPICS = 2048
 Ranges = list[tuple[int, int]]  # byte ranges of a file, [start, end)
 
@@ -99,9 +101,10 @@ class NumpyPass:
         answered = match >= 0
         sizes[answered] += _sizes(r_index)[match[answered]]
         ends = np.cumsum(sizes)
+        block_bytes = BLOCK_LARGE if len(ends) and int(ends[-1]) > LARGE else BLOCK
         start = 0
         while start < len(order):
-            reach = int(np.searchsorted(ends, (ends[start - 1] if start else 0) + BLOCK)) + 1
+            reach = int(np.searchsorted(ends, (ends[start - 1] if start else 0) + block_bytes)) + 1
             end = min(reach, start + BLOCK_TOPICS, len(order))
             block = match[start:end]
             codes = np.flatnonzero(block >= 0)
