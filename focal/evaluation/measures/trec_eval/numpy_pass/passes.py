@@ -120,7 +120,7 @@ class _File:
     def __init__(self, stream: FileIO, index: Index, count: int) -> None:
         self.stream, self.index, self._count = stream, index, count
         self._buffers: dict[int, Bytes] = {}
-        self._starts = np.array([*index.starts, index.identity[0]], dtype=np.int64)
+        self._starts = _group_bounds(index)
 
     def lines(self, groups: Ints, codes: Ints) -> Lines:
         """The lines of `groups` (group numbers, in the block's order), each group's lines
@@ -152,10 +152,14 @@ class _File:
         return topic_codes(lines, bounds, offsets, codes)
 
 
+def _group_bounds(index: Index) -> Ints:
+    """Where each group of a file starts, and the file's size after them."""
+    return np.array([*index.starts, index.identity[0]], dtype=np.int64)
+
+
 def _sizes(index: Index) -> Ints:
     """The bytes of each group of a file."""
-    bounds = np.array([*index.starts, index.identity[0]], dtype=np.int64)
-    return bounds[1:] - bounds[:-1]
+    return np.diff(_group_bounds(index))
 
 
 def _codes(index: Index, code_of: dict[bytes, int]) -> Ints:
