@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from focal.evaluation.measures.trec_eval.numpy_pass.fields import MASKS, SPACE, at, text
+from focal.evaluation.measures.trec_eval.numpy_pass.fields import MASKS, SPACE, at, text, words
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -171,12 +171,9 @@ def _scores(data: Bytes, raw: Words, starts: Positions, lengths: Positions) -> F
     n = len(starts)
     if n == 0:
         return np.zeros(0, dtype=np.float64)
-    width = 8 * max(1, -(-int(lengths.max()) // 8))
-    chars = np.zeros((n, width), dtype=np.uint8)
-    for k in range(width // 8):
-        word = at(raw, np.minimum(starts + 8 * k, len(raw) - 1))
-        word &= MASKS[np.clip(lengths - 8 * k, 0, 8)]
-        chars[:, 8 * k : 8 * k + 8] = word.view(np.uint8).reshape(-1, 8)
+    columns = words(raw, starts, lengths, order=False)  # (their bytes, zero past their end)
+    width = 8 * len(columns)
+    chars = np.stack(columns, axis=1).view(np.uint8).reshape(n, width)
     digit = chars - np.uint8(ord("0")) <= 9
     dot, minus, plus = chars == DOT, chars == MINUS, chars == PLUS
     exp = (chars | np.uint8(0x20)) == ord("e")
