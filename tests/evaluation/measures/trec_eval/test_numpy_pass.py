@@ -28,6 +28,7 @@ from focal.evaluation.measures.trec_eval.engine.plain_pass import (
 from focal.evaluation.measures.trec_eval.names import NOT_IN_9
 from focal.evaluation.measures.trec_eval.numpy_pass import block, fields, look, passes, values
 from focal.evaluation.measures.trec_eval.numpy_pass.passes import open_numpy_pass
+from focal.evaluation.measures.trec_eval.numpy_pass.topics import Lines
 
 from ...fresh_trec_eval import fresh_trec_eval
 from .kernel_build import kernel
@@ -295,9 +296,12 @@ def test_kept_columns_widen_for_a_later_chunk(tmp_path: Path) -> None:
         patch.setattr(look, "CHUNK", 400)
         index = look.look(paths[0], look.QRELS_FIELDS, 1 << 20)
     assert index is not None and index.kept is not None
-    assert index.kept.doc_lengths.dtype.itemsize == 2 and index.kept.values.dtype.itemsize == 2
-    assert index.kept.values[-4:].tolist() == [200, -300, 7, 0]
-    assert index.kept.doc_lengths[-1] == len(long_id) + 1
+    kept = index.kept
+    assert len(kept.docs) == -(-(len(long_id) + 1) // 8) and kept.values.dtype.itemsize == 2
+    assert kept.values[-4:].tolist() == [200, -300, 7, 0]
+    lines = Lines(np.zeros(len(qrels), dtype=np.int64), kept.docs, kept.values)
+    assert [lines.doc(i) for i in (0, len(qrels) - 1)] == [b"d0", f"{long_id}3".encode()]
+    assert not any(column[:160].any() for column in kept.docs[1:])  # (short ids: zeros)
     rows = row_tuples(parse_trec(["official"], 10))
     for size in [(400, 1, 1 << 20), (400, 2048, 1 << 20)]:
         assert_same(*both(paths, rows, PlainOptions(), size))

@@ -178,9 +178,9 @@ def _judged_and_ranked(qrels: Lines, run: Lines, known: slice | Ints, count: int
                        options: PlainOptions) -> tuple[Ints, Ints, _Ranks]:  # fmt: skip
     """Per topic the qrels line judged twice that trec_eval names (-1: none), each known run
     line's grade, and the run ranked (`_Ranks`)."""
-    r_codes, r_doc_lengths = run.codes[known], run.doc_lengths[known]
-    width = -(-max(int(qrels.doc_lengths.max(initial=0)), int(r_doc_lengths.max(initial=0))) // 8)
-    r_words = fields.words(run.raw, run.doc_starts[known], r_doc_lengths, width)
+    r_codes = run.codes[known]
+    width = max(len(qrels.docs), len(run.docs), 1)
+    r_words = _padded([column[known] for column in run.docs], width, len(r_codes))
     judged_twice, grade, r_pair = _judgements(qrels, r_codes, r_words, width, count)
     keys = run.values[known].astype(np.float64, copy=False)
     if options.version == 9:  # 9.0.x holds scores as C floats
@@ -208,13 +208,19 @@ def _judged_and_ranked(qrels: Lines, run: Lines, known: slice | Ints, count: int
     return judged_twice, grade, _Ranks(ranked, codes_ranked, rank, first_seen, appears_twice)
 
 
+def _padded(docs: Columns, width: int, count: int) -> Columns:
+    """Ids' words (`count` of them a column) in `width` columns: the words past the longest
+    id's are zero, as they are past every id's end."""
+    return docs + [np.zeros(count, dtype=np.uint64) for _ in range(width - len(docs))]
+
+
 def _judgements(qrels: Lines, r_codes: Ints, r_words: Columns, width: int,
                 count: int) -> tuple[Ints, Ints, Ints]:  # fmt: skip
     """The (topic, document) pairs of the qrels and the known run lines (`_paired`): per topic
     the qrels line judged twice that trec_eval names (-1: none), each run line's grade (its
     pair's first qrels line's; NONPOOL outside the qrels, UNJUDGED for a negative grade) and
     its pair number."""
-    q_words = fields.words(qrels.raw, qrels.doc_starts, qrels.doc_lengths, width)
+    q_words = _padded(qrels.docs, width, len(qrels.codes))
     nq = len(qrels.codes)
     both = [np.concatenate(columns) for columns in zip(q_words, r_words, strict=True)]
     del q_words

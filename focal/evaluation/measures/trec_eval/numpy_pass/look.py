@@ -2,11 +2,13 @@
 topic's group of lines lies (the C part's `index_groups`, kernel/_kernel_groups.c); then the two
 files' groups joined in trec_eval's order (`join`).
 
-A file within the memory budget (`KEEP` bytes: the file's bytes and its lines' arrays) is read
-once: its bytes in one buffer, looked at a chunk at a time, and its lines kept (`Kept`), so that
-the blocks are slices of them, not a second reading and parse. Beyond the budget the look keeps
-no line: per group its topic id (bytes) and where it starts in the file, and the blocks are
-read again (docs/performance.md, "The numpy pass"). For a run, the last line's run id.
+The file is read a chunk at a time into one buffer, reused chunk after chunk (memory written
+for the first time costs more than the reading: about 3.5 µs a page on the benchmarks' machine).
+A file within the memory budget (`KEEP` bytes of kept lines) has its lines kept (`Kept`): per
+line its document id's words and its grade or score, so that the blocks are slices of them, not
+a second reading and parse. Beyond the budget the look keeps no line: per group its topic id
+(bytes) and where it starts in the file, and the blocks are read again (docs/performance.md,
+"The numpy pass"). For a run, the last line's run id.
 """
 
 from __future__ import annotations
@@ -19,33 +21,32 @@ import numpy as np
 from focal.evaluation.measures.trec_eval.engine.topic_index import identity, open_regular
 from focal.evaluation.measures.trec_eval.numpy_pass import fields
 from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD
-from focal.evaluation.measures.trec_eval.numpy_pass.topics import Changed, read_lines
+from focal.evaluation.measures.trec_eval.numpy_pass.topics import Changed, Lines, read_lines
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from focal.evaluation.measures.trec_eval.numpy_pass.fields import Bytes, Ints, Words
+    from focal.evaluation.measures.trec_eval.numpy_pass.fields import Bytes, Columns, Ints, Words
 
 QRELS_FIELDS, RUN_FIELDS = 4, 6
 CHUNK = 3 << 18  # bytes looked at a time: a chunk's temporaries stay in the cache (and in the
 # heap, reused chunk after chunk): 768 KiB measured faster than 256 KiB to 4 MiB on 3 MB and 85 MB
-# bytes of files and kept lines held for both files (`Kept`): 2,000,000 qrels lines take about
-# 59 MiB, a run's 1,000,000 lines 48 MiB; above it a file is read twice, as the C pass reads it
+# bytes of kept lines held for both files (`Kept`): 2,000,000 qrels lines of ids up to 16 bytes
+# take about 34 MiB, a run's 1,000,000 lines 24 MiB; above it a file is read twice, as the C
+# pass reads it
 KEEP = 256 << 20
 
 
 class Kept:
-    """A file's lines, kept from the first look: its bytes (`data`, `raw`: `topics.Lines`'),
-    per line its document id's start and length and its grade or score, `firsts[g]` group g's
-    first line (and `firsts[-1]` the lines' count); `size` the bytes held."""
+    """A file's lines, kept from the first look: per line its document id's words (`docs`:
+    `topics.Lines`') and its grade or score, `firsts[g]` group g's first line (and `firsts[-1]`
+    the lines' count); `size` the bytes held."""
 
-    __slots__ = ("data", "doc_lengths", "doc_starts", "firsts", "raw", "size", "values")
+    __slots__ = ("docs", "firsts", "size", "values")
 
-    def __init__(self, data: Bytes, raw: Words, doc_starts: fields.Positions,
-                 doc_lengths: fields.Positions, values: fields.Grades | fields.Floats,
-                 firsts: Ints, size: int) -> None:  # fmt: skip
-        self.data, self.raw, self.doc_starts, self.doc_lengths = data, raw, doc_starts, doc_lengths
-        self.values, self.firsts, self.size = values, firsts, size
+    def __init__(self, docs: Columns, values: fields.Grades | fields.Floats, firsts: Ints,
+                 size: int) -> None:  # fmt: skip
+        self.docs, self.values, self.firsts, self.size = docs, values, firsts, size
 
 
 class Index:
@@ -74,86 +75,57 @@ class Joined:
 
 
 def look(path: str, count: int, budget: int = KEEP) -> Index | None:
-    """The first look at a file of `count` fields a line, its lines kept when the file and
-    they take at most `budget` bytes; None when a line is not plain, the file is empty or not a
-    readable regular file."""
+    """The first look at a file of `count` fields a line, its lines kept when the file takes
+    at most `budget` bytes and they do too; None when a line is not plain, the file is empty or
+    not a readable regular file."""
     opened = open_regular(path)
     if opened is None:
         return None
     stream, size = opened
     with stream:
-        if size <= budget:
-            return _whole(stream, size, count, budget)
-        return _chunks(stream, size, count)
+        return _read(stream, size, count, _Keeper(budget, size) if size <= budget else None)
 
 
-def _chunks(stream: FileIO, size: int, count: int) -> Index | None:
-    """The look a chunk read at a time, keeping no line."""
+def _read(stream: FileIO, size: int, count: int, keeper: _Keeper | None) -> Index | None:
+    """The look, a chunk read at a time into one buffer: the line a chunk ends inside of is
+    moved to the buffer's start and completed by the next chunk; a line longer than the buffer
+    doubles it. The file is read up to the size it had when opened (shorter: what there is)."""
     buffer = np.zeros(min(CHUNK, size) + 1 + PAD, dtype=np.uint8)
     ids: list[bytes] = []
     starts: list[int] = []
     tag: bytes | None = None
-    base = 0
-    while base < size:
-        got = stream.readinto(buffer.data[: len(buffer) - 1 - PAD])
-        final = not got or base + got >= size
+    base = held = 0  # where buffer[0] lies in the file; the bytes of a line begun there
+    while True:
+        wanted = min(len(buffer) - 1 - PAD, held + size - base)
+        got = _fill(stream, buffer, held, wanted)
+        final = got < wanted or base + got >= size
+        buffer[got : got + 1 + PAD] = 0
         stop = _stop(buffer, got, final)
-        if stop == 0 and not final:  # a line longer than the buffer
-            buffer = np.zeros(2 * len(buffer), dtype=np.uint8)
-            stream.seek(base)
+        if stop == 0:
+            if final:
+                break
+            grown = np.zeros(2 * len(buffer), dtype=np.uint8)  # a line longer than the buffer
+            grown[:got] = buffer[:got]
+            buffer, held = grown, got
             continue
-        buffer[stop : stop + PAD] = 0
         try:
-            lines, bounds = read_lines(buffer, stop, count, strict=True)
+            lines, bounds = read_lines(buffer, stop, count, strict=True, ids=keeper is not None)
         except Changed:  # (here: a line not plain)
             return None
-        _groups(lines.raw, bounds, base, ids, starts)
+        opens = _groups(fields.raw_words(buffer[: stop + PAD]), bounds, base, ids, starts)
         tag = _tag(buffer, bounds, count, tag)
+        if keeper is not None and not keeper.add(lines, opens, base + stop):
+            keeper = None
         if final:
             break
+        held = got - stop
+        buffer[:held] = buffer[stop:got]
         base += stop
-        stream.seek(base)
-    return Index(ids, starts, tag, identity(stream))
-
-
-def _whole(stream: FileIO, size: int, count: int, budget: int) -> Index | None:
-    """The look at a file read whole into one buffer, a chunk at a time, each chunk looked at
-    as it is read (its bytes still in the cache); its lines kept while they and the file's
-    bytes fit in `budget`."""
-    buffer = np.zeros(-(-(size + 1 + PAD) // 8) * 8, dtype=np.uint8)  # (whole words)
-    ids: list[bytes] = []
-    starts: list[int] = []
-    tag: bytes | None = None
-    keeper = _Keeper(budget - size, size)
-    read, ended = 0, size == 0
-    base, chunk = 0, CHUNK
-    while True:
-        if not ended:
-            wanted = min(base + chunk, size)
-            read = _fill(stream, buffer, read, wanted)
-            ended = read < wanted or read >= size  # (shorter than it was: what there is)
-        if base >= read:
-            break
-        window = buffer[base:]
-        got = min(chunk, read - base)
-        final = ended and base + got >= read
-        stop = _stop(window, got, final)
-        if stop == 0 and not final:  # a line longer than the chunk
-            chunk *= 2
-            continue
-        try:
-            lines, bounds = read_lines(window, stop, count, strict=True)
-        except Changed:  # (here: a line not plain)
-            return None
-        opens = _groups(lines.raw, bounds, base, ids, starts)
-        tag = _tag(window, bounds, count, tag)
-        keeper.add((lines.doc_starts + base, lines.doc_lengths, lines.values), opens, base + stop)
-        base += stop
-    return Index(ids, starts, tag, identity(stream), keeper.kept(buffer, read))
+    return Index(ids, starts, tag, identity(stream), None if keeper is None else keeper.kept())
 
 
 def _fill(stream: FileIO, buffer: Bytes, read: int, wanted: int) -> int:
-    """The file read into `buffer` from byte `read` up to `wanted`, or to its end: where the
+    """The file read on into `buffer` from byte `read` up to `wanted`, or to its end: where the
     bytes read end now."""
     while read < wanted:
         got = stream.readinto(buffer.data[read:wanted])
@@ -164,60 +136,73 @@ def _fill(stream: FileIO, buffer: Bytes, read: int, wanted: int) -> int:
 
 
 class _Keeper:
-    """A file's lines as the look reads them, written chunk after chunk into arrays sized from
-    the lines a byte read so far (a tenth more), grown when short: written once rather than kept
-    in parts and joined (19,000 page faults instead of 35,000 on 3,000,000 lines), a grown
-    array's unwritten part left untouched, each in the narrowest dtype its values need so far
-    (`_narrow`); and the lines opening a group. None once they take more than `room` bytes."""
+    """A file's lines as the look reads them (`Kept`), written chunk after chunk into arrays
+    sized from the lines a byte read so far (a tenth more), grown when short: written once
+    rather than kept in parts and joined (19,000 page faults instead of 35,000 on 3,000,000
+    lines), a grown array's unwritten part left untouched. An id column that a later chunk
+    brings (a longer id) is zero for the lines before; grades take the narrowest dtype they
+    need so far (`_narrow`)."""
 
     def __init__(self, room: int, size: int) -> None:
         self._room, self._size = room, size
-        self._columns: list[npt.NDArray[Any]] | None = []  # doc starts, lengths, values
+        self._docs: list[Words] = []
+        self._values: npt.NDArray[Any] | None = None
         self._opens: list[Ints] = []  # per chunk, the lines opening a group (of all the lines)
         self._lines = self._groups = 0
 
-    def add(self, part: tuple[npt.NDArray[Any], ...], opens: Ints, done: int) -> None:
-        """A chunk's lines (`part`: `_columns`' arrays) and which of them open a group, the
-        file read up to `done` bytes."""
-        if self._columns is None:
-            return
-        count, lines = len(part[0]), self._lines
+    def add(self, lines: Lines, opens: Ints, done: int) -> bool:
+        """A chunk's lines and which of them open a group, the file read up to `done` bytes;
+        False once the lines take more than the room (nothing is kept then)."""
+        count, at = len(lines.codes), self._lines
         self._groups += len(opens)
-        columns = self._columns or [np.empty(0, _narrow(array)) for array in part]
-        kinds = [np.promote_types(column.dtype, _narrow(array))
-                 for column, array in zip(columns, part, strict=True)]  # fmt: skip
-        held = (lines + count) * sum(kind.itemsize for kind in kinds) + 8 * (self._groups + 1)
-        if held > self._room:
-            self._columns = None
-            return
-        capacity = len(columns[0])
-        if lines + count > capacity:
-            capacity = max(int((lines + count) * self._size / done * 1.1) + 64, 2 * capacity)
-        for i, (kind, array) in enumerate(zip(kinds, part, strict=True)):
-            if len(columns[i]) != capacity or columns[i].dtype != kind:  # grown, or widened
-                grown = np.empty(capacity, kind)
-                grown[:lines] = columns[i][:lines]
-                columns[i] = grown
-            columns[i][lines : lines + count] = array
-        self._columns = columns
-        self._opens.append(opens + lines)
+        kind = _narrow(lines.values)
+        if self._values is not None:
+            kind = np.promote_types(self._values.dtype, kind)
+        width = max(len(self._docs), len(lines.docs))
+        if (at + count) * (8 * width + kind.itemsize) + 8 * (self._groups + 1) > self._room:
+            self._docs, self._values = [], None
+            return False
+        capacity = 0 if self._values is None else len(self._values)
+        if at + count > capacity:
+            capacity = max(int((at + count) * self._size / done * 1.1) + 64, 2 * capacity)
+        self._values = _placed(self._values, lines.values, kind, capacity, (at, count))
+        self._docs = [_placed(self._docs[k] if k < len(self._docs) else None,
+                              lines.docs[k] if k < len(lines.docs) else 0, np.dtype(np.uint64),
+                              capacity, (at, count))
+                      for k in range(width)]  # fmt: skip
+        self._opens.append(opens + at)
         self._lines += count
+        return True
 
-    def kept(self, buffer: Bytes, size: int) -> Kept | None:
-        """The lines kept (`Kept`), or None."""
-        if self._columns is None:
-            return None
-        doc_starts, doc_lengths, values = (column[: self._lines] for column in self._columns)
-        firsts = np.concatenate([*self._opens, [self._lines]]).astype(np.int64, copy=False)
-        held = size + sum(column.itemsize * self._lines for column in self._columns)
-        return Kept(buffer, fields.raw_words(buffer), doc_starts, doc_lengths, values, firsts,
-                    held + 8 * len(firsts))  # fmt: skip
+    def kept(self) -> Kept:
+        """The lines kept (`Kept`)."""
+        lines = self._lines
+        values = np.zeros(0, dtype=np.int64) if self._values is None else self._values[:lines]
+        docs = [column[:lines] for column in self._docs]
+        firsts = np.concatenate([*self._opens, [lines]]).astype(np.int64, copy=False)
+        held = lines * (8 * len(docs) + values.itemsize) + 8 * len(firsts)
+        return Kept(docs, values, firsts, held)
+
+
+def _placed(column: npt.NDArray[Any] | None, part: npt.NDArray[Any] | int, kind: np.dtype[Any],
+            capacity: int, where: tuple[int, int]) -> npt.NDArray[Any]:  # fmt: skip
+    """`column` (None: a new one, zero before `at`) with `part` (an array, or 0 for every
+    line) written to its `count` lines from `at` (`where`), grown to `capacity` or widened to
+    `kind` first when it is not so already."""
+    at, count = where
+    if column is None:
+        column = np.zeros(capacity, kind)
+    elif len(column) != capacity or column.dtype != kind:
+        grown = np.empty(capacity, kind)
+        grown[:at] = column[:at]
+        column = grown
+    column[at : at + count] = part
+    return column
 
 
 def _narrow(array: npt.NDArray[Any]) -> np.dtype[Any]:
-    """The dtype a kept column needs for a chunk's `array`: integers (byte positions, lengths,
-    grades) in the fewest bytes that hold them (one for most lengths and grades, four for the
-    positions in a file below 4 GiB: fewer pages to touch), scores as they are."""
+    """The dtype a kept column needs for a chunk's `array`: integers (grades) in the fewest
+    bytes that hold them (one for most grades: fewer pages to touch), scores as they are."""
     if array.dtype.kind not in "iu" or len(array) == 0:
         return array.dtype
     low, high = int(array.min()), int(array.max())

@@ -136,8 +136,7 @@ class _File:
         else:
             taken = np.repeat(firsts - np.cumsum(sizes) + sizes, sizes) + \
                 np.arange(int(sizes.sum()), dtype=np.int64)  # fmt: skip
-        return Lines(kept.data, kept.raw, line_codes, kept.doc_starts[taken],
-                     kept.doc_lengths[taken], kept.values[taken])  # fmt: skip
+        return Lines(line_codes, [column[taken] for column in kept.docs], kept.values[taken])
 
     def _read(self, groups: Ints, codes: Ints) -> Lines:
         """The groups' lines read again from the file; PlainStop when they are no longer

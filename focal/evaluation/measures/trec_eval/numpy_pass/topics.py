@@ -16,11 +16,10 @@ from focal.evaluation.measures.trec_eval.numpy_pass import fields, values
 if TYPE_CHECKING:
     from focal.evaluation.measures.trec_eval.numpy_pass.fields import (
         Bytes,
+        Columns,
         Floats,
         Grades,
         Ints,
-        Positions,
-        Words,
     )
 
 
@@ -29,45 +28,49 @@ class Changed(Exception):
 
 
 class Lines:
-    """A block's lines of one file: `data` its bytes (PAD zero bytes past them), `raw` their
-    words, per line its topic code, its document id's start and length, and its grade (qrels)
-    or score (run)."""
+    """A block's lines of one file: per line its topic code, its document id as big-endian
+    words (`fields.words`: a column a word, as many as its longest id needs) and its grade
+    (qrels) or score (run). The ids' words, not the file's bytes, are what a file's kept lines
+    hold: 16 bytes a line for ids of up to 16 bytes, where the bytes of a run line take about
+    37 (docs/performance.md, "The numpy pass")."""
 
-    __slots__ = ("codes", "data", "doc_lengths", "doc_starts", "raw", "values")
+    __slots__ = ("codes", "docs", "values")
 
-    def __init__(self, data: Bytes, raw: Words, codes: Ints, doc_starts: Positions,
-                 doc_lengths: Positions, values: Grades | Floats) -> None:  # fmt: skip
-        self.data, self.raw, self.codes = data, raw, codes
-        self.doc_starts, self.doc_lengths, self.values = doc_starts, doc_lengths, values
+    def __init__(self, codes: Ints, docs: Columns, values: Grades | Floats) -> None:
+        self.codes, self.docs, self.values = codes, docs, values
 
     def doc(self, line: int) -> bytes:
-        return fields.text(self.data, int(self.doc_starts[line]), int(self.doc_lengths[line]))
+        """Line `line`'s document id (from its words)."""
+        picked = [column[line : line + 1].byteswap() for column in self.docs]
+        return fields.texts(picked, np.zeros(1, dtype=np.int64))[0]
 
 
-def read_lines(data: Bytes, stop: int, count: int, strict: bool = False) -> tuple[Lines, Ints]:
-    """The lines of `data[:stop]` (`count` fields each; PAD zero bytes past them) with codes
-    still to set (zeros), and their bounds (`fields.split`); Changed when a line is not plain
-    (`strict`: every byte checked, as at the first look; else lines found plain before)."""
+def read_lines(data: Bytes, stop: int, count: int, strict: bool = False,
+               ids: bool = True) -> tuple[Lines, Ints]:  # fmt: skip
+    """The lines of `data[:stop]` (`count` fields each; PAD bytes readable past them) with
+    codes still to set (zeros), and their bounds (`fields.split`); Changed when a line is not
+    plain (`strict`: every byte checked, as at the first look; else lines found plain before).
+    `ids=False`: their document ids not read (a first look that keeps no line)."""
     bounds = fields.split(data[:stop], count, strict)
     if bounds is None or (len(bounds) and bounds[-1, -1] != stop - 1):
         raise Changed
     raw = fields.raw_words(data[: stop + fields.PAD])
-    doc_starts, doc_lengths = fields.field(bounds, 2)
+    docs: Columns = []
+    if ids:
+        docs = fields.words(raw, *fields.field(bounds, 2))
     at, length = fields.field(bounds, 3 if count == 4 else 4)
     read = values.grades(data, raw, at, length) if count == 4 else \
         values.scores(data, raw, at, length)  # fmt: skip
     if read is None:
         raise Changed
-    codes = np.zeros(len(bounds), dtype=np.int64)
-    return Lines(data, raw, codes, doc_starts, doc_lengths, read), bounds
+    return Lines(np.zeros(len(bounds), dtype=np.int64), docs, read), bounds
 
 
 def topic_codes(lines: Lines, bounds: Ints, offsets: Ints, codes: Ints) -> Lines:
     """`lines` (`bounds`: `read_lines`') with each line's topic code: the code of the group it
     lies in (`offsets`: where each group starts in the block, rising; `codes`: each group's)."""
     group = np.searchsorted(offsets, bounds[:, 0], side="right") - 1
-    return Lines(lines.data, lines.raw, codes[group], lines.doc_starts, lines.doc_lengths,
-                 lines.values)  # fmt: skip
+    return Lines(codes[group], lines.docs, lines.values)
 
 
 class TopicCounts:
