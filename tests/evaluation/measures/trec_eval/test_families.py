@@ -97,12 +97,33 @@ def test_a_row_reads_only_what_it_needs_and_shared_arrays_are_built_once() -> No
     assert values.tolist() == [0.5, 0.0]
     assert "cumulative" not in vars(context)  # P needs no c(r) at every position
     levels = [interpolated.at_level(context, p) for p in (0.0, 0.5, 1.0)]
-    assert "cumulative" in vars(context)
+    assert "cumulative" not in vars(context)  # nor iprec: precision at relevant positions
+    assert "precision_found" in vars(context)
     assert interpolated.at_level(context, 0.5) is levels[1]  # built once, then shared
     mean = interpolated.eleven_point_average(context, Row("11pt_avg", "11pt_avg"))
     expected = sum(interpolated.at_level(context, p) for p in reversed(context.parameters(
         "11pt_avg"))) / 11  # fmt: skip
     assert mean.tolist() == expected.tolist()
+
+
+def test_interpolated_precision_is_the_best_precision_at_or_below_over_every_rank() -> None:
+    """The curve is built from the relevant positions alone; read at each level, it gives the
+    highest c(r)/r over every rank at or below the cut-off's relevant document, bit for bit."""
+    rng = np.random.default_rng(3)
+    topics = [rng.choice([0, 0, 1, 2, NONPOOL], size=int(rng.integers(0, 40))).tolist()
+              for _ in range(60)]  # fmt: skip
+    ranked = _ranked(topics)
+    context = Context(ranked, parse_trec(["iprec_at_recall"]), 1, 10)
+    for fraction in (0.0, 0.1, 0.3, 0.5, 0.7, 1.0):
+        values = interpolated.at_level(context, fraction)
+        for t, grades in enumerate(topics):
+            relevant = [r for r, g in enumerate(grades, 1) if g >= 1]
+            needed = interpolated.recall_cutoff(fraction, int(ranked.num_rel[t]), 10)
+            if not grades or needed > len(relevant) or not relevant:
+                continue
+            rank = relevant[max(needed, 1) - 1]
+            best = max(sum(g >= 1 for g in grades[:r]) / r for r in range(rank, len(grades) + 1))
+            assert values[t] == best, (t, fraction)
 
 
 def test_topic_values_runs_each_rows_computation_and_the_geometric_transform() -> None:

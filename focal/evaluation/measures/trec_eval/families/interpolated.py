@@ -69,10 +69,13 @@ class Curve:
 
 
 def _best_below(precision: Floats, starts: Ints, sizes: Ints) -> Floats:
-    """At each position the highest precision at or below it in its topic: a running maximum
-    from each topic's last rank up, in a matrix of the topics padded with -inf (maxima are
-    exact, so the matrix and a topic's own pass agree); topic by topic when padding would
-    cost more than four times the values."""
+    """At each relevant position the highest precision at or below it in its topic (given the
+    precision at its relevant positions: below a relevant document, precision is highest at
+    the relevant ones, c(k)/j < c(k)/k at a rank j past the k-th; so the same maximum as over
+    every position, from a third of them): a running maximum from each topic's last relevant
+    position up, in a matrix of the topics padded with -inf (maxima are exact, so the matrix
+    and a topic's own pass agree); topic by topic when padding would cost more than four times
+    the values."""
     width = int(sizes.max(initial=0))
     if len(sizes) * width > 4 * len(precision) + 4096:
         best = np.empty_like(precision)
@@ -86,10 +89,9 @@ def _best_below(precision: Floats, starts: Ints, sizes: Ints) -> Floats:
 
 def _curve(context: Context) -> Curve:
     def build() -> Curve:
-        precision = context.cumulative / context.rank
-        best_below = _best_below(precision, context.ranked.starts, context.num_ret)
         first_relevant = np.concatenate(([0], np.cumsum(context.num_rel_ret)))[:-1]
-        return Curve(best_below[context.relevant], first_relevant, context.num_ret == 0)
+        best_below = _best_below(context.precision_found, first_relevant, context.num_rel_ret)
+        return Curve(best_below, first_relevant, context.num_ret == 0)
 
     return context.shared("interpolated", build)
 

@@ -102,7 +102,7 @@ def _ranked_order(codes: Ints, keys: Floats, words: Columns) -> Ints:
     groups = codes[starts]
     in_order = np.sort(groups)  # (not np.unique: it imports numpy.ma, 10 ms a call)
     if np.any(in_order[1:] == in_order[:-1]) or np.any(same_topic & ~(keys[1:] <= keys[:-1])):
-        columns = [~word for word in words[::-1]]
+        columns = [~word.byteswap() for word in words[::-1]]  # (the ids' byte order)
         return np.lexsort([*columns, -keys, codes]).astype(np.int64)
     order = np.arange(n, dtype=np.int64)
     tie = same_topic & (keys[1:] == keys[:-1])
@@ -113,7 +113,7 @@ def _ranked_order(codes: Ints, keys: Floats, words: Columns) -> Ints:
         opens = member & ~np.concatenate(([False], tie))
         rows = np.flatnonzero(member)
         group = np.cumsum(opens[rows])
-        columns = [~word[rows] for word in words[::-1]]
+        columns = [~word[rows].byteswap() for word in words[::-1]]
         order[rows] = rows[np.lexsort([*columns, group])]
     if np.all(groups[1:] > groups[:-1]):
         return order

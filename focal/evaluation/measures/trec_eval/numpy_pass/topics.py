@@ -28,8 +28,9 @@ class Changed(Exception):
 
 
 class Lines:
-    """A block's lines of one file: per line its topic code, its document id as big-endian
-    words (`fields.words`: a column a word, as many as its longest id needs) and its grade
+    """A block's lines of one file: per line its topic code, its document id as little-endian
+    words (`fields.words(order=False)`: a column a word, as many as its longest id needs; equal
+    as the ids are, byte-swapped where they are ordered) and its grade
     (qrels) or score (run). The ids' words, not the file's bytes, are what a file's kept lines
     hold: 16 bytes a line for ids of up to 16 bytes, where the bytes of a run line take about
     37 (docs/performance.md, "The numpy pass")."""
@@ -41,8 +42,7 @@ class Lines:
 
     def doc(self, line: int) -> bytes:
         """Line `line`'s document id (from its words)."""
-        picked = [column[line : line + 1].byteswap() for column in self.docs]
-        return fields.texts(picked, np.zeros(1, dtype=np.int64))[0]
+        return fields.texts(self.docs, np.array([line], dtype=np.int64))[0]
 
 
 def read_lines(data: Bytes, stop: int, count: int, strict: bool = False,
@@ -57,7 +57,7 @@ def read_lines(data: Bytes, stop: int, count: int, strict: bool = False,
     raw = fields.raw_words(data[: stop + fields.PAD])
     docs: Columns = []
     if ids:
-        docs = fields.words(raw, *fields.field(bounds, 2))
+        docs = fields.words(raw, *fields.field(bounds, 2), order=False)
     at, length = fields.field(bounds, 3 if count == 4 else 4)
     read = values.grades(data, raw, at, length) if count == 4 else \
         values.scores(data, raw, at, length)  # fmt: skip
