@@ -109,12 +109,15 @@ class TopicCounts:
 def counted(codes: Ints, grades: Ints, topics: int, level: int) -> TopicCounts:
     """`TopicCounts` of the qrels lines (`codes`, `grades`) of `topics` topics."""
     largest = int(grades.max(initial=0))
-    if int(grades.min(initial=0)) < 0:  # (lines of negative grades count nowhere)
-        judged_lines = grades >= 0
-        codes, grades = codes[judged_lines], grades[judged_lines]
-    cells = codes * (largest + 1) + grades
-    per_grade = np.bincount(cells, minlength=topics * (largest + 1)).astype(np.int64)
-    per_grade = per_grade.reshape(topics, largest + 1)
+    if int(grades.min(initial=0)) < 0:  # lines of negative grades count nowhere: a column of
+        width = largest + 2  # their own, dropped (one count, where picking the others took two)
+        cells = codes * width + np.maximum(grades, -1) + 1
+    else:
+        width = largest + 1
+        cells = codes * width + grades
+    per_grade = np.bincount(cells, minlength=topics * width).reshape(topics, width)
+    if width > largest + 1:
+        per_grade = per_grade[:, 1:]
     judged = per_grade.sum(axis=1)
     positive = judged - per_grade[:, 0]
     level = max(level, 0)
