@@ -9,7 +9,9 @@ interpreter start, imports, reading, evaluation, output):
   per run;
 - `focal trec_eval`: the `focal` script, one call per run; before timing, its bytes are checked
   against the C program's on the first run;
-- `focal (one process)`: the same engine for every run in one interpreter (a warm Focal);
+- `focal (one process)`: every run in one interpreter through the Python API, one call
+  `focal.evaluation.evaluate(qrels, runs, task="articles", measures=["official"])` (a warm
+  Focal: the whole-file pass of each run, the per-topic values kept);
 - `... (numpy)`: the two Focal rows again with FOCAL_KERNEL=numpy, the path of an install
   without a C compiler (docs/trec_eval.md, "The C part"), with the ratio numpy ÷ compiled
   (`--skip numpy` leaves them out); the compiled rows run with FOCAL_KERNEL=auto, and the first
@@ -111,13 +113,10 @@ def child(tool: str, qrels: str, runs: list[str]) -> None:
         read(qrels, ["topic", "iter", "doc", "grade"], ["topic", "doc", "grade"])
         for path in runs:
             read(path, ["topic", "q0", "doc", "rank", "score", "run"], ["topic", "doc", "score"])
-    elif tool == "focal-warm":
-        from focal.evaluation.cli.trec_eval.command import evaluate, parse_arguments, render
+    elif tool == "focal-warm":  # (the Python API: docs/python.md)
+        from focal.evaluation import evaluate
 
-        for path in runs:
-            request = parse_arguments(["-m", "official", qrels, path])
-            evaluation, selection = evaluate(request)
-            render(evaluation, selection, request)
+        evaluate(qrels, runs, task="articles", measures=["official"])
     elif tool == "pytrec_eval":
         import pytrec_eval
 

@@ -36,6 +36,19 @@ def instance_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("FOCAL_INSTANCE", None)
 
 
+@pytest.fixture(params=["auto", "numpy"])
+def each_pass(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The test with the C part's whole-file pass and with the numpy pass
+    (`FOCAL_KERNEL=numpy`), which answers in its place on an install without the C part; the
+    first skipped on such an install (it would test the numpy pass twice)."""
+    from focal.evaluation.measures.trec_eval.kernel import compiled
+
+    monkeypatch.setenv("FOCAL_KERNEL", request.param)
+    if request.param == "auto" and compiled() is None:
+        pytest.skip("the install has no C part: its numpy pass is the one tested")
+    return str(request.param)
+
+
 def shared_path(*parts: str) -> Path:
     """A path under ../shared/data, skipping the calling test when it is absent."""
     path = SHARED_DATA.joinpath(*parts)

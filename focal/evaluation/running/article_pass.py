@@ -1,9 +1,10 @@
-"""trec_eval's measures on plain files through the C part's whole-file pass, for `focal eval
---task articles` and `focal.evaluate` with paths (docs/python.md, "Memory"; docs/trec_eval.md,
-"The C part").
+"""trec_eval's measures on plain files through the whole-file pass, for `focal eval --task
+articles` and `focal.evaluate` with paths (docs/python.md, "Memory"; docs/trec_eval.md, "The C
+part").
 
-The pass (`trec_eval.engine.plain_pass`) evaluates a plain run against plain qrels a block of
-topics at a time, so that memory holds one block, not the files. `pass_evaluation` takes a call
+The pass (`trec_eval.engine.plain_pass`, or without the C part the numpy pass that gives its
+answers: `numpy_pass.chosen`) evaluates a plain run against plain qrels a block of topics at a
+time, so that memory holds one block, not the files. `pass_evaluation` takes a call
 only where its answer is the article engine's (`running.articles`: `GradeTable`,
 `evaluate_named`) to the bit, and declines (None) everything else, which the engine then
 evaluates as before:
@@ -23,7 +24,8 @@ judgements: `focal trec_eval`'s stops are trec_eval's control flow, not the engi
 
 Counts come back as integers and the `all` rows are the running sums of `summary.Totals` and
 `summary.averages`, the same additions in the same order as the engine's `summarise`. With
-`per_topic=False` no topic is kept (`Summarised`). Imports no numpy, pyarrow or click.
+`per_topic=False` no topic is kept (`Summarised`). Imports no numpy (but for the numpy pass),
+pyarrow or click.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from focal.evaluation.measures.trec_eval.engine.plain_pass import (
     PlainOptions,
     PlainStop,
     PlainTopic,
-    open_plain_pass,
     row_tuples,
 )
 from focal.evaluation.measures.trec_eval.engine.summary import (
@@ -47,6 +48,7 @@ from focal.evaluation.measures.trec_eval.engine.summary import (
     reset_when_missing,
 )
 from focal.evaluation.measures.trec_eval.families.declarations import BY_NAME, COUNTS, Selection
+from focal.evaluation.measures.trec_eval.numpy_pass.chosen import open_pass
 from focal.evaluation.measures.trec_eval.selection import NamedSelection
 
 if TYPE_CHECKING:
@@ -112,7 +114,7 @@ def pass_evaluation(qrels: str, run: str, selection: Selection, options: TrecOpt
     given = PlainOptions(level=options.level, version=options.version,
                          num_docs=options.num_docs, max_docs=None,
                          judged_only=options.judged_only, complete=True)  # fmt: skip
-    opened = open_plain_pass(qrels, run, row_tuples(selection), given)
+    opened = open_pass(qrels, run, row_tuples(selection), given)
     if opened is None or (opened.unknown and _twice_among(run, set(opened.unknown))):
         return None
     loop = _Loop(selection, options, [row.name for row in rows], per_topic)

@@ -1,7 +1,8 @@
-"""`focal eval --task articles` on plain TREC files through the C part's whole-file pass
-(`running.article_pass`): every layout prints what the article engine's evaluation prints, byte
-for byte, stderr's notes too; and the command, started fresh, imports neither numpy nor
-pyarrow to do it (docs/performance.md)."""
+"""`focal eval --task articles` on plain TREC files through the whole-file pass
+(`running.article_pass`: the C part's, or the numpy one without it): every layout prints what
+the article engine's evaluation prints, byte for byte, stderr's notes too; and the command,
+started fresh with the C part, imports neither numpy nor pyarrow to do it
+(docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,7 @@ from focal.evaluation.measures.trec_eval.engine.summary import TrecOptions
 from focal.evaluation.measures.trec_eval.kernel import compiled
 from tests.evaluation.cli.test_trec_eval_threads import write_files
 
-pytestmark = pytest.mark.skipif(
-    compiled() is None,
-    reason="the install has no C part (or FOCAL_KERNEL chose numpy): the pass declines all",
-)
+pytestmark = pytest.mark.usefixtures("each_pass")  # (the C part's pass, and the numpy one)
 
 
 @pytest.mark.parametrize(("measures", "per_topic", "layout", "confidence"), [
@@ -68,7 +66,10 @@ launch()
     [], ["--format", "trec"], ["--format", "trec", "-q", "-m", "map", "-m", "P@5"],
     ["--format", "tsv", "-m", "AP", "-m", "nDCG@10"], ["--format", "json", "-q", "-m", "AP"],
 ])  # fmt: skip
-def test_plain_files_need_neither_numpy_nor_pyarrow(tmp_path: Path, given: list[str]) -> None:
+def test_plain_files_need_neither_numpy_nor_pyarrow(tmp_path: Path, given: list[str],
+                                                    each_pass: str) -> None:  # fmt: skip
+    if each_pass == "numpy" or compiled() is None:
+        pytest.skip("the C part's pass only: the numpy pass imports numpy")
     qrels, runs = write_files(tmp_path, 2)
     command = [sys.executable, "-c", PROBE, "eval", "--task", "articles", *given, qrels, *runs]
     done = subprocess.run(command, capture_output=True, text=True, check=True)

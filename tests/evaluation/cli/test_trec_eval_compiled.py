@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import focal.evaluation.cli.trec_eval.compiled as compiled_path
 from focal.evaluation.cli.trec_eval.command import main
 from focal.evaluation.measures.trec_eval import kernel
+from focal.evaluation.measures.trec_eval.numpy_pass import chosen
 
 from ..fresh_trec_eval import fresh_trec_eval
 
@@ -82,14 +82,14 @@ def test_compiled_path_prints_what_the_numpy_path_prints(
     if kernel.compiled() is None:
         pytest.skip("the C part is not built (no compiler at install): no compiled path")
     answered: list[bool] = []
-    original = compiled_path.open_plain_pass
+    original = chosen.open_plain_pass
 
     def spying(*args, **kwargs):  # type: ignore[no-untyped-def]
         opened = original(*args, **kwargs)
         answered.append(opened is not None)
         return opened
 
-    monkeypatch.setattr(compiled_path, "open_plain_pass", spying)
+    monkeypatch.setattr(chosen, "open_plain_pass", spying)
     rng = random.Random(2026)
     differences = []
     taken = 0

@@ -1,6 +1,7 @@
 """`running.article_pass` against the article engine: on random plain files (topics the run
 misses and topics the qrels lack, ties, graded qrels with negative grades, grouped or shuffled
-lines) and several measure vocabularies, each run the whole-file pass answers is the engine's
+lines) and several measure vocabularies, each run the whole-file pass (the C part's, and the
+numpy one that answers without it) answers is the engine's
 evaluation (`evaluate_named` of `load_index` and `load_run`) to the bit, counts as integers;
 every call the pass might answer otherwise (a duplicate the engine refuses, -M, a row with
 options of its own, a FOL run, 9.x with a topic missed) is declined and the engine answers."""
@@ -17,7 +18,6 @@ from hypothesis import strategies as st
 from focal.evaluation.errors import FormatError
 from focal.evaluation.measures.trec_eval.engine.summary import TrecEvaluation, TrecOptions
 from focal.evaluation.measures.trec_eval.engine.vocabulary import evaluate_named
-from focal.evaluation.measures.trec_eval.kernel import compiled
 from focal.evaluation.measures.trec_eval.names import NOT_IN_9
 from focal.evaluation.measures.trec_eval.selection import select
 from focal.evaluation.running import article_pass
@@ -39,10 +39,7 @@ from tests.evaluation.measures.trec_eval.test_plain_pass import (
     write,
 )
 
-pytestmark = pytest.mark.skipif(
-    compiled() is None,
-    reason="the install has no C part (or FOCAL_KERNEL chose numpy): the pass declines all",
-)
+pytestmark = pytest.mark.usefixtures("each_pass")
 
 # trec_eval's sets, its parameters, ir_measures' and Focal's spellings of trec_eval's rows
 VOCABULARIES = [

@@ -21,7 +21,7 @@ are handled as trec_eval handles them:
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Protocol
 
@@ -45,7 +45,6 @@ from focal.evaluation.measures.trec_eval.engine.plain_pass import (
     PlainStop,
     PlainTopic,
     RowTuple,
-    open_plain_pass,
     row_tuples,
 )
 from focal.evaluation.measures.trec_eval.engine.summary import (
@@ -58,16 +57,9 @@ from focal.evaluation.measures.trec_eval.engine.summary import (
 from focal.evaluation.measures.trec_eval.families.declarations import BY_NAME, TEXT, Selection
 from focal.evaluation.measures.trec_eval.families.measure import Row
 from focal.evaluation.measures.trec_eval.kernel import compiled
+from focal.evaluation.measures.trec_eval.numpy_pass.chosen import open_pass
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (malloc.h)
-
-
-class Pass(Protocol):
-    """A whole-file pass (`plain_pass.open_plain_pass`, `numpy_pass.passes.open_numpy_pass`)."""
-
-    run_id: str
-
-    def __iter__(self) -> Iterator[PlainTopic]: ...
 
 
 class Lines(Protocol):
@@ -103,12 +95,9 @@ def evaluate_compiled(request: Request, selection: Selection, options: TrecOptio
         level=options.level, version=options.version, num_docs=options.num_docs,
         max_docs=options.max_docs, judged_only=options.judged_only, complete=options.complete,
     )  # fmt: skip
-    opened: Pass | None = open_plain_pass(request.qrels, request.results, tuples, given)
-    if opened is None and compiled() is None:  # no C part: the same pass with numpy
+    if compiled() is None:  # no C part: the same pass with numpy
         _reuse_freed_memory()
-        from focal.evaluation.measures.trec_eval.numpy_pass.passes import open_numpy_pass
-
-        opened = open_numpy_pass(request.qrels, request.results, tuples, given)
+    opened = open_pass(request.qrels, request.results, tuples, given)
     if opened is None:
         return False
     loop = _Loop(request, selection, options, rows, output)
