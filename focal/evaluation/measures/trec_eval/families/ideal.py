@@ -63,8 +63,8 @@ _LOG2: list[float] = []
 def log2_ranks(count: int) -> list[float]:
     """`math.log2(i + 2)` for i = 0..count-1 and beyond (the discount of rank i + 1), computed
     once a process: the families' loops read it where trec_eval calls log2."""
-    while len(_LOG2) < count:
-        _LOG2.append(math.log2(len(_LOG2) + 2))
+    if len(_LOG2) < count:  # (the same calls, without a loop of the interpreter's own)
+        _LOG2.extend(map(math.log2, range(len(_LOG2) + 2, count + 2)))
     return _LOG2
 
 
