@@ -1,7 +1,9 @@
-"""The whole-file pass this install answers with: the C part's (`engine/plain_pass.py`), or,
-without it (none built, or `FOCAL_KERNEL=numpy`), the numpy pass (`passes.open_numpy_pass`),
-which gives the same answers and declines the same calls (and a few more). numpy is imported
-only when the numpy pass is taken, so that the C path starts without it.
+"""Which whole-file pass answers: the C part's, else the numpy one.
+
+The C part's pass (`engine/plain_pass.py`) when the install built it, else (none built, or
+`FOCAL_KERNEL=numpy`) the numpy pass (`passes.open_numpy_pass`), which gives the same answers
+and declines the same calls (and a few more). numpy is imported only when the numpy pass is
+taken, so that the C path starts without it.
 """
 
 from __future__ import annotations
