@@ -1,6 +1,6 @@
 """The numpy pass's first look at a file, a chunk at a time: every line plain, and where each
-topic's group of lines lies (the C part's `index_groups`, kernel/_kernel_groups.c); then the two
-files' groups joined in trec_eval's order (`join`).
+topic's group of lines lies (`joined.Topics`; the C part's `index_groups`,
+kernel/_kernel_groups.c).
 
 The file is read a chunk at a time into one buffer, reused chunk after chunk (memory written
 for the first time costs more than the reading: about 3.5 µs a page on the benchmarks' machine).
@@ -21,6 +21,7 @@ import numpy as np
 from focal.evaluation.measures.trec_eval.engine.topic_index import identity, open_regular
 from focal.evaluation.measures.trec_eval.numpy_pass import fields
 from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD
+from focal.evaluation.measures.trec_eval.numpy_pass.joined import TopicParts, Topics
 from focal.evaluation.measures.trec_eval.numpy_pass.topics import Changed, Lines, read_lines
 
 if TYPE_CHECKING:
@@ -50,28 +51,15 @@ class Kept:
 
 
 class Index:
-    """A file's topic groups in file order (`ids[i]` starts at `starts[i]`, ends where the next
-    starts or at the file's end), its run id (a run), its identity when read, and its lines
-    when they fit in the budget (`Kept`)."""
+    """A file's topic groups in file order (`Topics`: group i ends where the next starts or
+    at the file's end), its run id (a run), its identity when read, and its lines when they
+    fit in the budget (`Kept`)."""
 
-    __slots__ = ("identity", "ids", "kept", "starts", "tag")
+    __slots__ = ("identity", "kept", "tag", "topics")
 
-    def __init__(self, ids: list[bytes], starts: list[int], tag: bytes | None,
-                 identity: tuple[int, int, int, int],
+    def __init__(self, topics: Topics, tag: bytes | None, identity: tuple[int, int, int, int],
                  kept: Kept | None = None) -> None:  # fmt: skip
-        self.ids, self.starts, self.tag, self.identity, self.kept = ids, starts, tag, identity, kept
-
-
-class Joined:
-    """The qrels groups in their ids' byte order (`order`), each one's run group or -1
-    (`match`), the run topics the qrels lack (byte order), and whether both files are grouped
-    (no id in two groups; otherwise order and match are empty)."""
-
-    __slots__ = ("grouped", "match", "order", "unknown")
-
-    def __init__(self, order: list[int], match: list[int], unknown: list[bytes],
-                 grouped: bool) -> None:  # fmt: skip
-        self.order, self.match, self.unknown, self.grouped = order, match, unknown, grouped
+        self.topics, self.tag, self.identity, self.kept = topics, tag, identity, kept
 
 
 def look(path: str, count: int, budget: int = KEEP) -> Index | None:
@@ -91,8 +79,7 @@ def _read(stream: FileIO, size: int, count: int, keeper: _Keeper | None) -> Inde
     moved to the buffer's start and completed by the next chunk; a line longer than the buffer
     doubles it. The file is read up to the size it had when opened (shorter: what there is)."""
     buffer = np.zeros(min(CHUNK, size) + 1 + PAD, dtype=np.uint8)
-    ids: list[bytes] = []
-    starts: list[int] = []
+    topics = TopicParts()
     tag: bytes | None = None
     base = held = 0  # where buffer[0] lies in the file; the bytes of a line begun there
     while True:
@@ -112,7 +99,7 @@ def _read(stream: FileIO, size: int, count: int, keeper: _Keeper | None) -> Inde
             lines, bounds = read_lines(buffer, stop, count, strict=True, ids=keeper is not None)
         except Changed:  # (here: a line not plain)
             return None
-        opens = _groups(fields.raw_words(buffer[: stop + PAD]), bounds, base, ids, starts)
+        opens = _groups(fields.raw_words(buffer[: stop + PAD]), bounds, base, topics)
         tag = _tag(buffer, bounds, count, tag)
         if keeper is not None and not keeper.add(lines, opens, base + stop):
             keeper = None
@@ -121,7 +108,8 @@ def _read(stream: FileIO, size: int, count: int, keeper: _Keeper | None) -> Inde
         held = got - stop
         buffer[:held] = buffer[stop:got]
         base += stop
-    return Index(ids, starts, tag, identity(stream), None if keeper is None else keeper.kept())
+    kept = None if keeper is None else keeper.kept()
+    return Index(topics.topics(), tag, identity(stream), kept)
 
 
 def _fill(stream: FileIO, buffer: Bytes, read: int, wanted: int) -> int:
@@ -233,11 +221,10 @@ def _tag(data: Bytes, bounds: Ints, count: int, tag: bytes | None) -> bytes | No
     return fields.text(data, int(bounds[-1, 4]) + 1, int(bounds[-1, 5] - bounds[-1, 4] - 1))
 
 
-def _groups(raw: Words, bounds: Ints, base: int, ids: list[bytes], starts: list[int]) -> Ints:
-    """The groups of the lines `bounds` (of the chunk at `base`, `raw` its words) added to ids
-    and starts, a first group of the last topic before continuing its group; the lines that
-    open a group. (A topic changes where a line's first field's words differ from the line
-    before's; the ids are read from the words of those lines alone.)"""
+def _groups(raw: Words, bounds: Ints, base: int, topics: TopicParts) -> Ints:
+    """The groups of the lines `bounds` (of the chunk at `base`, `raw` its words) added to
+    `topics`, a first group of the last topic before continuing its group; the lines that open
+    a group. (A topic changes where a line's first field's words differ from the line before's.)"""
     if len(bounds) == 0:
         return np.zeros(0, dtype=np.int64)
     line_starts, lengths = fields.field(bounds, 0)
@@ -248,22 +235,7 @@ def _groups(raw: Words, bounds: Ints, base: int, ids: list[bytes], starts: list[
     for key in keys[1:]:
         change[1:] |= key[1:] != key[:-1]
     lines = np.flatnonzero(change)
-    topics = fields.texts(keys, lines)
-    if ids and ids[-1] == topics[0]:  # the chunk's first line continues the last group
-        lines, topics = lines[1:], topics[1:]
-    ids.extend(topics)
-    starts.extend((line_starts[lines] + base).tolist())
+    if topics.last is not None and fields.texts(keys, lines[:1])[0] == topics.last:
+        lines = lines[1:]  # (the chunk's first line continues the last group)
+    topics.add([key[lines] for key in keys], line_starts[lines] + base)
     return lines
-
-
-def join(qrels: Index, run: Index) -> Joined:
-    """The two files' groups in trec_eval's order (`Joined`)."""
-    grouped = len(set(qrels.ids)) == len(qrels.ids) and len(set(run.ids)) == len(run.ids)
-    known = set(qrels.ids)
-    unknown = sorted({t for t in run.ids if t not in known})
-    if not grouped:
-        return Joined([], [], unknown, False)
-    order = sorted(range(len(qrels.ids)), key=qrels.ids.__getitem__)
-    at = {topic: i for i, topic in enumerate(run.ids)}
-    match = [at.get(qrels.ids[i], -1) for i in order]
-    return Joined(order, match, unknown, True)

@@ -29,7 +29,8 @@ from focal.evaluation.measures.trec_eval.engine.topic_index import identity
 from focal.evaluation.measures.trec_eval.numpy_pass import look
 from focal.evaluation.measures.trec_eval.numpy_pass.block import evaluate
 from focal.evaluation.measures.trec_eval.numpy_pass.fields import NEWLINE, PAD
-from focal.evaluation.measures.trec_eval.numpy_pass.look import Index, Joined
+from focal.evaluation.measures.trec_eval.numpy_pass.joined import Joined, join
+from focal.evaluation.measures.trec_eval.numpy_pass.look import Index
 from focal.evaluation.measures.trec_eval.numpy_pass.rows import Asked, computable
 from focal.evaluation.measures.trec_eval.numpy_pass.topics import (
     Changed,
@@ -71,9 +72,9 @@ class NumpyPass:
             q_file = _File(qrels, qrels_index, look.QRELS_FIELDS)
             r_file = _File(run, run_index, look.RUN_FIELDS)
             if not self._joined.grouped:  # one block, whatever the files' order
-                topics = sorted(set(qrels_index.ids))
+                topics = sorted(set(qrels_index.topics.texts()))
                 code_of = {topic: i for i, topic in enumerate(topics)}
-                q_lines, r_lines = (file.lines(np.arange(len(file.index.ids), dtype=np.int64),
+                q_lines, r_lines = (file.lines(np.arange(len(file.index.topics), dtype=np.int64),
                                                _codes(file.index, code_of))
                                     for file in (q_file, r_file))  # fmt: skip
                 yield from self._evaluated(q_lines, r_lines, topics)
@@ -95,8 +96,7 @@ class NumpyPass:
         or `BLOCK_TOPICS` topics): its topics, their qrels groups, the run groups that answer
         one and those groups' codes (their topics' places in the block)."""
         (q_index, r_index), joined = self._indexes, self._joined
-        order = np.array(joined.order, dtype=np.int64)
-        match = np.array(joined.match, dtype=np.int64)
+        order, match = joined.order, joined.match
         sizes = _sizes(q_index)[order]
         answered = match >= 0
         sizes[answered] += _sizes(r_index)[match[answered]]
@@ -108,7 +108,7 @@ class NumpyPass:
             end = min(reach, start + BLOCK_TOPICS, len(order))
             block = match[start:end]
             codes = np.flatnonzero(block >= 0)
-            topics = [q_index.ids[group] for group in order[start:end].tolist()]
+            topics = q_index.topics.texts(order[start:end])
             yield topics, order[start:end], block[codes], codes
             start = end
 
@@ -153,7 +153,7 @@ class _File:
 
 def _group_bounds(index: Index) -> Ints:
     """Where each group of a file starts, and the file's size after them."""
-    return np.array([*index.starts, index.identity[0]], dtype=np.int64)
+    return np.append(index.topics.starts, index.identity[0]).astype(np.int64, copy=False)
 
 
 def _sizes(index: Index) -> Ints:
@@ -163,7 +163,7 @@ def _sizes(index: Index) -> Ints:
 
 def _codes(index: Index, code_of: dict[bytes, int]) -> Ints:
     """Each group's topic code (-1: a topic the qrels lack)."""
-    return np.array([code_of.get(topic, -1) for topic in index.ids], dtype=np.int64)
+    return np.array([code_of.get(topic, -1) for topic in index.topics.texts()], dtype=np.int64)
 
 
 def _read(stream: FileIO, groups: Ranges, buffers: dict[int, Bytes],
@@ -214,4 +214,4 @@ def open_numpy_pass(qrels: str, run: str, rows: Sequence[RowTuple], options: Pla
     if run_index is None:
         return None
     return NumpyPass((qrels, run), rows, options, (qrels_index, run_index),
-                     look.join(qrels_index, run_index))  # fmt: skip
+                     join(qrels_index.topics, run_index.topics))  # fmt: skip
