@@ -6,8 +6,8 @@ The file is read a chunk at a time into one buffer, reused chunk after chunk (me
 for the first time costs more than the reading: about 3.5 µs a page on the benchmarks' machine).
 A file within the memory budget (`KEEP` bytes of kept lines) has its lines kept (`Kept`): per
 line its document id's words and its grade or score, so that the blocks are slices of them, not
-a second reading and parse. Beyond the budget the look keeps no line: per group its topic id
-(bytes) and where it starts in the file, and the blocks are read again (docs/performance.md,
+a second reading and parse. Beyond the budget the look keeps no line: per group its topic
+id's words and where it starts in the file, and the blocks are read again (docs/performance.md,
 "The numpy pass"). For a run, the last line's run id.
 """
 
@@ -83,7 +83,7 @@ def _read(stream: FileIO, size: int, count: int, keeper: _Keeper | None) -> Inde
     tag: bytes | None = None
     base = held = 0  # where buffer[0] lies in the file; the bytes of a line begun there
     while True:
-        wanted = min(len(buffer) - 1 - PAD, held + size - base)
+        wanted = min(len(buffer) - 1 - PAD, size - base)  # (held of them there already)
         got = _fill(stream, buffer, held, wanted)
         final = got < wanted or base + got >= size
         buffer[got : got + 1 + PAD] = 0
