@@ -75,3 +75,11 @@ def test_a_look_a_few_bytes_at_a_time_finds_the_groups_of_one_read(tmp_path: Pat
         found.append((index.topics.texts(), index.topics.starts.tolist()))
     assert all(answer == found[0] for answer in found)
     assert found[0][0] == [t.encode() for t in topics]
+
+
+def test_files_without_groups_join_to_nothing() -> None:
+    """Both files emptied under the look (no group at all): nothing to evaluate, no error."""
+    for qrels, run in [([], []), ([b"1"], []), ([], [b"1"])]:
+        joined = join(as_topics(qrels), as_topics(run))
+        assert (joined.order.tolist(), joined.match.tolist()) == reference(qrels, run)[:2]
+        assert joined.unknown == run and joined.grouped

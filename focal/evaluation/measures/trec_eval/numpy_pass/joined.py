@@ -106,6 +106,7 @@ def join(qrels: Topics, run: Topics) -> Joined:
     paired[:-1] = same & ~ran[:-1]
     answered = np.zeros(len(order), dtype=bool)  # a run group after its qrels group
     answered[1:] = paired[:-1]
-    match = np.where(paired[~ran], np.append(order[1:], 0)[~ran] - count, -1)
+    following = np.append(order[1:], 0)[: len(order)]  # (each sorted group's next one)
+    match = np.where(paired[~ran], following[~ran] - count, -1)
     unknown = order[ran & ~answered] - count
     return Joined(order[~ran].astype(np.int64), match.astype(np.int64), run.texts(unknown), True)
