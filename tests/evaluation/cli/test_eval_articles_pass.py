@@ -18,8 +18,6 @@ from focal.evaluation.measures.trec_eval.engine.summary import TrecOptions
 from focal.evaluation.measures.trec_eval.kernel import compiled
 from tests.evaluation.cli.test_trec_eval_threads import write_files
 
-pytestmark = pytest.mark.usefixtures("each_pass")  # (the C part's pass, and the numpy one)
-
 
 @pytest.mark.parametrize(("measures", "per_topic", "layout", "confidence"), [
     ((), False, "trec", None), ((), True, "trec", None), (("all_trec",), True, "trec", None),
@@ -27,6 +25,7 @@ pytestmark = pytest.mark.usefixtures("each_pass")  # (the C part's pass, and the
     ((), False, "table", None), (("map", "P.10"), False, "tsv", 0.9),
 ])  # fmt: skip
 @pytest.mark.parametrize("complete", [False, True])
+@pytest.mark.usefixtures("each_pass")  # (the C part's pass, and the numpy one)
 def test_every_layout_as_the_engine_prints_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], measures: tuple[str, ...],
     per_topic: bool, layout: str, confidence: float | None, complete: bool,
@@ -47,6 +46,7 @@ def test_every_layout_as_the_engine_prints_it(
     assert (by_pass.out, by_pass.err) == (by_engine.out, by_engine.err)
 
 
+@pytest.mark.usefixtures("each_pass")
 def test_measures_the_engine_alone_knows_leave_the_pass_untried(tmp_path: Path) -> None:
     """Names that are not trec_eval's (Focal's relevant fraction): no run for the pass, and the
     engine that serves them says what is wrong."""
@@ -66,10 +66,9 @@ launch()
     [], ["--format", "trec"], ["--format", "trec", "-q", "-m", "map", "-m", "P@5"],
     ["--format", "tsv", "-m", "AP", "-m", "nDCG@10"], ["--format", "json", "-q", "-m", "AP"],
 ])  # fmt: skip
-def test_plain_files_need_neither_numpy_nor_pyarrow(tmp_path: Path, given: list[str],
-                                                    each_pass: str) -> None:  # fmt: skip
-    if each_pass == "numpy" or compiled() is None:
-        pytest.skip("the C part's pass only: the numpy pass imports numpy")
+@pytest.mark.skipif(compiled() is None, reason="the C part is not built: the numpy pass "
+                    "imports numpy")  # fmt: skip
+def test_plain_files_need_neither_numpy_nor_pyarrow(tmp_path: Path, given: list[str]) -> None:
     qrels, runs = write_files(tmp_path, 2)
     command = [sys.executable, "-c", PROBE, "eval", "--task", "articles", *given, qrels, *runs]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
@@ -79,6 +78,7 @@ def test_plain_files_need_neither_numpy_nor_pyarrow(tmp_path: Path, given: list[
     assert not {"numpy", "pyarrow"} & modules, sorted({"numpy", "pyarrow"} & modules)
 
 
+@pytest.mark.usefixtures("each_pass")
 def test_gains_of_their_own_on_trec_run_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -22,7 +22,6 @@ if TYPE_CHECKING:  # (the array types for the checker only: numpy.typing takes 0
     import numpy.typing as npt
 
     Ints = npt.NDArray[np.int64]
-    Positions = npt.NDArray[np.integer[Any]]  # byte positions and lengths (kept: narrower)
     Grades = npt.NDArray[np.integer[Any]]  # (int32 as read, narrower as kept)
     Bytes = npt.NDArray[np.uint8]
     Words = npt.NDArray[np.uint64]
@@ -79,7 +78,7 @@ def raw_words(data: Bytes) -> Words:
     return view
 
 
-def at(raw: Words, positions: Positions) -> Words:
+def at(raw: Words, positions: Ints) -> Words:
     """The little-endian word starting at each byte position (`raw_words`)."""
     word: Words = raw[positions]
     return word
@@ -90,7 +89,7 @@ def _last(raw: Words) -> int:
     return len(raw) - 1
 
 
-def words(raw: Words, starts: Positions, lengths: Positions, count: int = 0,
+def words(raw: Words, starts: Ints, lengths: Ints, count: int = 0,
           order: bool = True) -> Columns:  # fmt: skip
     """The ids at `starts` (`lengths` bytes) as big-endian words: a column a word of the
     longest (at least `count` columns, and one). `order=False`: little-endian words, which
@@ -98,8 +97,7 @@ def words(raw: Words, starts: Positions, lengths: Positions, count: int = 0,
     Ids of several words are read with one gather of as many bytes from each start (`_records`:
     a gather of 16 bytes costs what one of 8 does), those too near the bytes' end word by word."""
     count = max(count, 1, -(-int(lengths.max(initial=0)) // 8))
-    first: Ints = starts.astype(np.int64, copy=False)  # (kept lines are narrower: converted once)
-    size: Ints = lengths.astype(np.int64, copy=False)
+    first, size = starts, lengths
     records = _records(raw, 8 * count) if count > 1 else None
     if records is None:
         columns = _columns(raw, first, size, count)

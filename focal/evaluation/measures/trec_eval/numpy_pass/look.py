@@ -147,7 +147,7 @@ class _Keeper:
         if self._values is not None:
             kind = np.promote_types(self._values.dtype, kind)
         width = max(len(self._docs), len(lines.docs))
-        if (at + count) * (8 * width + kind.itemsize) + 8 * (self._groups + 1) > self._room:
+        if _held(at + count, width, kind.itemsize, self._groups + 1) > self._room:
             self._docs, self._values = [], None
             return False
         capacity = 0 if self._values is None else len(self._values)
@@ -168,8 +168,13 @@ class _Keeper:
         values = np.zeros(0, dtype=np.int64) if self._values is None else self._values[:lines]
         docs = [column[:lines] for column in self._docs]
         firsts = np.concatenate([*self._opens, [lines]]).astype(np.int64, copy=False)
-        held = lines * (8 * len(docs) + values.itemsize) + 8 * len(firsts)
-        return Kept(docs, values, firsts, held)
+        return Kept(docs, values, firsts, _held(lines, len(docs), values.itemsize, len(firsts)))
+
+
+def _held(lines: int, words: int, value_size: int, firsts: int) -> int:
+    """The bytes kept lines hold: per line its id's words and its value, per group its first
+    line (and the lines' count)."""
+    return lines * (8 * words + value_size) + 8 * firsts
 
 
 def _placed(column: npt.NDArray[Any] | None, part: npt.NDArray[Any] | int, kind: np.dtype[Any],

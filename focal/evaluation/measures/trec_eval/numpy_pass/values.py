@@ -28,12 +28,12 @@ if TYPE_CHECKING:
         Bytes,
         Floats,
         Grades,
-        Positions,
+        Ints,
         Words,
     )
 
     # `_short`'s arrays (a plain tuple: a NamedTuple class costs 0.2 ms at each start-up)
-    _Short = tuple[Words, Words, Words, Words, Positions, Bools, Bools]
+    _Short = tuple[Words, Words, Words, Words, Ints, Bools, Bools]
 
 GRADE_LIMIT = 255  # (a block's table of topics x grades stays small)
 MINUS, PLUS, DOT = ord("-"), ord("+"), ord(".")
@@ -58,7 +58,7 @@ def _digits_value(word: Words, count: npt.NDArray[np.integer[Any]]) -> Words:
     return word
 
 
-def _short(raw: Words, starts: Positions, lengths: Positions) -> _Short:
+def _short(raw: Words, starts: Ints, lengths: Ints) -> _Short:
     """The numbers at `starts` (lengths of at most 8 read whole, longer cut), their sign
     dropped: the word of their bytes (`word`) and of those bytes xor 0x30 (`digits`: a digit's
     value), the high bit of each byte of theirs (`used`) and of each that is not a digit
@@ -84,7 +84,7 @@ def _short(raw: Words, starts: Positions, lengths: Positions) -> _Short:
     return word, digits, used, other, lengths - negative if signed else lengths, negative, plain
 
 
-def grades(data: Bytes, raw: Words, starts: Positions, lengths: Positions) -> Grades | None:
+def grades(data: Bytes, raw: Words, starts: Ints, lengths: Ints) -> Grades | None:
     """The grades -?D{1,7} at `starts` (`data` and its `raw_words`; fields as `split` finds
     them, none holding a byte at or below 0x20), or None when one is not of that form or above
     GRADE_LIMIT. Grades of one or two bytes, the commonest, through a table of their bytes."""
@@ -133,7 +133,7 @@ def _pairs() -> npt.NDArray[np.int16]:
     return _PAIR_TABLE[0]
 
 
-def scores(data: Bytes, raw: Words, starts: Positions, lengths: Positions) -> Floats | None:
+def scores(data: Bytes, raw: Words, starts: Ints, lengths: Ints) -> Floats | None:
     """The scores at `starts` (see the module's docstring), or None when one is not of the
     plain form. A score of at most 8 bytes, -?D+(.D+)?, is read from its one word; the others
     from their bytes (`_scores`)."""
@@ -166,7 +166,7 @@ def scores(data: Bytes, raw: Words, starts: Positions, lengths: Positions) -> Fl
     return read
 
 
-def _scores(data: Bytes, raw: Words, starts: Positions, lengths: Positions) -> Floats | None:
+def _scores(data: Bytes, raw: Words, starts: Ints, lengths: Ints) -> Floats | None:
     """Scores of any plain form, read from their bytes: None when one is not plain."""
     n = len(starts)
     if n == 0:
